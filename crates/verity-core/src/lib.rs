@@ -1,0 +1,76 @@
+//! # verity-core
+//!
+//! The stable vocabulary of [Verity](https://example.invalid/verity): the
+//! plain data types that flow between pipeline stages, the traits where
+//! users plug in their own implementations, and the typed errors.
+//!
+//! No I/O happens here; implementations live in the other `verity-*` crates
+//! and are re-exported by the `verity` facade crate.
+//!
+//! | trait | role | implementations |
+//! |---|---|---|
+//! | [`Embedder`] | text → vectors | local (candle), Ollama, OpenAI-compatible |
+//! | [`Generator`] | prompt → text | Ollama, OpenAI-compatible, local GGUF, extractive |
+//! | [`VectorStore`] | documents, chunks, vectors, BM25 | SQLite + HNSW (embedded), Redis |
+//! | [`Cache`] | TTL key-value with busting | SQLite, Redis |
+//! | [`Fetcher`] | URL → parsed document | HTTP, Jina Reader |
+//! | [`WebSearch`] | query → web hits | SearXNG |
+//! | [`RuleStore`] | tech-watch relevance rules | SQLite |
+
+pub mod answer;
+pub mod cache;
+pub mod document;
+pub mod embed;
+pub mod error;
+pub mod generate;
+pub mod hash;
+pub mod rank;
+pub mod retry;
+pub mod rules;
+pub mod search;
+pub mod source;
+pub mod store;
+pub mod web;
+
+pub use answer::{Answer, Citation, Timings};
+pub use cache::Cache;
+pub use document::{stable_uid, Chunk, Document, DocumentMeta, Fingerprint, IndexedDocument, UpsertReport};
+pub use embed::{Embedder, EmbedderId, Embedding};
+pub use error::{ConfigError, Error, FetchError, InputError, ParseError, ProviderError, ProviderErrorKind, Result, StoreError};
+pub use generate::{
+    ChatMessage, ContextBlock, FinishReason, GenerateRequest, Generation, GenerationParams, Generator, Grounding, Role,
+    TokenStream, Usage,
+};
+pub use retry::RetryPolicy;
+pub use rules::{Priority, RelevanceRule, RuleKind, RuleStore};
+pub use search::{Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode, SearchQuery, SearchResults, TimeRange};
+pub use source::{FetchStatus, FetchedSource, Fetcher, PageSpan, ParsedDocument, SourceFormat};
+pub use store::{StoreStats, VectorStore};
+pub use web::{WebHit, WebQuery, WebSearch, WebTimeRange};
+
+#[cfg(test)]
+mod object_safety {
+    use super::*;
+    // Every plug-in trait must be usable as a trait object shared across threads.
+    fn _assert(
+        _: &std::sync::Arc<dyn Embedder>,
+        _: &std::sync::Arc<dyn Generator>,
+        _: &std::sync::Arc<dyn VectorStore>,
+        _: &std::sync::Arc<dyn Cache>,
+        _: &std::sync::Arc<dyn Fetcher>,
+        _: &std::sync::Arc<dyn WebSearch>,
+        _: &std::sync::Arc<dyn RuleStore>,
+    ) {
+    }
+    fn _send_sync<T: Send + Sync + ?Sized>() {}
+    #[test]
+    fn traits_are_send_sync_objects() {
+        _send_sync::<dyn Embedder>();
+        _send_sync::<dyn Generator>();
+        _send_sync::<dyn VectorStore>();
+        _send_sync::<dyn Cache>();
+        _send_sync::<dyn Fetcher>();
+        _send_sync::<dyn WebSearch>();
+        _send_sync::<dyn RuleStore>();
+    }
+}

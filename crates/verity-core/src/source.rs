@@ -1,0 +1,112 @@
+//! Sources: parsed documents and the [`Fetcher`] trait.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use crate::document::Document;
+use crate::Result;
+
+/// Format a source was parsed from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceFormat {
+    /// PDF.
+    Pdf,
+    /// HTML page (main content extracted).
+    Html,
+    /// Markdown.
+    Markdown,
+    /// Plain text.
+    Text,
+    /// JSON / JSONL records.
+    Json,
+}
+
+/// Where a span of the content sits in the original (a PDF page, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageSpan {
+    /// 1-based page number.
+    pub page: u32,
+    /// Byte offset in `Document::content` where the page starts.
+    pub start: usize,
+    /// Byte offset one past its end.
+    pub end: usize,
+}
+
+/// A parsed source: a document whose content is Markdown, and where its
+/// pieces came from, so that a quote can be located later.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParsedDocument {
+    /// The document (title, lang, url, ts and `metadata.author` filled when known).
+    pub document: Document,
+    /// Original format.
+    pub format: SourceFormat,
+    /// Page map (PDF); empty for formats without pages.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pages: Vec<PageSpan>,
+}
+
+impl ParsedDocument {
+    /// Page holding byte offset `offset` of the content, if known.
+    pub fn page_of(&self, offset: usize) -> Option<u32> {
+        self.pages.iter().find(|p| p.start <= offset && offset < p.end).map(|p| p.page)
+    }
+}
+
+/// Outcome class of a fetch (seed 002 `fetch_status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FetchStatus {
+    /// Content obtained.
+    Fetched,
+    /// Failed for another reason (network, parse, 5xx after retries).
+    Failed,
+    /// Behind a paywall or login wall (partial content may be present).
+    Paywalled,
+    /// 404 / 410.
+    NotFound,
+    /// Deadline elapsed.
+    Timeout,
+    /// 429 after retries.
+    RateLimited,
+    /// Refused: network guard, robots.txt, 401/403.
+    Blocked,
+}
+
+/// The result of fetching one URL.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FetchedSource {
+    /// URL asked for.
+    pub url: Url,
+    /// URL after redirects.
+    pub final_url: Url,
+    /// Outcome class.
+    pub status: FetchStatus,
+    /// Last HTTP status, when a response was received.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// Content type of the response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// Parsed content (`Some` when `status` is `Fetched`, possibly for `Paywalled`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parsed: Option<ParsedDocument>,
+    /// Human-readable detail for non-`Fetched` outcomes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// When it was fetched.
+    pub fetched_at: DateTime<Utc>,
+}
+
+/// Retrieves and parses a URL.
+///
+/// Outcomes of an attempted fetch (404, paywall, timeout, refusal…) are
+/// reported in [`FetchedSource::status`]; `Err` is kept for requests that
+/// cannot be attempted at all (invalid URL, bad configuration).
+#[async_trait]
+pub trait Fetcher: Send + Sync {
+    /// Fetch and parse `url`.
+    async fn fetch(&self, url: &Url) -> Result<FetchedSource>;
+}

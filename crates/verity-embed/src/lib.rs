@@ -1,0 +1,1 @@
+//! Embedders: local BERT-family models (candle), Ollama and OpenAI-compatible servers.

@@ -1,0 +1,1 @@
+//! Sources from the network: robust HTTP fetcher with SSRF guard, Jina Reader, SearXNG web search, DOI/arXiv resolvers.

@@ -1,0 +1,1 @@
+//! Generators: Ollama, OpenAI-compatible, local GGUF (candle) and the extractive generator.

@@ -1,0 +1,1 @@
+//! Retrieval (search, re-rank, guardrail) and the grounded RAG pipeline.
