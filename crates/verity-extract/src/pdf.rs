@@ -1,0 +1,1 @@
+//! PDF text extraction with lopdf: per-page text through font encodings and ToUnicode CMaps.
