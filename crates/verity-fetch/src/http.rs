@@ -1,0 +1,953 @@
+//! [`HttpFetcher`]: the guarded, polite, retrying HTTP fetcher.
+
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use chrono::Utc;
+use reqwest::header::{HeaderMap, ACCEPT, CONTENT_TYPE, LOCATION, RETRY_AFTER};
+use url::Url;
+use verity_core::{
+    ConfigError, Error, FetchError, FetchStatus, FetchedSource, Fetcher, ParsedDocument, Result,
+    RetryPolicy,
+};
+
+use crate::guard::{find_refusal, GuardedResolver, NetworkGuard};
+use crate::paywall;
+use crate::robots::Robots;
+
+/// `Accept` header sent for page fetches.
+pub(crate) const PAGE_ACCEPT: &str =
+    "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.9,text/markdown;q=0.8,text/plain;q=0.8,*/*;q=0.5";
+
+/// Configuration of an [`HttpFetcher`]. Start from [`FetchConfig::default`]
+/// (or a preset) and chain the `with_*` setters.
+#[derive(Debug, Clone)]
+pub struct FetchConfig {
+    /// `User-Agent` header.
+    pub user_agent: String,
+    /// Product token matched against robots.txt `User-agent` lines.
+    pub robots_agent: String,
+    /// TCP + TLS connect timeout (default 10 s).
+    pub connect_timeout: Duration,
+    /// Deadline of one request, body included (default 30 s).
+    pub timeout: Duration,
+    /// Redirects followed at most (default 5); each hop is re-checked.
+    pub max_redirects: usize,
+    /// Body size cap in bytes (default 20 MB); larger bodies are refused.
+    pub max_body_bytes: u64,
+    /// Retries of transient failures (network, timeout, 5xx, 429).
+    pub retry: RetryPolicy,
+    /// Longest `Retry-After` honoured (default 30 s).
+    pub max_retry_after: Duration,
+    /// Minimum interval between two requests to the same host (default 250 ms).
+    pub per_host_interval: Duration,
+    /// Obey robots.txt (default true).
+    pub respect_robots: bool,
+    /// How long a robots.txt stays cached (default 1 h).
+    pub robots_ttl: Duration,
+    /// Response cache TTL; zero disables the cache (default 15 min).
+    pub cache_ttl: Duration,
+    /// Response cache capacity in entries (default 256).
+    pub cache_capacity: usize,
+    /// Classify paywalled / login-walled pages as `paywalled` (default true).
+    pub detect_paywalls: bool,
+    /// SSRF guard (on by default).
+    pub guard: NetworkGuard,
+}
+
+impl Default for FetchConfig {
+    fn default() -> Self {
+        Self {
+            user_agent: format!(
+                "VerityBot/{} (+https://example.invalid/verity)",
+                env!("CARGO_PKG_VERSION")
+            ),
+            robots_agent: "VerityBot".into(),
+            connect_timeout: Duration::from_secs(10),
+            timeout: Duration::from_secs(30),
+            max_redirects: 5,
+            max_body_bytes: 20_000_000,
+            retry: RetryPolicy::default(),
+            max_retry_after: Duration::from_secs(30),
+            per_host_interval: Duration::from_millis(250),
+            respect_robots: true,
+            robots_ttl: Duration::from_secs(3600),
+            cache_ttl: Duration::from_secs(15 * 60),
+            cache_capacity: 256,
+            detect_paywalls: true,
+            guard: NetworkGuard::default(),
+        }
+    }
+}
+
+impl FetchConfig {
+    /// Preset for search-time fetches (seed: 10 s total).
+    pub fn for_search() -> Self {
+        Self {
+            timeout: Duration::from_secs(10),
+            ..Self::default()
+        }
+    }
+    /// Preset for reading full sources (seed: 30 s total).
+    pub fn for_reading() -> Self {
+        Self::default()
+    }
+    /// Set the `User-Agent` header.
+    pub fn with_user_agent(mut self, ua: impl Into<String>) -> Self {
+        self.user_agent = ua.into();
+        self
+    }
+    /// Set the robots.txt product token.
+    pub fn with_robots_agent(mut self, token: impl Into<String>) -> Self {
+        self.robots_agent = token.into();
+        self
+    }
+    /// Set the connect timeout.
+    pub fn with_connect_timeout(mut self, d: Duration) -> Self {
+        self.connect_timeout = d;
+        self
+    }
+    /// Set the per-request deadline.
+    pub fn with_timeout(mut self, d: Duration) -> Self {
+        self.timeout = d;
+        self
+    }
+    /// Set the redirect bound.
+    pub fn with_max_redirects(mut self, n: usize) -> Self {
+        self.max_redirects = n;
+        self
+    }
+    /// Set the body size cap.
+    pub fn with_max_body_bytes(mut self, n: u64) -> Self {
+        self.max_body_bytes = n;
+        self
+    }
+    /// Set the retry policy.
+    pub fn with_retry(mut self, p: RetryPolicy) -> Self {
+        self.retry = p;
+        self
+    }
+    /// Set the `Retry-After` cap.
+    pub fn with_max_retry_after(mut self, d: Duration) -> Self {
+        self.max_retry_after = d;
+        self
+    }
+    /// Set the per-host minimum interval (zero disables rate limiting).
+    pub fn with_per_host_interval(mut self, d: Duration) -> Self {
+        self.per_host_interval = d;
+        self
+    }
+    /// Obey robots.txt or not.
+    pub fn with_robots(mut self, respect: bool) -> Self {
+        self.respect_robots = respect;
+        self
+    }
+    /// Configure the response cache (`ttl` zero disables it).
+    pub fn with_cache(mut self, ttl: Duration, capacity: usize) -> Self {
+        self.cache_ttl = ttl;
+        self.cache_capacity = capacity;
+        self
+    }
+    /// Turn paywall detection on or off.
+    pub fn with_paywall_detection(mut self, on: bool) -> Self {
+        self.detect_paywalls = on;
+        self
+    }
+    /// Set the SSRF guard.
+    pub fn with_guard(mut self, guard: NetworkGuard) -> Self {
+        self.guard = guard;
+        self
+    }
+
+    fn validate(&self) -> Result<()> {
+        let bad = |key: &str, message: &str| {
+            Err(Error::from(ConfigError::Invalid {
+                key: key.into(),
+                message: message.into(),
+            }))
+        };
+        if self.timeout.is_zero() {
+            return bad("timeout", "must be positive");
+        }
+        if self.connect_timeout.is_zero() {
+            return bad("connect_timeout", "must be positive");
+        }
+        if self.max_body_bytes == 0 {
+            return bad("max_body_bytes", "must be positive");
+        }
+        if self.retry.max_attempts == 0 {
+            return bad("retry.max_attempts", "must be at least 1");
+        }
+        Ok(())
+    }
+}
+
+/// What one hop chain produced, before parsing.
+#[derive(Debug, Clone)]
+pub(crate) struct Raw {
+    pub final_url: Url,
+    pub status: FetchStatus,
+    pub http_status: Option<u16>,
+    pub content_type: Option<String>,
+    pub body: Option<Vec<u8>>,
+    pub detail: Option<String>,
+}
+
+impl Raw {
+    fn outcome(
+        final_url: Url,
+        status: FetchStatus,
+        http_status: Option<u16>,
+        detail: impl Into<String>,
+    ) -> Self {
+        Self {
+            final_url,
+            status,
+            http_status,
+            content_type: None,
+            body: None,
+            detail: Some(detail.into()),
+        }
+    }
+}
+
+/// Options of one retrieval.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Opts<'a> {
+    pub accept: &'a str,
+    pub max_body: u64,
+    /// Keep the first `max_body` bytes instead of failing (robots.txt).
+    pub truncate: bool,
+    pub robots: bool,
+}
+
+enum Step {
+    Redirect(String),
+    Done {
+        raw: Raw,
+        transient: bool,
+        retry_after: Option<Duration>,
+    },
+}
+
+/// Per-host minimum interval between requests (async-safe, last-request time).
+#[derive(Debug, Default)]
+struct HostLimiter {
+    slots: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Instant>>>>>,
+}
+
+impl HostLimiter {
+    async fn wait(&self, key: &str, interval: Duration) {
+        if interval.is_zero() {
+            return;
+        }
+        let slot = {
+            let mut map = match self.slots.lock() {
+                Ok(m) => m,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            if map.len() > 4096 {
+                map.retain(|_, s| {
+                    Arc::strong_count(s) > 1
+                        || s.try_lock()
+                            .map(|t| t.is_some_and(|t| t.elapsed() < interval))
+                            .unwrap_or(true)
+                });
+            }
+            map.entry(key.to_string()).or_default().clone()
+        };
+        let mut last = slot.lock().await;
+        if let Some(t) = *last {
+            let next = t + interval;
+            if next > Instant::now() {
+                tokio::time::sleep_until(tokio::time::Instant::from_std(next)).await;
+            }
+        }
+        *last = Some(Instant::now());
+    }
+}
+
+/// Bounded in-memory response cache with TTL.
+#[derive(Debug, Default)]
+struct ResponseCache {
+    entries: HashMap<String, (Instant, FetchedSource)>,
+}
+
+impl ResponseCache {
+    fn get(&mut self, key: &str, ttl: Duration) -> Option<FetchedSource> {
+        match self.entries.get(key) {
+            Some((at, v)) if at.elapsed() < ttl => Some(v.clone()),
+            Some(_) => {
+                self.entries.remove(key);
+                None
+            }
+            None => None,
+        }
+    }
+    fn put(&mut self, key: String, value: FetchedSource, capacity: usize) {
+        if capacity == 0 {
+            return;
+        }
+        while self.entries.len() >= capacity && !self.entries.contains_key(&key) {
+            let oldest = self
+                .entries
+                .iter()
+                .min_by_key(|(_, (at, _))| *at)
+                .map(|(k, _)| k.clone());
+            match oldest {
+                Some(k) => {
+                    self.entries.remove(&k);
+                }
+                None => break,
+            }
+        }
+        self.entries.insert(key, (Instant::now(), value));
+    }
+}
+
+struct Inner {
+    client: reqwest::Client,
+    config: FetchConfig,
+    limiter: HostLimiter,
+    robots: Mutex<HashMap<String, (Instant, Arc<Robots>)>>,
+    cache: Mutex<ResponseCache>,
+}
+
+/// HTTP(S) fetcher: SSRF guard, manual redirects (each hop re-checked),
+/// timeouts, streamed body cap, retries with backoff (`Retry-After` honoured),
+/// per-host rate limit, robots.txt, paywall detection, response cache, and
+/// parsing through `verity_extract::parse_bytes`. Cheap to clone.
+#[derive(Clone)]
+pub struct HttpFetcher {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for HttpFetcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpFetcher")
+            .field("config", &self.inner.config)
+            .finish()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
+/// `scheme://host:port` of a URL (robots.txt and rate-limit key).
+fn origin_key(url: &Url) -> String {
+    format!(
+        "{}://{}:{}",
+        url.scheme(),
+        url.host_str().unwrap_or(""),
+        url.port_or_known_default().unwrap_or(0)
+    )
+}
+
+/// Parse `Retry-After` (delta-seconds or HTTP-date).
+pub(crate) fn parse_retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let v = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(secs) = v.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let at = chrono::DateTime::parse_from_rfc2822(v).ok()?;
+    let delta = at.with_timezone(&Utc) - Utc::now();
+    Some(delta.to_std().unwrap_or(Duration::ZERO))
+}
+
+/// Check a URL's scheme and host before anything else.
+pub(crate) fn validate_url(url: &Url) -> Result<()> {
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(FetchError::InvalidUrl {
+            url: url.to_string(),
+            message: format!(
+                "unsupported scheme `{}` (only http and https)",
+                url.scheme()
+            ),
+        }
+        .into());
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err(FetchError::InvalidUrl {
+            url: url.to_string(),
+            message: "no host".into(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+impl HttpFetcher {
+    /// Build a fetcher from a configuration.
+    pub fn new(config: FetchConfig) -> Result<Self> {
+        config.validate()?;
+        let guard = Arc::new(config.guard.clone());
+        let client = reqwest::Client::builder()
+            .user_agent(config.user_agent.clone())
+            .connect_timeout(config.connect_timeout)
+            .redirect(reqwest::redirect::Policy::none())
+            .no_proxy()
+            .dns_resolver(GuardedResolver { guard })
+            .build()
+            .map_err(|e| ConfigError::Invalid {
+                key: "http_client".into(),
+                message: e.to_string(),
+            })?;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                client,
+                config,
+                limiter: HostLimiter::default(),
+                robots: Mutex::new(HashMap::new()),
+                cache: Mutex::new(ResponseCache::default()),
+            }),
+        })
+    }
+
+    /// A fetcher with the default configuration.
+    pub fn with_defaults() -> Result<Self> {
+        Self::new(FetchConfig::default())
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &FetchConfig {
+        &self.inner.config
+    }
+
+    /// Drop every cached response and robots.txt.
+    pub fn clear_cache(&self) {
+        lock(&self.inner.cache).entries.clear();
+        lock(&self.inner.robots).clear();
+    }
+
+    /// Fetch `url` with a custom `Accept` header and return the raw body
+    /// (no parsing, no cache): used for content negotiation (CSL-JSON, …).
+    /// Same guard, redirects, robots, retries and size cap as [`Fetcher::fetch`].
+    pub async fn fetch_raw(
+        &self,
+        url: &Url,
+        accept: &str,
+    ) -> Result<(FetchedSource, Option<Vec<u8>>)> {
+        validate_url(url)?;
+        let raw = self
+            .retrieve(
+                url,
+                Opts {
+                    accept,
+                    max_body: self.inner.config.max_body_bytes,
+                    truncate: false,
+                    robots: self.inner.config.respect_robots,
+                },
+            )
+            .await;
+        let src = FetchedSource {
+            url: url.clone(),
+            final_url: raw.final_url,
+            status: raw.status,
+            http_status: raw.http_status,
+            content_type: raw.content_type,
+            parsed: None,
+            detail: raw.detail,
+            fetched_at: Utc::now(),
+        };
+        Ok((src, raw.body))
+    }
+
+    /// Follow redirects from `url`, checking every hop.
+    pub(crate) async fn retrieve(&self, url: &Url, opts: Opts<'_>) -> Raw {
+        let cfg = &self.inner.config;
+        let mut current = url.clone();
+        let mut visited: HashSet<String> = HashSet::new();
+        visited.insert(current.as_str().to_string());
+        let mut hops = 0usize;
+        loop {
+            if let Err(refusal) = cfg.guard.check_url(&current) {
+                return Raw::outcome(current, FetchStatus::Blocked, None, refusal.to_string());
+            }
+            if opts.robots {
+                match self.robots_allow(&current).await {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        let detail = FetchError::RobotsDisallowed(current.to_string()).to_string();
+                        return Raw::outcome(current, FetchStatus::Blocked, None, detail);
+                    }
+                    // The host itself was refused by the guard (after DNS resolution).
+                    Err(detail) => {
+                        return Raw::outcome(current, FetchStatus::Blocked, None, detail)
+                    }
+                }
+            }
+            match self.with_retries(&current, opts).await {
+                Step::Done { mut raw, .. } => {
+                    raw.final_url = current;
+                    return raw;
+                }
+                Step::Redirect(location) => {
+                    hops += 1;
+                    let next = match current.join(&location) {
+                        Ok(u) => u,
+                        Err(e) => {
+                            return Raw::outcome(
+                                current,
+                                FetchStatus::Failed,
+                                None,
+                                format!("invalid redirect Location `{location}`: {e}"),
+                            )
+                        }
+                    };
+                    if hops > cfg.max_redirects {
+                        return Raw::outcome(
+                            current,
+                            FetchStatus::Failed,
+                            None,
+                            FetchError::TooManyRedirects(url.to_string()).to_string()
+                                + &format!(" (more than {})", cfg.max_redirects),
+                        );
+                    }
+                    if !visited.insert(next.as_str().to_string()) {
+                        return Raw::outcome(
+                            next,
+                            FetchStatus::Failed,
+                            None,
+                            format!("redirect loop detected at {}", current),
+                        );
+                    }
+                    tracing::debug!(from = %current, to = %next, "redirect");
+                    current = next;
+                }
+            }
+        }
+    }
+
+    /// One hop, retried on transient failures.
+    async fn with_retries(&self, url: &Url, opts: Opts<'_>) -> Step {
+        let cfg = &self.inner.config;
+        let key = origin_key(url);
+        let max = cfg.retry.max_attempts.max(1);
+        let mut attempt = 1u32;
+        loop {
+            self.inner.limiter.wait(&key, cfg.per_host_interval).await;
+            let step = match tokio::time::timeout(cfg.timeout, self.request_once(url, opts)).await {
+                Ok(step) => step,
+                Err(_) => Step::Done {
+                    raw: Raw::outcome(
+                        url.clone(),
+                        FetchStatus::Timeout,
+                        None,
+                        FetchError::Timeout(url.to_string()).to_string(),
+                    ),
+                    transient: true,
+                    retry_after: None,
+                },
+            };
+            match step {
+                Step::Done {
+                    transient: true,
+                    retry_after,
+                    raw,
+                } if attempt < max => {
+                    attempt += 1;
+                    let delay = match retry_after {
+                        Some(d) => d.min(cfg.max_retry_after),
+                        None => cfg.retry.delay(attempt),
+                    };
+                    tracing::debug!(url = %url, attempt, ?delay, status = ?raw.status, "retrying");
+                    tokio::time::sleep(delay).await;
+                }
+                Step::Done {
+                    mut raw,
+                    transient,
+                    retry_after,
+                } => {
+                    if transient && max > 1 {
+                        raw.detail = raw.detail.map(|d| format!("{d} (after {max} attempts)"));
+                    }
+                    return Step::Done {
+                        raw,
+                        transient,
+                        retry_after,
+                    };
+                }
+                redirect => return redirect,
+            }
+        }
+    }
+
+    /// One request, no retry.
+    async fn request_once(&self, url: &Url, opts: Opts<'_>) -> Step {
+        let done = |raw: Raw, transient: bool| Step::Done {
+            raw,
+            transient,
+            retry_after: None,
+        };
+        let resp = match self
+            .inner
+            .client
+            .get(url.clone())
+            .header(ACCEPT, opts.accept)
+            .send()
+            .await
+        {
+            Ok(r) => r,
+            Err(e) => {
+                if let Some(refusal) = find_refusal(&e) {
+                    return done(
+                        Raw::outcome(url.clone(), FetchStatus::Blocked, None, refusal.to_string()),
+                        false,
+                    );
+                }
+                if e.is_timeout() {
+                    return done(
+                        Raw::outcome(
+                            url.clone(),
+                            FetchStatus::Timeout,
+                            None,
+                            FetchError::Timeout(url.to_string()).to_string(),
+                        ),
+                        true,
+                    );
+                }
+                let msg = error_chain(&e);
+                return done(
+                    Raw::outcome(
+                        url.clone(),
+                        FetchStatus::Failed,
+                        None,
+                        FetchError::Network {
+                            url: url.to_string(),
+                            message: msg,
+                        }
+                        .to_string(),
+                    ),
+                    true,
+                );
+            }
+        };
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        if matches!(status, 301 | 302 | 303 | 307 | 308) {
+            if let Some(loc) = headers.get(LOCATION).and_then(|v| v.to_str().ok()) {
+                return Step::Redirect(loc.to_string());
+            }
+        }
+        let content_type = headers
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let http = Some(status);
+        let http_err = || {
+            FetchError::Http {
+                url: url.to_string(),
+                status,
+            }
+            .to_string()
+        };
+        let (class, transient) = match status {
+            200..=299 | 402 => (None, false),
+            404 | 410 => (Some(FetchStatus::NotFound), false),
+            401 | 403 => (Some(FetchStatus::Blocked), false),
+            429 => (Some(FetchStatus::RateLimited), true),
+            408 | 504 => (Some(FetchStatus::Timeout), true),
+            500..=599 => (Some(FetchStatus::Failed), true),
+            _ => (Some(FetchStatus::Failed), false),
+        };
+        if let Some(class) = class {
+            let retry_after = if matches!(status, 429 | 503) {
+                parse_retry_after(&headers)
+            } else {
+                None
+            };
+            let mut raw = Raw::outcome(url.clone(), class, http, http_err());
+            raw.content_type = content_type;
+            return Step::Done {
+                raw,
+                transient,
+                retry_after,
+            };
+        }
+        // 2xx (and 402, whose body may hold the teaser): read, capped.
+        let mut resp = resp;
+        if let Some(len) = resp.content_length() {
+            if len > opts.max_body && !opts.truncate {
+                let detail = FetchError::TooLarge {
+                    url: url.to_string(),
+                    limit: opts.max_body,
+                }
+                .to_string()
+                    + &format!(" (Content-Length {len})");
+                return done(
+                    Raw {
+                        content_type,
+                        ..Raw::outcome(url.clone(), FetchStatus::Failed, http, detail)
+                    },
+                    false,
+                );
+            }
+        }
+        let mut body: Vec<u8> = Vec::new();
+        loop {
+            match resp.chunk().await {
+                Ok(Some(chunk)) => {
+                    body.extend_from_slice(&chunk);
+                    if body.len() as u64 > opts.max_body {
+                        if opts.truncate {
+                            body.truncate(usize::try_from(opts.max_body).unwrap_or(usize::MAX));
+                            break;
+                        }
+                        let detail = FetchError::TooLarge {
+                            url: url.to_string(),
+                            limit: opts.max_body,
+                        }
+                        .to_string();
+                        return done(
+                            Raw {
+                                content_type,
+                                ..Raw::outcome(url.clone(), FetchStatus::Failed, http, detail)
+                            },
+                            false,
+                        );
+                    }
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    let (st, msg) = if e.is_timeout() {
+                        (
+                            FetchStatus::Timeout,
+                            FetchError::Timeout(url.to_string()).to_string(),
+                        )
+                    } else {
+                        (
+                            FetchStatus::Failed,
+                            FetchError::Network {
+                                url: url.to_string(),
+                                message: format!("reading body: {}", error_chain(&e)),
+                            }
+                            .to_string(),
+                        )
+                    };
+                    return done(
+                        Raw {
+                            content_type,
+                            ..Raw::outcome(url.clone(), st, http, msg)
+                        },
+                        true,
+                    );
+                }
+            }
+        }
+        let (st, detail) = if status == 402 {
+            (
+                FetchStatus::Paywalled,
+                Some("HTTP 402 Payment Required".to_string()),
+            )
+        } else {
+            (FetchStatus::Fetched, None)
+        };
+        done(
+            Raw {
+                final_url: url.clone(),
+                status: st,
+                http_status: http,
+                content_type,
+                body: Some(body),
+                detail,
+            },
+            false,
+        )
+    }
+
+    /// robots.txt decision for `url` (cached per origin); `Err` carries the
+    /// guard's refusal when the host itself may not be contacted.
+    fn robots_allow<'a>(
+        &'a self,
+        url: &'a Url,
+    ) -> Pin<Box<dyn Future<Output = std::result::Result<bool, String>> + Send + 'a>> {
+        Box::pin(async move {
+            let cfg = &self.inner.config;
+            let key = origin_key(url);
+            let cached = lock(&self.inner.robots)
+                .get(&key)
+                .filter(|(at, _)| at.elapsed() < cfg.robots_ttl)
+                .map(|(_, r)| r.clone());
+            let robots = match cached {
+                Some(r) => r,
+                None => {
+                    let robots = Arc::new(self.load_robots(url).await?);
+                    let mut map = lock(&self.inner.robots);
+                    if map.len() > 1024 {
+                        map.retain(|_, (at, _)| at.elapsed() < cfg.robots_ttl);
+                    }
+                    map.insert(key, (Instant::now(), robots.clone()));
+                    robots
+                }
+            };
+            let mut path = url.path().to_string();
+            if let Some(q) = url.query() {
+                path.push('?');
+                path.push_str(q);
+            }
+            Ok(robots.allowed(&cfg.robots_agent, &path))
+        })
+    }
+
+    async fn load_robots(&self, url: &Url) -> std::result::Result<Robots, String> {
+        let mut robots_url = url.clone();
+        robots_url.set_path("/robots.txt");
+        robots_url.set_query(None);
+        robots_url.set_fragment(None);
+        let raw = self
+            .retrieve(
+                &robots_url,
+                Opts {
+                    accept: "text/plain,*/*;q=0.5",
+                    max_body: 512 * 1024,
+                    truncate: true,
+                    robots: false,
+                },
+            )
+            .await;
+        if raw.status == FetchStatus::Blocked
+            && raw.http_status.is_none()
+            && raw.final_url == robots_url
+        {
+            return Err(raw
+                .detail
+                .unwrap_or_else(|| "refused by the network guard".into()));
+        }
+        Ok(match (raw.status, raw.http_status) {
+            (FetchStatus::Fetched, _) => {
+                Robots::parse(&String::from_utf8_lossy(raw.body.as_deref().unwrap_or(&[])))
+            }
+            // RFC 9309 §2.3.1.3: 4xx "unavailable" ⇒ allow all (429 is treated as unreachable).
+            (_, Some(s)) if (400..500).contains(&s) && s != 429 => Robots::AllowAll,
+            // §2.3.1.4: 5xx / unreachable ⇒ disallow all.
+            _ => Robots::DisallowAll,
+        })
+    }
+
+    /// Parse a retrieved body and apply the paywall heuristics.
+    async fn finish(&self, url: &Url, raw: Raw) -> FetchedSource {
+        let mut out = FetchedSource {
+            url: url.clone(),
+            final_url: raw.final_url.clone(),
+            status: raw.status,
+            http_status: raw.http_status,
+            content_type: raw.content_type.clone(),
+            parsed: None,
+            detail: raw.detail.clone(),
+            fetched_at: Utc::now(),
+        };
+        let Some(body) = raw.body else { return out };
+        let ct = raw.content_type.clone();
+        let final_url = raw.final_url.clone();
+        let detect = self.inner.config.detect_paywalls;
+        let parsed = tokio::task::spawn_blocking(move || {
+            parse_and_judge(&body, ct.as_deref(), &final_url, detect)
+        })
+        .await;
+        match parsed {
+            Ok(Ok((doc, verdict))) => {
+                if let Some(reason) = verdict {
+                    out.status = FetchStatus::Paywalled;
+                    out.detail = Some(reason);
+                }
+                out.parsed = Some(doc);
+            }
+            Ok(Err(e)) => {
+                out.status = FetchStatus::Failed;
+                out.detail = Some(format!("could not parse the response: {e}"));
+            }
+            Err(e) => {
+                out.status = FetchStatus::Failed;
+                out.detail = Some(format!("parser task failed: {e}"));
+            }
+        }
+        out
+    }
+}
+
+fn parse_and_judge(
+    body: &[u8],
+    ct: Option<&str>,
+    url: &Url,
+    detect: bool,
+) -> Result<(ParsedDocument, Option<String>)> {
+    let name = url
+        .path_segments()
+        .and_then(|mut s| s.next_back())
+        .filter(|s| !s.is_empty())
+        .map(str::to_string);
+    let mut doc = verity_extract::parse_bytes(body, ct, name.as_deref(), Some(url))?;
+    if doc.document.url.is_none() {
+        doc.document.url = Some(url.to_string());
+    }
+    let verdict = if detect {
+        let words = paywall::word_count(&doc.document.content);
+        match verity_extract::sniff(body, ct, name.as_deref(), Some(url)) {
+            verity_extract::Sniffed::Html => {
+                paywall::html_signals(&String::from_utf8_lossy(body)).verdict(words)
+            }
+            verity_extract::Sniffed::Pdf => None,
+            _ => paywall::text_signals(&doc.document.content).verdict(words),
+        }
+    } else {
+        None
+    };
+    Ok((doc, verdict))
+}
+
+/// The error and its sources, joined.
+pub(crate) fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut cur = e.source();
+    while let Some(s) = cur {
+        let m = s.to_string();
+        if !parts.iter().any(|p| p.contains(&m)) {
+            parts.push(m);
+        }
+        cur = s.source();
+    }
+    parts.join(": ")
+}
+
+#[async_trait]
+impl Fetcher for HttpFetcher {
+    async fn fetch(&self, url: &Url) -> Result<FetchedSource> {
+        validate_url(url)?;
+        let cfg = &self.inner.config;
+        let use_cache = !cfg.cache_ttl.is_zero() && cfg.cache_capacity > 0;
+        if use_cache {
+            if let Some(hit) = lock(&self.inner.cache).get(url.as_str(), cfg.cache_ttl) {
+                return Ok(hit);
+            }
+        }
+        let raw = self
+            .retrieve(
+                url,
+                Opts {
+                    accept: PAGE_ACCEPT,
+                    max_body: cfg.max_body_bytes,
+                    truncate: false,
+                    robots: cfg.respect_robots,
+                },
+            )
+            .await;
+        let out = self.finish(url, raw).await;
+        if use_cache
+            && matches!(
+                out.status,
+                FetchStatus::Fetched | FetchStatus::Paywalled | FetchStatus::NotFound
+            )
+        {
+            lock(&self.inner.cache).put(url.as_str().to_string(), out.clone(), cfg.cache_capacity);
+        }
+        Ok(out)
+    }
+}

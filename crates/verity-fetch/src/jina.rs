@@ -1,0 +1,511 @@
+//! [`JinaReader`]: a `Fetcher` through a Jina Reader endpoint (seed 000 `crawl_url`).
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use url::Url;
+use verity_core::{
+    ConfigError, FetchStatus, FetchedSource, Fetcher, ProviderError, ProviderErrorKind, Result,
+    RetryPolicy,
+};
+
+use crate::guard::NetworkGuard;
+use crate::http::{error_chain, parse_retry_after, validate_url};
+use crate::paywall;
+
+/// Reads pages through Jina Reader: `GET {base}/{url}` with
+/// `Accept: application/json`, `X-Respond-With: markdown`, `X-Timeout` and an
+/// optional bearer key. Understands both the JSON envelope
+/// (`{code, status, data: {title, url, content, publishedTime}}`) and the text
+/// format (`Title:` / `URL Source:` / `Published Time:` / `Markdown Content:`).
+///
+/// The target URL is checked by the [`NetworkGuard`] without DNS resolution
+/// (scheme, IP literals, metadata host names): the reader, not this process,
+/// connects to it.
+#[derive(Debug, Clone)]
+pub struct JinaReader {
+    client: reqwest::Client,
+    base: String,
+    api_key: Option<String>,
+    timeout: Duration,
+    retry: RetryPolicy,
+    guard: NetworkGuard,
+    json: bool,
+}
+
+#[derive(Debug, Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    code: Option<u16>,
+    #[serde(default)]
+    data: Option<EnvelopeData>,
+    #[serde(default)]
+    message: Option<String>,
+    #[serde(default, rename = "readableMessage")]
+    readable_message: Option<String>,
+}
+
+#[derive(Debug, Deserialize, Default)]
+struct EnvelopeData {
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    url: Option<String>,
+    #[serde(default)]
+    content: Option<String>,
+    #[serde(default, rename = "publishedTime")]
+    published_time: Option<String>,
+    #[serde(default)]
+    warning: Option<String>,
+}
+
+/// The reader's answer, whatever its format.
+#[derive(Debug, Default, PartialEq)]
+struct Page {
+    title: Option<String>,
+    url: Option<String>,
+    content: String,
+    published: Option<String>,
+    warning: Option<String>,
+}
+
+impl JinaReader {
+    /// A reader at `base` (`https://r.jina.ai` or a self-hosted instance), 30 s timeout.
+    pub fn new(base: &str) -> Result<Self> {
+        let parsed = Url::parse(base).map_err(|e| ConfigError::Invalid {
+            key: "jina_url".into(),
+            message: format!("`{base}`: {e}"),
+        })?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(ConfigError::Invalid {
+                key: "jina_url".into(),
+                message: "must be http or https".into(),
+            }
+            .into());
+        }
+        let timeout = Duration::from_secs(30);
+        Ok(Self {
+            client: client(timeout)?,
+            base: base.trim_end_matches('/').to_string(),
+            api_key: None,
+            timeout,
+            retry: RetryPolicy::default(),
+            guard: NetworkGuard::default(),
+            json: true,
+        })
+    }
+
+    /// The public endpoint `https://r.jina.ai`.
+    pub fn public() -> Result<Self> {
+        Self::new("https://r.jina.ai")
+    }
+
+    /// Send `Authorization: Bearer <key>`.
+    pub fn with_api_key(mut self, key: impl Into<String>) -> Self {
+        self.api_key = Some(key.into()).filter(|k: &String| !k.trim().is_empty());
+        self
+    }
+
+    /// Set the timeout (also sent as `X-Timeout`, in seconds).
+    pub fn with_timeout(mut self, timeout: Duration) -> Result<Self> {
+        self.client = client(timeout + Duration::from_secs(2))?;
+        self.timeout = timeout;
+        Ok(self)
+    }
+
+    /// Set the retry policy (429 / 5xx / unreachable).
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// Set the guard applied to target URLs.
+    pub fn with_guard(mut self, guard: NetworkGuard) -> Self {
+        self.guard = guard;
+        self
+    }
+
+    /// Ask for the text format instead of JSON (`Accept: text/plain`).
+    pub fn with_text_format(mut self) -> Self {
+        self.json = false;
+        self
+    }
+
+    fn outcome(
+        &self,
+        url: &Url,
+        status: FetchStatus,
+        http: Option<u16>,
+        detail: impl Into<String>,
+    ) -> FetchedSource {
+        FetchedSource {
+            url: url.clone(),
+            final_url: url.clone(),
+            status,
+            http_status: http,
+            content_type: None,
+            parsed: None,
+            detail: Some(detail.into()),
+            fetched_at: Utc::now(),
+        }
+    }
+
+    async fn once(
+        &self,
+        target: &Url,
+    ) -> std::result::Result<FetchedSource, (FetchedSource, bool, Option<Duration>)> {
+        let endpoint = format!("{}/{}", self.base, target);
+        let mut req = self
+            .client
+            .get(&endpoint)
+            .header(
+                reqwest::header::ACCEPT,
+                if self.json {
+                    "application/json"
+                } else {
+                    "text/plain"
+                },
+            )
+            .header("X-Respond-With", "markdown")
+            .header("X-Timeout", self.timeout.as_secs().max(1).to_string());
+        if let Some(key) = &self.api_key {
+            req = req.bearer_auth(key);
+        }
+        let resp = match req.send().await {
+            Ok(r) => r,
+            Err(e) if e.is_timeout() => {
+                return Err((
+                    self.outcome(
+                        target,
+                        FetchStatus::Timeout,
+                        None,
+                        format!("Jina Reader did not answer within {:?}", self.timeout),
+                    ),
+                    true,
+                    None,
+                ))
+            }
+            Err(e) => {
+                return Err((
+                    self.outcome(
+                        target,
+                        FetchStatus::Failed,
+                        None,
+                        format!(
+                            "cannot reach Jina Reader at {}: {}",
+                            self.base,
+                            error_chain(&e)
+                        ),
+                    ),
+                    true,
+                    None,
+                ))
+            }
+        };
+        let status = resp.status().as_u16();
+        let retry_after = parse_retry_after(resp.headers());
+        let ct = resp
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let body = match resp.bytes().await {
+            Ok(b) => b,
+            Err(e) if e.is_timeout() => {
+                return Err((
+                    self.outcome(
+                        target,
+                        FetchStatus::Timeout,
+                        Some(status),
+                        "Jina Reader timed out sending the page",
+                    ),
+                    true,
+                    None,
+                ))
+            }
+            Err(e) => {
+                return Err((
+                    self.outcome(
+                        target,
+                        FetchStatus::Failed,
+                        Some(status),
+                        format!("reading Jina Reader answer: {}", error_chain(&e)),
+                    ),
+                    true,
+                    None,
+                ))
+            }
+        };
+        let text = String::from_utf8_lossy(&body);
+        let envelope: Option<Envelope> =
+            if ct.contains("json") || text.trim_start().starts_with('{') {
+                serde_json::from_str(&text).ok()
+            } else {
+                None
+            };
+        let code = envelope
+            .as_ref()
+            .and_then(|e| e.code)
+            .filter(|c| *c >= 400)
+            .unwrap_or(status);
+        if !(200..300).contains(&code) {
+            let msg = envelope
+                .as_ref()
+                .and_then(|e| e.readable_message.clone().or_else(|| e.message.clone()))
+                .unwrap_or_else(|| text.chars().take(300).collect::<String>());
+            let detail = format!("Jina Reader: HTTP {code}: {}", msg.trim());
+            let lower = msg.to_ascii_lowercase();
+            let (st, transient) = match code {
+                401 => {
+                    return Err((
+                        self.outcome(
+                            target,
+                            FetchStatus::Failed,
+                            Some(code),
+                            "Jina Reader refused the API key (HTTP 401)",
+                        ),
+                        false,
+                        None,
+                    ))
+                }
+                404 | 410 => (FetchStatus::NotFound, false),
+                403 | 451 => (FetchStatus::Blocked, false),
+                402 => (FetchStatus::Failed, false),
+                429 => (FetchStatus::RateLimited, true),
+                408 | 504 | 524 => (FetchStatus::Timeout, true),
+                _ if lower.contains("timeout") || lower.contains("timed out") => {
+                    (FetchStatus::Timeout, false)
+                }
+                _ if lower.contains("404") || lower.contains("not found") => {
+                    (FetchStatus::NotFound, false)
+                }
+                500..=599 => (FetchStatus::Failed, true),
+                _ => (FetchStatus::Failed, false),
+            };
+            return Err((
+                self.outcome(target, st, Some(code), detail),
+                transient,
+                if code == 429 { retry_after } else { None },
+            ));
+        }
+        let page = match envelope {
+            Some(env) => {
+                let d = env.data.unwrap_or_default();
+                Page {
+                    title: d.title,
+                    url: d.url,
+                    content: d.content.unwrap_or_default(),
+                    published: d.published_time,
+                    warning: d.warning,
+                }
+            }
+            None => parse_text_format(&text),
+        };
+        Ok(self.page_to_source(target, status, page))
+    }
+
+    fn page_to_source(&self, target: &Url, http: u16, page: Page) -> FetchedSource {
+        let final_url = page
+            .url
+            .as_deref()
+            .and_then(|u| Url::parse(u).ok())
+            .unwrap_or_else(|| target.clone());
+        let mut out = self.outcome(&final_url, FetchStatus::Fetched, Some(http), String::new());
+        out.url = target.clone();
+        out.detail = None;
+        out.content_type = Some("text/markdown".into());
+        // "Target URL returned error 404: Not Found" and the like.
+        if let Some(w) = page.warning.as_deref() {
+            let code = w
+                .split("error ")
+                .nth(1)
+                .and_then(|r| r.get(..3))
+                .and_then(|c| c.parse::<u16>().ok());
+            let st = match code {
+                Some(404 | 410) => Some(FetchStatus::NotFound),
+                Some(401 | 403 | 451) => Some(FetchStatus::Blocked),
+                Some(429) => Some(FetchStatus::RateLimited),
+                Some(c) if c >= 500 => Some(FetchStatus::Failed),
+                _ => None,
+            };
+            out.detail = Some(format!("Jina Reader warning: {}", w.trim()));
+            if let Some(st) = st {
+                out.status = st;
+                out.http_status = code;
+                return out;
+            }
+        }
+        if page.content.trim().is_empty() {
+            out.status = FetchStatus::Failed;
+            out.detail = Some("Jina Reader returned no content".into());
+            return out;
+        }
+        match verity_extract::parse_bytes(
+            page.content.as_bytes(),
+            Some("text/markdown"),
+            None,
+            Some(&final_url),
+        ) {
+            Ok(mut doc) => {
+                if let Some(t) = page.title.filter(|t| !t.trim().is_empty()) {
+                    doc.document.title = Some(t.trim().to_string());
+                }
+                if let Some(ts) = page.published.as_deref().and_then(parse_published) {
+                    doc.document.ts = Some(ts);
+                }
+                doc.document.url = Some(final_url.to_string());
+                if doc.document.source.is_empty() {
+                    doc.document.source = final_url.host_str().unwrap_or("").to_string();
+                }
+                if let Some(reason) = paywall::text_signals(&doc.document.content)
+                    .verdict(paywall::word_count(&doc.document.content))
+                {
+                    out.status = FetchStatus::Paywalled;
+                    out.detail = Some(reason);
+                }
+                out.parsed = Some(doc);
+            }
+            Err(e) => {
+                out.status = FetchStatus::Failed;
+                out.detail = Some(format!("could not parse Jina Reader content: {e}"));
+            }
+        }
+        out
+    }
+}
+
+fn client(timeout: Duration) -> Result<reqwest::Client> {
+    reqwest::Client::builder()
+        .user_agent(format!("verity/{}", env!("CARGO_PKG_VERSION")))
+        .timeout(timeout)
+        .build()
+        .map_err(|e| {
+            ConfigError::Invalid {
+                key: "http_client".into(),
+                message: e.to_string(),
+            }
+            .into()
+        })
+}
+
+/// `publishedTime`: RFC 3339, RFC 2822, or a naive date.
+fn parse_published(s: &str) -> Option<DateTime<Utc>> {
+    let s = s.trim();
+    DateTime::parse_from_rfc3339(s)
+        .or_else(|_| DateTime::parse_from_rfc2822(s))
+        .map(|d| d.with_timezone(&Utc))
+        .ok()
+        .or_else(|| {
+            chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f")
+                .ok()
+                .map(|n| n.and_utc())
+        })
+        .or_else(|| {
+            chrono::NaiveDate::parse_from_str(s.get(..10).unwrap_or(s), "%Y-%m-%d")
+                .ok()
+                .and_then(|d| d.and_hms_opt(0, 0, 0))
+                .map(|n| n.and_utc())
+        })
+}
+
+/// Parse Jina's text format: header lines, then `Markdown Content:` and the body.
+fn parse_text_format(text: &str) -> Page {
+    let mut page = Page::default();
+    let mut lines = text.lines();
+    let mut body_started = false;
+    let mut body = Vec::new();
+    for line in lines.by_ref() {
+        if let Some(v) = line.strip_prefix("Title:") {
+            page.title = Some(v.trim().to_string());
+        } else if let Some(v) = line.strip_prefix("URL Source:") {
+            page.url = Some(v.trim().to_string());
+        } else if let Some(v) = line.strip_prefix("Published Time:") {
+            page.published = Some(v.trim().to_string());
+        } else if let Some(v) = line.strip_prefix("Warning:") {
+            page.warning = Some(v.trim().to_string());
+        } else if let Some(v) = line.strip_prefix("Markdown Content:") {
+            body_started = true;
+            if !v.trim().is_empty() {
+                body.push(v.trim_start());
+            }
+            break;
+        }
+    }
+    if body_started {
+        body.extend(lines);
+    } else {
+        // Not the header format: take everything as the content.
+        body = text.lines().collect();
+    }
+    page.content = body.join("\n").trim().to_string();
+    page
+}
+
+#[async_trait]
+impl Fetcher for JinaReader {
+    async fn fetch(&self, url: &Url) -> Result<FetchedSource> {
+        validate_url(url)?;
+        if self.guard.is_enabled() {
+            if let Err(refusal) = self.guard.check_url(url) {
+                return Ok(self.outcome(url, FetchStatus::Blocked, None, refusal.to_string()));
+            }
+        }
+        let max = self.retry.max_attempts.max(1);
+        let mut attempt = 1;
+        loop {
+            match self.once(url).await {
+                Ok(src) => return Ok(src),
+                Err((src, _, _)) if src.http_status == Some(401) => {
+                    return Err(ProviderError::new(
+                        "jina",
+                        ProviderErrorKind::Auth,
+                        src.detail.unwrap_or_default(),
+                    )
+                    .into());
+                }
+                Err((_, true, retry_after)) if attempt < max => {
+                    attempt += 1;
+                    let delay = retry_after
+                        .map(|d| d.min(Duration::from_secs(30)))
+                        .unwrap_or_else(|| self.retry.delay(attempt));
+                    tokio::time::sleep(delay).await;
+                }
+                Err((src, _, _)) => return Ok(src),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_format() {
+        let t = "Title: Announcing Ollama 0.5\n\nURL Source: https://blog.example.com/ollama-0-5\n\nPublished Time: 2024-12-05T14:30:00Z\n\nMarkdown Content:\nToday we're releasing Ollama 0.5.\n\n## Performance\n\nFaster.\n";
+        let p = parse_text_format(t);
+        assert_eq!(p.title.as_deref(), Some("Announcing Ollama 0.5"));
+        assert_eq!(
+            p.url.as_deref(),
+            Some("https://blog.example.com/ollama-0-5")
+        );
+        assert_eq!(p.published.as_deref(), Some("2024-12-05T14:30:00Z"));
+        assert!(p.content.starts_with("Today we're releasing"));
+        assert!(p.content.ends_with("Faster."));
+        let p = parse_text_format("just some text");
+        assert_eq!(p.content, "just some text");
+        assert_eq!(
+            parse_published("Thu, 05 Dec 2024 14:30:00 GMT")
+                .unwrap()
+                .to_rfc3339(),
+            "2024-12-05T14:30:00+00:00"
+        );
+        assert_eq!(
+            parse_published("2024-12-05").unwrap().to_rfc3339(),
+            "2024-12-05T00:00:00+00:00"
+        );
+    }
+}
