@@ -130,10 +130,10 @@ impl Robots {
         let agent = agent.to_ascii_lowercase();
         let mut rules: Vec<&Rule> = groups
             .iter()
-            .filter(|g| g.agents.iter().any(|a| *a == agent))
+            .filter(|g| g.agents.contains(&agent))
             .flat_map(|g| g.rules.iter())
             .collect();
-        if rules.is_empty() && !groups.iter().any(|g| g.agents.iter().any(|a| *a == agent)) {
+        if rules.is_empty() && !groups.iter().any(|g| g.agents.contains(&agent)) {
             rules = groups
                 .iter()
                 .filter(|g| g.agents.iter().any(|a| a == "*"))

