@@ -1,4 +1,20 @@
 //! The embedded default store: SQLite (documents, chunks, vectors, FTS5 BM25, caches, aliases)
 //! with an HNSW index for dense search.
+//!
+//! * [`SqliteStore`] implements [`verity_core::VectorStore`]: SQLite is the source of truth
+//!   (`home/verity.db`, WAL), the dense index is a rebuildable cache dumped beside it
+//!   (`home/index/<name>.hnsw.*`).
+//! * [`SqliteCache`] implements [`verity_core::Cache`] in the same database.
 
+mod cache;
+mod db;
+mod filter_sql;
+mod fts;
 pub mod hnsw;
+mod schema;
+mod store;
+
+pub use cache::{CacheStats, SqliteCache};
+pub use fts::fts_match_expression;
+pub use hnsw::{DenseIndex, HnswParams};
+pub use store::{IndexInfo, SqliteStore, StoreOptions, DB_FILE, DEFAULT_INDEX};

@@ -1,0 +1,173 @@
+//! [`SqliteCache`]: the [`verity_core::Cache`] of the embedded store.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use rusqlite::{params, OptionalExtension, TransactionBehavior};
+use serde::{Deserialize, Serialize};
+use verity_core::{Cache, Result, StoreError};
+
+use crate::db::{db_err, Db};
+use crate::schema::{migrate, DEFAULT_TOKENIZER};
+
+/// Hit and miss counters of a [`SqliteCache`] handle.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CacheStats {
+    /// `get` calls that found a live entry.
+    pub hits: u64,
+    /// `get` calls that found nothing (or an expired entry).
+    pub misses: u64,
+}
+
+/// A TTL key-value cache with tags, stored in the `cache` tables of
+/// `verity.db`. Expired entries are removed lazily (on read, and in bulk
+/// every few hundred writes).
+#[derive(Clone)]
+pub struct SqliteCache {
+    db: Arc<Db>,
+    hits: Arc<AtomicU64>,
+    misses: Arc<AtomicU64>,
+    puts: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for SqliteCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SqliteCache").field("path", &self.db.path()).field("stats", &self.stats()).finish()
+    }
+}
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+impl SqliteCache {
+    pub(crate) fn from_db(db: Arc<Db>) -> Self {
+        Self { db, hits: Arc::default(), misses: Arc::default(), puts: Arc::default() }
+    }
+
+    /// Open (creating) the cache in `home/verity.db`.
+    pub fn open(home: &Path) -> Result<Self> {
+        std::fs::create_dir_all(home)
+            .map_err(|e| StoreError::Backend(format!("cannot create {}: {e}", home.display())))?;
+        let db = Db::open(&home.join(crate::DB_FILE), Duration::from_secs(10))?;
+        db.write(|c| migrate(c, DEFAULT_TOKENIZER).map(|_| ()))?;
+        Ok(Self::from_db(Arc::new(db)))
+    }
+
+    /// A private in-memory cache.
+    pub fn open_in_memory() -> Result<Self> {
+        let db = Db::open_in_memory()?;
+        db.write(|c| migrate(c, DEFAULT_TOKENIZER).map(|_| ()))?;
+        Ok(Self::from_db(Arc::new(db)))
+    }
+
+    /// Hits and misses seen through this handle (and its clones).
+    pub fn stats(&self) -> CacheStats {
+        CacheStats { hits: self.hits.load(Ordering::Relaxed), misses: self.misses.load(Ordering::Relaxed) }
+    }
+
+    /// Remove every expired entry now; returns how many.
+    pub fn purge_expired(&self) -> Result<usize> {
+        self.db.write(|c| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+            let n = tx
+                .execute("DELETE FROM cache WHERE expires_at IS NOT NULL AND expires_at <= ?1", [now_ms()])
+                .map_err(db_err)?;
+            tx.commit().map_err(db_err)?;
+            Ok(n)
+        })
+    }
+
+    /// Number of live entries.
+    pub fn len(&self) -> Result<usize> {
+        self.db.read(|c| {
+            c.query_row("SELECT count(*) FROM cache WHERE expires_at IS NULL OR expires_at > ?1", [now_ms()], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| usize::try_from(n).unwrap_or(0))
+            .map_err(db_err)
+        })
+    }
+
+    /// `true` when no live entry exists.
+    pub fn is_empty(&self) -> Result<bool> {
+        self.len().map(|n| n == 0)
+    }
+}
+
+#[async_trait]
+impl Cache for SqliteCache {
+    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
+        let now = now_ms();
+        let row: Option<(Vec<u8>, Option<i64>)> = self.db.read(|c| {
+            c.query_row("SELECT value, expires_at FROM cache WHERE key = ?1", [key], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()
+                .map_err(db_err)
+        })?;
+        match row {
+            Some((v, exp)) if exp.is_none_or(|e| e > now) => {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(v))
+            }
+            Some(_) => {
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                self.db.write(|c| {
+                    c.execute("DELETE FROM cache WHERE key = ?1 AND expires_at IS NOT NULL AND expires_at <= ?2", params![key, now])
+                        .map_err(db_err)
+                })?;
+                Ok(None)
+            }
+            None => {
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                Ok(None)
+            }
+        }
+    }
+
+    async fn put(&self, key: &str, value: &[u8], ttl: Option<Duration>, tags: &[String]) -> Result<()> {
+        let now = now_ms();
+        let expires = ttl.map(|t| now.saturating_add(i64::try_from(t.as_millis()).unwrap_or(i64::MAX)));
+        let purge = self.puts.fetch_add(1, Ordering::Relaxed) % 256 == 255;
+        self.db.write(|c| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+            // REPLACE deletes the old row, and with it (cascade) its old tags.
+            tx.execute("DELETE FROM cache WHERE key = ?1", [key]).map_err(db_err)?;
+            tx.execute("INSERT INTO cache(key, value, expires_at) VALUES (?1, ?2, ?3)", params![key, value, expires])
+                .map_err(db_err)?;
+            for t in tags {
+                tx.execute("INSERT OR IGNORE INTO cache_tags(tag, key) VALUES (?1, ?2)", params![t, key]).map_err(db_err)?;
+            }
+            if purge {
+                tx.execute("DELETE FROM cache WHERE expires_at IS NOT NULL AND expires_at <= ?1", [now]).map_err(db_err)?;
+            }
+            tx.commit().map_err(db_err)
+        })
+    }
+
+    async fn invalidate_prefix(&self, prefix: &str) -> Result<usize> {
+        // Range scan on the primary key: [prefix, prefix + U+10FFFF).
+        let upper = format!("{prefix}\u{10FFFF}");
+        self.db.write(|c| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+            let n = tx
+                .execute("DELETE FROM cache WHERE key >= ?1 AND key < ?2 AND substr(key, 1, length(?1)) = ?1", params![prefix, upper])
+                .map_err(db_err)?;
+            tx.commit().map_err(db_err)?;
+            Ok(n)
+        })
+    }
+
+    async fn invalidate_tag(&self, tag: &str) -> Result<usize> {
+        self.db.write(|c| {
+            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+            let n = tx
+                .execute("DELETE FROM cache WHERE key IN (SELECT key FROM cache_tags WHERE tag = ?1)", [tag])
+                .map_err(db_err)?;
+            tx.commit().map_err(db_err)?;
+            Ok(n)
+        })
+    }
+}

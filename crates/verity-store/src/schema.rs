@@ -1,0 +1,122 @@
+//! Versioned schema (`PRAGMA user_version`) and its migrations.
+
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
+use verity_core::{ConfigError, Error};
+
+use crate::db::db_err;
+
+/// Current schema version.
+pub(crate) const SCHEMA_VERSION: i64 = 1;
+
+const V1: &str = r#"
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS indexes (
+    id             INTEGER PRIMARY KEY,
+    name           TEXT NOT NULL UNIQUE,
+    embedder_model TEXT,
+    embed_version  TEXT,
+    dim            INTEGER,
+    created        INTEGER NOT NULL,
+    generation     INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS aliases (
+    alias    TEXT PRIMARY KEY,
+    index_id INTEGER NOT NULL REFERENCES indexes(id) ON DELETE CASCADE
+);
+CREATE TABLE IF NOT EXISTS documents (
+    id            INTEGER PRIMARY KEY,
+    index_id      INTEGER NOT NULL REFERENCES indexes(id) ON DELETE CASCADE,
+    uid           TEXT NOT NULL,
+    source        TEXT NOT NULL DEFAULT '',
+    ts            INTEGER,
+    lang          TEXT,
+    title         TEXT,
+    url           TEXT,
+    tags          TEXT NOT NULL DEFAULT '[]',
+    metadata      TEXT NOT NULL DEFAULT '{}',
+    content       TEXT NOT NULL,
+    content_hash  TEXT NOT NULL,
+    embed_version TEXT,
+    n_chunks      INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (index_id, uid)
+);
+CREATE INDEX IF NOT EXISTS documents_ts ON documents(index_id, ts);
+CREATE TABLE IF NOT EXISTS chunks (
+    id           INTEGER PRIMARY KEY AUTOINCREMENT,
+    doc_id       INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    idx          INTEGER NOT NULL,
+    text         TEXT NOT NULL,
+    start        INTEGER NOT NULL,
+    end          INTEGER NOT NULL,
+    heading_path TEXT NOT NULL DEFAULT '[]',
+    token_count  INTEGER NOT NULL DEFAULT 0,
+    vector       BLOB
+);
+CREATE INDEX IF NOT EXISTS chunks_doc ON chunks(doc_id, idx);
+CREATE TABLE IF NOT EXISTS cache (
+    key        TEXT PRIMARY KEY,
+    value      BLOB NOT NULL,
+    expires_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS cache_expiry ON cache(expires_at) WHERE expires_at IS NOT NULL;
+CREATE TABLE IF NOT EXISTS cache_tags (
+    tag TEXT NOT NULL,
+    key TEXT NOT NULL REFERENCES cache(key) ON DELETE CASCADE,
+    PRIMARY KEY (tag, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS cache_tags_key ON cache_tags(key);
+"#;
+
+/// Default FTS5 tokenizer (Porter stemming over Unicode words, diacritics folded).
+pub(crate) const DEFAULT_TOKENIZER: &str = "porter unicode61 remove_diacritics 2";
+
+fn check_tokenizer(t: &str) -> Result<(), Error> {
+    if t.trim().is_empty() || !t.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '_') {
+        return Err(ConfigError::Invalid {
+            key: "fts_tokenizer".into(),
+            message: format!("`{t}` is not a valid FTS5 tokenizer spec (letters, digits, spaces, `_`)"),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Bring the database to [`SCHEMA_VERSION`]; returns the FTS tokenizer in force.
+pub(crate) fn migrate(conn: &mut Connection, tokenizer: &str) -> Result<String, Error> {
+    check_tokenizer(tokenizer)?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db_err)?;
+    if version > SCHEMA_VERSION {
+        return Err(verity_core::StoreError::Backend(format!(
+            "database schema version {version} is newer than this build supports ({SCHEMA_VERSION})"
+        ))
+        .into());
+    }
+    if version < 1 {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+        // Another process may have migrated while we waited for the lock.
+        let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db_err)?;
+        tx.execute_batch(V1).map_err(db_err)?;
+        tx.execute_batch(&format!(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(title, heading, text, \
+             content='', contentless_delete=1, tokenize='{tokenizer}');"
+        ))
+        .map_err(db_err)?;
+        tx.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_tokenizer', ?1)", [tokenizer]).map_err(db_err)?;
+        if version < 1 {
+            tx.pragma_update(None, "user_version", 1).map_err(db_err)?;
+        }
+        tx.commit().map_err(db_err)?;
+    }
+    let tok: Option<String> = conn
+        .query_row("SELECT value FROM meta WHERE key = 'fts_tokenizer'", [], |r| r.get(0))
+        .optional()
+        .map_err(db_err)?;
+    let tok = tok.unwrap_or_else(|| DEFAULT_TOKENIZER.to_string());
+    if tok != tokenizer {
+        tracing::warn!(existing = %tok, requested = %tokenizer, "FTS tokenizer is fixed at creation; keeping the existing one");
+    }
+    Ok(tok)
+}
