@@ -1,1 +1,25 @@
-//! Readers for the seed-001 JSONL schema, text and Markdown; language detection; token-aware chunking; the ingest pipeline.
+//! # verity-ingest
+//!
+//! Getting documents into a Verity index:
+//!
+//! * [`read_paths`] / [`JsonlReader`]: streaming readers for the seed-001 JSONL
+//!   schema (and the BEIR corpus format), plain text and Markdown files, and
+//!   whole directories;
+//! * [`detect_lang`]: ISO 639-1 language detection;
+//! * [`Chunker`]: token-aware, Markdown-aware chunking (700–900 tokens,
+//!   overlap 120, cuts on headings / sections / sentences, code blocks kept whole);
+//! * [`Ingestor`]: the resumable pipeline fingerprint → chunk → embed → upsert.
+//!
+//! Chunking and reading are synchronous, `Send` and CPU-bound: async callers
+//! can move them to `spawn_blocking`.
+
+pub mod chunk;
+pub mod lang;
+pub mod pipeline;
+pub mod read;
+mod tokens;
+
+pub use chunk::{Chunker, ChunkerConfig};
+pub use lang::detect_lang;
+pub use pipeline::{IngestPhase, IngestProgress, IngestReport, Ingestor, IngestorBuilder};
+pub use read::{read_paths, read_text_file, InputKind, JsonlReader, PathReader};

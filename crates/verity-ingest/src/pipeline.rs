@@ -1,0 +1,365 @@
+//! The ingest pipeline: fingerprint → chunk → embed → upsert, batch by batch.
+//!
+//! Resumable by construction: each batch is committed by the store before the
+//! next one starts, and documents whose content hash and embedding version
+//! are unchanged are skipped, so re-running an interrupted job only does the
+//! remaining work.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use verity_core::embed::validate_embeddings;
+use verity_core::{
+    Chunk, Document, Embedder, Error, IndexedDocument, Result, UpsertReport, VectorStore,
+};
+
+use crate::chunk::{Chunker, ChunkerConfig};
+use crate::lang::detect_lang;
+
+/// Default number of documents per store transaction.
+pub const DEFAULT_BATCH_SIZE: usize = 64;
+/// Default number of chunk texts per embedder call.
+pub const DEFAULT_EMBED_BATCH_SIZE: usize = 32;
+
+/// What the pipeline is doing, for progress displays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IngestPhase {
+    /// Asking the store which documents are unchanged.
+    Checking,
+    /// Splitting documents into chunks.
+    Chunking,
+    /// Computing vectors.
+    Embedding,
+    /// Writing to the store.
+    Writing,
+    /// Finished.
+    Done,
+}
+
+/// Progress of an ingestion, reported after each step of each batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IngestProgress {
+    /// Documents fully handled (written or skipped).
+    pub docs_done: usize,
+    /// Total documents, when the input knows its length.
+    pub docs_total: Option<usize>,
+    /// Content bytes of the documents handled.
+    pub bytes_done: u64,
+    /// Chunks embedded so far in this run.
+    pub chunks_embedded: usize,
+    /// Current phase.
+    pub phase: IngestPhase,
+}
+
+/// Outcome of [`Ingestor::ingest`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IngestReport {
+    /// Store counts (inserted, replaced, unchanged, chunks).
+    pub upsert: UpsertReport,
+    /// Documents refused (empty content, empty uid, duplicates), one message each.
+    pub errors: Vec<String>,
+    /// `true` when no embedder was set: only the full-text index is built.
+    pub lexical_only: bool,
+    /// Wall-clock duration.
+    pub seconds: f64,
+    /// Content bytes seen.
+    pub bytes: u64,
+}
+
+/// Builds an [`Ingestor`].
+pub struct IngestorBuilder {
+    store: Arc<dyn VectorStore>,
+    embedder: Option<Arc<dyn Embedder>>,
+    chunker: Option<Chunker>,
+    batch_size: usize,
+    embed_batch_size: usize,
+}
+
+impl IngestorBuilder {
+    /// The embedder (`None`: lexical-only index).
+    pub fn embedder(mut self, embedder: Option<Arc<dyn Embedder>>) -> Self {
+        self.embedder = embedder;
+        self
+    }
+
+    /// The chunker (default: bundled WordPiece tokenizer, 700–900 tokens, overlap 120).
+    /// With an embedder, its budget is further capped to the embedder's `max_tokens()`.
+    pub fn chunker(mut self, chunker: Chunker) -> Self {
+        self.chunker = Some(chunker);
+        self
+    }
+
+    /// Documents per store transaction (default 64, at least 1).
+    pub fn batch_size(mut self, n: usize) -> Self {
+        self.batch_size = n.max(1);
+        self
+    }
+
+    /// Chunk texts per embedder call (default 32, at least 1).
+    pub fn embed_batch_size(mut self, n: usize) -> Self {
+        self.embed_batch_size = n.max(1);
+        self
+    }
+
+    /// Build the ingestor.
+    pub fn build(self) -> Result<Ingestor> {
+        let chunker = match self.chunker {
+            Some(c) => c,
+            None => Chunker::new(ChunkerConfig::default())?,
+        };
+        let chunker = match &self.embedder {
+            Some(e) => {
+                let cap = ChunkerConfig::for_embedder(e.max_tokens());
+                if cap.max_tokens < chunker.config().max_tokens {
+                    chunker.with_config(cap)?
+                } else {
+                    chunker
+                }
+            }
+            None => chunker,
+        };
+        Ok(Ingestor {
+            store: self.store,
+            embedder: self.embedder,
+            chunker,
+            batch_size: self.batch_size,
+            embed_batch_size: self.embed_batch_size,
+        })
+    }
+}
+
+/// Runs the ingest pipeline into a [`VectorStore`].
+pub struct Ingestor {
+    store: Arc<dyn VectorStore>,
+    embedder: Option<Arc<dyn Embedder>>,
+    chunker: Chunker,
+    batch_size: usize,
+    embed_batch_size: usize,
+}
+
+impl std::fmt::Debug for Ingestor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ingestor")
+            .field("store", &self.store.backend())
+            .field(
+                "embedder",
+                &self.embedder.as_ref().map(|e| e.id().to_string()),
+            )
+            .field("chunker", &self.chunker)
+            .field("batch_size", &self.batch_size)
+            .finish()
+    }
+}
+
+/// A document ready for embedding.
+struct Prepared {
+    doc: Document,
+    hash: String,
+    chunks: Vec<Chunk>,
+}
+
+impl Ingestor {
+    /// Start building an ingestor writing into `store`.
+    pub fn builder(store: Arc<dyn VectorStore>) -> IngestorBuilder {
+        IngestorBuilder {
+            store,
+            embedder: None,
+            chunker: None,
+            batch_size: DEFAULT_BATCH_SIZE,
+            embed_batch_size: DEFAULT_EMBED_BATCH_SIZE,
+        }
+    }
+
+    /// The chunker in use (budget already capped for the embedder).
+    pub fn chunker(&self) -> &Chunker {
+        &self.chunker
+    }
+
+    /// Ingest documents: per batch, skip unchanged ones (same content hash and
+    /// embedding version), chunk, embed, and upsert. Documents with an empty
+    /// uid or whitespace-only content are refused and listed in
+    /// [`IngestReport::errors`]; store and embedder failures stop the run with
+    /// an error (batches already written stay written: re-running resumes).
+    ///
+    /// Chunking runs on tokio's blocking pool when called inside a runtime.
+    pub async fn ingest<I>(
+        &self,
+        docs: I,
+        progress: &(dyn Fn(&IngestProgress) + Sync),
+    ) -> Result<IngestReport>
+    where
+        I: IntoIterator<Item = Document>,
+        I::IntoIter: Send,
+    {
+        let started = Instant::now();
+        let mut iter = docs.into_iter();
+        let (lo, hi) = iter.size_hint();
+        let mut state = IngestProgress {
+            docs_done: 0,
+            docs_total: (Some(lo) == hi).then_some(lo),
+            bytes_done: 0,
+            chunks_embedded: 0,
+            phase: IngestPhase::Checking,
+        };
+        let mut report = IngestReport {
+            lexical_only: self.embedder.is_none(),
+            ..IngestReport::default()
+        };
+        let embed_version = self.embedder.as_ref().map(|e| e.id().version.clone());
+        loop {
+            let batch: Vec<Document> = iter.by_ref().take(self.batch_size).collect();
+            if batch.is_empty() {
+                break;
+            }
+            let n = batch.len();
+            let bytes: u64 = batch.iter().map(|d| d.content.len() as u64).sum();
+            state.phase = IngestPhase::Checking;
+            progress(&state);
+            let batch = self.validate(batch, &mut report.errors);
+
+            let uids: Vec<String> = batch.iter().map(|d| d.uid.clone()).collect();
+            let known = if uids.is_empty() {
+                HashMap::new()
+            } else {
+                self.store.fingerprints(&uids).await?
+            };
+
+            state.phase = IngestPhase::Chunking;
+            progress(&state);
+            let chunker = self.chunker.clone();
+            let version = embed_version.clone();
+            let work = move || prepare(&chunker, batch, &known, version.as_deref());
+            let (prepared, unchanged) = match tokio::runtime::Handle::try_current() {
+                Ok(h) => h
+                    .spawn_blocking(work)
+                    .await
+                    .map_err(|e| Error::invalid_input(format!("chunking task failed: {e}")))?,
+                Err(_) => work(),
+            };
+            report.upsert.unchanged += unchanged;
+
+            let embeddings = match &self.embedder {
+                Some(embedder) if !prepared.is_empty() => {
+                    state.phase = IngestPhase::Embedding;
+                    progress(&state);
+                    Some(
+                        self.embed_all(embedder.as_ref(), &prepared, &mut state, progress)
+                            .await?,
+                    )
+                }
+                _ => None,
+            };
+
+            if !prepared.is_empty() {
+                state.phase = IngestPhase::Writing;
+                progress(&state);
+                let embedder_id = self.embedder.as_ref().map(|e| e.id().clone());
+                let mut vectors = embeddings.map(Vec::into_iter);
+                let mut indexed = Vec::with_capacity(prepared.len());
+                for p in prepared {
+                    let embeddings = vectors
+                        .as_mut()
+                        .map(|v| v.by_ref().take(p.chunks.len()).collect::<Vec<_>>());
+                    indexed.push(IndexedDocument {
+                        document: p.doc,
+                        chunks: p.chunks,
+                        embeddings,
+                        embedder: embedder_id.clone(),
+                        content_hash: p.hash,
+                    });
+                }
+                let r = self.store.upsert(indexed).await?;
+                report.upsert.merge(&r);
+            }
+            state.docs_done += n;
+            state.bytes_done += bytes;
+            report.bytes += bytes;
+        }
+        state.phase = IngestPhase::Done;
+        progress(&state);
+        report.seconds = started.elapsed().as_secs_f64();
+        Ok(report)
+    }
+
+    /// Drop refused documents (recording why) and duplicate uids (last one wins).
+    fn validate(&self, batch: Vec<Document>, errors: &mut Vec<String>) -> Vec<Document> {
+        let mut last: HashMap<String, usize> = HashMap::new();
+        for (i, d) in batch.iter().enumerate() {
+            if last.insert(d.uid.clone(), i).is_some() {
+                errors.push(format!(
+                    "document `{}`: duplicate uid in the same batch, the last occurrence is kept",
+                    d.uid
+                ));
+            }
+        }
+        batch
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, d)| {
+                if last.get(&d.uid) != Some(&i) {
+                    return None;
+                }
+                if d.uid.trim().is_empty() {
+                    errors.push(format!("document from `{}`: empty uid", d.source));
+                    return None;
+                }
+                if d.content.trim().is_empty() {
+                    errors.push(format!("document `{}`: empty content", d.uid));
+                    return None;
+                }
+                Some(d)
+            })
+            .collect()
+    }
+
+    /// Embed all chunk texts of a batch in sub-batches, checking what comes back.
+    async fn embed_all(
+        &self,
+        embedder: &dyn Embedder,
+        prepared: &[Prepared],
+        state: &mut IngestProgress,
+        progress: &(dyn Fn(&IngestProgress) + Sync),
+    ) -> Result<Vec<Vec<f32>>> {
+        let texts: Vec<String> = prepared
+            .iter()
+            .flat_map(|p| p.chunks.iter().map(|c| c.text.clone()))
+            .collect();
+        let mut out = Vec::with_capacity(texts.len());
+        for sub in texts.chunks(self.embed_batch_size) {
+            let v = embedder.embed(sub).await?;
+            validate_embeddings(&embedder.id().model, embedder.id(), sub.len(), &v)?;
+            out.extend(v);
+            state.chunks_embedded += sub.len();
+            progress(state);
+        }
+        Ok(out)
+    }
+}
+
+/// Fill missing languages, skip unchanged documents, chunk the others.
+/// Returns the documents to write and how many were unchanged.
+fn prepare(
+    chunker: &Chunker,
+    batch: Vec<Document>,
+    known: &HashMap<String, verity_core::Fingerprint>,
+    embed_version: Option<&str>,
+) -> (Vec<Prepared>, usize) {
+    let mut unchanged = 0;
+    let mut out = Vec::with_capacity(batch.len());
+    for mut doc in batch {
+        if doc.lang.is_none() {
+            doc.lang = detect_lang(&doc.content);
+        }
+        let hash = doc.content_hash();
+        if let Some(fp) = known.get(&doc.uid) {
+            if fp.content_hash == hash && fp.embed_version.as_deref() == embed_version {
+                unchanged += 1;
+                continue;
+            }
+        }
+        let chunks = chunker.chunk_document(&doc);
+        out.push(Prepared { doc, hash, chunks });
+    }
+    (out, unchanged)
+}

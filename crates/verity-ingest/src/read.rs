@@ -1,0 +1,677 @@
+//! Streaming readers: seed-001 JSONL (and BEIR corpus JSONL), plain text,
+//! Markdown, and whole directories.
+//!
+//! Every reader yields `Result<Document, InputError>` one record at a time, so
+//! large files are never held in memory as a whole, and a bad record does not
+//! stop the others: callers decide whether to skip it or refuse the batch.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, NaiveDate, Utc};
+use serde_json::{Map, Value};
+use verity_core::{stable_uid, Document, InputError};
+
+use crate::lang::detect_lang;
+
+/// What kind of input a file is, by extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputKind {
+    /// `.jsonl`, `.ndjson`: one record per line.
+    Jsonl,
+    /// `.md`, `.markdown`.
+    Markdown,
+    /// `.txt`.
+    Text,
+}
+
+impl InputKind {
+    /// The kind for a path's extension (case-insensitive), `None` when unsupported.
+    pub fn from_path(path: &Path) -> Option<Self> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "jsonl" | "ndjson" => Some(Self::Jsonl),
+            "md" | "markdown" => Some(Self::Markdown),
+            "txt" | "text" => Some(Self::Text),
+            _ => None,
+        }
+    }
+}
+
+/// Streams documents from a JSONL file.
+///
+/// Each non-empty line is one record, in the seed-001 schema
+/// (`uid, source, ts, lang, title, content, tags, url` + any other field) or
+/// the BEIR corpus format (`_id, title, text`). Fields that are not part of
+/// [`Document`] go to `metadata`, and the entries of a `metadata` object are
+/// merged into it. A missing `lang` is detected; a missing `uid` is derived
+/// from the path and content ([`stable_uid`]); a missing `source` is the file
+/// path.
+///
+/// A malformed line yields [`InputError::MalformedRecord`] (1-based line
+/// number) and reading goes on with the next line.
+pub struct JsonlReader<R> {
+    reader: R,
+    path: PathBuf,
+    line: usize,
+    buf: Vec<u8>,
+    detect_lang: bool,
+    done: bool,
+}
+
+impl JsonlReader<BufReader<File>> {
+    /// Open a JSONL file.
+    pub fn open(path: impl AsRef<Path>) -> Result<Self, InputError> {
+        let path = path.as_ref();
+        let file = File::open(path).map_err(|e| unreadable(path, &e))?;
+        Ok(Self::new(BufReader::with_capacity(256 * 1024, file), path))
+    }
+}
+
+impl<R: BufRead> JsonlReader<R> {
+    /// Read records from any buffered reader; `path` is used in errors and as default source.
+    pub fn new(reader: R, path: impl Into<PathBuf>) -> Self {
+        Self {
+            reader,
+            path: path.into(),
+            line: 0,
+            buf: Vec::new(),
+            detect_lang: true,
+            done: false,
+        }
+    }
+
+    /// Whether to detect `lang` when a record has none (default `true`).
+    pub fn detect_lang(mut self, yes: bool) -> Self {
+        self.detect_lang = yes;
+        self
+    }
+
+    fn malformed(&self, message: impl Into<String>) -> InputError {
+        InputError::MalformedRecord {
+            path: self.path.clone(),
+            line: self.line,
+            message: message.into(),
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for JsonlReader<R> {
+    type Item = Result<Document, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.done {
+                return None;
+            }
+            self.buf.clear();
+            match self.reader.read_until(b'\n', &mut self.buf) {
+                Ok(0) => {
+                    self.done = true;
+                    return None;
+                }
+                Ok(_) => self.line += 1,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(unreadable(&self.path, &e)));
+                }
+            }
+            let raw = self
+                .buf
+                .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+                .unwrap_or(&self.buf);
+            if raw.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let value: Value = match serde_json::from_slice(raw) {
+                Ok(v) => v,
+                Err(e) => {
+                    let msg = if std::str::from_utf8(raw).is_err() {
+                        "invalid UTF-8".to_string()
+                    } else {
+                        e.to_string()
+                    };
+                    return Some(Err(self.malformed(msg)));
+                }
+            };
+            let Value::Object(map) = value else {
+                return Some(Err(self.malformed("a record must be a JSON object")));
+            };
+            return Some(
+                record_to_document(map, &self.path, self.detect_lang)
+                    .map_err(|m| self.malformed(m)),
+            );
+        }
+    }
+}
+
+fn unreadable(path: &Path, e: &std::io::Error) -> InputError {
+    InputError::Unreadable {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+fn as_opt_string(v: Value, field: &str) -> Result<Option<String>, String> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => Ok(Some(s)),
+        Value::Number(n) => Ok(Some(n.to_string())),
+        other => Err(format!(
+            "`{field}` must be a string, got {}",
+            type_name(&other)
+        )),
+    }
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Parse an RFC 3339 timestamp (or a bare `YYYY-MM-DD`, taken as midnight UTC).
+fn parse_ts(s: &str) -> Result<DateTime<Utc>, String> {
+    if let Ok(t) = DateTime::parse_from_rfc3339(s.trim()) {
+        return Ok(t.with_timezone(&Utc));
+    }
+    if let Ok(d) = NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d") {
+        if let Some(t) = d.and_hms_opt(0, 0, 0) {
+            return Ok(t.and_utc());
+        }
+    }
+    Err(format!("`ts` is not an RFC 3339 timestamp: {s:?}"))
+}
+
+/// Map one JSON object to a [`Document`] (seed-001 or BEIR field names).
+fn record_to_document(
+    mut map: Map<String, Value>,
+    path: &Path,
+    detect: bool,
+) -> Result<Document, String> {
+    let content = match map.remove("content") {
+        Some(v) => v,
+        None => map
+            .remove("text")
+            .ok_or_else(|| "missing `content` (or BEIR `text`)".to_string())?,
+    };
+    let content = match content {
+        Value::String(s) => s,
+        other => {
+            return Err(format!(
+                "`content` must be a string, got {}",
+                type_name(&other)
+            ))
+        }
+    };
+    let uid = match map.remove("uid") {
+        Some(v) => as_opt_string(v, "uid")?,
+        None => match map.remove("_id") {
+            Some(v) => as_opt_string(v, "_id")?,
+            None => None,
+        },
+    };
+    let source = match map.remove("source") {
+        Some(v) => as_opt_string(v, "source")?,
+        None => None,
+    }
+    .unwrap_or_else(|| path.display().to_string());
+    let uid = match uid {
+        Some(u) if !u.trim().is_empty() => u,
+        Some(_) => return Err("`uid` is empty".into()),
+        None => stable_uid(&source, &content),
+    };
+    let title = match map.remove("title") {
+        Some(v) => as_opt_string(v, "title")?.filter(|t| !t.trim().is_empty()),
+        None => None,
+    };
+    let ts = match map.remove("ts") {
+        Some(Value::Null) | None => None,
+        Some(Value::String(s)) => Some(parse_ts(&s)?),
+        Some(other) => {
+            return Err(format!(
+                "`ts` must be an RFC 3339 string, got {}",
+                type_name(&other)
+            ))
+        }
+    };
+    let lang = match map.remove("lang") {
+        Some(v) => as_opt_string(v, "lang")?
+            .map(|l| l.trim().to_ascii_lowercase())
+            .filter(|l| !l.is_empty()),
+        None => None,
+    };
+    let url = match map.remove("url") {
+        Some(v) => as_opt_string(v, "url")?,
+        None => None,
+    };
+    let tags = match map.remove("tags") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::String(s)) => s
+            .split(',')
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect(),
+        Some(Value::Array(items)) => items
+            .into_iter()
+            .map(|t| match t {
+                Value::String(s) => Ok(s),
+                Value::Number(n) => Ok(n.to_string()),
+                other => Err(format!(
+                    "`tags` items must be strings, got {}",
+                    type_name(&other)
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(other) => {
+            return Err(format!(
+                "`tags` must be an array of strings, got {}",
+                type_name(&other)
+            ))
+        }
+    };
+    let mut metadata = Map::new();
+    let nested = map.remove("metadata");
+    metadata.extend(map);
+    match nested {
+        Some(Value::Object(m)) => metadata.extend(m),
+        Some(Value::Null) | None => {}
+        Some(other) => {
+            metadata.insert("metadata".into(), other);
+        }
+    }
+    let lang = lang.or_else(|| if detect { detect_lang(&content) } else { None });
+    Ok(Document {
+        uid,
+        source,
+        ts,
+        lang,
+        title,
+        content,
+        tags,
+        url,
+        metadata,
+    })
+}
+
+/// Read a plain-text or Markdown file as one [`Document`].
+///
+/// `source` is the path, `title` the first `# heading` (Markdown) or else the
+/// file stem, `uid` = [`stable_uid`]`(path, content)`, `lang` detected,
+/// `metadata.format` = `"markdown"` or `"text"`. Binary content (NUL bytes)
+/// is [`InputError::Unsupported`], invalid UTF-8 is [`InputError::InvalidUtf8`].
+pub fn read_text_file(path: impl AsRef<Path>) -> Result<Document, InputError> {
+    let path = path.as_ref();
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|e| unreadable(path, &e))?;
+    let markdown = InputKind::from_path(path) == Some(InputKind::Markdown);
+    text_document(path, bytes, markdown)
+}
+
+/// Build a document from a text file's bytes.
+pub(crate) fn text_document(
+    path: &Path,
+    bytes: Vec<u8>,
+    markdown: bool,
+) -> Result<Document, InputError> {
+    if let Some(pos) = bytes.iter().position(|&b| b == 0) {
+        return Err(InputError::Unsupported {
+            path: path.to_path_buf(),
+            detail: format!("binary content (NUL byte at offset {pos})"),
+        });
+    }
+    let mut content = String::from_utf8(bytes).map_err(|e| {
+        InputError::InvalidUtf8(format!(
+            "{}: {} (at byte {})",
+            path.display(),
+            e.utf8_error(),
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    if content.starts_with('\u{feff}') {
+        content.drain(..'\u{feff}'.len_utf8());
+    }
+    let source = path.display().to_string();
+    let title = markdown.then(|| first_h1(&content)).flatten().or_else(|| {
+        path.file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string)
+    });
+    let uid = stable_uid(&source, &content);
+    let lang = detect_lang(&content);
+    let mut metadata = Map::new();
+    metadata.insert(
+        "format".into(),
+        Value::String(if markdown { "markdown" } else { "text" }.into()),
+    );
+    Ok(Document {
+        uid,
+        source,
+        ts: None,
+        lang,
+        title,
+        content,
+        tags: Vec::new(),
+        url: None,
+        metadata,
+    })
+}
+
+/// The first level-1 ATX heading outside code fences.
+fn first_h1(md: &str) -> Option<String> {
+    let mut fence: Option<&str> = None;
+    for line in md.lines() {
+        let t = line.trim_start();
+        if let Some(f) = fence {
+            if t.starts_with(f) {
+                fence = None;
+            }
+            continue;
+        }
+        if t.starts_with("```") {
+            fence = Some("```");
+            continue;
+        }
+        if t.starts_with("~~~") {
+            fence = Some("~~~");
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("# ") {
+            let h = rest.trim().trim_end_matches('#').trim();
+            if !h.is_empty() {
+                return Some(h.to_string());
+            }
+        }
+    }
+    None
+}
+
+/// Iterator over the documents under a list of files and directories; see [`read_paths`].
+pub struct PathReader {
+    /// Paths still to visit, in order.
+    queue: VecDeque<PathBuf>,
+    current: Option<JsonlReader<BufReader<File>>>,
+    skipped: Vec<PathBuf>,
+    files: usize,
+}
+
+impl PathReader {
+    /// Files that were skipped because their extension is not supported.
+    pub fn skipped(&self) -> &[PathBuf] {
+        &self.skipped
+    }
+
+    /// Number of supported files opened so far.
+    pub fn files_read(&self) -> usize {
+        self.files
+    }
+
+    /// List a directory: sorted, hidden entries left out.
+    fn expand_dir(&mut self, dir: &Path) -> Result<(), InputError> {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| unreadable(dir, &e))?
+            .filter_map(|e| e.ok())
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .map(|e| e.path())
+            .collect();
+        entries.sort();
+        for p in entries.into_iter().rev() {
+            self.queue.push_front(p);
+        }
+        Ok(())
+    }
+}
+
+impl Iterator for PathReader {
+    type Item = Result<Document, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(reader) = &mut self.current {
+                match reader.next() {
+                    Some(item) => return Some(item),
+                    None => self.current = None,
+                }
+            }
+            let path = self.queue.pop_front()?;
+            let meta = match std::fs::symlink_metadata(&path) {
+                Ok(m) => m,
+                Err(e) => return Some(Err(unreadable(&path, &e))),
+            };
+            // Symlinked directories are not followed (no cycles); symlinked files are.
+            let meta = if meta.file_type().is_symlink() {
+                match std::fs::metadata(&path) {
+                    Ok(m) if m.is_dir() => {
+                        self.skipped.push(path);
+                        continue;
+                    }
+                    Ok(m) => m,
+                    Err(e) => return Some(Err(unreadable(&path, &e))),
+                }
+            } else {
+                meta
+            };
+            if meta.is_dir() {
+                if let Err(e) = self.expand_dir(&path) {
+                    return Some(Err(e));
+                }
+                continue;
+            }
+            match InputKind::from_path(&path) {
+                Some(InputKind::Jsonl) => {
+                    self.files += 1;
+                    match JsonlReader::open(&path) {
+                        Ok(r) => self.current = Some(r),
+                        Err(e) => return Some(Err(e)),
+                    }
+                }
+                Some(InputKind::Markdown | InputKind::Text) => {
+                    self.files += 1;
+                    return Some(read_text_file(&path));
+                }
+                None => self.skipped.push(path),
+            }
+        }
+    }
+}
+
+/// Read documents from files and directories, lazily.
+///
+/// Directories are walked recursively in sorted order, hidden files and
+/// directories (`.name`) are left out, and files are read by extension:
+/// `.jsonl`/`.ndjson` ([`JsonlReader`]), `.md`/`.markdown`/`.txt`
+/// ([`read_text_file`]). Other files are not errors: they are listed by
+/// [`PathReader::skipped`]. Each bad record or file yields an `Err` and
+/// reading continues.
+pub fn read_paths(paths: &[PathBuf]) -> PathReader {
+    PathReader {
+        queue: paths.iter().cloned().collect(),
+        current: None,
+        skipped: Vec::new(),
+        files: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    fn jsonl(text: &str) -> Vec<Result<Document, InputError>> {
+        JsonlReader::new(Cursor::new(text.as_bytes().to_vec()), "mem.jsonl").collect()
+    }
+
+    #[test]
+    fn seed_record_maps_fields_and_metadata() {
+        let line = r#"{"uid":"a1","source":"amboss","ts":"2025-10-01T12:00:00+02:00","lang":"EN","title":"Fees","content":"Routing fees went up.","tags":["lightning","fees"],"url":"https://x.test/a","node_pubkey":"02ab","channel_id":"123x1x0","metrics":{"fee_ppm":42},"metadata":{"author":"bob"}}"#;
+        let docs = jsonl(line);
+        let d = docs[0].as_ref().unwrap();
+        assert_eq!(d.uid, "a1");
+        assert_eq!(d.source, "amboss");
+        assert_eq!(d.ts.unwrap().to_rfc3339(), "2025-10-01T10:00:00+00:00");
+        assert_eq!(d.lang.as_deref(), Some("en"));
+        assert_eq!(d.title.as_deref(), Some("Fees"));
+        assert_eq!(d.tags, vec!["lightning", "fees"]);
+        assert_eq!(d.url.as_deref(), Some("https://x.test/a"));
+        assert_eq!(d.metadata["node_pubkey"], "02ab");
+        assert_eq!(d.metadata["channel_id"], "123x1x0");
+        assert_eq!(d.metadata["metrics"]["fee_ppm"], 42);
+        assert_eq!(d.metadata["author"], "bob");
+        assert!(!d.metadata.contains_key("metadata"));
+        assert!(!d.metadata.contains_key("uid"));
+    }
+
+    #[test]
+    fn beir_record() {
+        let line = r#"{"_id": "4983", "title": "Microstructural development", "text": "Alterations of the architecture of cerebral white matter in the developing human brain can affect cortical development.", "sentences": ["a"]}"#;
+        let d = jsonl(line).remove(0).unwrap();
+        assert_eq!(d.uid, "4983");
+        assert_eq!(d.title.as_deref(), Some("Microstructural development"));
+        assert!(d.content.starts_with("Alterations"));
+        assert_eq!(d.source, "mem.jsonl");
+        assert_eq!(d.lang.as_deref(), Some("en"));
+        assert!(d.metadata.contains_key("sentences"));
+    }
+
+    #[test]
+    fn malformed_lines_are_reported_with_line_numbers_and_reading_continues() {
+        let text = "{\"uid\":\"a\",\"content\":\"x\"}\n\n{not json\n{\"uid\":\"b\"}\n[1,2]\n{\"uid\":\"c\",\"content\":\"y\",\"ts\":\"yesterday\"}\n{\"uid\":\"d\",\"content\":\"z\"}\n";
+        let out = jsonl(text);
+        assert_eq!(out.len(), 6);
+        let lines: Vec<usize> = out
+            .iter()
+            .filter_map(|r| match r {
+                Err(InputError::MalformedRecord { line, path, .. }) => {
+                    assert_eq!(path, Path::new("mem.jsonl"));
+                    Some(*line)
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(lines, vec![3, 4, 5, 6]);
+        let ok: Vec<&str> = out
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .map(|d| d.uid.as_str())
+            .collect();
+        assert_eq!(ok, vec!["a", "d"]);
+        let msg = out[2].as_ref().unwrap_err().to_string();
+        assert!(
+            msg.contains("mem.jsonl:4") && msg.contains("content"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_line_is_malformed_not_fatal() {
+        let mut bytes = b"{\"uid\":\"a\",\"content\":\"\xff\xfe\"}\n".to_vec();
+        bytes.extend_from_slice(b"{\"uid\":\"b\",\"content\":\"ok\"}\n");
+        let out: Vec<_> = JsonlReader::new(Cursor::new(bytes), "x.jsonl").collect();
+        assert!(
+            matches!(&out[0], Err(InputError::MalformedRecord { line: 1, message, .. }) if message.contains("UTF-8"))
+        );
+        assert_eq!(out[1].as_ref().unwrap().uid, "b");
+    }
+
+    #[test]
+    fn missing_uid_is_stable() {
+        let a = jsonl(r#"{"content":"same text"}"#).remove(0).unwrap();
+        let b = jsonl(r#"{"content":"same text"}"#).remove(0).unwrap();
+        let c = jsonl(r#"{"content":"other text"}"#).remove(0).unwrap();
+        assert_eq!(a.uid, b.uid);
+        assert_ne!(a.uid, c.uid);
+        assert_eq!(a.uid, stable_uid("mem.jsonl", "same text"));
+    }
+
+    #[test]
+    fn text_and_markdown_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let md = dir.path().join("guide.md");
+        std::fs::write(
+            &md,
+            "intro\n```\n# not a title\n```\n# Real Title #\n\nBody text.",
+        )
+        .unwrap();
+        let d = read_text_file(&md).unwrap();
+        assert_eq!(d.title.as_deref(), Some("Real Title"));
+        assert_eq!(d.source, md.display().to_string());
+        assert_eq!(d.uid, stable_uid(&d.source, &d.content));
+        assert_eq!(d.metadata["format"], "markdown");
+        let txt = dir.path().join("notes.txt");
+        std::fs::write(&txt, "\u{feff}# plain\nhello").unwrap();
+        let d = read_text_file(&txt).unwrap();
+        assert_eq!(d.title.as_deref(), Some("notes"));
+        assert_eq!(d.content, "# plain\nhello");
+    }
+
+    #[test]
+    fn binary_invalid_and_missing_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("x.txt");
+        std::fs::write(&bin, b"abc\0def").unwrap();
+        assert!(
+            matches!(read_text_file(&bin), Err(InputError::Unsupported { path, .. }) if path == bin)
+        );
+        let bad = dir.path().join("y.md");
+        std::fs::write(&bad, b"abc \xc3\x28").unwrap();
+        match read_text_file(&bad) {
+            Err(InputError::InvalidUtf8(m)) => assert!(m.contains("y.md")),
+            other => panic!("unexpected {other:?}"),
+        }
+        let missing = dir.path().join("nope.md");
+        assert!(matches!(
+            read_text_file(&missing),
+            Err(InputError::Unreadable { .. })
+        ));
+    }
+
+    #[test]
+    fn directory_walk_is_sorted_recursive_and_skips_hidden_and_unknown() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("sub/deeper")).unwrap();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::write(root.join("b.md"), "# B\ntext b").unwrap();
+        std::fs::write(root.join("a.txt"), "text a").unwrap();
+        std::fs::write(root.join(".hidden.md"), "hidden").unwrap();
+        std::fs::write(root.join(".git/c.md"), "git").unwrap();
+        std::fs::write(root.join("image.png"), [0u8, 1, 2]).unwrap();
+        std::fs::write(
+            root.join("sub/c.jsonl"),
+            "{\"uid\":\"j1\",\"content\":\"one\"}\nbad\n{\"uid\":\"j2\",\"content\":\"two\"}\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("sub/deeper/d.markdown"), "# D\nbody").unwrap();
+        let mut reader = read_paths(&[root.to_path_buf(), root.join("missing.md")]);
+        let items: Vec<_> = reader.by_ref().collect();
+        let names: Vec<String> = items
+            .iter()
+            .map(|r| match r {
+                Ok(d) => d.title.clone().unwrap_or_else(|| d.uid.clone()),
+                Err(e) => format!("ERR {e}"),
+            })
+            .collect();
+        assert_eq!(names.len(), 7, "{names:?}");
+        assert_eq!(names[0], "a");
+        assert_eq!(names[1], "B");
+        assert_eq!(names[2], "j1");
+        assert_eq!(names[4], "j2");
+        assert!(
+            names[3].starts_with("ERR") && names[3].contains(":2:"),
+            "{names:?}"
+        );
+        assert_eq!(names[5], "D");
+        assert!(names[6].starts_with("ERR cannot read"), "{names:?}");
+        assert_eq!(reader.skipped(), &[root.join("image.png")]);
+        assert_eq!(reader.files_read(), 4);
+    }
+}
