@@ -1,1 +1,36 @@
-//! Embedders: local BERT-family models (candle), Ollama and OpenAI-compatible servers.
+//! Embedders for Verity: text → L2-normalised vectors.
+//!
+//! | type | backend | notes |
+//! |---|---|---|
+//! | [`LocalEmbedder`] (feature `local`, default) | BERT-family sentence-transformers models on the CPU with candle | default model all-MiniLM-L6-v2 (384 d) from [`LocalEmbedder::default_model_dir`] |
+//! | [`OllamaEmbedder`] | `POST /api/embed` on an Ollama server | pinned model tags, nomic prefixes |
+//! | [`OpenAiEmbedder`] | `POST /v1/embeddings` on any OpenAI-compatible server | optional bearer key |
+//! | [`CachedEmbedder`] | wraps any of them with a [`verity_core::Cache`] | only misses reach the inner embedder |
+//!
+//! All implement [`verity_core::Embedder`] and report failures as typed
+//! [`verity_core::Error`]s (provider errors say whether a retry may help).
+//!
+//! ```no_run
+//! # async fn demo() -> verity_core::Result<()> {
+//! use verity_core::Embedder;
+//! let local = verity_embed::LocalEmbedder::load_default()?;
+//! let vectors = local.embed(&["Verity cites its sources.".to_string()]).await?;
+//! assert_eq!(vectors[0].len(), local.id().dim);
+//!
+//! let ollama = verity_embed::OllamaEmbedder::builder("nomic-embed-text:v1.5").dim(768).build()?;
+//! let q = ollama.embed_query("what is verity?").await?; // sent as "search_query: what is verity?"
+//! # let _ = q; Ok(()) }
+//! ```
+
+mod cached;
+#[cfg(feature = "local")]
+mod local;
+mod ollama;
+mod openai;
+mod remote;
+
+pub use cached::{CacheStats, CachedEmbedder};
+#[cfg(feature = "local")]
+pub use local::{LocalEmbedder, LocalEmbedderConfig, Pooling, DEFAULT_MODEL};
+pub use ollama::{OllamaEmbedder, OllamaEmbedderBuilder, DEFAULT_OLLAMA_URL};
+pub use openai::{OpenAiEmbedder, OpenAiEmbedderBuilder, DEFAULT_OPENAI_URL};

@@ -1,0 +1,201 @@
+//! [`CachedEmbedder`]: a vector cache in front of any [`Embedder`].
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use verity_core::cache::{embedding_key, vector_from_bytes, vector_to_bytes};
+use verity_core::{
+    Cache, Embedder, EmbedderId, Embedding, ProviderError, ProviderErrorKind, Result,
+};
+
+/// Hit and miss counts of a [`CachedEmbedder`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Texts answered from the cache.
+    pub hits: u64,
+    /// Texts sent to the inner embedder.
+    pub misses: u64,
+}
+
+/// Caches vectors under [`embedding_key`] (`sha1(text) | model | embed_version`),
+/// as little-endian `f32` bytes, without expiry.
+///
+/// Only the misses of a call go to the inner embedder, in one call (repeated
+/// texts are embedded once). A cache that fails to read or write is logged and
+/// bypassed: embedding still succeeds. Queries are cached too, under the key of
+/// `"\u{1f}query\u{1f}" + text`, because [`Embedder::embed_query`] may differ from
+/// [`Embedder::embed`] (asymmetric prefixes).
+pub struct CachedEmbedder {
+    inner: Arc<dyn Embedder>,
+    cache: Arc<dyn Cache>,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+impl std::fmt::Debug for CachedEmbedder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CachedEmbedder")
+            .field("inner", self.inner.id())
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
+impl CachedEmbedder {
+    /// Wrap `inner` with `cache`.
+    pub fn new(inner: Arc<dyn Embedder>, cache: Arc<dyn Cache>) -> Self {
+        Self {
+            inner,
+            cache,
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+        }
+    }
+
+    /// The wrapped embedder.
+    pub fn inner(&self) -> &Arc<dyn Embedder> {
+        &self.inner
+    }
+
+    /// Texts answered from the cache so far.
+    pub fn hits(&self) -> u64 {
+        self.hits.load(Ordering::Relaxed)
+    }
+
+    /// Texts sent to the inner embedder so far.
+    pub fn misses(&self) -> u64 {
+        self.misses.load(Ordering::Relaxed)
+    }
+
+    /// Both counters.
+    pub fn stats(&self) -> CacheStats {
+        CacheStats {
+            hits: self.hits(),
+            misses: self.misses(),
+        }
+    }
+
+    /// A cached vector for `key`, if present and plausible.
+    async fn lookup(&self, key: &str) -> Option<Embedding> {
+        match self.cache.get(key).await {
+            Ok(Some(bytes)) => {
+                let v = vector_from_bytes(&bytes)?;
+                let dim = self.inner.id().dim;
+                let ok = !v.is_empty()
+                    && (dim == 0 || v.len() == dim)
+                    && v.iter().all(|x| x.is_finite());
+                if !ok {
+                    tracing::warn!(key, "ignoring a malformed cached embedding");
+                }
+                ok.then_some(v)
+            }
+            Ok(None) => None,
+            Err(e) => {
+                tracing::warn!(key, error = %e, "embedding cache read failed; embedding anyway");
+                None
+            }
+        }
+    }
+
+    async fn store(&self, key: &str, v: &[f32]) {
+        if let Err(e) = self.cache.put(key, &vector_to_bytes(v), None, &[]).await {
+            tracing::warn!(key, error = %e, "embedding cache write failed");
+        }
+    }
+}
+
+fn query_cache_text(text: &str) -> String {
+    format!("\u{1f}query\u{1f}{text}")
+}
+
+#[async_trait]
+impl Embedder for CachedEmbedder {
+    fn id(&self) -> &EmbedderId {
+        self.inner.id()
+    }
+
+    fn max_tokens(&self) -> usize {
+        self.inner.max_tokens()
+    }
+
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {
+        let mut out: Vec<Option<Embedding>> = vec![None; texts.len()];
+        // Distinct missing texts, in first-seen order, with the slots they fill.
+        let mut missing: Vec<String> = Vec::new();
+        let mut slots_of: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, text) in texts.iter().enumerate() {
+            if let Some(slots) = slots_of.get_mut(text.as_str()) {
+                slots.push(i);
+                continue;
+            }
+            let key = embedding_key(text, self.inner.id());
+            match self.lookup(&key).await {
+                Some(v) => {
+                    if let Some(slot) = out.get_mut(i) {
+                        *slot = Some(v);
+                    }
+                    self.hits.fetch_add(1, Ordering::Relaxed);
+                }
+                None => {
+                    missing.push(text.clone());
+                    slots_of.insert(text.as_str(), vec![i]);
+                }
+            }
+        }
+        // Repeats of a missing text count as hits: they are not sent again.
+        let repeats = texts.len() - out.iter().filter(|v| v.is_some()).count() - missing.len();
+        if !missing.is_empty() {
+            self.misses
+                .fetch_add(missing.len() as u64, Ordering::Relaxed);
+            let vectors = self.inner.embed(&missing).await?;
+            if vectors.len() != missing.len() {
+                return Err(ProviderError::new(
+                    self.inner.id().model.clone(),
+                    ProviderErrorKind::BadResponse,
+                    format!("expected {} vectors, got {}", missing.len(), vectors.len()),
+                )
+                .into());
+            }
+            // The inner embedder may only now know its dimension: build keys after the call.
+            for (text, v) in missing.iter().zip(vectors) {
+                self.store(&embedding_key(text, self.inner.id()), &v).await;
+                for &i in slots_of
+                    .get(text.as_str())
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+                {
+                    if let Some(slot) = out.get_mut(i) {
+                        *slot = Some(v.clone());
+                    }
+                }
+            }
+        }
+        self.hits.fetch_add(repeats as u64, Ordering::Relaxed);
+        out.into_iter()
+            .map(|v| {
+                v.ok_or_else(|| {
+                    ProviderError::new(
+                        "cache",
+                        ProviderErrorKind::BadResponse,
+                        "a text got no vector",
+                    )
+                    .into()
+                })
+            })
+            .collect()
+    }
+
+    async fn embed_query(&self, text: &str) -> Result<Embedding> {
+        let key = embedding_key(&query_cache_text(text), self.inner.id());
+        if let Some(v) = self.lookup(&key).await {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return Ok(v);
+        }
+        self.misses.fetch_add(1, Ordering::Relaxed);
+        let v = self.inner.embed_query(text).await?;
+        self.store(&key, &v).await;
+        Ok(v)
+    }
+}

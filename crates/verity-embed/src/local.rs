@@ -1,0 +1,549 @@
+//! Local BERT-family sentence-transformers models, run on the CPU with candle.
+//!
+//! The model directory holds `config.json`, `tokenizer.json` and
+//! `model.safetensors` (optionally `sentence_bert_config.json` and
+//! `1_Pooling/config.json`), as unpacked by `scripts/fetch-models.sh`, or is a
+//! Hugging Face cache entry (`models--org--name/` with `refs/main` and
+//! `snapshots/<rev>/`).
+//!
+//! Inference: texts are tokenised with the model's tokenizer, truncated at
+//! `max_seq_length` word pieces (the `[CLS]`/`[SEP]` markers included, like
+//! sentence-transformers), sorted by length and run in batches padded only to
+//! the longest text of their batch; token vectors are mean-pooled over the
+//! attention mask and L2-normalised.
+//!
+//! Threads: matrix products run on candle's CPU backend (the `gemm` crate on
+//! the global rayon pool); `RAYON_NUM_THREADS` caps it, otherwise every core
+//! is used.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use candle_core::{DType, Device, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{BertModel, Config as BertConfig};
+use sha1::{Digest, Sha1};
+use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
+use verity_core::embed::l2_normalize;
+use verity_core::{
+    ConfigError, Embedder, EmbedderId, Embedding, Error, ProviderError, ProviderErrorKind, Result,
+};
+
+/// Name of the default local model.
+pub const DEFAULT_MODEL: &str = "all-MiniLM-L6-v2";
+const PROVIDER: &str = "local";
+const FETCH_HINT: &str = "fetch it with `scripts/fetch-models.sh minilm` (or point VERITY_MODEL_DIR at a model directory)";
+
+/// How token vectors are pooled into one sentence vector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pooling {
+    /// Mean over the tokens the attention mask keeps (sentence-transformers' default).
+    Mean,
+    /// The `[CLS]` token's vector.
+    Cls,
+}
+
+/// Settings and builder of a [`LocalEmbedder`].
+#[derive(Debug, Clone)]
+pub struct LocalEmbedderConfig {
+    model_dir: PathBuf,
+    model_name: Option<String>,
+    embed_version: Option<String>,
+    max_seq_length: Option<usize>,
+    batch_size: usize,
+    pooling: Option<Pooling>,
+}
+
+impl Default for LocalEmbedderConfig {
+    fn default() -> Self {
+        Self::new(LocalEmbedder::default_model_dir())
+    }
+}
+
+impl LocalEmbedderConfig {
+    /// Settings for the model in `model_dir` (a plain directory or a Hugging Face cache entry).
+    pub fn new(model_dir: impl Into<PathBuf>) -> Self {
+        Self {
+            model_dir: model_dir.into(),
+            model_name: None,
+            embed_version: None,
+            max_seq_length: None,
+            batch_size: 32,
+            pooling: None,
+        }
+    }
+
+    /// Model name recorded in the [`EmbedderId`] (default: the directory name).
+    pub fn model_name(mut self, name: impl Into<String>) -> Self {
+        self.model_name = Some(name.into());
+        self
+    }
+
+    /// `EMBED_VERSION` recorded in the [`EmbedderId`] (default: a short SHA-1
+    /// of `config.json`, the weights' size, the sequence limit and the pooling).
+    pub fn embed_version(mut self, version: impl Into<String>) -> Self {
+        self.embed_version = Some(version.into());
+        self
+    }
+
+    /// Truncation limit in word pieces (default: `sentence_bert_config.json`'s
+    /// `max_seq_length`, else the model's position limit). Capped at the latter.
+    pub fn max_seq_length(mut self, n: usize) -> Self {
+        self.max_seq_length = Some(n);
+        self
+    }
+
+    /// Texts per forward pass (default 32, at least 1).
+    pub fn batch_size(mut self, n: usize) -> Self {
+        self.batch_size = n.max(1);
+        self
+    }
+
+    /// Pooling (default: read from `1_Pooling/config.json`, else mean).
+    pub fn pooling(mut self, pooling: Pooling) -> Self {
+        self.pooling = Some(pooling);
+        self
+    }
+
+    /// The configured model directory.
+    pub fn model_dir(&self) -> &Path {
+        &self.model_dir
+    }
+
+    /// Load the model (blocking: reads the weights). See [`LocalEmbedder::load`].
+    pub fn build(self) -> Result<LocalEmbedder> {
+        LocalEmbedder::load(self)
+    }
+}
+
+struct Model {
+    bert: BertModel,
+    tokenizer: Tokenizer,
+    /// Same tokenizer without truncation, for [`LocalEmbedder::count_tokens`].
+    counter: Tokenizer,
+    device: Device,
+    pooling: Pooling,
+    batch_size: usize,
+}
+
+/// A local sentence-transformers embedder (BERT family, CPU, candle).
+///
+/// Cheap to clone (the model is shared). [`Embedder::embed`] runs inference
+/// on tokio's blocking pool so async callers are not stalled.
+#[derive(Clone)]
+pub struct LocalEmbedder {
+    model: Arc<Model>,
+    id: EmbedderId,
+    max_seq_length: usize,
+    dir: PathBuf,
+}
+
+impl std::fmt::Debug for LocalEmbedder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalEmbedder")
+            .field("id", &self.id)
+            .field("max_seq_length", &self.max_seq_length)
+            .field("dir", &self.dir)
+            .finish()
+    }
+}
+
+fn config_invalid(message: impl Into<String>) -> Error {
+    ConfigError::Invalid {
+        key: "embedder.local.model_dir".into(),
+        message: message.into(),
+    }
+    .into()
+}
+
+fn inference_error(e: impl std::fmt::Display) -> Error {
+    ProviderError::new(
+        PROVIDER,
+        ProviderErrorKind::BadResponse,
+        format!("inference failed: {e}"),
+    )
+    .into()
+}
+
+fn read_json(path: &Path) -> Result<serde_json::Value> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| config_invalid(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| config_invalid(format!("{} is not valid JSON: {e}", path.display())))
+}
+
+/// Find the directory that holds the model files: `dir` itself, or the
+/// snapshot of a Hugging Face cache entry (`refs/main`, else the newest snapshot).
+fn resolve_dir(dir: &Path) -> Result<PathBuf> {
+    if !dir.is_dir() {
+        return Err(ConfigError::Missing {
+            what: "model directory".into(),
+            detail: format!("{} does not exist; {FETCH_HINT}", dir.display()),
+        }
+        .into());
+    }
+    if dir.join("config.json").is_file() {
+        return Ok(dir.to_path_buf());
+    }
+    let snapshots = dir.join("snapshots");
+    if snapshots.is_dir() {
+        if let Ok(rev) = std::fs::read_to_string(dir.join("refs").join("main")) {
+            let p = snapshots.join(rev.trim());
+            if p.join("config.json").is_file() {
+                return Ok(p);
+            }
+        }
+        let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
+        if let Ok(entries) = std::fs::read_dir(&snapshots) {
+            for entry in entries.flatten() {
+                let p = entry.path();
+                if !p.join("config.json").is_file() {
+                    continue;
+                }
+                let t = entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .unwrap_or(std::time::UNIX_EPOCH);
+                if best.as_ref().is_none_or(|(bt, _)| t > *bt) {
+                    best = Some((t, p));
+                }
+            }
+        }
+        if let Some((_, p)) = best {
+            return Ok(p);
+        }
+    }
+    Ok(dir.to_path_buf())
+}
+
+/// Model name from the directory: `all-MiniLM-L6-v2` for `.../all-MiniLM-L6-v2`,
+/// `.../models--org--name` or `.../models--org--name/snapshots/<rev>`.
+fn name_from_dir(requested: &Path, resolved: &Path) -> String {
+    let pick = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+    let mut candidates = vec![pick(requested)];
+    if let Some(grand) = resolved.parent().and_then(Path::parent) {
+        candidates.insert(0, pick(grand));
+    }
+    for c in candidates.into_iter().flatten() {
+        if let Some(rest) = c.strip_prefix("models--") {
+            return rest.rsplit("--").next().unwrap_or(rest).to_string();
+        }
+    }
+    pick(requested).unwrap_or_else(|| DEFAULT_MODEL.to_string())
+}
+
+fn provider_err(kind: ProviderErrorKind, msg: impl Into<String>) -> Error {
+    ProviderError::new(PROVIDER, kind, msg).into()
+}
+
+impl LocalEmbedder {
+    /// Default location of all-MiniLM-L6-v2: `$VERITY_MODEL_DIR` when it is a
+    /// model directory itself, else `$VERITY_MODEL_DIR/all-MiniLM-L6-v2`; without
+    /// the variable, `$VERITY_CACHE/models/all-MiniLM-L6-v2` or
+    /// `~/.cache/verity/models/all-MiniLM-L6-v2`.
+    pub fn default_model_dir() -> PathBuf {
+        if let Some(dir) = std::env::var_os("VERITY_MODEL_DIR").filter(|v| !v.is_empty()) {
+            let dir = PathBuf::from(dir);
+            if dir.join("config.json").is_file() || dir.join("snapshots").is_dir() {
+                return dir;
+            }
+            return dir.join(DEFAULT_MODEL);
+        }
+        let cache = std::env::var_os("VERITY_CACHE")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                std::env::var_os("HOME")
+                    .map(PathBuf::from)
+                    .unwrap_or_default()
+                    .join(".cache")
+                    .join("verity")
+            });
+        cache.join("models").join(DEFAULT_MODEL)
+    }
+
+    /// Start configuring an embedder for the model in `model_dir`.
+    pub fn builder(model_dir: impl Into<PathBuf>) -> LocalEmbedderConfig {
+        LocalEmbedderConfig::new(model_dir)
+    }
+
+    /// Load the default model from [`LocalEmbedder::default_model_dir`].
+    pub fn load_default() -> Result<Self> {
+        Self::load(LocalEmbedderConfig::default())
+    }
+
+    /// Load a model (blocking: reads and checks the files, ~90 MB for MiniLM).
+    ///
+    /// Errors: [`ConfigError::Missing`] naming the missing file (and how to
+    /// fetch it), [`ConfigError::Invalid`] for unreadable or corrupted files.
+    pub fn load(config: LocalEmbedderConfig) -> Result<Self> {
+        let dir = resolve_dir(&config.model_dir)?;
+        for file in ["config.json", "tokenizer.json", "model.safetensors"] {
+            if !dir.join(file).is_file() {
+                return Err(ConfigError::Missing {
+                    what: format!("model file `{file}`"),
+                    detail: format!("not found in {}; {FETCH_HINT}", dir.display()),
+                }
+                .into());
+            }
+        }
+        let config_path = dir.join("config.json");
+        let config_bytes = std::fs::read(&config_path)
+            .map_err(|e| config_invalid(format!("cannot read {}: {e}", config_path.display())))?;
+        let bert_config: BertConfig = serde_json::from_slice(&config_bytes).map_err(|e| {
+            config_invalid(format!(
+                "{} is not a BERT-family config: {e}",
+                config_path.display()
+            ))
+        })?;
+        if bert_config.hidden_size == 0 || bert_config.num_attention_heads == 0 {
+            return Err(config_invalid(format!(
+                "{}: hidden_size and num_attention_heads must be > 0",
+                config_path.display()
+            )));
+        }
+
+        // Sequence limit: explicit setting, else sentence_bert_config.json, else the position limit.
+        let st_config = dir.join("sentence_bert_config.json");
+        let st_max = if st_config.is_file() {
+            read_json(&st_config)?
+                .get("max_seq_length")
+                .and_then(serde_json::Value::as_u64)
+                .map(|n| n as usize)
+        } else {
+            None
+        };
+        let max_seq_length = config
+            .max_seq_length
+            .or(st_max)
+            .unwrap_or(bert_config.max_position_embeddings)
+            .clamp(2, bert_config.max_position_embeddings.max(2));
+
+        let pooling = match config.pooling {
+            Some(p) => p,
+            None => {
+                let pool_config = dir.join("1_Pooling").join("config.json");
+                if pool_config.is_file() {
+                    let v = read_json(&pool_config)?;
+                    let flag = |k: &str| {
+                        v.get(k)
+                            .and_then(serde_json::Value::as_bool)
+                            .unwrap_or(false)
+                    };
+                    if flag("pooling_mode_cls_token") && !flag("pooling_mode_mean_tokens") {
+                        Pooling::Cls
+                    } else {
+                        Pooling::Mean
+                    }
+                } else {
+                    Pooling::Mean
+                }
+            }
+        };
+
+        let tok_path = dir.join("tokenizer.json");
+        let mut tokenizer = Tokenizer::from_file(&tok_path).map_err(|e| {
+            config_invalid(format!(
+                "{} is not a valid tokenizer: {e}",
+                tok_path.display()
+            ))
+        })?;
+        tokenizer.with_padding(None);
+        let mut counter = tokenizer.clone();
+        counter.with_truncation(None).map_err(|e| {
+            config_invalid(format!(
+                "cannot unset truncation on {}: {e}",
+                tok_path.display()
+            ))
+        })?;
+        tokenizer
+            .with_truncation(Some(TruncationParams {
+                direction: TruncationDirection::Right,
+                max_length: max_seq_length,
+                strategy: TruncationStrategy::LongestFirst,
+                stride: 0,
+            }))
+            .map_err(|e| {
+                config_invalid(format!(
+                    "cannot set truncation on {}: {e}",
+                    tok_path.display()
+                ))
+            })?;
+
+        let weights_path = dir.join("model.safetensors");
+        let weights = std::fs::read(&weights_path)
+            .map_err(|e| config_invalid(format!("cannot read {}: {e}", weights_path.display())))?;
+        let device = Device::Cpu;
+        let corrupt = |e: &dyn std::fmt::Display| {
+            config_invalid(format!(
+                "{} is not a usable safetensors file ({e}); re-fetch it with scripts/fetch-models.sh",
+                weights_path.display()
+            ))
+        };
+        // Parse the header ourselves first: a clear error for truncated or garbage files.
+        safetensors::SafeTensors::deserialize(&weights).map_err(|e| corrupt(&e))?;
+        let tensors = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            candle_core::safetensors::load_buffer(&weights, &device)
+        }))
+        .map_err(|_| corrupt(&"the loader panicked"))?
+        .map_err(|e| corrupt(&e))?;
+        let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
+        let bert = BertModel::load(vb, &bert_config).map_err(|e| corrupt(&e))?;
+
+        let model_name = config
+            .model_name
+            .unwrap_or_else(|| name_from_dir(&config.model_dir, &dir));
+        let version = config.embed_version.unwrap_or_else(|| {
+            let mut h = Sha1::new();
+            h.update(&config_bytes);
+            h.update(weights.len().to_le_bytes());
+            h.update(max_seq_length.to_le_bytes());
+            h.update([pooling as u8]);
+            hex::encode(h.finalize()).chars().take(12).collect()
+        });
+        let id = EmbedderId::new(model_name, version, bert_config.hidden_size);
+        tracing::debug!(%id, dir = %dir.display(), max_seq_length, ?pooling, "loaded local embedder");
+        Ok(Self {
+            model: Arc::new(Model {
+                bert,
+                tokenizer,
+                counter,
+                device,
+                pooling,
+                batch_size: config.batch_size,
+            }),
+            id,
+            max_seq_length,
+            dir,
+        })
+    }
+
+    /// The directory the model files were read from.
+    pub fn model_dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Number of word pieces `text` becomes, `[CLS]`/`[SEP]` included, before truncation.
+    pub fn count_tokens(&self, text: &str) -> Result<usize> {
+        let enc = self.model.counter.encode(text, true).map_err(|e| {
+            provider_err(
+                ProviderErrorKind::InvalidRequest,
+                format!("tokenisation failed: {e}"),
+            )
+        })?;
+        Ok(enc.len())
+    }
+
+    /// Embed synchronously on the calling thread (CPU-bound; from async code use
+    /// [`Embedder::embed`], which moves the work to the blocking pool).
+    pub fn embed_blocking<S: AsRef<str>>(&self, texts: &[S]) -> Result<Vec<Embedding>> {
+        self.model.embed(texts)
+    }
+}
+
+impl Model {
+    fn embed<S: AsRef<str>>(&self, texts: &[S]) -> Result<Vec<Embedding>> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let inputs: Vec<&str> = texts.iter().map(AsRef::as_ref).collect();
+        let encodings = self.tokenizer.encode_batch(inputs, true).map_err(|e| {
+            provider_err(
+                ProviderErrorKind::InvalidRequest,
+                format!("tokenisation failed: {e}"),
+            )
+        })?;
+        // Longest first: each batch is padded only to its own longest text.
+        let mut order: Vec<usize> = (0..encodings.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(encodings.get(i).map_or(0, Encoding::len)));
+        let mut out: Vec<Option<Embedding>> = vec![None; encodings.len()];
+        for batch in order.chunks(self.batch_size) {
+            let encs: Vec<&Encoding> = batch.iter().filter_map(|&i| encodings.get(i)).collect();
+            let vectors = self.forward(&encs).map_err(inference_error)?;
+            for (&i, v) in batch.iter().zip(vectors) {
+                if let Some(slot) = out.get_mut(i) {
+                    *slot = Some(v);
+                }
+            }
+        }
+        out.into_iter()
+            .map(|v| {
+                v.ok_or_else(|| {
+                    provider_err(ProviderErrorKind::BadResponse, "a text got no vector")
+                })
+            })
+            .collect()
+    }
+
+    fn forward(&self, encs: &[&Encoding]) -> candle_core::Result<Vec<Embedding>> {
+        let b = encs.len();
+        let len = encs.iter().map(|e| e.len()).max().unwrap_or(0).max(1);
+        let mut ids = vec![0u32; b * len];
+        let mut types = vec![0u32; b * len];
+        let mut mask = vec![0u32; b * len];
+        for (row, enc) in encs.iter().enumerate() {
+            let start = row * len;
+            for (j, ((&id, &ty), &m)) in enc
+                .get_ids()
+                .iter()
+                .zip(enc.get_type_ids())
+                .zip(enc.get_attention_mask())
+                .enumerate()
+            {
+                if let (Some(a), Some(t), Some(k)) = (
+                    ids.get_mut(start + j),
+                    types.get_mut(start + j),
+                    mask.get_mut(start + j),
+                ) {
+                    *a = id;
+                    *t = ty;
+                    *k = m;
+                }
+            }
+        }
+        let ids = Tensor::from_vec(ids, (b, len), &self.device)?;
+        let types = Tensor::from_vec(types, (b, len), &self.device)?;
+        let mask = Tensor::from_vec(mask, (b, len), &self.device)?;
+        let hidden = self.bert.forward(&ids, &types, Some(&mask))?; // (b, len, h)
+        let pooled = match self.pooling {
+            Pooling::Mean => {
+                let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // (b, len, 1)
+                let summed = hidden.broadcast_mul(&m)?.sum(1)?; // (b, h)
+                let counts = m.sum(1)?.clamp(1e-9f32, f32::MAX)?; // (b, 1)
+                summed.broadcast_div(&counts)?
+            }
+            Pooling::Cls => hidden.narrow(1, 0, 1)?.squeeze(1)?,
+        };
+        let mut rows = pooled.to_vec2::<f32>()?;
+        rows.iter_mut().for_each(|r| l2_normalize(r));
+        Ok(rows)
+    }
+}
+
+#[async_trait]
+impl Embedder for LocalEmbedder {
+    fn id(&self) -> &EmbedderId {
+        &self.id
+    }
+
+    fn max_tokens(&self) -> usize {
+        self.max_seq_length
+    }
+
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {
+        if texts.is_empty() {
+            return Ok(Vec::new());
+        }
+        let model = Arc::clone(&self.model);
+        let texts = texts.to_vec();
+        tokio::task::spawn_blocking(move || model.embed(&texts))
+            .await
+            .map_err(|e| {
+                provider_err(
+                    ProviderErrorKind::BadResponse,
+                    format!("inference task failed: {e}"),
+                )
+            })?
+    }
+}

@@ -1,0 +1,233 @@
+//! Local candle embedder: agreement with sentence-transformers and bad input.
+//! Tests that need the model or the shared data skip loudly when absent.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg(feature = "local")]
+
+use std::path::{Path, PathBuf};
+
+use verity_core::embed::cosine;
+use verity_core::{ConfigError, Embedder, Error};
+use verity_embed::{LocalEmbedder, LocalEmbedderConfig};
+
+fn model_dir() -> Option<PathBuf> {
+    let dir = LocalEmbedder::default_model_dir();
+    if dir.join("model.safetensors").is_file() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED: all-MiniLM-L6-v2 not found in {} (run scripts/fetch-models.sh minilm)",
+            dir.display()
+        );
+        None
+    }
+}
+
+fn reference_file() -> Option<PathBuf> {
+    let data = std::env::var_os("VERITY_DATA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    let file = data.join("embeddings/all-MiniLM-L6-v2.jsonl");
+    if file.is_file() {
+        Some(file)
+    } else {
+        eprintln!(
+            "SKIPPED: reference embeddings not found at {}",
+            file.display()
+        );
+        None
+    }
+}
+
+fn load_reference(path: &Path) -> Vec<(String, Vec<f32>)> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let text = v["text"].as_str().unwrap().to_string();
+            let emb = v["embedding"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap() as f32)
+                .collect();
+            (text, emb)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn matches_sentence_transformers_reference() {
+    let (Some(dir), Some(file)) = (model_dir(), reference_file()) else {
+        return;
+    };
+    let reference = load_reference(&file);
+    assert_eq!(reference.len(), 31, "the reference file has 31 texts");
+    let texts: Vec<String> = reference.iter().map(|(t, _)| t.clone()).collect();
+
+    for batch_size in [1, 8, 64] {
+        let embedder = LocalEmbedderConfig::new(&dir)
+            .batch_size(batch_size)
+            .build()
+            .unwrap();
+        assert_eq!(embedder.id().dim, 384);
+        assert_eq!(embedder.id().model, "all-MiniLM-L6-v2");
+        assert_eq!(embedder.max_tokens(), 256);
+        let got = embedder.embed(&texts).await.unwrap();
+        assert_eq!(got.len(), texts.len());
+        for ((text, want), v) in reference.iter().zip(&got) {
+            let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            assert!((norm - 1.0).abs() < 1e-4, "not normalised: {norm}");
+            let c = cosine(want, v);
+            assert!(
+                c >= 0.999,
+                "batch {batch_size}: cosine {c} for {:?}",
+                &text[..text.len().min(60)]
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn long_text_is_truncated_and_empty_text_is_cls_sep() {
+    let Some(dir) = model_dir() else { return };
+    let embedder = LocalEmbedder::builder(&dir).build().unwrap();
+
+    let long = "Verity keeps a source of truth for language models. ".repeat(80);
+    assert!(embedder.count_tokens(&long).unwrap() > 256);
+    let longer = format!("{long} Completely different words about volcanoes and penguins.");
+    let v = embedder.embed(&[long, longer]).await.unwrap();
+    assert!(
+        cosine(&v[0], &v[1]) > 0.99999,
+        "text past the limit must be ignored"
+    );
+
+    assert_eq!(embedder.count_tokens("").unwrap(), 2, "[CLS] [SEP]");
+    let v = embedder
+        .embed(&["".to_string(), "   \n\t ".to_string(), "hello".to_string()])
+        .await
+        .unwrap();
+    assert!(v[0].iter().all(|x| x.is_finite()));
+    assert!(
+        cosine(&v[0], &v[1]) > 0.99999,
+        "empty and blank texts are both [CLS][SEP]"
+    );
+    assert!(cosine(&v[0], &v[2]) < 0.99);
+    assert!(embedder.embed(&[]).await.unwrap().is_empty());
+    let q = embedder.embed_query("hello").await.unwrap();
+    assert!(cosine(&q, &v[2]) > 0.99999);
+}
+
+#[tokio::test]
+async fn loads_hugging_face_cache_layout() {
+    let Some(dir) = model_dir() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let entry = tmp
+        .path()
+        .join("models--sentence-transformers--all-MiniLM-L6-v2");
+    let snap = entry
+        .join("snapshots")
+        .join("c9745ed1d9f207416be6d2e6f8de32d1f16199bf");
+    std::fs::create_dir_all(&snap).unwrap();
+    std::fs::create_dir_all(entry.join("refs")).unwrap();
+    std::fs::write(
+        entry.join("refs/main"),
+        "c9745ed1d9f207416be6d2e6f8de32d1f16199bf\n",
+    )
+    .unwrap();
+    for f in [
+        "config.json",
+        "tokenizer.json",
+        "model.safetensors",
+        "sentence_bert_config.json",
+    ] {
+        std::os::unix::fs::symlink(dir.join(f), snap.join(f)).unwrap();
+    }
+    let from_cache = LocalEmbedder::builder(&entry).build().unwrap();
+    let plain = LocalEmbedder::builder(&dir).build().unwrap();
+    assert_eq!(from_cache.id(), plain.id(), "same files, same id");
+    assert_eq!(from_cache.model_dir(), snap.as_path());
+    let t = vec!["cache layout".to_string()];
+    let (a, b) = (
+        from_cache.embed(&t).await.unwrap(),
+        plain.embed(&t).await.unwrap(),
+    );
+    assert!(cosine(&a[0], &b[0]) > 0.99999);
+
+    let custom = LocalEmbedder::builder(&snap)
+        .model_name("minilm")
+        .embed_version("2025-10-01")
+        .build()
+        .unwrap();
+    assert_eq!(custom.id().to_string(), "minilm@2025-10-01/384d");
+}
+
+fn expect_missing(result: verity_core::Result<LocalEmbedder>, file: &str) {
+    match result {
+        Err(Error::Config(ConfigError::Missing { what, detail })) => {
+            assert!(what.contains(file), "{what}");
+            assert!(detail.contains("scripts/fetch-models.sh"), "{detail}");
+        }
+        Err(e) => panic!("expected ConfigError::Missing for {file}, got {e}"),
+        Ok(_) => panic!("expected ConfigError::Missing for {file}, got a model"),
+    }
+}
+
+#[test]
+fn missing_files_are_named_with_the_fetch_hint() {
+    let tmp = tempfile::tempdir().unwrap();
+    expect_missing(
+        LocalEmbedder::builder(tmp.path().join("nope")).build(),
+        "model directory",
+    );
+    std::fs::write(tmp.path().join("config.json"), "{}").unwrap();
+    expect_missing(LocalEmbedder::builder(tmp.path()).build(), "tokenizer.json");
+    std::fs::write(tmp.path().join("tokenizer.json"), "{}").unwrap();
+    expect_missing(
+        LocalEmbedder::builder(tmp.path()).build(),
+        "model.safetensors",
+    );
+}
+
+#[test]
+fn corrupted_weights_are_a_typed_error() {
+    let Some(dir) = model_dir() else { return };
+    let weights = std::fs::read(dir.join("model.safetensors")).unwrap();
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("garbage", b"this is not a safetensors file at all".to_vec()),
+        ("empty", Vec::new()),
+        ("truncated", weights[..weights.len() / 2].to_vec()),
+        ("header only", weights[..4096].to_vec()),
+        ("huge header length", {
+            let mut w = weights.clone();
+            w[..8].copy_from_slice(&u64::MAX.to_le_bytes());
+            w
+        }),
+    ];
+    for (name, bytes) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        for f in ["config.json", "tokenizer.json", "sentence_bert_config.json"] {
+            std::fs::copy(dir.join(f), tmp.path().join(f)).unwrap();
+        }
+        std::fs::write(tmp.path().join("model.safetensors"), bytes).unwrap();
+        match LocalEmbedder::builder(tmp.path()).build() {
+            Err(Error::Config(ConfigError::Invalid { message, .. })) => {
+                assert!(message.contains("model.safetensors"), "{name}: {message}")
+            }
+            Err(e) => panic!("{name}: expected ConfigError::Invalid, got {e}"),
+            Ok(_) => panic!("{name}: a corrupted file loaded"),
+        }
+    }
+
+    // A broken config.json is reported, not panicked on.
+    let tmp = tempfile::tempdir().unwrap();
+    for f in ["tokenizer.json", "model.safetensors"] {
+        std::os::unix::fs::symlink(dir.join(f), tmp.path().join(f)).unwrap();
+    }
+    std::fs::write(tmp.path().join("config.json"), r#"{"hidden_size": "big"}"#).unwrap();
+    assert!(matches!(
+        LocalEmbedder::builder(tmp.path()).build(),
+        Err(Error::Config(ConfigError::Invalid { .. }))
+    ));
+}
