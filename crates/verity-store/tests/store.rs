@@ -304,3 +304,36 @@ async fn filtered_search_fills_k() {
         assert!(hits.iter().all(|h| h.doc.source == "rare"));
     }
 }
+
+/// The dense dump is used when its generation matches SQLite's; a stale dump
+/// (writes after the last flush) is ignored and the index rebuilt from SQLite.
+#[tokio::test]
+async fn stale_dense_dump_is_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = emb();
+    let q = || SearchQuery::new("").mode(SearchMode::Dense).vector(vec![0.0, 1.0, 0.0]).k(10);
+    {
+        let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
+        s.upsert(vec![with_vectors(chunked(Document::new("x", ""), &["alpha"]), &id, vec![vec![1.0, 0.0, 0.0]])])
+            .await
+            .unwrap();
+        s.flush().unwrap();
+    }
+    assert!(dir.path().join("index").join("default.hnsw.meta").is_file(), "dump written at flush");
+    let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
+    s.upsert(vec![with_vectors(chunked(Document::new("y", ""), &["beta"]), &id, vec![vec![0.0, 1.0, 0.0]])])
+        .await
+        .unwrap();
+    // Simulate a crash: no flush, no drop.
+    std::mem::forget(s);
+    let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
+    let hits = s.search(&q()).await.unwrap();
+    assert_eq!(hits.iter().map(|h| h.doc.uid.as_str()).collect::<Vec<_>>(), ["y", "x"]);
+    // Corrupt dump files: still rebuilt, never a panic.
+    drop(s);
+    for e in std::fs::read_dir(dir.path().join("index")).unwrap() {
+        std::fs::write(e.unwrap().path(), b"garbage").unwrap();
+    }
+    let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
+    assert_eq!(s.search(&q()).await.unwrap().len(), 2);
+}
