@@ -1,0 +1,335 @@
+//! Ingest pipeline tests against an in-memory store and a fake embedder.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use verity_core::{
+    Document, Embedder, EmbedderId, Embedding, Fingerprint, IndexedDocument, ProviderError,
+    ProviderErrorKind, Result, ScoredChunk, SearchQuery, StoreStats, UpsertReport, VectorStore,
+};
+use verity_ingest::{Chunker, ChunkerConfig, IngestPhase, IngestProgress, Ingestor};
+
+/// Minimal in-memory store: keeps indexed documents by uid.
+#[derive(Default)]
+struct MemStore {
+    docs: Mutex<HashMap<String, IndexedDocument>>,
+    upserts: AtomicUsize,
+    /// Fail the n-th upsert call (1-based) once, to simulate a crash.
+    fail_on: Mutex<Option<usize>>,
+}
+
+#[async_trait]
+impl VectorStore for MemStore {
+    fn backend(&self) -> &'static str {
+        "memory"
+    }
+    async fn embedder(&self) -> Result<Option<EmbedderId>> {
+        Ok(self
+            .docs
+            .lock()
+            .unwrap()
+            .values()
+            .find_map(|d| d.embedder.clone()))
+    }
+    async fn fingerprints(&self, uids: &[String]) -> Result<HashMap<String, Fingerprint>> {
+        let docs = self.docs.lock().unwrap();
+        Ok(uids
+            .iter()
+            .filter_map(|u| {
+                docs.get(u).map(|d| {
+                    let fp = Fingerprint {
+                        content_hash: d.content_hash.clone(),
+                        embed_version: d.embedder.as_ref().map(|e| e.version.clone()),
+                    };
+                    (u.clone(), fp)
+                })
+            })
+            .collect())
+    }
+    async fn upsert(&self, docs: Vec<IndexedDocument>) -> Result<UpsertReport> {
+        let call = self.upserts.fetch_add(1, Ordering::SeqCst) + 1;
+        let mut fail = self.fail_on.lock().unwrap();
+        if *fail == Some(call) {
+            *fail = None;
+            return Err(verity_core::StoreError::Unavailable("simulated crash".into()).into());
+        }
+        let mut map = self.docs.lock().unwrap();
+        let mut r = UpsertReport::default();
+        for d in docs {
+            assert_eq!(d.content_hash, d.document.content_hash());
+            if let Some(e) = &d.embeddings {
+                assert_eq!(e.len(), d.chunks.len());
+            }
+            r.chunks += d.chunks.len();
+            if map.insert(d.document.uid.clone(), d).is_some() {
+                r.replaced += 1;
+            } else {
+                r.inserted += 1;
+            }
+        }
+        Ok(r)
+    }
+    async fn delete(&self, uids: &[String]) -> Result<usize> {
+        let mut map = self.docs.lock().unwrap();
+        Ok(uids.iter().filter(|u| map.remove(*u).is_some()).count())
+    }
+    async fn get(&self, uid: &str) -> Result<Option<Document>> {
+        Ok(self
+            .docs
+            .lock()
+            .unwrap()
+            .get(uid)
+            .map(|d| d.document.clone()))
+    }
+    async fn search(&self, _query: &SearchQuery) -> Result<Vec<ScoredChunk>> {
+        Ok(Vec::new())
+    }
+    async fn stats(&self) -> Result<StoreStats> {
+        let docs = self.docs.lock().unwrap();
+        Ok(StoreStats {
+            backend: "memory".into(),
+            documents: docs.len(),
+            chunks: docs.values().map(|d| d.chunks.len()).sum(),
+            ..StoreStats::default()
+        })
+    }
+}
+
+/// Deterministic embedder: a 4-d vector from the text's bytes; counts calls and texts.
+struct FakeEmbedder {
+    id: EmbedderId,
+    max_tokens: usize,
+    calls: AtomicUsize,
+    texts: AtomicUsize,
+    fail: bool,
+}
+
+impl FakeEmbedder {
+    fn new(version: &str, max_tokens: usize) -> Self {
+        Self {
+            id: EmbedderId::new("fake", version, 4),
+            max_tokens,
+            calls: AtomicUsize::new(0),
+            texts: AtomicUsize::new(0),
+            fail: false,
+        }
+    }
+}
+
+#[async_trait]
+impl Embedder for FakeEmbedder {
+    fn id(&self) -> &EmbedderId {
+        &self.id
+    }
+    fn max_tokens(&self) -> usize {
+        self.max_tokens
+    }
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {
+        if self.fail {
+            return Err(ProviderError::new("fake", ProviderErrorKind::Unavailable, "down").into());
+        }
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        self.texts.fetch_add(texts.len(), Ordering::SeqCst);
+        Ok(texts
+            .iter()
+            .map(|t| {
+                let mut v = vec![
+                    1.0,
+                    t.len() as f32,
+                    t.bytes().map(f32::from).sum::<f32>(),
+                    0.5,
+                ];
+                verity_core::embed::l2_normalize(&mut v);
+                v
+            })
+            .collect())
+    }
+}
+
+fn docs(n: usize, words: usize) -> Vec<Document> {
+    (0..n)
+        .map(|i| {
+            let body = (0..words)
+                .map(|w| format!("word{} item{}", w % 37, i))
+                .collect::<Vec<_>>()
+                .join(" ");
+            let mut d = Document::new(format!("doc-{i}"), format!("# Doc {i}\n\n{body}."));
+            d.lang = Some("en".into());
+            d
+        })
+        .collect()
+}
+
+fn no_progress(_: &IngestProgress) {}
+
+#[tokio::test]
+async fn lexical_only_ingest_then_skip_unchanged() {
+    let store = Arc::new(MemStore::default());
+    let ing = Ingestor::builder(store.clone())
+        .batch_size(4)
+        .build()
+        .unwrap();
+    let r = ing.ingest(docs(10, 50), &no_progress).await.unwrap();
+    assert!(r.lexical_only);
+    assert_eq!(r.upsert.inserted, 10);
+    assert_eq!(r.upsert.unchanged, 0);
+    assert!(r.errors.is_empty());
+    assert_eq!(store.upserts.load(Ordering::SeqCst), 3);
+    assert!(r.bytes > 0);
+    let stored = store.docs.lock().unwrap().get("doc-3").cloned().unwrap();
+    assert!(stored.embeddings.is_none() && stored.embedder.is_none());
+    assert_eq!(stored.chunks[0].heading_path, vec!["Doc 3".to_string()]);
+
+    // Second run: everything unchanged, nothing written.
+    let r = ing.ingest(docs(10, 50), &no_progress).await.unwrap();
+    assert_eq!(r.upsert.unchanged, 10);
+    assert_eq!(r.upsert.inserted + r.upsert.replaced, 0);
+    assert_eq!(store.upserts.load(Ordering::SeqCst), 3);
+
+    // A changed document is replaced, the others skipped.
+    let mut changed = docs(10, 50);
+    changed[7].content.push_str(" More text.");
+    let r = ing.ingest(changed, &no_progress).await.unwrap();
+    assert_eq!((r.upsert.replaced, r.upsert.unchanged), (1, 9));
+}
+
+#[tokio::test]
+async fn embeds_in_sub_batches_with_budget_capped_for_the_embedder() {
+    let store = Arc::new(MemStore::default());
+    let emb = Arc::new(FakeEmbedder::new("v1", 64));
+    let ing = Ingestor::builder(store.clone())
+        .embedder(Some(emb.clone() as Arc<dyn Embedder>))
+        .batch_size(3)
+        .embed_batch_size(5)
+        .build()
+        .unwrap();
+    assert_eq!(ing.chunker().config().max_tokens, 62);
+    let seen = Mutex::new(Vec::new());
+    let progress = |p: &IngestProgress| seen.lock().unwrap().push(p.clone());
+    let r = ing.ingest(docs(7, 120), &progress).await.unwrap();
+    assert!(!r.lexical_only);
+    assert_eq!(r.upsert.inserted, 7);
+    let map = store.docs.lock().unwrap();
+    let total_chunks: usize = map.values().map(|d| d.chunks.len()).sum();
+    assert_eq!(r.upsert.chunks, total_chunks);
+    assert_eq!(emb.texts.load(Ordering::SeqCst), total_chunks);
+    for d in map.values() {
+        assert!(
+            d.chunks.len() > 1,
+            "long documents are split for a 64-token embedder"
+        );
+        assert!(d.chunks.iter().all(|c| c.token_count <= 62));
+        assert_eq!(d.embeddings.as_ref().unwrap().len(), d.chunks.len());
+        assert_eq!(d.embedder.as_ref().unwrap().version, "v1");
+    }
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.first().unwrap().docs_total, Some(7));
+    assert_eq!(seen.last().unwrap().phase, IngestPhase::Done);
+    assert_eq!(seen.last().unwrap().docs_done, 7);
+    assert!(seen.iter().any(|p| p.phase == IngestPhase::Embedding));
+    assert!(seen.windows(2).all(|w| w[0].docs_done <= w[1].docs_done));
+    drop(map);
+
+    // A new embedding version re-embeds everything even though content is unchanged.
+    let emb2 = Arc::new(FakeEmbedder::new("v2", 64));
+    let ing2 = Ingestor::builder(store.clone())
+        .embedder(Some(emb2.clone() as Arc<dyn Embedder>))
+        .build()
+        .unwrap();
+    let r = ing2.ingest(docs(7, 120), &no_progress).await.unwrap();
+    assert_eq!((r.upsert.replaced, r.upsert.unchanged), (7, 0));
+    // Same version again: all skipped, no embedding call.
+    let before = emb2.calls.load(Ordering::SeqCst);
+    let r = ing2.ingest(docs(7, 120), &no_progress).await.unwrap();
+    assert_eq!(r.upsert.unchanged, 7);
+    assert_eq!(emb2.calls.load(Ordering::SeqCst), before);
+}
+
+#[tokio::test]
+async fn resumes_after_a_crash() {
+    let store = Arc::new(MemStore::default());
+    *store.fail_on.lock().unwrap() = Some(2);
+    let emb = Arc::new(FakeEmbedder::new("v1", 512));
+    let ing = Ingestor::builder(store.clone())
+        .embedder(Some(emb.clone() as Arc<dyn Embedder>))
+        .batch_size(2)
+        .build()
+        .unwrap();
+    let err = ing.ingest(docs(6, 20), &no_progress).await.unwrap_err();
+    assert!(err.is_transient());
+    assert_eq!(
+        store.docs.lock().unwrap().len(),
+        2,
+        "the first batch was committed"
+    );
+    let r = ing.ingest(docs(6, 20), &no_progress).await.unwrap();
+    assert_eq!((r.upsert.inserted, r.upsert.unchanged), (4, 2));
+    assert_eq!(store.docs.lock().unwrap().len(), 6);
+}
+
+#[tokio::test]
+async fn refuses_bad_documents_and_duplicates_and_fails_on_embedder_errors() {
+    let store = Arc::new(MemStore::default());
+    let ing = Ingestor::builder(store.clone()).build().unwrap();
+    let mut input = docs(3, 5);
+    input.push(Document::new("empty", "   \n"));
+    input.push(Document::new("", "has content"));
+    let mut dup = Document::new("doc-0", "newer version of doc 0");
+    dup.lang = Some("en".into());
+    input.push(dup);
+    let r = ing.ingest(input, &no_progress).await.unwrap();
+    assert_eq!(r.upsert.inserted, 3);
+    assert_eq!(r.errors.len(), 3, "{:?}", r.errors);
+    assert!(r.errors.iter().any(|e| e.contains("duplicate")));
+    assert_eq!(
+        store.docs.lock().unwrap()["doc-0"].document.content,
+        "newer version of doc 0"
+    );
+
+    let mut bad = FakeEmbedder::new("v1", 256);
+    bad.fail = true;
+    let ing = Ingestor::builder(Arc::new(MemStore::default()))
+        .embedder(Some(Arc::new(bad) as Arc<dyn Embedder>))
+        .build()
+        .unwrap();
+    let err = ing.ingest(docs(2, 5), &no_progress).await.unwrap_err();
+    assert_eq!(err.code(), "unavailable");
+}
+
+#[tokio::test]
+async fn detects_missing_language_before_hashing() {
+    let store = Arc::new(MemStore::default());
+    let ing = Ingestor::builder(store.clone())
+        .chunker(
+            Chunker::new(ChunkerConfig {
+                max_tokens: 50,
+                min_tokens: 30,
+                overlap_tokens: 5,
+            })
+            .unwrap(),
+        )
+        .build()
+        .unwrap();
+    let d = Document::new("fr", "Les frais de routage du réseau Lightning ont fortement augmenté depuis le début de l'année.");
+    ing.ingest(vec![d.clone()], &no_progress).await.unwrap();
+    assert_eq!(
+        store.docs.lock().unwrap()["fr"].document.lang.as_deref(),
+        Some("fr")
+    );
+    let r = ing.ingest(vec![d], &no_progress).await.unwrap();
+    assert_eq!(
+        r.upsert.unchanged, 1,
+        "detection is deterministic, so the document is skipped"
+    );
+}
+
+#[test]
+fn ingest_future_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    let store = Arc::new(MemStore::default());
+    let ing = Ingestor::builder(store).build().unwrap();
+    let fut = ing.ingest(docs(1, 1), &no_progress);
+    assert_send(&fut);
+}
