@@ -1,1 +1,51 @@
-//! Generators: Ollama, OpenAI-compatible, local GGUF (candle) and the extractive generator.
+//! # verity-llm
+//!
+//! [`Generator`](verity_core::Generator) implementations:
+//!
+//! | type | backend |
+//! |---|---|
+//! | [`OllamaGenerator`] | Ollama native `POST /api/chat` (NDJSON streaming) |
+//! | [`OpenAiGenerator`] | any OpenAI-compatible `POST /v1/chat/completions` (SSE streaming) |
+//! | [`LocalGgufGenerator`] | in-process GGUF inference with candle (feature `local`, default on) |
+//! | [`ExtractiveGenerator`] | no model: quotes the best source sentences verbatim with `[n]` citations |
+//!
+//! Every failure is a typed [`verity_core::Error`]; provider failures carry a
+//! [`verity_core::ProviderErrorKind`] that says whether a retry may help. A
+//! stream never ends silently on a failure: a dropped connection, a
+//! malformed line or a mid-stream server error arrives as an `Err` item.
+
+mod extractive;
+mod http;
+#[cfg(feature = "local")]
+mod local;
+mod ollama;
+mod openai;
+mod stop;
+
+pub use extractive::{ExtractiveGenerator, ExtractiveGeneratorBuilder};
+pub use http::Timeouts;
+#[cfg(feature = "local")]
+pub use local::{ContextOverflow, LocalGgufConfig, LocalGgufGenerator};
+pub use ollama::{OllamaGenerator, OllamaGeneratorBuilder, DEFAULT_OLLAMA_URL};
+pub use openai::{OpenAiGenerator, OpenAiGeneratorBuilder};
+pub use stop::StopMatcher;
+
+use verity_core::{GenerationParams, ProviderErrorKind, Result};
+
+/// Reject sampling parameters no backend can honour.
+pub(crate) fn validate_params(provider: &str, p: &GenerationParams) -> Result<()> {
+    let bad = |m: String| Err(http::perr(provider, ProviderErrorKind::InvalidRequest, m));
+    if !p.temperature.is_finite() || p.temperature < 0.0 {
+        return bad(format!(
+            "temperature must be a finite number ≥ 0, got {}",
+            p.temperature
+        ));
+    }
+    if !p.top_p.is_finite() || p.top_p <= 0.0 || p.top_p > 1.0 {
+        return bad(format!("top_p must be in (0, 1], got {}", p.top_p));
+    }
+    if p.max_tokens == 0 {
+        return bad("max_tokens must be ≥ 1".into());
+    }
+    Ok(())
+}

@@ -1,0 +1,803 @@
+//! [`ExtractiveGenerator`]: the embedded default generator. No model: it
+//! answers by quoting the source sentences that best match the question,
+//! each followed by its `[n]` citation, and never writes anything else.
+
+use std::collections::{HashMap, HashSet};
+
+use async_trait::async_trait;
+use verity_core::{
+    ContextBlock, FinishReason, GenerateRequest, Generation, Generator, Grounding,
+    ProviderErrorKind, Result, TokenStream, Usage,
+};
+
+use crate::http::perr;
+
+const PROVIDER: &str = "extractive";
+const MODEL: &str = "extractive";
+
+/// Answers by quoting the best 1–3 context sentences verbatim (whitespace
+/// runs collapsed to one space), each followed by its citation `[n]`.
+///
+/// Scoring: question terms (lower-cased, accent-folded, stop words removed,
+/// light suffix stemming for English and French) are weighted by IDF over all
+/// context sentences; a sentence's score is the share of the question's IDF
+/// mass it covers, plus small bonuses for earlier blocks, earlier sentences
+/// and shorter sentences. When the best sentence covers less than
+/// [`ExtractiveGeneratorBuilder::min_coverage`] of the question, the answer
+/// says that the sources do not contain enough evidence (in the request's
+/// language: English, French, Spanish or German; English otherwise).
+///
+/// Requires [`GenerateRequest::grounding`]; without it the call fails with
+/// [`ProviderErrorKind::InvalidRequest`]. `params` (temperature, max_tokens…)
+/// are ignored: the output is deterministic.
+#[derive(Debug, Clone)]
+pub struct ExtractiveGenerator {
+    max_sentences: usize,
+    min_coverage: f32,
+    relative_cutoff: f32,
+}
+
+/// Builder of [`ExtractiveGenerator`].
+#[derive(Debug, Clone)]
+pub struct ExtractiveGeneratorBuilder {
+    inner: ExtractiveGenerator,
+}
+
+impl Default for ExtractiveGenerator {
+    fn default() -> Self {
+        Self {
+            max_sentences: 3,
+            min_coverage: 0.3,
+            relative_cutoff: 0.6,
+        }
+    }
+}
+
+impl ExtractiveGeneratorBuilder {
+    /// Most sentences quoted (1–3 recommended; default 3, at least 1).
+    pub fn max_sentences(mut self, n: usize) -> Self {
+        self.inner.max_sentences = n.max(1);
+        self
+    }
+
+    /// Share of the question's term weight a sentence must cover to be
+    /// quoted (default 0.3, clamped to 0–1).
+    pub fn min_coverage(mut self, c: f32) -> Self {
+        self.inner.min_coverage = if c.is_finite() {
+            c.clamp(0.0, 1.0)
+        } else {
+            0.3
+        };
+        self
+    }
+
+    /// Extra sentences must score at least this fraction of the best one (default 0.6).
+    pub fn relative_cutoff(mut self, c: f32) -> Self {
+        self.inner.relative_cutoff = if c.is_finite() {
+            c.clamp(0.0, 1.0)
+        } else {
+            0.6
+        };
+        self
+    }
+
+    /// Build.
+    pub fn build(self) -> ExtractiveGenerator {
+        self.inner
+    }
+}
+
+impl ExtractiveGenerator {
+    /// The generator with default settings.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A builder.
+    pub fn builder() -> ExtractiveGeneratorBuilder {
+        ExtractiveGeneratorBuilder {
+            inner: Self::default(),
+        }
+    }
+
+    /// Compose the answer for a grounding (the text `generate` returns).
+    pub fn answer(&self, g: &Grounding) -> String {
+        let lang = g
+            .lang
+            .as_deref()
+            .map(str::to_ascii_lowercase)
+            .unwrap_or_else(|| guess_lang(&g.question).into());
+        let q_terms: Vec<String> = {
+            let mut seen = HashSet::new();
+            terms(&g.question)
+                .into_iter()
+                .filter(|t| seen.insert(t.clone()))
+                .collect()
+        };
+        let sentences = collect_sentences(&g.blocks);
+        if q_terms.is_empty() || sentences.is_empty() {
+            return insufficient(&lang).to_string();
+        }
+        // Document frequency over sentences.
+        let mut df: HashMap<&str, usize> = HashMap::new();
+        for s in &sentences {
+            for t in &s.terms {
+                *df.entry(t.as_str()).or_default() += 1;
+            }
+        }
+        let n = sentences.len() as f32;
+        let idf = |t: &str| -> f32 {
+            let d = df.get(t).copied().unwrap_or(0) as f32;
+            (1.0 + n / d.max(0.5)).ln()
+        };
+        let q_weights: Vec<(&str, f32)> = q_terms.iter().map(|t| (t.as_str(), idf(t))).collect();
+        let total: f32 = q_weights.iter().map(|(_, w)| w).sum();
+        if total <= 0.0 {
+            return insufficient(&lang).to_string();
+        }
+        let mut scored: Vec<(f32, f32, usize)> = sentences
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let covered: f32 = q_weights
+                    .iter()
+                    .filter(|(t, _)| s.terms.contains(*t))
+                    .map(|(_, w)| w)
+                    .sum();
+                let coverage = covered / total;
+                let words = s.text.split_whitespace().count() as f32;
+                let short = if words <= 25.0 {
+                    1.0
+                } else {
+                    ((60.0 - words) / 35.0).clamp(0.0, 1.0)
+                };
+                let bonus = 0.05 / (1.0 + s.block_rank as f32)
+                    + 0.05 / (1.0 + s.position as f32)
+                    + 0.05 * short;
+                (coverage + bonus, coverage, i)
+            })
+            .collect();
+        // Best first; ties broken by block order then position (stable sort keeps input order).
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let Some(&(best_score, best_cov, _)) = scored.first() else {
+            return insufficient(&lang).to_string();
+        };
+        if best_cov < self.min_coverage || best_cov <= 0.0 {
+            return insufficient(&lang).to_string();
+        }
+        let mut chosen: Vec<&Sentence> = Vec::new();
+        for &(score, cov, i) in &scored {
+            if chosen.len() >= self.max_sentences {
+                break;
+            }
+            if cov < self.min_coverage || score < self.relative_cutoff * best_score {
+                break;
+            }
+            let Some(s) = sentences.get(i) else { continue };
+            if chosen.iter().any(|c| near_duplicate(c, s)) {
+                continue;
+            }
+            chosen.push(s);
+        }
+        chosen
+            .iter()
+            .map(|s| format!("{} [{}]", s.text, s.citation))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// One candidate sentence.
+struct Sentence {
+    /// Verbatim text with whitespace runs collapsed.
+    text: String,
+    /// Distinct normalised terms.
+    terms: HashSet<String>,
+    /// Citation number (`ContextBlock::index`).
+    citation: usize,
+    /// Order of the block in the context (0 = first).
+    block_rank: usize,
+    /// Order of the sentence in its block.
+    position: usize,
+}
+
+fn near_duplicate(a: &Sentence, b: &Sentence) -> bool {
+    if a.text == b.text {
+        return true;
+    }
+    let inter = a.terms.intersection(&b.terms).count() as f32;
+    let union = a.terms.union(&b.terms).count() as f32;
+    union > 0.0 && inter / union > 0.8
+}
+
+fn collect_sentences(blocks: &[ContextBlock]) -> Vec<Sentence> {
+    let mut out = Vec::new();
+    for (rank, b) in blocks.iter().enumerate() {
+        for (position, raw) in split_sentences(&b.text).into_iter().enumerate() {
+            let text = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+            if text.starts_with('#') || text.split_whitespace().count() < 3 {
+                continue; // headings and fragments are not answers
+            }
+            let terms: HashSet<String> = terms(&text).into_iter().collect();
+            if terms.is_empty() {
+                continue;
+            }
+            out.push(Sentence {
+                text,
+                terms,
+                citation: b.index,
+                block_rank: rank,
+                position,
+            });
+        }
+    }
+    out
+}
+
+/// Abbreviations after which a period does not end a sentence (lower-case, without the dot).
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "mr", "mrs", "ms", "dr", "prof", "st", "vs", "cf", "fig", "no", "vol", "pp",
+    "jr", "sr", "inc", "ltd", "co", "al", "approx", "ca", "env", "mme", "mlle", "nº", "art",
+    "sect", "eq", "ref",
+];
+
+/// Split a passage into sentences (byte ranges of the original text).
+fn split_sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let Some(&(pos, c)) = chars.get(i) else { break };
+        let mut boundary_end: Option<usize> = None;
+        if c == '\n' {
+            // Paragraph break, or a line that starts a list item / heading, or
+            // a line ending with strong punctuation: a boundary. A plain wrapped
+            // line is not.
+            let prev = text.get(start..pos).unwrap_or("").trim_end();
+            let next_line = text.get(pos + 1..).unwrap_or("");
+            let next_trim = next_line.trim_start_matches([' ', '\t']);
+            let blank = next_trim.starts_with('\n') || next_trim.starts_with("\r\n");
+            let list = next_trim.starts_with(['-', '*', '•', '#', '>', '|'])
+                || next_trim.split_once(['.', ')']).is_some_and(|(n, _)| {
+                    !n.is_empty() && n.len() <= 3 && n.chars().all(|c| c.is_ascii_digit())
+                });
+            let strong = prev.ends_with(['.', '!', '?', ':', ';', '…']);
+            let heading = prev.trim_start().starts_with('#');
+            if blank || list || strong || heading || prev.is_empty() {
+                boundary_end = Some(pos);
+            }
+        } else if matches!(c, '.' | '!' | '?' | '…' | '。' | '！' | '？') {
+            // Absorb repeated punctuation and closing quotes/brackets.
+            let mut j = i + 1;
+            while let Some(&(_, d)) = chars.get(j) {
+                if matches!(
+                    d,
+                    '.' | '!' | '?' | '"' | '\'' | '»' | '”' | '’' | ')' | ']'
+                ) {
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            // French-style spaced closing quote: `bonjour. » Puis`.
+            let mut q = j;
+            while chars
+                .get(q)
+                .is_some_and(|&(_, d)| d == ' ' || d == '\u{a0}' || d == '\u{202f}')
+            {
+                q += 1;
+            }
+            if q > j && chars.get(q).is_some_and(|&(_, d)| matches!(d, '»' | '”')) {
+                j = q + 1;
+            }
+            let end = chars.get(j).map(|&(p, _)| p).unwrap_or(text.len());
+            let followed_by_space = chars.get(j).is_none_or(|&(_, d)| d.is_whitespace());
+            // Next non-space character.
+            let mut k = j;
+            while chars
+                .get(k)
+                .is_some_and(|&(_, d)| d.is_whitespace() && d != '\n')
+            {
+                k += 1;
+            }
+            let next = chars.get(k).map(|&(_, d)| d);
+            let starts_new = next.is_none_or(|d| {
+                d.is_uppercase()
+                    || d.is_ascii_digit()
+                    || matches!(d, '"' | '«' | '“' | '(' | '[' | '\n' | '-' | '*' | '•')
+            });
+            let is_abbrev = c == '.' && {
+                let before = text.get(start..pos).unwrap_or("");
+                let word = before
+                    .rsplit(|ch: char| ch.is_whitespace() || ch == '(')
+                    .next()
+                    .unwrap_or("");
+                let w = word.to_lowercase();
+                (w.chars().count() == 1 && w.chars().all(char::is_alphabetic))
+                    || ABBREVIATIONS.contains(&w.as_str())
+            };
+            if followed_by_space && starts_new && !is_abbrev {
+                boundary_end = Some(end);
+                i = j.saturating_sub(1);
+            }
+        }
+        if let Some(end) = boundary_end {
+            if let Some(s) = text.get(start..end) {
+                if !s.trim().is_empty() {
+                    out.push(s.trim());
+                }
+            }
+            start = end;
+        }
+        i += 1;
+    }
+    if let Some(s) = text.get(start..) {
+        if !s.trim().is_empty() {
+            out.push(s.trim());
+        }
+    }
+    out
+}
+
+/// Stop words of English and French (accent-folded, lower-case).
+const STOPWORDS: &[&str] = &[
+    // English
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "against",
+    "all",
+    "also",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "done",
+    "down",
+    "during",
+    "each",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "him",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "me",
+    "more",
+    "most",
+    "my",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "of",
+    "off",
+    "on",
+    "once",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "out",
+    "over",
+    "own",
+    "same",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "whose",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "yours",
+    "tell",
+    "explain",
+    "describe",
+    "please",
+    "according",
+    "many",
+    "much",
+    "there",
+    "s",
+    "t",
+    "d",
+    "ll",
+    "re",
+    "ve",
+    "m",
+    // French
+    "au",
+    "aux",
+    "avec",
+    "ce",
+    "ces",
+    "cet",
+    "cette",
+    "dans",
+    "de",
+    "des",
+    "du",
+    "elle",
+    "elles",
+    "en",
+    "est",
+    "et",
+    "etre",
+    "eu",
+    "il",
+    "ils",
+    "je",
+    "la",
+    "le",
+    "les",
+    "leur",
+    "leurs",
+    "lui",
+    "ma",
+    "mais",
+    "me",
+    "meme",
+    "mes",
+    "moi",
+    "mon",
+    "ne",
+    "nos",
+    "notre",
+    "nous",
+    "on",
+    "ou",
+    "par",
+    "pas",
+    "pour",
+    "qu",
+    "que",
+    "qui",
+    "quoi",
+    "quel",
+    "quelle",
+    "quels",
+    "quelles",
+    "sa",
+    "se",
+    "ses",
+    "son",
+    "sont",
+    "sur",
+    "ta",
+    "te",
+    "tes",
+    "toi",
+    "ton",
+    "tu",
+    "un",
+    "une",
+    "vos",
+    "votre",
+    "vous",
+    "c",
+    "l",
+    "j",
+    "n",
+    "y",
+    "ete",
+    "etait",
+    "sont",
+    "comment",
+    "pourquoi",
+    "quand",
+    "combien",
+    "lequel",
+    "laquelle",
+    "lesquels",
+    "lesquelles",
+    "ont",
+    "a",
+    "sans",
+    "sous",
+    "entre",
+    "plus",
+    "moins",
+    "tres",
+    "aussi",
+    "fait",
+    "faire",
+    "peut",
+    "peuvent",
+    "selon",
+    "donc",
+    "ainsi",
+    "alors",
+    "si",
+];
+
+/// Fold common Latin accents and ligatures.
+fn fold(c: char) -> Option<&'static str> {
+    Some(match c {
+        'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => "a",
+        'ç' => "c",
+        'è' | 'é' | 'ê' | 'ë' => "e",
+        'ì' | 'í' | 'î' | 'ï' => "i",
+        'ñ' => "n",
+        'ò' | 'ó' | 'ô' | 'õ' | 'ö' => "o",
+        'ù' | 'ú' | 'û' | 'ü' => "u",
+        'ý' | 'ÿ' => "y",
+        'œ' => "oe",
+        'æ' => "ae",
+        'ß' => "ss",
+        _ => return None,
+    })
+}
+
+/// Suffixes stripped by the light stemmer (after the plural `s`), longest first.
+const SUFFIXES: &[&str] = &[
+    "issement", "ation", "ement", "ment", "ingly", "ing", "ite", "ity", "ive", "euse", "eux",
+    "ied", "ie", "ee", "er", "ed", "ly", "e", "y",
+];
+
+/// Light English/French stemming: drop a plural `s`, then one suffix,
+/// keeping at least 3 characters.
+fn stem(w: &str) -> String {
+    if w.chars().any(|c| c.is_ascii_digit()) {
+        return w.to_string();
+    }
+    let mut w = w;
+    if w.chars().count() > 3 && !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
+        w = w
+            .strip_suffix('s')
+            .or_else(|| w.strip_suffix('x'))
+            .unwrap_or(w);
+    }
+    for suf in SUFFIXES {
+        if let Some(base) = w.strip_suffix(suf) {
+            if base.chars().count() >= 3 {
+                return base.to_string();
+            }
+        }
+    }
+    w.to_string()
+}
+
+/// Normalised content terms of a text.
+fn terms(text: &str) -> Vec<String> {
+    let mut folded = String::with_capacity(text.len());
+    for c in text.chars().flat_map(char::to_lowercase) {
+        match fold(c) {
+            Some(f) => folded.push_str(f),
+            None => folded.push(c),
+        }
+    }
+    folded
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .filter(|w| !STOPWORDS.contains(w))
+        .filter(|w| w.chars().count() >= 2 || w.chars().all(|c| c.is_ascii_digit()))
+        .map(stem)
+        .collect()
+}
+
+/// Guess `fr` or `en` from function words of the question.
+fn guess_lang(question: &str) -> &'static str {
+    const FR: &[&str] = &[
+        "le", "la", "les", "des", "est", "quel", "quelle", "quels", "quelles", "comment",
+        "pourquoi", "qui", "que", "quoi", "une", "du", "au", "aux", "sont", "ce", "cette", "dans",
+        "pour", "avec", "combien", "quand", "ou", "et",
+    ];
+    const EN: &[&str] = &[
+        "the", "is", "what", "which", "how", "why", "who", "are", "does", "do", "of", "in", "for",
+        "with", "when", "and", "a", "an", "was", "were",
+    ];
+    let lower = question.to_lowercase();
+    let words: Vec<String> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            w.chars()
+                .map(|c| fold(c).map(str::to_string).unwrap_or_else(|| c.to_string()))
+                .collect()
+        })
+        .collect();
+    let fr = words.iter().filter(|w| FR.contains(&w.as_str())).count();
+    let en = words.iter().filter(|w| EN.contains(&w.as_str())).count();
+    if fr > en {
+        "fr"
+    } else {
+        "en"
+    }
+}
+
+/// The "not enough evidence" answer in `lang`.
+fn insufficient(lang: &str) -> &'static str {
+    match lang.split(['-', '_']).next().unwrap_or("en") {
+        "fr" => "Les sources fournies ne contiennent pas suffisamment d'éléments pour répondre à cette question.",
+        "es" => "Las fuentes proporcionadas no contienen suficiente evidencia para responder a esta pregunta.",
+        "de" => "Die bereitgestellten Quellen enthalten nicht genügend Belege, um diese Frage zu beantworten.",
+        _ => "The provided sources do not contain enough evidence to answer this question.",
+    }
+}
+
+/// Split text into stream pieces: each word with the whitespace that follows it.
+fn pieces(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut in_space = false;
+    for c in text.chars() {
+        if !c.is_whitespace() && in_space {
+            out.push(std::mem::take(&mut cur));
+            in_space = false;
+        }
+        if c.is_whitespace() {
+            in_space = true;
+        }
+        cur.push(c);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+impl ExtractiveGenerator {
+    fn grounding<'a>(&self, req: &'a GenerateRequest) -> Result<&'a Grounding> {
+        req.grounding.as_ref().ok_or_else(|| {
+            perr(
+                PROVIDER,
+                ProviderErrorKind::InvalidRequest,
+                "the extractive generator needs `grounding` (question + numbered context blocks) in the request",
+            )
+        })
+    }
+}
+
+#[async_trait]
+impl Generator for ExtractiveGenerator {
+    fn model(&self) -> &str {
+        MODEL
+    }
+
+    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+        let g = self.grounding(req)?;
+        Ok(Generation {
+            text: self.answer(g),
+            model: MODEL.to_string(),
+            finish_reason: FinishReason::Stop,
+            usage: Usage::default(),
+        })
+    }
+
+    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+        let g = self.grounding(req)?;
+        let parts: Vec<Result<String>> = pieces(&self.answer(g)).into_iter().map(Ok).collect();
+        Ok(Box::pin(futures::stream::iter(parts)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_sentences() {
+        let s = split_sentences(
+            "Dr. Smith arrived at 3 p.m. today. It rained! Did it? Yes.\n\n- item one\n- item two",
+        );
+        assert_eq!(
+            s,
+            vec![
+                "Dr. Smith arrived at 3 p.m. today.",
+                "It rained!",
+                "Did it?",
+                "Yes.",
+                "- item one",
+                "- item two"
+            ]
+        );
+        let s = split_sentences("Version 2.5 is out. The value is 3.14 exactly.");
+        assert_eq!(s, vec!["Version 2.5 is out.", "The value is 3.14 exactly."]);
+        let s = split_sentences("A wrapped\nline continues here. Next one.");
+        assert_eq!(s, vec!["A wrapped\nline continues here.", "Next one."]);
+        let s = split_sentences("« Il a dit : bonjour. » Puis il est parti.");
+        assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn stems_and_folds() {
+        assert_eq!(
+            terms("Énergies renouvelables"),
+            terms("énergie renouvelable")
+        );
+        assert_eq!(
+            terms("boils boiling"),
+            vec!["boil".to_string(), "boil".to_string()]
+        );
+        assert!(terms("What is the of").is_empty());
+        assert_eq!(terms("cities"), terms("city"));
+        assert_eq!(terms("energy"), terms("énergies"));
+    }
+
+    #[test]
+    fn guesses_language() {
+        assert_eq!(guess_lang("Quelle est la capitale de la France ?"), "fr");
+        assert_eq!(guess_lang("What is the capital of France?"), "en");
+    }
+
+    #[test]
+    fn pieces_concatenate() {
+        let t = "Water boils at 100 °C.  [1] Next";
+        assert_eq!(pieces(t).concat(), t);
+        assert!(pieces(t).len() >= 5);
+    }
+}

@@ -1,0 +1,932 @@
+//! [`LocalGgufGenerator`]: in-process inference of a llama-architecture GGUF
+//! model (SmolLM2, Llama, Mistral, Qwen2 …) with candle, on the CPU.
+//!
+//! The tokenizer is rebuilt from the GGUF metadata (`tokenizer.ggml.*`,
+//! byte-level GPT-2 BPE), the chat template is recognised from
+//! `tokenizer.chat_template` (ChatML or Llama-3 headers), generation runs on a
+//! dedicated thread and streams token by token through a channel; dropping the
+//! stream stops the generation at the next token.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use candle_core::quantized::gguf_file;
+use candle_core::{Device, Tensor};
+use candle_transformers::generation::{LogitsProcessor, Sampling};
+use candle_transformers::models::quantized_llama::{ModelWeights, MAX_SEQ_LEN};
+use tokenizers::decoders::byte_level::ByteLevel as ByteLevelDecoder;
+use tokenizers::models::bpe::BPE;
+use tokenizers::pre_tokenizers::byte_level::ByteLevel;
+use tokenizers::pre_tokenizers::digits::Digits;
+use tokenizers::pre_tokenizers::sequence::Sequence;
+use tokenizers::pre_tokenizers::PreTokenizerWrapper;
+use tokenizers::{AddedToken, Tokenizer};
+use tokio::sync::mpsc;
+use verity_core::{
+    ChatMessage, ConfigError, Error, FinishReason, GenerateRequest, Generation, Generator,
+    ProviderErrorKind, Result, Role, TokenStream, Usage,
+};
+
+use crate::http::perr;
+use crate::stop::StopMatcher;
+
+const PROVIDER: &str = "local";
+
+/// Default model directory name and file under the models directory.
+const DEFAULT_DIR: &str = "SmolLM2-135M-Instruct";
+const DEFAULT_FILE: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
+
+/// What to do when the prompt does not fit in the context window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ContextOverflow {
+    /// Fail with [`ProviderErrorKind::InvalidRequest`] (default: nothing is
+    /// silently dropped from a grounded prompt).
+    #[default]
+    Error,
+    /// Drop the oldest non-system messages (never the system prompt nor the
+    /// last message) until the prompt fits; fail as above if it still does not.
+    TruncateOldest,
+}
+
+/// Settings of a [`LocalGgufGenerator`] (builder style).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LocalGgufConfig {
+    /// The `.gguf` file.
+    pub model_path: PathBuf,
+    /// Repeat penalty applied to the last [`Self::repeat_last_n`] tokens (1.0 = off; default 1.1).
+    pub repeat_penalty: f32,
+    /// Window of the repeat penalty (default 64 tokens).
+    pub repeat_last_n: usize,
+    /// Seed used when the request has none (default 299792458).
+    pub default_seed: u64,
+    /// Cap on the context window, in tokens (the model's own limit and candle's
+    /// 4096-position RoPE table also apply). `None` = no extra cap.
+    pub max_context: Option<usize>,
+    /// Prompt overflow policy.
+    pub overflow: ContextOverflow,
+    /// Tokens that must remain free for the answer when checking the prompt
+    /// length (default 64, or `max_tokens` if smaller).
+    pub min_answer_tokens: usize,
+}
+
+impl Default for LocalGgufConfig {
+    fn default() -> Self {
+        Self::new(LocalGgufGenerator::default_model_path())
+    }
+}
+
+impl LocalGgufConfig {
+    /// Settings for the model at `path`, other values default.
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        Self {
+            model_path: path.into(),
+            repeat_penalty: 1.1,
+            repeat_last_n: 64,
+            default_seed: 299_792_458,
+            max_context: None,
+            overflow: ContextOverflow::Error,
+            min_answer_tokens: 64,
+        }
+    }
+
+    /// Set the repeat penalty (1.0 disables it).
+    pub fn repeat_penalty(mut self, penalty: f32, last_n: usize) -> Self {
+        self.repeat_penalty = penalty;
+        self.repeat_last_n = last_n;
+        self
+    }
+
+    /// Set the seed used when a request has none.
+    pub fn default_seed(mut self, seed: u64) -> Self {
+        self.default_seed = seed;
+        self
+    }
+
+    /// Cap the context window.
+    pub fn max_context(mut self, tokens: usize) -> Self {
+        self.max_context = Some(tokens);
+        self
+    }
+
+    /// Set the prompt overflow policy.
+    pub fn overflow(mut self, policy: ContextOverflow) -> Self {
+        self.overflow = policy;
+        self
+    }
+
+    /// Load the model.
+    pub fn build(self) -> Result<LocalGgufGenerator> {
+        LocalGgufGenerator::new(self)
+    }
+}
+
+/// How messages are laid out for the model.
+#[derive(Debug, Clone)]
+enum ChatFormat {
+    /// `<|im_start|>role\n…<|im_end|>\n`, then `<|im_start|>assistant\n`.
+    ChatMl {
+        im_start: u32,
+        im_end: u32,
+        default_system: Option<String>,
+    },
+    /// `<|start_header_id|>role<|end_header_id|>\n\n…<|eot_id|>`.
+    Llama3 {
+        begin: Option<u32>,
+        start_header: u32,
+        end_header: u32,
+        eot: u32,
+    },
+}
+
+/// The byte-level tokenizer rebuilt from the GGUF metadata.
+struct GgufTokenizer {
+    tokenizer: Tokenizer,
+    /// Raw bytes of each token (empty for control tokens).
+    bytes: Vec<Vec<u8>>,
+    /// Ids that end generation (eos, end-of-turn and every control token).
+    stop_ids: HashSet<u32>,
+}
+
+/// A GGUF model running on the CPU with candle.
+pub struct LocalGgufGenerator {
+    model: ModelWeights,
+    tok: Arc<GgufTokenizer>,
+    format: ChatFormat,
+    name: String,
+    context: usize,
+    config: LocalGgufConfig,
+}
+
+impl std::fmt::Debug for LocalGgufGenerator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalGgufGenerator")
+            .field("name", &self.name)
+            .field("context", &self.context)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+fn cfg_err(what: &str, path: &Path, detail: impl std::fmt::Display) -> Error {
+    ConfigError::Invalid {
+        key: "local.model_path".into(),
+        message: format!("{}: {what}: {detail}", path.display()),
+    }
+    .into()
+}
+
+/// GPT-2 `bytes_to_unicode`: the printable character standing for each byte.
+fn byte_chars() -> HashMap<char, u8> {
+    let mut map = HashMap::with_capacity(256);
+    let mut n = 0u32;
+    for b in 0u32..=255 {
+        let printable =
+            (33..=126).contains(&b) || (161..=172).contains(&b) || (174..=255).contains(&b);
+        let c = if printable {
+            char::from_u32(b)
+        } else {
+            n += 1;
+            char::from_u32(255 + n)
+        };
+        if let (Some(c), Ok(byte)) = (c, u8::try_from(b)) {
+            map.insert(c, byte);
+        }
+    }
+    map
+}
+
+/// Token types of the GGUF vocabulary (llama.cpp numbering).
+const TOKEN_TYPE_CONTROL: i32 = 3;
+const TOKEN_TYPE_USER_DEFINED: i32 = 4;
+
+fn md<'a>(ct: &'a gguf_file::Content, key: &str, path: &Path) -> Result<&'a gguf_file::Value> {
+    ct.metadata
+        .get(key)
+        .ok_or_else(|| cfg_err("missing GGUF metadata", path, key))
+}
+
+fn md_u32(ct: &gguf_file::Content, key: &str) -> Option<u32> {
+    let v = ct.metadata.get(key)?;
+    v.to_u32()
+        .ok()
+        .or_else(|| v.to_i32().ok().and_then(|x| u32::try_from(x).ok()))
+        .or_else(|| v.to_u64().ok().and_then(|x| u32::try_from(x).ok()))
+}
+
+fn build_tokenizer(ct: &gguf_file::Content, path: &Path) -> Result<GgufTokenizer> {
+    let model = md(ct, "tokenizer.ggml.model", path)?
+        .to_string()
+        .map_err(|e| cfg_err("tokenizer.ggml.model", path, e))?;
+    if model != "gpt2" {
+        return Err(cfg_err(
+            "unsupported tokenizer",
+            path,
+            format!("`{model}` (only byte-level BPE `gpt2` tokenizers are supported)"),
+        ));
+    }
+    let tokens: Vec<String> = md(ct, "tokenizer.ggml.tokens", path)?
+        .to_vec()
+        .map_err(|e| cfg_err("tokenizer.ggml.tokens", path, e))?
+        .iter()
+        .map(|v| {
+            v.to_string()
+                .cloned()
+                .map_err(|e| cfg_err("tokenizer.ggml.tokens", path, e))
+        })
+        .collect::<Result<_>>()?;
+    let merges: Vec<(String, String)> = md(ct, "tokenizer.ggml.merges", path)?
+        .to_vec()
+        .map_err(|e| cfg_err("tokenizer.ggml.merges", path, e))?
+        .iter()
+        .filter_map(|v| v.to_string().ok())
+        .filter_map(|m| {
+            m.split_once(' ')
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+        })
+        .collect();
+    let types: Vec<i32> = ct
+        .metadata
+        .get("tokenizer.ggml.token_type")
+        .and_then(|v| v.to_vec().ok())
+        .map(|v| v.iter().map(|t| t.to_i32().unwrap_or(1)).collect())
+        .unwrap_or_default();
+    let ttype = |id: usize| types.get(id).copied().unwrap_or(1);
+
+    let vocab: tokenizers::models::bpe::Vocab = tokens
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| u32::try_from(i).ok().map(|i| (t.clone(), i)))
+        .collect();
+    let bpe = BPE::builder()
+        .vocab_and_merges(vocab, merges)
+        .build()
+        .map_err(|e| cfg_err("cannot build the BPE tokenizer", path, e))?;
+    let mut tokenizer = Tokenizer::new(bpe);
+    let pre = ct
+        .metadata
+        .get("tokenizer.ggml.pre")
+        .and_then(|v| v.to_string().ok())
+        .cloned()
+        .unwrap_or_default();
+    let byte_level = ByteLevel::new(false, true, true);
+    // Pre-tokenizers that split digits one by one first (llama.cpp's STARCODER family, SmolLM).
+    let pre_tok: PreTokenizerWrapper = if matches!(
+        pre.as_str(),
+        "smollm" | "starcoder" | "refact" | "codeshell"
+    ) {
+        Sequence::new(vec![Digits::new(true).into(), byte_level.into()]).into()
+    } else {
+        byte_level.into()
+    };
+    tokenizer.with_pre_tokenizer(Some(pre_tok));
+    tokenizer.with_decoder(Some(ByteLevelDecoder::default()));
+    let specials: Vec<AddedToken> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| matches!(ttype(*i), TOKEN_TYPE_CONTROL | TOKEN_TYPE_USER_DEFINED))
+        .map(|(_, t)| AddedToken::from(t.clone(), true))
+        .collect();
+    tokenizer.add_special_tokens(&specials);
+    // Text from users is never parsed for special tokens: `<|im_end|>` typed in a
+    // message is encoded as plain characters (no prompt injection of turn markers).
+    tokenizer.set_encode_special_tokens(true);
+
+    let map = byte_chars();
+    let bytes: Vec<Vec<u8>> = tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            if ttype(i) == TOKEN_TYPE_CONTROL {
+                return Vec::new();
+            }
+            let mut out = Vec::with_capacity(t.len());
+            for c in t.chars() {
+                match map.get(&c) {
+                    Some(b) => out.push(*b),
+                    None => {
+                        let mut buf = [0u8; 4];
+                        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+
+    let mut stop_ids: HashSet<u32> = (0..tokens.len())
+        .filter(|&i| ttype(i) == TOKEN_TYPE_CONTROL)
+        .filter_map(|i| u32::try_from(i).ok())
+        .collect();
+    if let Some(eos) = md_u32(ct, "tokenizer.ggml.eos_token_id") {
+        stop_ids.insert(eos);
+    }
+    // Never stop on the BOS token if it was listed as control but the model emits it mid-text:
+    // generation of BOS is meaningless anyway, so it stays a stop token.
+    Ok(GgufTokenizer {
+        tokenizer,
+        bytes,
+        stop_ids,
+    })
+}
+
+/// Recognise the chat template from the metadata.
+fn chat_format(ct: &gguf_file::Content, tok: &GgufTokenizer, path: &Path) -> Result<ChatFormat> {
+    let template = ct
+        .metadata
+        .get("tokenizer.chat_template")
+        .and_then(|v| v.to_string().ok())
+        .cloned();
+    let id = |s: &str| tok.tokenizer.token_to_id(s);
+    let t = template.as_deref().unwrap_or("");
+    if t.contains("<|start_header_id|>") {
+        if let (Some(start_header), Some(end_header), Some(eot)) = (
+            id("<|start_header_id|>"),
+            id("<|end_header_id|>"),
+            id("<|eot_id|>"),
+        ) {
+            return Ok(ChatFormat::Llama3 {
+                begin: id("<|begin_of_text|>"),
+                start_header,
+                end_header,
+                eot,
+            });
+        }
+    }
+    if let (Some(im_start), Some(im_end)) = (id("<|im_start|>"), id("<|im_end|>")) {
+        // The default system prompt some templates insert when none is given.
+        let default_system = t
+            .find("<|im_start|>system\\n")
+            .or_else(|| t.find("<|im_start|>system\n"))
+            .and_then(|pos| {
+                let rest = t.get(pos..)?;
+                let body_start = rest
+                    .find("system\\n")
+                    .map(|p| p + "system\\n".len())
+                    .or_else(|| rest.find("system\n").map(|p| p + "system\n".len()))?;
+                let body = rest.get(body_start..)?;
+                let end = body.find("<|im_end|>")?;
+                let text = body.get(..end)?;
+                // Only a literal default (a template expression would contain quotes or braces).
+                if text.contains(['{', '}', '\'', '"']) {
+                    None
+                } else {
+                    Some(text.replace("\\n", "\n"))
+                }
+            });
+        return Ok(ChatFormat::ChatMl {
+            im_start,
+            im_end,
+            default_system,
+        });
+    }
+    Err(cfg_err(
+        "unsupported chat template",
+        path,
+        "neither ChatML (<|im_start|>) nor Llama-3 header tokens are present in the vocabulary",
+    ))
+}
+
+/// Finds the default model file.
+fn models_root() -> PathBuf {
+    if let Some(dir) = std::env::var_os("VERITY_MODEL_DIR").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    if let Some(cache) = std::env::var_os("VERITY_CACHE").filter(|d| !d.is_empty()) {
+        return PathBuf::from(cache).join("models");
+    }
+    let home = std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    home.join(".cache").join("verity").join("models")
+}
+
+/// Messages sent from the inference thread.
+enum Msg {
+    Text(String),
+    Done {
+        finish: FinishReason,
+        prompt_tokens: u32,
+        completion_tokens: u32,
+    },
+    Err(Error),
+}
+
+/// Incremental UTF-8 assembly of byte-level token pieces.
+#[derive(Default)]
+struct Utf8Assembler {
+    pending: Vec<u8>,
+}
+
+impl Utf8Assembler {
+    /// Add bytes; return the complete characters available.
+    fn push(&mut self, bytes: &[u8]) -> String {
+        self.pending.extend_from_slice(bytes);
+        let mut out = String::new();
+        loop {
+            match std::str::from_utf8(&self.pending) {
+                Ok(s) => {
+                    out.push_str(s);
+                    self.pending.clear();
+                    return out;
+                }
+                Err(e) => {
+                    let valid = e.valid_up_to();
+                    out.push_str(&String::from_utf8_lossy(
+                        self.pending.get(..valid).unwrap_or_default(),
+                    ));
+                    match e.error_len() {
+                        // Incomplete sequence at the end: wait for more bytes.
+                        None => {
+                            self.pending.drain(..valid);
+                            return out;
+                        }
+                        // Invalid bytes: replace them and go on.
+                        Some(n) => {
+                            out.push(char::REPLACEMENT_CHARACTER);
+                            self.pending.drain(..(valid + n).min(self.pending.len()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Flush what is left (lossy).
+    fn finish(&mut self) -> String {
+        let s = String::from_utf8_lossy(&self.pending).into_owned();
+        self.pending.clear();
+        s
+    }
+}
+
+impl LocalGgufGenerator {
+    /// `$VERITY_MODEL_DIR/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf`
+    /// (default models directory `~/.cache/verity/models`, or `$VERITY_CACHE/models`).
+    /// When `$VERITY_MODEL_DIR` directly holds the `.gguf` file, that file is used.
+    pub fn default_model_path() -> PathBuf {
+        let root = models_root();
+        let direct = root.join(DEFAULT_FILE);
+        if direct.is_file() {
+            return direct;
+        }
+        root.join(DEFAULT_DIR).join(DEFAULT_FILE)
+    }
+
+    /// Settings builder for the model at `path`.
+    pub fn builder(path: impl Into<PathBuf>) -> LocalGgufConfig {
+        LocalGgufConfig::new(path)
+    }
+
+    /// Load the model described by `config` (blocking: reads the whole file).
+    pub fn new(config: LocalGgufConfig) -> Result<Self> {
+        let path = config.model_path.clone();
+        if !path.is_file() {
+            return Err(ConfigError::Missing {
+                what: "GGUF model".into(),
+                detail: format!(
+                    "{} (run scripts/fetch-models.sh smollm2, or set VERITY_MODEL_DIR)",
+                    path.display()
+                ),
+            }
+            .into());
+        }
+        let mut file = File::open(&path).map_err(|e| cfg_err("cannot open", &path, e))?;
+        let ct = gguf_file::Content::read(&mut file)
+            .map_err(|e| cfg_err("not a readable GGUF file", &path, e))?;
+        let arch = ct
+            .metadata
+            .get("general.architecture")
+            .and_then(|v| v.to_string().ok())
+            .cloned()
+            .unwrap_or_default();
+        if arch != "llama" {
+            return Err(cfg_err(
+                "unsupported architecture",
+                &path,
+                format!("`{arch}` (llama only)"),
+            ));
+        }
+        let tok = build_tokenizer(&ct, &path)?;
+        let format = chat_format(&ct, &tok, &path)?;
+        let model_ctx = md_u32(&ct, "llama.context_length")
+            .map(|c| c as usize)
+            .unwrap_or(2048);
+        let mut context = model_ctx.min(MAX_SEQ_LEN);
+        if let Some(cap) = config.max_context {
+            context = context.min(cap.max(2));
+        }
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "local-gguf".to_string());
+        let model = ModelWeights::from_gguf(ct, &mut file, &Device::Cpu)
+            .map_err(|e| cfg_err("cannot load the model weights", &path, e))?;
+        Ok(Self {
+            model,
+            tok: Arc::new(tok),
+            format,
+            name,
+            context,
+            config,
+        })
+    }
+
+    /// Load the default model ([`Self::default_model_path`]).
+    pub fn from_default_path() -> Result<Self> {
+        Self::new(LocalGgufConfig::default())
+    }
+
+    /// Usable context window in tokens.
+    pub fn context_length(&self) -> usize {
+        self.context
+    }
+
+    /// Token ids of `text` (plain text: special-token markup is not interpreted).
+    pub fn tokenize(&self, text: &str) -> Result<Vec<u32>> {
+        self.tok
+            .tokenizer
+            .encode(text, false)
+            .map(|e| e.get_ids().to_vec())
+            .map_err(|e| {
+                perr(
+                    PROVIDER,
+                    ProviderErrorKind::InvalidRequest,
+                    format!("tokenization failed: {e}"),
+                )
+            })
+    }
+
+    /// Decode token ids to text (control tokens are skipped).
+    pub fn detokenize(&self, ids: &[u32]) -> String {
+        let mut bytes = Vec::new();
+        for id in ids {
+            if let Some(b) = self.tok.bytes.get(*id as usize) {
+                bytes.extend_from_slice(b);
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// The prompt token ids for `messages`, chat template applied, with the
+    /// assistant prefix at the end.
+    pub fn prompt_tokens(&self, messages: &[ChatMessage]) -> Result<Vec<u32>> {
+        let role = |r: Role| match r {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        };
+        let mut ids = Vec::new();
+        match &self.format {
+            ChatFormat::ChatMl {
+                im_start,
+                im_end,
+                default_system,
+            } => {
+                let nl = self.tokenize("\n")?;
+                let turn = |r: &str, content: &str, ids: &mut Vec<u32>| -> Result<()> {
+                    ids.push(*im_start);
+                    ids.extend(self.tokenize(&format!("{r}\n{content}"))?);
+                    ids.push(*im_end);
+                    ids.extend_from_slice(&nl);
+                    Ok(())
+                };
+                if let (Some(sys), Some(first)) = (default_system, messages.first()) {
+                    if first.role != Role::System {
+                        turn("system", sys, &mut ids)?;
+                    }
+                }
+                for m in messages {
+                    turn(role(m.role), &m.content, &mut ids)?;
+                }
+                ids.push(*im_start);
+                ids.extend(self.tokenize("assistant\n")?);
+            }
+            ChatFormat::Llama3 {
+                begin,
+                start_header,
+                end_header,
+                eot,
+            } => {
+                if let Some(b) = begin {
+                    ids.push(*b);
+                }
+                for m in messages {
+                    ids.push(*start_header);
+                    ids.extend(self.tokenize(role(m.role))?);
+                    ids.push(*end_header);
+                    ids.extend(self.tokenize(&format!("\n\n{}", m.content.trim()))?);
+                    ids.push(*eot);
+                }
+                ids.push(*start_header);
+                ids.extend(self.tokenize("assistant")?);
+                ids.push(*end_header);
+                ids.extend(self.tokenize("\n\n")?);
+            }
+        }
+        Ok(ids)
+    }
+
+    /// Prompt ids that fit the context window, per the overflow policy.
+    fn fitted_prompt(&self, req: &GenerateRequest) -> Result<(Vec<u32>, usize)> {
+        let ctx = self.context.min((req.params.num_ctx as usize).max(2));
+        let reserve = self
+            .config
+            .min_answer_tokens
+            .min(req.params.max_tokens as usize)
+            .max(1);
+        let mut messages = req.messages.clone();
+        loop {
+            let ids = self.prompt_tokens(&messages)?;
+            if ids.len() + reserve <= ctx {
+                return Ok((ids, ctx));
+            }
+            let droppable = messages
+                .iter()
+                .enumerate()
+                .position(|(i, m)| m.role != Role::System && i + 1 < messages.len());
+            match (self.config.overflow, droppable) {
+                (ContextOverflow::TruncateOldest, Some(i)) => {
+                    messages.remove(i);
+                }
+                _ => {
+                    return Err(perr(
+                        PROVIDER,
+                        ProviderErrorKind::InvalidRequest,
+                        format!(
+                            "prompt is {} tokens but the context window is {ctx} tokens ({reserve} kept free for the \
+                             answer); shorten the context{}",
+                            ids.len(),
+                            if self.config.overflow == ContextOverflow::Error {
+                                " or use ContextOverflow::TruncateOldest"
+                            } else {
+                                ""
+                            }
+                        ),
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Start generation on a dedicated thread; messages arrive on the receiver.
+    fn spawn(&self, req: &GenerateRequest) -> Result<mpsc::Receiver<Msg>> {
+        crate::validate_params(PROVIDER, &req.params)?;
+        let (prompt, ctx) = self.fitted_prompt(req)?;
+        let (tx, rx) = mpsc::channel::<Msg>(64);
+        let job = Job {
+            model: self.model.clone(),
+            tok: Arc::clone(&self.tok),
+            prompt,
+            ctx,
+            max_tokens: req.params.max_tokens as usize,
+            temperature: req.params.temperature,
+            top_p: req.params.top_p,
+            seed: req.params.seed.unwrap_or(self.config.default_seed),
+            stops: req.params.stop.clone(),
+            repeat_penalty: self.config.repeat_penalty,
+            repeat_last_n: self.config.repeat_last_n,
+        };
+        std::thread::Builder::new()
+            .name("verity-llm-local".into())
+            .spawn(move || {
+                if let Err(e) = job.run(&tx) {
+                    let _ = tx.blocking_send(Msg::Err(e));
+                }
+            })
+            .map_err(|e| {
+                perr(
+                    PROVIDER,
+                    ProviderErrorKind::Unavailable,
+                    format!("cannot start inference thread: {e}"),
+                )
+            })?;
+        Ok(rx)
+    }
+}
+
+/// Everything the inference thread needs.
+struct Job {
+    model: ModelWeights,
+    tok: Arc<GgufTokenizer>,
+    prompt: Vec<u32>,
+    ctx: usize,
+    max_tokens: usize,
+    temperature: f32,
+    top_p: f32,
+    seed: u64,
+    stops: Vec<String>,
+    repeat_penalty: f32,
+    repeat_last_n: usize,
+}
+
+fn candle_err(e: candle_core::Error) -> Error {
+    perr(
+        PROVIDER,
+        ProviderErrorKind::BadResponse,
+        format!("inference failed: {e}"),
+    )
+}
+
+/// Prompt chunk fed to the model at once (bounds the attention mask size).
+const PROMPT_CHUNK: usize = 512;
+
+impl Job {
+    /// Run to completion; returns early (Ok) when the receiver is gone.
+    fn run(mut self, tx: &mpsc::Sender<Msg>) -> Result<()> {
+        let device = Device::Cpu;
+        let sampling = if self.temperature <= 1e-7 {
+            Sampling::ArgMax
+        } else if self.top_p >= 1.0 {
+            Sampling::All {
+                temperature: f64::from(self.temperature),
+            }
+        } else {
+            Sampling::TopP {
+                p: f64::from(self.top_p),
+                temperature: f64::from(self.temperature),
+            }
+        };
+        let mut sampler = LogitsProcessor::from_sampling(self.seed, sampling);
+        let mut tokens = self.prompt.clone();
+        let prompt_len = tokens.len();
+        let mut logits = None;
+        let mut pos = 0;
+        for chunk in self.prompt.chunks(PROMPT_CHUNK) {
+            let input = Tensor::new(chunk, &device)
+                .and_then(|t| t.unsqueeze(0))
+                .map_err(candle_err)?;
+            logits = Some(self.model.forward(&input, pos).map_err(candle_err)?);
+            pos += chunk.len();
+            if tx.is_closed() {
+                return Ok(());
+            }
+        }
+        let Some(mut logits) = logits else {
+            return Err(perr(
+                PROVIDER,
+                ProviderErrorKind::InvalidRequest,
+                "empty prompt",
+            ));
+        };
+        let max_new = self.max_tokens.min(self.ctx.saturating_sub(prompt_len));
+        let mut utf8 = Utf8Assembler::default();
+        let mut stop = StopMatcher::new(self.stops.iter().cloned());
+        let mut generated = 0usize;
+        let finish = loop {
+            if generated >= max_new {
+                break FinishReason::Length;
+            }
+            let mut l = logits
+                .squeeze(0)
+                .and_then(|t| t.to_dtype(candle_core::DType::F32))
+                .map_err(candle_err)?;
+            if self.repeat_penalty != 1.0
+                && self.repeat_penalty.is_finite()
+                && self.repeat_penalty > 0.0
+            {
+                let start = tokens
+                    .len()
+                    .saturating_sub(self.repeat_last_n)
+                    .max(prompt_len.min(tokens.len()));
+                let recent = tokens.get(start..).unwrap_or_default();
+                l = candle_transformers::utils::apply_repeat_penalty(
+                    &l,
+                    self.repeat_penalty,
+                    recent,
+                )
+                .map_err(candle_err)?;
+            }
+            let next = sampler.sample(&l).map_err(candle_err)?;
+            if self.tok.stop_ids.contains(&next) {
+                break FinishReason::Stop;
+            }
+            tokens.push(next);
+            generated += 1;
+            let piece = utf8.push(
+                self.tok
+                    .bytes
+                    .get(next as usize)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default(),
+            );
+            let out = stop.push(&piece);
+            if !out.is_empty() && tx.blocking_send(Msg::Text(out)).is_err() {
+                return Ok(()); // stream dropped: stop generating
+            }
+            if stop.is_stopped() {
+                break FinishReason::Stop;
+            }
+            if generated >= max_new {
+                break FinishReason::Length;
+            }
+            let input = Tensor::new(&[next], &device)
+                .and_then(|t| t.unsqueeze(0))
+                .map_err(candle_err)?;
+            logits = self.model.forward(&input, pos).map_err(candle_err)?;
+            pos += 1;
+        };
+        let mut tail = stop.push(&utf8.finish());
+        tail.push_str(&stop.finish());
+        if !tail.is_empty() && tx.blocking_send(Msg::Text(tail)).is_err() {
+            return Ok(());
+        }
+        let as_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        let _ = tx.blocking_send(Msg::Done {
+            finish,
+            prompt_tokens: as_u32(prompt_len),
+            completion_tokens: as_u32(generated),
+        });
+        Ok(())
+    }
+}
+
+fn thread_died() -> Error {
+    perr(
+        PROVIDER,
+        ProviderErrorKind::Unavailable,
+        "inference thread ended without finishing",
+    )
+}
+
+#[async_trait]
+impl Generator for LocalGgufGenerator {
+    fn model(&self) -> &str {
+        &self.name
+    }
+
+    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+        let mut rx = self.spawn(req)?;
+        let mut text = String::new();
+        while let Some(msg) = rx.recv().await {
+            match msg {
+                Msg::Text(t) => text.push_str(&t),
+                Msg::Err(e) => return Err(e),
+                Msg::Done {
+                    finish,
+                    prompt_tokens,
+                    completion_tokens,
+                } => {
+                    return Ok(Generation {
+                        text,
+                        model: self.name.clone(),
+                        finish_reason: finish,
+                        usage: Usage {
+                            prompt_tokens: Some(prompt_tokens),
+                            completion_tokens: Some(completion_tokens),
+                        },
+                    })
+                }
+            }
+        }
+        Err(thread_died())
+    }
+
+    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+        let rx = self.spawn(req)?;
+        let s = futures::stream::unfold(Some(rx), |state| async move {
+            let mut rx = state?;
+            match rx.recv().await {
+                Some(Msg::Text(t)) => Some((Ok(t), Some(rx))),
+                Some(Msg::Err(e)) => Some((Err(e), None)),
+                Some(Msg::Done { .. }) => None,
+                None => Some((Err(thread_died()), None)),
+            }
+        });
+        Ok(Box::pin(s))
+    }
+
+    async fn health(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn byte_map_is_a_bijection() {
+        let m = byte_chars();
+        assert_eq!(m.len(), 256);
+        assert_eq!(m.get(&'Ġ'), Some(&b' '));
+        assert_eq!(m.get(&'Ċ'), Some(&b'\n'));
+        assert_eq!(m.get(&'a'), Some(&b'a'));
+    }
+
+    #[test]
+    fn utf8_assembler_waits_for_complete_chars() {
+        let mut a = Utf8Assembler::default();
+        let euro = "€".as_bytes();
+        assert_eq!(a.push(b"a"), "a");
+        assert_eq!(a.push(&euro[..1]), "");
+        assert_eq!(a.push(&euro[1..2]), "");
+        assert_eq!(a.push(&[euro[2], b'b']), "€b");
+        assert_eq!(a.push(&[0xff, b'c']), "\u{fffd}c");
+        assert_eq!(a.push(&euro[..2]), "");
+        assert_eq!(a.finish(), "\u{fffd}");
+    }
+}

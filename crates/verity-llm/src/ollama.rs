@@ -1,0 +1,654 @@
+//! [`OllamaGenerator`]: Ollama's native `/api/chat` endpoint (NDJSON streaming).
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tokio::time::Instant;
+use verity_core::{
+    ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator,
+    ProviderErrorKind, Result, RetryPolicy, TokenStream, Usage,
+};
+
+use crate::http::{self, perr, ByteStream, CallError, LineSplitter, Timeouts};
+
+const PROVIDER: &str = "ollama";
+
+/// Default Ollama address.
+pub const DEFAULT_OLLAMA_URL: &str = "http://localhost:11434";
+
+/// A generator backed by an Ollama server (`POST /api/chat`).
+///
+/// The model must carry a pinned tag (`qwen2.5:7b-instruct-q4_K_M`, or a
+/// `@sha256:` digest): `latest` and untagged names are refused unless
+/// [`OllamaGeneratorBuilder::allow_latest`] is set, because a moving tag makes
+/// answers irreproducible.
+#[derive(Debug, Clone)]
+pub struct OllamaGenerator {
+    base_url: String,
+    model: String,
+    keep_alive: Option<Value>,
+    timeouts: Timeouts,
+    retry: RetryPolicy,
+    client: reqwest::Client,
+}
+
+/// Builder of [`OllamaGenerator`].
+#[derive(Debug, Clone)]
+pub struct OllamaGeneratorBuilder {
+    base_url: String,
+    model: String,
+    allow_latest: bool,
+    keep_alive: Option<Value>,
+    timeouts: Timeouts,
+    retry: RetryPolicy,
+}
+
+impl OllamaGeneratorBuilder {
+    /// Server address (default `http://localhost:11434`).
+    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = url.into();
+        self
+    }
+
+    /// Accept `latest` or untagged model names (off by default).
+    pub fn allow_latest(mut self, allow: bool) -> Self {
+        self.allow_latest = allow;
+        self
+    }
+
+    /// How long Ollama keeps the model loaded after a call, as a Go duration
+    /// string (`"5m"`, `"1h"`, `"0"` to unload at once). Default `"5m"`.
+    pub fn keep_alive(mut self, duration: impl Into<String>) -> Self {
+        self.keep_alive = Some(Value::String(duration.into()));
+        self
+    }
+
+    /// Keep the model loaded indefinitely (`keep_alive: -1`).
+    pub fn keep_alive_forever(mut self) -> Self {
+        self.keep_alive = Some(Value::from(-1));
+        self
+    }
+
+    /// Do not send `keep_alive` (the server's default applies).
+    pub fn no_keep_alive(mut self) -> Self {
+        self.keep_alive = None;
+        self
+    }
+
+    /// All timeouts at once.
+    pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.timeouts = timeouts;
+        self
+    }
+
+    /// Connection timeout (default 5 s).
+    pub fn connect_timeout(mut self, d: Duration) -> Self {
+        self.timeouts.connect = d;
+        self
+    }
+
+    /// Time allowed until the first streamed token (default 120 s, model loading included).
+    pub fn first_token_timeout(mut self, d: Duration) -> Self {
+        self.timeouts.first_token = d;
+        self
+    }
+
+    /// Time allowed for a whole call (default 600 s).
+    pub fn total_timeout(mut self, d: Duration) -> Self {
+        self.timeouts.total = d;
+        self
+    }
+
+    /// Retry policy for transient failures before any output was produced (default: 3 attempts).
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// Validate and build.
+    pub fn build(self) -> Result<OllamaGenerator> {
+        check_pinned(&self.model, self.allow_latest)?;
+        url::Url::parse(&self.base_url).map_err(|e| ConfigError::Invalid {
+            key: "ollama.base_url".into(),
+            message: format!("`{}`: {e}", self.base_url),
+        })?;
+        let client = http::client(&self.timeouts)?;
+        Ok(OllamaGenerator {
+            base_url: self.base_url.trim_end_matches('/').to_string(),
+            model: self.model,
+            keep_alive: self.keep_alive,
+            timeouts: self.timeouts,
+            retry: self.retry,
+            client,
+        })
+    }
+}
+
+/// Refuse moving tags.
+fn check_pinned(model: &str, allow_latest: bool) -> Result<()> {
+    let model = model.trim();
+    if model.is_empty() {
+        return Err(ConfigError::Invalid {
+            key: "ollama.model".into(),
+            message: "empty model name".into(),
+        }
+        .into());
+    }
+    if allow_latest || model.contains("@sha256:") {
+        return Ok(());
+    }
+    let last = model.rsplit('/').next().unwrap_or(model);
+    let problem = match last.split_once(':') {
+        None => Some("has no tag"),
+        Some((_, tag)) if tag.is_empty() || tag.eq_ignore_ascii_case("latest") => {
+            Some("uses the moving tag `latest`")
+        }
+        Some(_) => None,
+    };
+    match problem {
+        None => Ok(()),
+        Some(p) => Err(ConfigError::Invalid {
+            key: "ollama.model".into(),
+            message: format!(
+                "model `{model}` {p}: pin a tag (e.g. `qwen2.5:7b-instruct-q4_K_M`) for reproducible answers, \
+                 or call .allow_latest(true)"
+            ),
+        }
+        .into()),
+    }
+}
+
+#[derive(Serialize)]
+struct Options<'a> {
+    temperature: f32,
+    top_p: f32,
+    num_ctx: u32,
+    num_predict: u32,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    stop: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seed: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct ChatBody<'a> {
+    model: &'a str,
+    messages: &'a [ChatMessage],
+    stream: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    options: Option<Options<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    keep_alive: Option<&'a Value>,
+}
+
+#[derive(Deserialize, Default)]
+struct ChunkMessage {
+    #[serde(default)]
+    content: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct ChatChunk {
+    #[serde(default)]
+    message: Option<ChunkMessage>,
+    #[serde(default)]
+    done: bool,
+    #[serde(default)]
+    done_reason: Option<String>,
+    #[serde(default)]
+    prompt_eval_count: Option<u32>,
+    #[serde(default)]
+    eval_count: Option<u32>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct TagsResponse {
+    #[serde(default)]
+    models: Vec<TagModel>,
+}
+
+#[derive(Deserialize)]
+struct TagModel {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    model: String,
+}
+
+fn finish_reason(r: Option<&str>) -> FinishReason {
+    match r {
+        None | Some("stop") => FinishReason::Stop,
+        Some("length") => FinishReason::Length,
+        Some(_) => FinishReason::Other,
+    }
+}
+
+fn error_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Kind of an Ollama `{"error": "…"}`, given the HTTP status when known.
+fn kind_for_error(status: Option<u16>, msg: &str) -> ProviderErrorKind {
+    let lower = msg.to_ascii_lowercase();
+    let model_missing =
+        lower.contains("not found") && (lower.contains("model") || lower.contains("pull"));
+    match status {
+        Some(404) => ProviderErrorKind::ModelNotFound,
+        Some(s) if model_missing && s < 500 => ProviderErrorKind::ModelNotFound,
+        Some(s) => http::kind_for_status(s),
+        None if model_missing => ProviderErrorKind::ModelNotFound,
+        None => ProviderErrorKind::Unavailable,
+    }
+}
+
+impl OllamaGenerator {
+    /// Start building a generator for `model` (e.g. `qwen2.5:7b-instruct-q4_K_M`).
+    pub fn builder(model: impl Into<String>) -> OllamaGeneratorBuilder {
+        OllamaGeneratorBuilder {
+            base_url: DEFAULT_OLLAMA_URL.to_string(),
+            model: model.into(),
+            allow_latest: false,
+            keep_alive: Some(Value::String("5m".into())),
+            timeouts: Timeouts::default(),
+            retry: RetryPolicy::default(),
+        }
+    }
+
+    /// Server address.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    fn chat_url(&self) -> String {
+        http::join(&self.base_url, "/api/chat")
+    }
+
+    /// The JSON body sent to `/api/chat` for `req` (exposed for inspection and tests).
+    pub fn request_body(&self, req: &GenerateRequest, stream: bool) -> Value {
+        let p = &req.params;
+        let body = ChatBody {
+            model: &self.model,
+            messages: &req.messages,
+            stream,
+            options: Some(Options {
+                temperature: p.temperature,
+                top_p: p.top_p,
+                num_ctx: p.num_ctx,
+                num_predict: p.max_tokens,
+                stop: &p.stop,
+                seed: p.seed,
+            }),
+            keep_alive: self.keep_alive.as_ref(),
+        };
+        serde_json::to_value(&body).unwrap_or(Value::Null)
+    }
+
+    /// Turn a non-2xx response into a typed error.
+    async fn status_error(&self, url: &str, resp: reqwest::Response) -> CallError {
+        let status = resp.status().as_u16();
+        let retry_after = http::retry_after(resp.headers());
+        let text = resp.text().await.unwrap_or_default();
+        let msg = serde_json::from_str::<Value>(&text)
+            .ok()
+            .and_then(|v| v.get("error").map(error_text))
+            .unwrap_or_else(|| text.trim().chars().take(500).collect());
+        let kind = kind_for_error(Some(status), &msg);
+        let message = if kind == ProviderErrorKind::ModelNotFound {
+            format!(
+                "{url}: HTTP {status}: {msg} (run `ollama pull {}`)",
+                self.model
+            )
+        } else {
+            format!("{url}: HTTP {status}: {msg}")
+        };
+        CallError {
+            error: perr(PROVIDER, kind, message),
+            retry_after,
+        }
+    }
+
+    /// POST `body` and return the successful response (headers received).
+    async fn post(
+        &self,
+        url: &str,
+        body: &Value,
+    ) -> std::result::Result<reqwest::Response, CallError> {
+        let resp = self
+            .client
+            .post(url)
+            .json(body)
+            .send()
+            .await
+            .map_err(|e| http::map_reqwest(PROVIDER, url, &e))?;
+        if !resp.status().is_success() {
+            return Err(self.status_error(url, resp).await);
+        }
+        Ok(resp)
+    }
+
+    /// One non-streaming call under the total timeout.
+    async fn chat_once(&self, body: &Value) -> std::result::Result<ChatChunk, CallError> {
+        let url = self.chat_url();
+        let call = async {
+            let resp = self.post(&url, body).await?;
+            let bytes = resp
+                .bytes()
+                .await
+                .map_err(|e| http::map_reqwest(PROVIDER, &url, &e))?;
+            let chunk: ChatChunk = serde_json::from_slice(&bytes).map_err(|e| {
+                perr(
+                    PROVIDER,
+                    ProviderErrorKind::BadResponse,
+                    format!("{url}: unparseable /api/chat response: {e}"),
+                )
+            })?;
+            if let Some(err) = &chunk.error {
+                let msg = error_text(err);
+                return Err(perr(
+                    PROVIDER,
+                    kind_for_error(None, &msg),
+                    format!("{url}: {msg}"),
+                )
+                .into());
+            }
+            if !chunk.done {
+                return Err(perr(
+                    PROVIDER,
+                    ProviderErrorKind::BadResponse,
+                    format!("{url}: response without done:true"),
+                )
+                .into());
+            }
+            Ok(chunk)
+        };
+        match tokio::time::timeout(self.timeouts.total, call).await {
+            Ok(r) => r,
+            Err(_) => Err(http::timeout(PROVIDER, "complete answer", self.timeouts.total).into()),
+        }
+    }
+
+    /// Load the model into memory so that the first real request is fast
+    /// (an empty-`messages` load request, as documented by Ollama).
+    pub async fn warm_up(&self) -> Result<()> {
+        let body = serde_json::to_value(ChatBody {
+            model: &self.model,
+            messages: &[],
+            stream: false,
+            options: None,
+            keep_alive: self.keep_alive.as_ref(),
+        })
+        .unwrap_or(Value::Null);
+        http::with_retry(&self.retry, |_| self.chat_once(&body))
+            .await
+            .map(|_| ())
+    }
+}
+
+/// Streaming state of one `/api/chat` NDJSON body.
+struct NdjsonState {
+    url: String,
+    body: ByteStream,
+    lines: LineSplitter,
+    queue: VecDeque<String>,
+    first_deadline: Instant,
+    total_deadline: Instant,
+    timeouts: Timeouts,
+    started: bool,
+    eof: bool,
+    finished: bool,
+}
+
+enum Parsed {
+    Skip,
+    Text(String),
+    Done(String),
+}
+
+fn parse_line(url: &str, line: &str) -> Result<Parsed> {
+    let line = line.trim();
+    if line.is_empty() {
+        return Ok(Parsed::Skip);
+    }
+    let chunk: ChatChunk = serde_json::from_str(line).map_err(|e| {
+        let shown: String = line.chars().take(200).collect();
+        perr(
+            PROVIDER,
+            ProviderErrorKind::BadResponse,
+            format!("{url}: malformed stream line `{shown}`: {e}"),
+        )
+    })?;
+    if let Some(err) = &chunk.error {
+        let msg = error_text(err);
+        return Err(perr(
+            PROVIDER,
+            kind_for_error(None, &msg),
+            format!("{url}: error mid-stream: {msg}"),
+        ));
+    }
+    let text = chunk.message.and_then(|m| m.content).unwrap_or_default();
+    if chunk.done {
+        tracing::debug!(
+            done_reason = chunk.done_reason.as_deref().unwrap_or(""),
+            prompt_tokens = chunk.prompt_eval_count,
+            completion_tokens = chunk.eval_count,
+            "ollama stream done"
+        );
+        return Ok(Parsed::Done(text));
+    }
+    Ok(Parsed::Text(text))
+}
+
+async fn next_item(st: &mut NdjsonState) -> Option<Result<String>> {
+    loop {
+        if st.finished {
+            return None;
+        }
+        if let Some(line) = st.queue.pop_front() {
+            match parse_line(&st.url, &line) {
+                Ok(Parsed::Skip) => continue,
+                Ok(Parsed::Text(t)) => {
+                    st.started = true;
+                    if t.is_empty() {
+                        continue;
+                    }
+                    return Some(Ok(t));
+                }
+                Ok(Parsed::Done(t)) => {
+                    st.finished = true;
+                    return if t.is_empty() { None } else { Some(Ok(t)) };
+                }
+                Err(e) => {
+                    st.finished = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        if st.eof {
+            st.finished = true;
+            return Some(Err(perr(
+                PROVIDER,
+                ProviderErrorKind::Unavailable,
+                format!(
+                    "{}: stream ended before `done: true` (connection dropped?)",
+                    st.url
+                ),
+            )));
+        }
+        let (deadline, what, budget) = if st.started {
+            (st.total_deadline, "complete answer", st.timeouts.total)
+        } else if st.first_deadline <= st.total_deadline {
+            (st.first_deadline, "first token", st.timeouts.first_token)
+        } else {
+            (st.total_deadline, "complete answer", st.timeouts.total)
+        };
+        match http::next_chunk(PROVIDER, &st.url, &mut st.body, deadline, what, budget).await {
+            Ok(Some(bytes)) => st.queue.extend(st.lines.push(&bytes)),
+            Ok(None) => {
+                st.eof = true;
+                if let Some(rest) = st.lines.finish() {
+                    st.queue.push_back(rest);
+                }
+            }
+            Err(e) => {
+                st.finished = true;
+                return Some(Err(e));
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl Generator for OllamaGenerator {
+    fn model(&self) -> &str {
+        &self.model
+    }
+
+    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+        crate::validate_params(PROVIDER, &req.params)?;
+        let body = self.request_body(req, false);
+        let chunk = http::with_retry(&self.retry, |_| self.chat_once(&body)).await?;
+        Ok(Generation {
+            text: chunk.message.and_then(|m| m.content).unwrap_or_default(),
+            model: self.model.clone(),
+            finish_reason: finish_reason(chunk.done_reason.as_deref()),
+            usage: Usage {
+                prompt_tokens: chunk.prompt_eval_count,
+                completion_tokens: chunk.eval_count,
+            },
+        })
+    }
+
+    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+        crate::validate_params(PROVIDER, &req.params)?;
+        let body = self.request_body(req, true);
+        let url = self.chat_url();
+        let timeouts = self.timeouts;
+        let (resp, start) = http::with_retry(&self.retry, |_| {
+            let (url, body) = (&url, &body);
+            async move {
+                let start = Instant::now();
+                let deadline = start + timeouts.first_token.min(timeouts.total);
+                match tokio::time::timeout_at(deadline, self.post(url, body)).await {
+                    Ok(r) => r.map(|resp| (resp, start)),
+                    Err(_) => {
+                        Err(http::timeout(PROVIDER, "first token", timeouts.first_token).into())
+                    }
+                }
+            }
+        })
+        .await?;
+        let state = NdjsonState {
+            url,
+            body: Box::pin(resp.bytes_stream()),
+            lines: LineSplitter::new(),
+            queue: VecDeque::new(),
+            first_deadline: start + timeouts.first_token,
+            total_deadline: start + timeouts.total,
+            timeouts,
+            started: false,
+            eof: false,
+            finished: false,
+        };
+        let s = futures::stream::unfold(state, |mut st| async move {
+            next_item(&mut st).await.map(|item| (item, st))
+        });
+        Ok(Box::pin(s))
+    }
+
+    async fn health(&self) -> Result<()> {
+        let url = http::join(&self.base_url, "/api/tags");
+        let budget = self.timeouts.total.min(Duration::from_secs(10));
+        let call = async {
+            let resp = self
+                .client
+                .get(&url)
+                .send()
+                .await
+                .map_err(|e| http::map_reqwest(PROVIDER, &url, &e))?;
+            if !resp.status().is_success() {
+                return Err(self.status_error(&url, resp).await.error);
+            }
+            let tags: TagsResponse = resp.json().await.map_err(|e| {
+                perr(
+                    PROVIDER,
+                    ProviderErrorKind::BadResponse,
+                    format!("{url}: unparseable /api/tags response: {e}"),
+                )
+            })?;
+            let wanted = &self.model;
+            let with_latest = format!("{wanted}:latest");
+            let present = tags.models.iter().any(|m| {
+                [&m.name, &m.model]
+                    .iter()
+                    .any(|n| *n == wanted || **n == with_latest)
+            });
+            if present {
+                Ok(())
+            } else {
+                Err(perr(
+                    PROVIDER,
+                    ProviderErrorKind::ModelNotFound,
+                    format!(
+                        "model `{wanted}` is not installed on {} (run `ollama pull {wanted}`)",
+                        self.base_url
+                    ),
+                ))
+            }
+        };
+        match tokio::time::timeout(budget, call).await {
+            Ok(r) => r,
+            Err(_) => Err(http::timeout(PROVIDER, "/api/tags answer", budget)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pinned_tags() {
+        assert!(check_pinned("qwen2.5:7b-instruct", false).is_ok());
+        assert!(check_pinned("library/qwen2.5:7b", false).is_ok());
+        assert!(check_pinned("reg.example:5000/ns/m:v1", false).is_ok());
+        assert!(check_pinned("m@sha256:abcdef", false).is_ok());
+        assert!(check_pinned("qwen2.5", false).is_err());
+        assert!(check_pinned("qwen2.5:latest", false).is_err());
+        assert!(check_pinned("reg.example:5000/ns/m", false).is_err());
+        assert!(check_pinned("", true).is_err());
+        assert!(check_pinned("qwen2.5:latest", true).is_ok());
+        assert!(check_pinned("qwen2.5", true).is_ok());
+    }
+
+    #[test]
+    fn error_kinds() {
+        assert_eq!(
+            kind_for_error(Some(404), "model \"x\" not found, try pulling it first"),
+            ProviderErrorKind::ModelNotFound
+        );
+        assert_eq!(
+            kind_for_error(Some(400), "model \"x\" not found, try pulling it first"),
+            ProviderErrorKind::ModelNotFound
+        );
+        assert_eq!(
+            kind_for_error(Some(500), "boom"),
+            ProviderErrorKind::Unavailable
+        );
+        assert_eq!(
+            kind_for_error(Some(429), "slow down"),
+            ProviderErrorKind::RateLimited
+        );
+        assert_eq!(
+            kind_for_error(None, "runner crashed"),
+            ProviderErrorKind::Unavailable
+        );
+    }
+}
