@@ -1,1 +1,1000 @@
 //! Dense vector index over hnsw_rs: cosine, filtered search during the graph walk, tombstone deletes, dumps.
+//!
+//! * Vectors are L2-normalised on insert and query; the graph uses a dot-product distance
+//!   (`1 − cos`, clamped at 0) and searches return the cosine similarity, best first.
+//! * External ids are `u64`; internally each inserted vector gets a *slot* (the hnsw_rs data id).
+//!   Deleting an id tombstones its slot; re-inserting an id tombstones the old slot and adds a new
+//!   one. Tombstoned slots are never returned; [`DenseIndex::rebuild`] compacts them away.
+//! * Filters run *during* the graph walk (hnsw_rs `FilterT`); when a filter is very selective the
+//!   search switches to an exact scan over the allowed points, so `k` hits come back whenever `k`
+//!   allowed points exist.
+//! * [`DenseIndex::dump`] writes generation-named files and commits them by renaming a small
+//!   sidecar (`<basename>.hnsw.meta`) that holds the generation, dimension, counts and the size
+//!   and CRC-32 of every file. [`DenseIndex::load`] verifies the sidecar and the checksums before
+//!   handing the files to hnsw_rs (which may exit the process on damaged files), so a missing,
+//!   stale, truncated or corrupt dump gives a typed error, never a panic.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::{Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hnsw_rs::anndists::dist::Distance;
+use hnsw_rs::prelude::{AnnT, FilterT, Hnsw, HnswIo, Point};
+use verity_core::{Error, Result, StoreError};
+
+/// Tuning of the HNSW graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HnswParams {
+    /// Maximum number of links per node and layer (layer 0 keeps `2 × m`). Clamped to `2..=255`.
+    pub m: usize,
+    /// Candidate list size while building; larger = better graph, slower inserts.
+    pub ef_construction: usize,
+    /// Candidate list size while searching (raised to `k` when smaller); larger = better recall, slower queries.
+    pub ef_search: usize,
+}
+
+impl Default for HnswParams {
+    /// Defaults chosen by measurement (see `docs/benchmarks.d/hnsw.md`).
+    fn default() -> Self {
+        Self {
+            m: 24,
+            ef_construction: 200,
+            ef_search: 128,
+        }
+    }
+}
+
+impl HnswParams {
+    fn sanitized(self) -> Self {
+        let m = self.m.clamp(2, 255);
+        Self {
+            m,
+            ef_construction: self.ef_construction.max(m).max(8),
+            ef_search: self.ef_search.max(1),
+        }
+    }
+}
+
+/// Distance used in the graph: `1 − a·b` on L2-normalised vectors, clamped at 0 so that rounding
+/// never produces the negative distances hnsw_rs asserts against.
+#[derive(Debug, Default, Clone, Copy)]
+struct CosineDot;
+
+impl Distance<f32> for CosineDot {
+    fn eval(&self, va: &[f32], vb: &[f32]) -> f32 {
+        (1.0 - dot(va, vb)).max(0.0)
+    }
+}
+
+/// Dot product with 16 independent accumulators (auto-vectorised by LLVM).
+#[inline]
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut acc = [0.0f32; 16];
+    let ca = a.chunks_exact(16);
+    let cb = b.chunks_exact(16);
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..16 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    let mut s = 0.0f32;
+    for v in acc {
+        s += v;
+    }
+    for (x, y) in ra.iter().zip(rb) {
+        s += x * y;
+    }
+    s
+}
+
+type Graph = Hnsw<'static, f32, CosineDot>;
+type PointRef = Arc<Point<'static, f32>>;
+
+/// Maximum number of layers of the graph (hnsw_rs caps it at 16).
+const MAX_LAYERS: usize = 16;
+/// Share of tombstoned slots above which [`DenseIndex::needs_rebuild`] says yes.
+const REBUILD_TOMBSTONE_RATIO: f64 = 0.20;
+/// Filters estimated to allow fewer than this share of the live points use the exact scan.
+/// Measured at 100k × 384: see `docs/benchmarks.d/hnsw.md`.
+const EXACT_SELECTIVITY: f64 = 0.02;
+/// Filters estimated to allow fewer than this many points use the exact scan whatever the share.
+const EXACT_MAX_ALLOWED: f64 = 2_000.0;
+/// Number of slots sampled to estimate a filter's selectivity.
+const SELECTIVITY_SAMPLES: usize = 256;
+
+/// One inserted vector.
+struct Slot {
+    /// External id.
+    id: u64,
+    /// `false` once deleted or replaced.
+    live: bool,
+    /// The hnsw_rs point (shares the stored vector; no copy).
+    point: Option<PointRef>,
+}
+
+/// Approximate cosine index (HNSW) over `u64` ids. `Send + Sync`; searches take `&self`.
+pub struct DenseIndex {
+    dim: usize,
+    params: HnswParams,
+    graph: Graph,
+    slots: Vec<Slot>,
+    by_id: HashMap<u64, usize>,
+    tombstones: usize,
+}
+
+impl std::fmt::Debug for DenseIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DenseIndex")
+            .field("dim", &self.dim)
+            .field("params", &self.params)
+            .field("live", &self.by_id.len())
+            .field("tombstones", &self.tombstones)
+            .finish()
+    }
+}
+
+fn new_graph(params: HnswParams, capacity: usize) -> Graph {
+    Hnsw::new(
+        params.m,
+        capacity.max(16),
+        MAX_LAYERS,
+        params.ef_construction,
+        CosineDot,
+    )
+}
+
+fn store_err(msg: impl Into<String>) -> Error {
+    Error::Store(StoreError::Backend(msg.into()))
+}
+
+fn corrupt(msg: impl Into<String>) -> Error {
+    Error::Store(StoreError::Corrupt(msg.into()))
+}
+
+fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+/// Check the dimension and finiteness of `v` and return it L2-normalised.
+fn normalized(v: &[f32], dim: usize, what: &str) -> Result<Vec<f32>> {
+    if v.len() != dim {
+        return Err(Error::invalid_input(format!(
+            "{what}: dimension {} does not match the index dimension {dim}",
+            v.len()
+        )));
+    }
+    if let Some(pos) = v.iter().position(|x| !x.is_finite()) {
+        return Err(Error::invalid_input(format!(
+            "{what}: component {pos} is not a finite number"
+        )));
+    }
+    let norm = v
+        .iter()
+        .map(|x| f64::from(*x) * f64::from(*x))
+        .sum::<f64>()
+        .sqrt();
+    if norm == 0.0 || !norm.is_finite() {
+        return Err(Error::invalid_input(format!(
+            "{what}: zero vector has no cosine similarity"
+        )));
+    }
+    Ok(v.iter().map(|x| (f64::from(*x) / norm) as f32).collect())
+}
+
+fn by_similarity(a: &(u64, f32), b: &(u64, f32)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
+}
+
+impl DenseIndex {
+    /// An empty index for vectors of `dim` components. `capacity` is an allocation hint.
+    /// Out-of-range parameters are clamped (`m` to `2..=255`, `ef_construction ≥ m`, `ef_search ≥ 1`).
+    pub fn new(dim: usize, params: HnswParams, capacity: usize) -> Self {
+        let params = params.sanitized();
+        Self {
+            dim,
+            params,
+            graph: new_graph(params, capacity),
+            slots: Vec::new(),
+            by_id: HashMap::new(),
+            tombstones: 0,
+        }
+    }
+
+    /// Vector dimension.
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+
+    /// The (sanitised) parameters in use.
+    pub fn params(&self) -> HnswParams {
+        self.params
+    }
+
+    /// Change `ef_search` (no rebuild needed).
+    pub fn set_ef_search(&mut self, ef_search: usize) {
+        self.params.ef_search = ef_search.max(1);
+    }
+
+    /// Number of live (non-deleted) vectors.
+    pub fn len(&self) -> usize {
+        self.by_id.len()
+    }
+
+    /// `true` when no live vector is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.by_id.is_empty()
+    }
+
+    /// Number of points in the graph, tombstones included.
+    pub fn points(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Number of tombstoned (deleted or replaced) points still in the graph.
+    pub fn tombstones(&self) -> usize {
+        self.tombstones
+    }
+
+    /// `true` when `id` is live in the index.
+    pub fn contains(&self, id: u64) -> bool {
+        self.by_id.contains_key(&id)
+    }
+
+    /// Insert or replace vectors. All vectors are checked first (dimension, finite, non-zero):
+    /// on error nothing is inserted. Within one batch the last vector of a repeated id wins.
+    /// Large batches are inserted in parallel (rayon).
+    pub fn insert_batch(&mut self, items: &[(u64, Vec<f32>)]) -> Result<()> {
+        let mut last: HashMap<u64, usize> = HashMap::with_capacity(items.len());
+        for (i, (id, _)) in items.iter().enumerate() {
+            last.insert(*id, i);
+        }
+        let mut prepared: Vec<(u64, Vec<f32>)> = Vec::with_capacity(last.len());
+        for (i, (id, v)) in items.iter().enumerate() {
+            if last.get(id) != Some(&i) {
+                continue;
+            }
+            prepared.push((
+                *id,
+                normalized(v, self.dim, &format!("vector for id {id}"))?,
+            ));
+        }
+        if prepared.is_empty() {
+            return Ok(());
+        }
+        let first = self.slots.len();
+        for (id, _) in &prepared {
+            let slot = self.slots.len();
+            if let Some(old) = self.by_id.insert(*id, slot) {
+                if let Some(s) = self.slots.get_mut(old) {
+                    s.live = false;
+                    self.tombstones += 1;
+                }
+            }
+            self.slots.push(Slot {
+                id: *id,
+                live: true,
+                point: None,
+            });
+        }
+        let data: Vec<(&Vec<f32>, usize)> = prepared
+            .iter()
+            .enumerate()
+            .map(|(i, (_, v))| (v, first + i))
+            .collect();
+        let graph = &self.graph;
+        let res = catch_unwind(AssertUnwindSafe(|| {
+            if data.len() >= 64 {
+                graph.parallel_insert(&data);
+            } else {
+                for (v, slot) in &data {
+                    graph.insert((v.as_slice(), *slot));
+                }
+            }
+        }));
+        if let Err(p) = res {
+            return Err(store_err(format!(
+                "hnsw insert failed: {}",
+                panic_message(p.as_ref())
+            )));
+        }
+        self.attach_points(first)
+    }
+
+    /// Record the hnsw_rs point of every slot `>= first`.
+    fn attach_points(&mut self, first: usize) -> Result<()> {
+        if self.graph.get_nb_point() == 0 {
+            return Ok(());
+        }
+        for p in self.graph.get_point_indexation() {
+            let slot = p.get_origin_id();
+            if slot >= first {
+                match self.slots.get_mut(slot) {
+                    Some(s) => s.point = Some(p),
+                    None => return Err(corrupt(format!("hnsw point with unknown slot {slot}"))),
+                }
+            }
+        }
+        if let Some(pos) = self
+            .slots
+            .iter()
+            .skip(first)
+            .position(|s| s.point.is_none())
+        {
+            return Err(corrupt(format!(
+                "slot {} missing from the hnsw graph",
+                first + pos
+            )));
+        }
+        Ok(())
+    }
+
+    /// Delete `id` (tombstone). Returns `false` when it was not live.
+    pub fn remove(&mut self, id: u64) -> bool {
+        match self.by_id.remove(&id) {
+            Some(slot) => {
+                if let Some(s) = self.slots.get_mut(slot) {
+                    s.live = false;
+                    self.tombstones += 1;
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `true` when tombstones exceed 20 % of the graph's points: call [`Self::rebuild`].
+    pub fn needs_rebuild(&self) -> bool {
+        !self.slots.is_empty()
+            && self.tombstones as f64 > REBUILD_TOMBSTONE_RATIO * self.slots.len() as f64
+    }
+
+    /// Rebuild the graph from the live vectors only (drops tombstones).
+    pub fn rebuild(&mut self) -> Result<()> {
+        let mut live: Vec<(u64, Vec<f32>)> = Vec::with_capacity(self.by_id.len());
+        for s in self.slots.iter().filter(|s| s.live) {
+            if let Some(p) = &s.point {
+                live.push((s.id, p.get_v().to_vec()));
+            }
+        }
+        let mut fresh = DenseIndex::new(self.dim, self.params, live.len());
+        fresh.insert_batch(&live)?;
+        *self = fresh;
+        Ok(())
+    }
+
+    fn allowed(&self, slot: usize, filter: Option<&(dyn Fn(u64) -> bool + Sync)>) -> Option<u64> {
+        let s = self.slots.get(slot)?;
+        if !s.live {
+            return None;
+        }
+        match filter {
+            Some(f) if !f(s.id) => None,
+            _ => Some(s.id),
+        }
+    }
+
+    /// `k` nearest live vectors by cosine similarity, best first, as `(id, similarity)`.
+    ///
+    /// `filter` restricts the hits to ids for which it returns `true`; it is applied during the
+    /// graph walk. Very selective filters (estimated < 2 % of the points or < 2,000 points) and
+    /// graph walks that come back short use an exact scan instead, so `k` hits come back whenever
+    /// `k` allowed points exist.
+    pub fn search(
+        &self,
+        query: &[f32],
+        k: usize,
+        filter: Option<&(dyn Fn(u64) -> bool + Sync)>,
+    ) -> Result<Vec<(u64, f32)>> {
+        let q = normalized(query, self.dim, "query")?;
+        if k == 0 || self.by_id.is_empty() {
+            return Ok(Vec::new());
+        }
+        if let Some(f) = filter {
+            let est = self.estimate_allowed(f);
+            if est < EXACT_MAX_ALLOWED || est < EXACT_SELECTIVITY * self.by_id.len() as f64 {
+                return Ok(self.exact(&q, k, filter));
+            }
+        }
+        let hits = self.graph_search(&q, k, filter)?;
+        if hits.len() < k && hits.len() < self.by_id.len() {
+            // Possibly fewer reachable allowed points than exist: the exact scan is authoritative.
+            let exact = self.exact(&q, k, filter);
+            if exact.len() > hits.len() {
+                return Ok(exact);
+            }
+        }
+        Ok(hits)
+    }
+
+    /// Always walk the graph (no exact fallback); for benchmarks and diagnostics.
+    pub fn search_graph(
+        &self,
+        query: &[f32],
+        k: usize,
+        filter: Option<&(dyn Fn(u64) -> bool + Sync)>,
+    ) -> Result<Vec<(u64, f32)>> {
+        let q = normalized(query, self.dim, "query")?;
+        if k == 0 || self.by_id.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.graph_search(&q, k, filter)
+    }
+
+    /// Exact (brute-force) search over the live vectors; the reference for recall measurements.
+    pub fn search_exact(
+        &self,
+        query: &[f32],
+        k: usize,
+        filter: Option<&(dyn Fn(u64) -> bool + Sync)>,
+    ) -> Result<Vec<(u64, f32)>> {
+        let q = normalized(query, self.dim, "query")?;
+        if k == 0 {
+            return Ok(Vec::new());
+        }
+        Ok(self.exact(&q, k, filter))
+    }
+
+    /// Estimated number of live points the filter allows (sampled).
+    fn estimate_allowed(&self, f: &(dyn Fn(u64) -> bool + Sync)) -> f64 {
+        let n = self.slots.len();
+        if n <= SELECTIVITY_SAMPLES {
+            return self.slots.iter().filter(|s| s.live && f(s.id)).count() as f64;
+        }
+        let (mut live, mut ok) = (0usize, 0usize);
+        // Deterministic spread-out sample (golden-ratio stride).
+        let stride = ((n as f64) * 0.618_033_988_75) as usize | 1;
+        let mut pos = 0usize;
+        for _ in 0..SELECTIVITY_SAMPLES {
+            pos = (pos + stride) % n;
+            if let Some(s) = self.slots.get(pos) {
+                if s.live {
+                    live += 1;
+                    if f(s.id) {
+                        ok += 1;
+                    }
+                }
+            }
+        }
+        if live == 0 {
+            return 0.0;
+        }
+        ok as f64 / live as f64 * self.by_id.len() as f64
+    }
+
+    fn exact(
+        &self,
+        q: &[f32],
+        k: usize,
+        filter: Option<&(dyn Fn(u64) -> bool + Sync)>,
+    ) -> Vec<(u64, f32)> {
+        let mut scored: Vec<(u64, f32)> = Vec::new();
+        for (slot, s) in self.slots.iter().enumerate() {
+            if let (Some(id), Some(p)) = (self.allowed(slot, filter), &s.point) {
+                scored.push((id, dot(q, p.get_v()).clamp(-1.0, 1.0)));
+            }
+        }
+        let k = k.min(scored.len());
+        if k == 0 {
+            return Vec::new();
+        }
+        if k < scored.len() {
+            scored.select_nth_unstable_by(k - 1, by_similarity);
+            scored.truncate(k);
+        }
+        scored.sort_by(by_similarity);
+        scored
+    }
+
+    fn graph_search(
+        &self,
+        q: &[f32],
+        k: usize,
+        filter: Option<&(dyn Fn(u64) -> bool + Sync)>,
+    ) -> Result<Vec<(u64, f32)>> {
+        let ef = self.params.ef_search.max(k);
+        let allow = |slot: &usize| self.allowed(*slot, filter).is_some();
+        let run = |with_filter: bool| {
+            let f: Option<&dyn FilterT> = if with_filter { Some(&allow) } else { None };
+            catch_unwind(AssertUnwindSafe(|| self.graph.search_filter(q, ef, ef, f))).map_err(|p| {
+                store_err(format!("hnsw search failed: {}", panic_message(p.as_ref())))
+            })
+        };
+        let collect = |neighbours: Vec<hnsw_rs::prelude::Neighbour>| -> Vec<(u64, f32)> {
+            let mut out: Vec<(u64, f32)> = neighbours
+                .iter()
+                .filter_map(|n| {
+                    self.allowed(n.d_id, filter)
+                        .map(|id| (id, (1.0 - n.distance).clamp(-1.0, 1.0)))
+                })
+                .collect();
+            out.sort_by(by_similarity);
+            out.truncate(k);
+            out
+        };
+        if filter.is_none() {
+            // Unfiltered walk (early termination), then drop tombstones; walk again with the
+            // tombstone filter only if that left too few hits.
+            let hits = collect(run(false)?);
+            if hits.len() >= k.min(self.by_id.len()) || self.tombstones == 0 {
+                return Ok(hits);
+            }
+        }
+        Ok(collect(run(true)?))
+    }
+
+    /// Write the index to `dir` as generation `generation`, atomically: data files are written
+    /// under generation-specific names in a staging folder, moved into `dir`, and committed by
+    /// renaming the sidecar `<basename>.hnsw.meta`; files of older generations are then removed.
+    pub fn dump(&self, dir: &Path, basename: &str, generation: u64) -> Result<()> {
+        check_basename(basename)?;
+        std::fs::create_dir_all(dir).map_err(|e| io_err("create", dir, &e))?;
+        let stage = dir.join(format!(
+            ".{basename}.hnsw.tmp-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0)
+        ));
+        std::fs::create_dir_all(&stage).map_err(|e| io_err("create", &stage, &e))?;
+        let res = self.dump_staged(dir, &stage, basename, generation);
+        let _ = std::fs::remove_dir_all(&stage);
+        res
+    }
+
+    fn dump_staged(&self, dir: &Path, stage: &Path, basename: &str, generation: u64) -> Result<()> {
+        let gen_base = format!("{basename}.hnsw.g{generation}");
+        let mut files: Vec<FileEntry> = Vec::new();
+        if self.graph.get_nb_point() > 0 {
+            let graph = &self.graph;
+            let written = catch_unwind(AssertUnwindSafe(|| graph.file_dump(stage, &gen_base)))
+                .map_err(|p| store_err(format!("hnsw dump failed: {}", panic_message(p.as_ref()))))?
+                .map_err(|e| store_err(format!("hnsw dump failed: {e}")))?;
+            if written != gen_base {
+                return Err(store_err(format!(
+                    "hnsw dump wrote `{written}` instead of `{gen_base}`"
+                )));
+            }
+            for ext in ["hnsw.graph", "hnsw.data"] {
+                files.push(FileEntry::of(stage, format!("{gen_base}.{ext}"))?);
+            }
+        }
+        // Slot table: per slot, the external id (u64 LE) and a live flag (u8).
+        let ids_name = format!("{gen_base}.ids");
+        let mut ids = Vec::with_capacity(self.slots.len() * 9);
+        for s in &self.slots {
+            ids.extend_from_slice(&s.id.to_le_bytes());
+            ids.push(u8::from(s.live));
+        }
+        write_synced(&stage.join(&ids_name), &ids)?;
+        files.push(FileEntry::of(stage, ids_name)?);
+
+        let mut meta = String::new();
+        let _ = writeln!(meta, "{MAGIC}");
+        let _ = writeln!(meta, "generation {generation}");
+        let _ = writeln!(meta, "dim {}", self.dim);
+        let _ = writeln!(meta, "count {}", self.by_id.len());
+        let _ = writeln!(meta, "points {}", self.slots.len());
+        let _ = writeln!(meta, "m {}", self.params.m);
+        let _ = writeln!(meta, "ef_construction {}", self.params.ef_construction);
+        let _ = writeln!(meta, "ef_search {}", self.params.ef_search);
+        for f in &files {
+            let _ = writeln!(meta, "file {} {} {:08x}", f.name, f.size, f.crc);
+        }
+        let crc = crc32fast::hash(meta.as_bytes());
+        let _ = writeln!(meta, "checksum {crc:08x}");
+        let meta_name = meta_file(basename);
+        write_synced(&stage.join(&meta_name), meta.as_bytes())?;
+
+        for f in &files {
+            rename(&stage.join(&f.name), &dir.join(&f.name))?;
+        }
+        rename(&stage.join(&meta_name), &dir.join(&meta_name))?;
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        // Remove files of other generations of this basename.
+        let prefix = format!("{basename}.hnsw.g");
+        let keep: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name.starts_with(&prefix) && !keep.contains(&name.as_str()) {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Load the dump of `basename` from `dir`, checking it is generation `expected_generation`
+    /// of vectors of `dim` components.
+    ///
+    /// Errors (never panics): [`StoreError::NotFound`] when there is no dump,
+    /// [`StoreError::ReindexRequired`] when it is of another generation or dimension (stale),
+    /// [`StoreError::Corrupt`] when a file is missing, truncated or damaged.
+    pub fn load(
+        dir: &Path,
+        basename: &str,
+        dim: usize,
+        expected_generation: u64,
+    ) -> Result<DenseIndex> {
+        check_basename(basename)?;
+        let meta_path = dir.join(meta_file(basename));
+        let text = match std::fs::read(&meta_path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::Store(StoreError::NotFound {
+                    what: "hnsw index",
+                    id: meta_path.display().to_string(),
+                }));
+            }
+            Err(e) => return Err(io_err("read", &meta_path, &e)),
+        };
+        let meta = Meta::parse(&text)?;
+        if meta.generation != expected_generation {
+            return Err(Error::Store(StoreError::ReindexRequired {
+                reason: format!(
+                    "stale HNSW dump: generation {} on disk, {expected_generation} expected",
+                    meta.generation
+                ),
+            }));
+        }
+        if meta.dim != dim {
+            return Err(Error::Store(StoreError::ReindexRequired {
+                reason: format!("HNSW dump has dimension {}, {dim} expected", meta.dim),
+            }));
+        }
+        let gen_base = format!("{basename}.hnsw.g{}", meta.generation);
+        let mut ids_bytes = None;
+        for ext in if meta.points > 0 {
+            &["hnsw.graph", "hnsw.data", "ids"][..]
+        } else {
+            &["ids"][..]
+        } {
+            let name = format!("{gen_base}.{ext}");
+            let entry = meta
+                .files
+                .iter()
+                .find(|f| f.name == name)
+                .ok_or_else(|| corrupt(format!("sidecar lists no `{name}`")))?;
+            let bytes = entry.verify(dir)?;
+            if *ext == "ids" {
+                ids_bytes = bytes;
+            }
+        }
+        let ids_bytes = ids_bytes.ok_or_else(|| corrupt("slot table not read"))?;
+        if ids_bytes.len() != meta.points * 9 {
+            return Err(corrupt(format!(
+                "slot table has {} bytes for {} points",
+                ids_bytes.len(),
+                meta.points
+            )));
+        }
+        let mut slots = Vec::with_capacity(meta.points);
+        let mut by_id = HashMap::with_capacity(meta.count);
+        let mut tombstones = 0;
+        for (slot, rec) in ids_bytes.chunks_exact(9).enumerate() {
+            let mut idb = [0u8; 8];
+            idb.copy_from_slice(&rec[..8]);
+            let id = u64::from_le_bytes(idb);
+            let live = match rec[8] {
+                0 => false,
+                1 => true,
+                b => return Err(corrupt(format!("slot {slot}: bad live flag {b}"))),
+            };
+            if live {
+                if by_id.insert(id, slot).is_some() {
+                    return Err(corrupt(format!("id {id} live in two slots")));
+                }
+            } else {
+                tombstones += 1;
+            }
+            slots.push(Slot {
+                id,
+                live,
+                point: None,
+            });
+        }
+        if by_id.len() != meta.count {
+            return Err(corrupt(format!(
+                "{} live ids, sidecar says {}",
+                by_id.len(),
+                meta.count
+            )));
+        }
+        let params = HnswParams {
+            m: meta.m,
+            ef_construction: meta.ef_construction,
+            ef_search: meta.ef_search,
+        }
+        .sanitized();
+        let graph = if meta.points == 0 {
+            new_graph(params, 16)
+        } else {
+            // hnsw_rs ties the loaded graph's lifetime to the HnswIo (for mmap); we never mmap, so
+            // the loader is leaked (a few hundred bytes, no vector data) to own a 'static graph.
+            let io: &'static mut HnswIo = Box::leak(Box::new(HnswIo::new(dir, &gen_base)));
+            let mut g: Graph = catch_unwind(AssertUnwindSafe(move || {
+                { io }.load_hnsw::<f32, CosineDot>()
+            }))
+            .map_err(|p| corrupt(format!("hnsw load failed: {}", panic_message(p.as_ref()))))?
+            .map_err(|e| corrupt(format!("hnsw load failed: {e}")))?;
+            g.set_extend_candidates(false);
+            if g.get_nb_point() != meta.points {
+                return Err(corrupt(format!(
+                    "hnsw graph has {} points, sidecar says {}",
+                    g.get_nb_point(),
+                    meta.points
+                )));
+            }
+            if g.get_point_indexation().get_data_dimension() != dim {
+                return Err(corrupt("hnsw graph dimension differs from the sidecar"));
+            }
+            g
+        };
+        let mut index = DenseIndex {
+            dim,
+            params,
+            graph,
+            slots,
+            by_id,
+            tombstones,
+        };
+        index.attach_points(0)?;
+        Ok(index)
+    }
+}
+
+const MAGIC: &str = "verity-hnsw 1";
+
+fn meta_file(basename: &str) -> String {
+    format!("{basename}.hnsw.meta")
+}
+
+fn check_basename(basename: &str) -> Result<()> {
+    let ok = !basename.is_empty()
+        && !basename.starts_with('.')
+        && basename
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::invalid_input(format!(
+            "invalid index basename `{basename}` (use letters, digits, `_`, `-`, `.`)"
+        )))
+    }
+}
+
+fn io_err(what: &str, path: &Path, e: &std::io::Error) -> Error {
+    store_err(format!("cannot {what} {}: {e}", path.display()))
+}
+
+fn rename(from: &Path, to: &Path) -> Result<()> {
+    std::fs::rename(from, to).map_err(|e| io_err("rename", from, &e))
+}
+
+fn write_synced(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut f = std::fs::File::create(path).map_err(|e| io_err("create", path, &e))?;
+    f.write_all(bytes).map_err(|e| io_err("write", path, &e))?;
+    f.sync_all().map_err(|e| io_err("sync", path, &e))
+}
+
+/// A dumped file with its size and CRC-32.
+struct FileEntry {
+    name: String,
+    size: u64,
+    crc: u32,
+}
+
+impl FileEntry {
+    /// Measure `dir/name` (and fsync it, hnsw_rs only flushes).
+    fn of(dir: &Path, name: String) -> Result<Self> {
+        let path = dir.join(&name);
+        let (size, crc, _) = checksum(&path, false)?;
+        if let Ok(f) = std::fs::OpenOptions::new().write(true).open(&path) {
+            let _ = f.sync_all();
+        }
+        Ok(Self { name, size, crc })
+    }
+
+    /// Check size and checksum of `dir/name`; returns the bytes of small files (the slot table).
+    fn verify(&self, dir: &Path) -> Result<Option<Vec<u8>>> {
+        let path: PathBuf = dir.join(&self.name);
+        let len = match std::fs::metadata(&path) {
+            Ok(m) => m.len(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(corrupt(format!("{} is missing", path.display())));
+            }
+            Err(e) => return Err(io_err("stat", &path, &e)),
+        };
+        if len != self.size {
+            return Err(corrupt(format!(
+                "{} has {len} bytes, {} expected (truncated?)",
+                path.display(),
+                self.size
+            )));
+        }
+        let keep = self.name.ends_with(".ids");
+        let (size, crc, bytes) = checksum(&path, keep)?;
+        if size != self.size || crc != self.crc {
+            return Err(corrupt(format!("{}: checksum mismatch", path.display())));
+        }
+        Ok(bytes)
+    }
+}
+
+/// Size and CRC-32 of a file, optionally with its content.
+fn checksum(path: &Path, keep: bool) -> Result<(u64, u32, Option<Vec<u8>>)> {
+    let mut f = std::fs::File::open(path).map_err(|e| io_err("open", path, &e))?;
+    let mut hasher = crc32fast::Hasher::new();
+    let mut kept = keep.then(Vec::new);
+    let mut buf = vec![0u8; 1 << 20];
+    let mut size = 0u64;
+    loop {
+        let n = f.read(&mut buf).map_err(|e| io_err("read", path, &e))?;
+        if n == 0 {
+            break;
+        }
+        let chunk = buf.get(..n).unwrap_or_default();
+        hasher.update(chunk);
+        if let Some(k) = kept.as_mut() {
+            k.extend_from_slice(chunk);
+        }
+        size += n as u64;
+    }
+    Ok((size, hasher.finalize(), kept))
+}
+
+/// Parsed sidecar.
+struct Meta {
+    generation: u64,
+    dim: usize,
+    count: usize,
+    points: usize,
+    m: usize,
+    ef_construction: usize,
+    ef_search: usize,
+    files: Vec<FileEntry>,
+}
+
+impl Meta {
+    fn parse(bytes: &[u8]) -> Result<Self> {
+        let text = std::str::from_utf8(bytes).map_err(|_| corrupt("sidecar is not UTF-8"))?;
+        let body_end = text
+            .rfind("checksum ")
+            .ok_or_else(|| corrupt("sidecar has no checksum"))?;
+        let (body, tail) = text.split_at(body_end);
+        let want = tail
+            .trim()
+            .strip_prefix("checksum ")
+            .and_then(|h| u32::from_str_radix(h.trim(), 16).ok());
+        if want != Some(crc32fast::hash(body.as_bytes())) {
+            return Err(corrupt("sidecar checksum mismatch"));
+        }
+        let mut lines = body.lines();
+        if lines.next() != Some(MAGIC) {
+            return Err(corrupt("sidecar: unknown format"));
+        }
+        let mut kv: HashMap<&str, &str> = HashMap::new();
+        let mut files = Vec::new();
+        for line in lines {
+            let (key, rest) = line
+                .split_once(' ')
+                .ok_or_else(|| corrupt(format!("sidecar: bad line `{line}`")))?;
+            if key == "file" {
+                let parts: Vec<&str> = rest.split(' ').collect();
+                let [name, size, crc] = parts.as_slice() else {
+                    return Err(corrupt(format!("sidecar: bad file line `{line}`")));
+                };
+                files.push(FileEntry {
+                    name: (*name).to_string(),
+                    size: size
+                        .parse()
+                        .map_err(|_| corrupt("sidecar: bad file size"))?,
+                    crc: u32::from_str_radix(crc, 16)
+                        .map_err(|_| corrupt("sidecar: bad file checksum"))?,
+                });
+            } else {
+                kv.insert(key, rest);
+            }
+        }
+        let num = |k: &str| -> Result<u64> {
+            kv.get(k)
+                .and_then(|v| v.parse::<u64>().ok())
+                .ok_or_else(|| corrupt(format!("sidecar: missing or bad `{k}`")))
+        };
+        let size = |k: &str| -> Result<usize> {
+            usize::try_from(num(k)?).map_err(|_| corrupt(format!("sidecar: `{k}` too large")))
+        };
+        Ok(Self {
+            generation: num("generation")?,
+            dim: size("dim")?,
+            count: size("count")?,
+            points: size("points")?,
+            m: size("m")?,
+            ef_construction: size("ef_construction")?,
+            ef_search: size("ef_search")?,
+            files,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn index_is_send_and_sync() {
+        assert_send_sync::<DenseIndex>();
+    }
+
+    #[test]
+    fn dot_matches_naive_for_odd_lengths() {
+        for n in [0usize, 1, 7, 16, 17, 33, 384] {
+            let a: Vec<f32> = (0..n).map(|i| (i as f32 * 0.37).sin()).collect();
+            let b: Vec<f32> = (0..n).map(|i| (i as f32 * 0.11).cos()).collect();
+            let naive: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+            assert!((dot(&a, &b) - naive).abs() < 1e-4, "n={n}");
+        }
+    }
+
+    #[test]
+    fn distance_never_negative_on_identical_vectors() {
+        let v = normalized(&[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7], 7, "v").unwrap_or_default();
+        assert!(CosineDot.eval(&v, &v) >= 0.0);
+        assert!(CosineDot.eval(&v, &v) < 1e-5);
+    }
+
+    #[test]
+    fn normalization_rejects_bad_vectors() {
+        assert!(normalized(&[1.0, 2.0], 3, "v").is_err());
+        assert!(normalized(&[1.0, f32::NAN, 0.0], 3, "v").is_err());
+        assert!(normalized(&[1.0, f32::INFINITY, 0.0], 3, "v").is_err());
+        assert!(normalized(&[0.0, 0.0, 0.0], 3, "v").is_err());
+        let n = normalized(&[3.0, 4.0], 2, "v").unwrap_or_default();
+        assert!((n[0] - 0.6).abs() < 1e-6 && (n[1] - 0.8).abs() < 1e-6);
+    }
+
+    #[test]
+    fn sidecar_checksum_detects_edits() {
+        let body = format!("{MAGIC}\ngeneration 3\ndim 4\ncount 1\npoints 1\nm 16\nef_construction 100\nef_search 50\nfile a.ids 9 0000abcd\n");
+        let good = format!("{body}checksum {:08x}\n", crc32fast::hash(body.as_bytes()));
+        let meta = Meta::parse(good.as_bytes());
+        assert!(meta.is_ok());
+        let bad = good.replace("generation 3", "generation 4");
+        assert!(matches!(
+            Meta::parse(bad.as_bytes()),
+            Err(Error::Store(StoreError::Corrupt(_)))
+        ));
+        assert!(matches!(
+            Meta::parse(b"\xff\xfe garbage"),
+            Err(Error::Store(StoreError::Corrupt(_)))
+        ));
+    }
+
+    #[test]
+    fn basenames_are_checked() {
+        assert!(check_basename("default").is_ok());
+        assert!(check_basename("my-index_2.v1").is_ok());
+        assert!(check_basename("../x").is_err());
+        assert!(check_basename("").is_err());
+        assert!(check_basename(".hidden").is_err());
+        assert!(check_basename("a/b").is_err());
+    }
+}
