@@ -34,7 +34,13 @@ fn load_corpus(dir: &Path) -> Vec<IndexedDocument> {
                 token_count: d.content.split_whitespace().count() as u32,
             };
             let content_hash = d.content_hash();
-            IndexedDocument { document: d, chunks: vec![chunk], embeddings: None, embedder: None, content_hash }
+            IndexedDocument {
+                document: d,
+                chunks: vec![chunk],
+                embeddings: None,
+                embedder: None,
+                content_hash,
+            }
         })
         .collect()
 }
@@ -43,14 +49,22 @@ fn load_queries(dir: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(dir.join("queries_train.jsonl")).unwrap();
     text.lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["text"].as_str().unwrap().to_string())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect()
 }
 
 fn fresh_dir(tag: &str) -> PathBuf {
     static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let d = std::env::temp_dir().join(format!("verity-bench-store-{}-{tag}-{n}", std::process::id()));
+    let d = std::env::temp_dir().join(format!(
+        "verity-bench-store-{}-{tag}-{n}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&d);
     d
 }
@@ -74,9 +88,16 @@ fn bench_store(c: &mut Criterion) {
         eprintln!("SKIPPED store benches: SciFact not found (set VERITY_DATA_DIR)");
         return;
     };
-    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     let docs = load_corpus(&dir);
-    let bytes: u64 = docs.iter().map(|d| (d.document.content.len() + d.document.title.as_ref().map_or(0, |t| t.len())) as u64).sum();
+    let bytes: u64 = docs
+        .iter()
+        .map(|d| {
+            (d.document.content.len() + d.document.title.as_ref().map_or(0, |t| t.len())) as u64
+        })
+        .sum();
 
     let mut g = c.benchmark_group("store");
     g.sample_size(10).measurement_time(Duration::from_secs(30));
@@ -103,7 +124,11 @@ fn bench_store(c: &mut Criterion) {
             .iter()
             .map(|q| {
                 let t = Instant::now();
-                let hits = rt.block_on(store.search(&SearchQuery::new(q.clone()).mode(SearchMode::Lexical).k(10))).unwrap();
+                let hits = rt
+                    .block_on(
+                        store.search(&SearchQuery::new(q.clone()).mode(SearchMode::Lexical).k(10)),
+                    )
+                    .unwrap();
                 std::hint::black_box(hits);
                 t.elapsed().as_secs_f64() * 1000.0
             })
@@ -122,7 +147,8 @@ fn bench_store(c: &mut Criterion) {
         b.iter(|| {
             let q = &queries[i % queries.len()];
             i += 1;
-            rt.block_on(store.search(&SearchQuery::new(q.clone()).mode(SearchMode::Lexical).k(10))).unwrap()
+            rt.block_on(store.search(&SearchQuery::new(q.clone()).mode(SearchMode::Lexical).k(10)))
+                .unwrap()
         })
     });
     g.finish();

@@ -12,7 +12,10 @@ use verity_store::{SqliteStore, StoreOptions};
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let dir = PathBuf::from(args.first().ok_or("usage: beir_bm25 <dir> <split> [tokenizer] [title_w] [text_w] [stopwords]")?);
+    let dir = PathBuf::from(
+        args.first()
+            .ok_or("usage: beir_bm25 <dir> <split> [tokenizer] [title_w] [text_w] [stopwords]")?,
+    );
     let split_name = args.get(1).map(String::as_str).unwrap_or("test");
     let mut opts = StoreOptions::default();
     if let Some(t) = args.get(2) {
@@ -31,11 +34,42 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let store = SqliteStore::open_in_memory(opts.clone())?;
     let t = Instant::now();
     for batch in corpus.chunks(1000) {
-        store.upsert(batch.iter().map(|d| d.to_indexed()).collect()).await?;
+        store
+            .upsert(batch.iter().map(|d| d.to_indexed()).collect())
+            .await?;
     }
     let ingest = t.elapsed();
     let split = load_split(&dir, split_name)?;
-    let report = evaluate(&store, None, &split, &EvalOptions { mode: SearchMode::Lexical, ..Default::default() }).await?;
+    let report = evaluate(
+        &store,
+        None,
+        &split,
+        &EvalOptions {
+            mode: SearchMode::Lexical,
+            ..Default::default()
+        },
+    )
+    .await?;
+    let mut top1: Vec<f64> = Vec::new();
+    for q in split.queries.iter().take(300) {
+        let hits = store
+            .search(
+                &verity_core::SearchQuery::new(q.text.clone())
+                    .mode(SearchMode::Lexical)
+                    .k(1),
+            )
+            .await?;
+        if let Some(h) = hits.first() {
+            top1.push(f64::from(h.score));
+        }
+    }
+    println!(
+        "top-1 BM25 score over {} queries: p10 {:.2}, p50 {:.2}, p90 {:.2}",
+        top1.len(),
+        verity_eval::percentile(&top1, 10.0),
+        verity_eval::percentile(&top1, 50.0),
+        verity_eval::percentile(&top1, 90.0)
+    );
     println!(
         "tokenizer={:?} title_w={} text_w={} stopwords={} ingest={:.2}s docs={} | nDCG@10={:.4} R@5={:.4} R@100={:.4} MRR@10={:.4} p50={:.2}ms p95={:.2}ms",
         opts.fts_tokenizer,

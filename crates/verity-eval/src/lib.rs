@@ -14,7 +14,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use verity_core::{Chunk, Document, Embedder, Error, IndexedDocument, InputError, Result, SearchMode, SearchQuery, VectorStore};
+use verity_core::{
+    Chunk, Document, Embedder, Error, IndexedDocument, InputError, Result, SearchMode, SearchQuery,
+    VectorStore,
+};
 
 /// One corpus record (`{_id, title, text}`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -53,10 +56,17 @@ impl BeirDoc {
             start: 0,
             end: document.content.len(),
             heading_path: Vec::new(),
-            token_count: u32::try_from(document.content.split_whitespace().count()).unwrap_or(u32::MAX),
+            token_count: u32::try_from(document.content.split_whitespace().count())
+                .unwrap_or(u32::MAX),
         };
         let content_hash = document.content_hash();
-        IndexedDocument { document, chunks: vec![chunk], embeddings: None, embedder: None, content_hash }
+        IndexedDocument {
+            document,
+            chunks: vec![chunk],
+            embeddings: None,
+            embedder: None,
+            content_hash,
+        }
     }
 }
 
@@ -83,7 +93,11 @@ pub struct BeirSplit {
 }
 
 fn unreadable(path: &Path, e: impl std::fmt::Display) -> Error {
-    InputError::Unreadable { path: path.to_path_buf(), message: e.to_string() }.into()
+    InputError::Unreadable {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+    .into()
 }
 
 fn read_jsonl<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Vec<T>> {
@@ -115,15 +129,30 @@ pub fn load_qrels(path: &Path) -> Result<Qrels> {
     let mut qrels: Qrels = HashMap::new();
     for (i, line) in text.lines().enumerate() {
         let cols: Vec<&str> = line.split_whitespace().collect();
-        if cols.is_empty() || (i == 0 && cols.first().is_some_and(|c| c.eq_ignore_ascii_case("query-id"))) {
+        if cols.is_empty()
+            || (i == 0
+                && cols
+                    .first()
+                    .is_some_and(|c| c.eq_ignore_ascii_case("query-id")))
+        {
             continue;
         }
         let bad = |m: &str| -> Error {
-            InputError::MalformedRecord { path: path.to_path_buf(), line: i + 1, message: m.to_string() }.into()
+            InputError::MalformedRecord {
+                path: path.to_path_buf(),
+                line: i + 1,
+                message: m.to_string(),
+            }
+            .into()
         };
-        let [q, d, s] = cols.as_slice() else { return Err(bad("expected 3 columns: query-id corpus-id score")) };
+        let [q, d, s] = cols.as_slice() else {
+            return Err(bad("expected 3 columns: query-id corpus-id score"));
+        };
         let score: i64 = s.parse().map_err(|_| bad("score is not an integer"))?;
-        qrels.entry((*q).to_string()).or_default().insert((*d).to_string(), u32::try_from(score.max(0)).unwrap_or(0));
+        qrels
+            .entry((*q).to_string())
+            .or_default()
+            .insert((*d).to_string(), u32::try_from(score.max(0)).unwrap_or(0));
     }
     Ok(qrels)
 }
@@ -133,9 +162,16 @@ pub fn load_qrels(path: &Path) -> Result<Qrels> {
 pub fn load_split(dir: &Path, split: &str) -> Result<BeirSplit> {
     let qrels = load_qrels(&dir.join("qrels").join(format!("{split}.tsv")))?;
     let specific: PathBuf = dir.join(format!("queries_{split}.jsonl"));
-    let path = if specific.is_file() { specific } else { dir.join("queries.jsonl") };
+    let path = if specific.is_file() {
+        specific
+    } else {
+        dir.join("queries.jsonl")
+    };
     let queries: Vec<BeirQuery> = read_jsonl(&path)?;
-    let queries = queries.into_iter().filter(|q| qrels.contains_key(&q.id)).collect();
+    let queries = queries
+        .into_iter()
+        .filter(|q| qrels.contains_key(&q.id))
+        .collect();
     Ok(BeirSplit { queries, qrels })
 }
 
@@ -150,7 +186,12 @@ pub fn ndcg_at(ranked: &[String], judged: &HashMap<String, u32>, k: usize) -> f6
         .sum();
     let mut ideal: Vec<u32> = judged.values().copied().filter(|r| *r > 0).collect();
     ideal.sort_unstable_by(|a, b| b.cmp(a));
-    let idcg: f64 = ideal.iter().take(k).enumerate().map(|(i, r)| f64::from(*r) / ((i + 2) as f64).log2()).sum();
+    let idcg: f64 = ideal
+        .iter()
+        .take(k)
+        .enumerate()
+        .map(|(i, r)| f64::from(*r) / ((i + 2) as f64).log2())
+        .sum();
     if idcg > 0.0 {
         dcg / idcg
     } else {
@@ -160,11 +201,19 @@ pub fn ndcg_at(ranked: &[String], judged: &HashMap<String, u32>, k: usize) -> f6
 
 /// Fraction of the relevant documents (relevance > 0) found in the top `k`.
 pub fn recall_at(ranked: &[String], judged: &HashMap<String, u32>, k: usize) -> f64 {
-    let relevant: HashSet<&String> = judged.iter().filter(|(_, r)| **r > 0).map(|(d, _)| d).collect();
+    let relevant: HashSet<&String> = judged
+        .iter()
+        .filter(|(_, r)| **r > 0)
+        .map(|(d, _)| d)
+        .collect();
     if relevant.is_empty() {
         return 0.0;
     }
-    let found = ranked.iter().take(k).filter(|d| relevant.contains(d)).count();
+    let found = ranked
+        .iter()
+        .take(k)
+        .filter(|d| relevant.contains(d))
+        .count();
     found as f64 / relevant.len() as f64
 }
 
@@ -191,7 +240,11 @@ pub fn percentile(values: &[f64], p: f64) -> f64 {
 /// Collapse a chunk ranking into a document ranking (first occurrence = best chunk).
 pub fn docs_from_chunks<'a>(doc_uids: impl IntoIterator<Item = &'a str>) -> Vec<String> {
     let mut seen = HashSet::new();
-    doc_uids.into_iter().filter(|u| seen.insert(*u)).map(str::to_string).collect()
+    doc_uids
+        .into_iter()
+        .filter(|u| seen.insert(*u))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Settings of an evaluation run.
@@ -209,7 +262,12 @@ pub struct EvalOptions {
 
 impl Default for EvalOptions {
     fn default() -> Self {
-        Self { mode: SearchMode::Lexical, depth: 100, chunk_depth: 200, limit: None }
+        Self {
+            mode: SearchMode::Lexical,
+            depth: 100,
+            chunk_depth: 200,
+            limit: None,
+        }
     }
 }
 
@@ -256,7 +314,9 @@ pub async fn evaluate(
     let mut n = 0usize;
     for q in queries {
         let started = Instant::now();
-        let mut sq = SearchQuery::new(q.text.clone()).mode(opts.mode).k(opts.chunk_depth.max(opts.depth));
+        let mut sq = SearchQuery::new(q.text.clone())
+            .mode(opts.mode)
+            .k(opts.chunk_depth.max(opts.depth));
         if opts.mode != SearchMode::Lexical {
             if let Some(e) = &embedder {
                 sq = sq.vector(e.embed_query(&q.text).await?);
@@ -334,7 +394,10 @@ mod tests {
         assert_eq!(percentile(&v, 95.0), 95.0);
         assert_eq!(percentile(&[3.0], 95.0), 3.0);
         assert_eq!(percentile(&[], 50.0), 0.0);
-        assert_eq!(docs_from_chunks(["a", "b", "a", "c", "b"]), r(&["a", "b", "c"]));
+        assert_eq!(
+            docs_from_chunks(["a", "b", "a", "c", "b"]),
+            r(&["a", "b", "c"])
+        );
     }
 
     #[test]
@@ -342,7 +405,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("verity-eval-qrels-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let p = dir.join("t.tsv");
-        std::fs::write(&p, "query-id\tcorpus-id\tscore\n1\td1\t1\n1\td2\t2\n2\td3\t0\n").unwrap();
+        std::fs::write(
+            &p,
+            "query-id\tcorpus-id\tscore\n1\td1\t1\n1\td2\t2\n2\td3\t0\n",
+        )
+        .unwrap();
         let q = load_qrels(&p).unwrap();
         assert_eq!(q["1"]["d2"], 2);
         assert_eq!(q["2"]["d3"], 0);

@@ -1,5 +1,6 @@
 //! End-to-end BM25 evaluation on SciFact (train split) with the SQLite store.
 //! Skips loudly when the data folder is absent.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
 
@@ -25,21 +26,39 @@ async fn scifact_bm25_quality() {
     assert_eq!(corpus.len(), 5183);
     let store = SqliteStore::open_in_memory(StoreOptions::default()).unwrap();
     for batch in corpus.chunks(500) {
-        store.upsert(batch.iter().map(|d| d.to_indexed()).collect()).await.unwrap();
+        store
+            .upsert(batch.iter().map(|d| d.to_indexed()).collect())
+            .await
+            .unwrap();
     }
     assert_eq!(store.stats().await.unwrap().documents, 5183);
     let split = load_split(&dir, "train").unwrap();
-    assert!(split.queries.len() > 700, "{} train queries", split.queries.len());
-    let opts = EvalOptions { mode: SearchMode::Lexical, ..Default::default() };
+    assert!(
+        split.queries.len() > 700,
+        "{} train queries",
+        split.queries.len()
+    );
+    let opts = EvalOptions {
+        mode: SearchMode::Lexical,
+        ..Default::default()
+    };
     let report = evaluate(&store, None, &split, &opts).await.unwrap();
     eprintln!(
         "SciFact train BM25: nDCG@10 {:.4}  R@5 {:.4}  R@100 {:.4}  MRR@10 {:.4}  ({} queries)",
-        report.ndcg_at_10, report.recall_at_5, report.recall_at_100, report.mrr_at_10, report.queries
+        report.ndcg_at_10,
+        report.recall_at_5,
+        report.recall_at_100,
+        report.mrr_at_10,
+        report.queries
     );
     assert_eq!(report.queries, split.queries.len());
     // Published BM25 on the (different) test split is 0.665–0.686; a broken
     // tokenizer, ranking or sanitizer lands far below this floor.
     assert!(report.ndcg_at_10 > 0.6, "nDCG@10 {}", report.ndcg_at_10);
     assert!(report.recall_at_100 >= report.recall_at_5);
-    assert!(report.recall_at_100 > 0.85, "recall@100 {}", report.recall_at_100);
+    assert!(
+        report.recall_at_100 > 0.85,
+        "recall@100 {}",
+        report.recall_at_100
+    );
 }

@@ -35,7 +35,10 @@ pub struct SqliteCache {
 
 impl std::fmt::Debug for SqliteCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SqliteCache").field("path", &self.db.path()).field("stats", &self.stats()).finish()
+        f.debug_struct("SqliteCache")
+            .field("path", &self.db.path())
+            .field("stats", &self.stats())
+            .finish()
     }
 }
 
@@ -45,7 +48,12 @@ fn now_ms() -> i64 {
 
 impl SqliteCache {
     pub(crate) fn from_db(db: Arc<Db>) -> Self {
-        Self { db, hits: Arc::default(), misses: Arc::default(), puts: Arc::default() }
+        Self {
+            db,
+            hits: Arc::default(),
+            misses: Arc::default(),
+            puts: Arc::default(),
+        }
     }
 
     /// Open (creating) the cache in `home/verity.db`.
@@ -66,15 +74,23 @@ impl SqliteCache {
 
     /// Hits and misses seen through this handle (and its clones).
     pub fn stats(&self) -> CacheStats {
-        CacheStats { hits: self.hits.load(Ordering::Relaxed), misses: self.misses.load(Ordering::Relaxed) }
+        CacheStats {
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+        }
     }
 
     /// Remove every expired entry now; returns how many.
     pub fn purge_expired(&self) -> Result<usize> {
         self.db.write(|c| {
-            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+            let tx = c
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(db_err)?;
             let n = tx
-                .execute("DELETE FROM cache WHERE expires_at IS NOT NULL AND expires_at <= ?1", [now_ms()])
+                .execute(
+                    "DELETE FROM cache WHERE expires_at IS NOT NULL AND expires_at <= ?1",
+                    [now_ms()],
+                )
                 .map_err(db_err)?;
             tx.commit().map_err(db_err)?;
             Ok(n)
@@ -84,9 +100,11 @@ impl SqliteCache {
     /// Number of live entries.
     pub fn len(&self) -> Result<usize> {
         self.db.read(|c| {
-            c.query_row("SELECT count(*) FROM cache WHERE expires_at IS NULL OR expires_at > ?1", [now_ms()], |r| {
-                r.get::<_, i64>(0)
-            })
+            c.query_row(
+                "SELECT count(*) FROM cache WHERE expires_at IS NULL OR expires_at > ?1",
+                [now_ms()],
+                |r| r.get::<_, i64>(0),
+            )
             .map(|n| usize::try_from(n).unwrap_or(0))
             .map_err(db_err)
         })
@@ -103,9 +121,13 @@ impl Cache for SqliteCache {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         let now = now_ms();
         let row: Option<(Vec<u8>, Option<i64>)> = self.db.read(|c| {
-            c.query_row("SELECT value, expires_at FROM cache WHERE key = ?1", [key], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()
-                .map_err(db_err)
+            c.query_row(
+                "SELECT value, expires_at FROM cache WHERE key = ?1",
+                [key],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(db_err)
         })?;
         match row {
             Some((v, exp)) if exp.is_none_or(|e| e > now) => {
@@ -127,21 +149,42 @@ impl Cache for SqliteCache {
         }
     }
 
-    async fn put(&self, key: &str, value: &[u8], ttl: Option<Duration>, tags: &[String]) -> Result<()> {
+    async fn put(
+        &self,
+        key: &str,
+        value: &[u8],
+        ttl: Option<Duration>,
+        tags: &[String],
+    ) -> Result<()> {
         let now = now_ms();
-        let expires = ttl.map(|t| now.saturating_add(i64::try_from(t.as_millis()).unwrap_or(i64::MAX)));
+        let expires =
+            ttl.map(|t| now.saturating_add(i64::try_from(t.as_millis()).unwrap_or(i64::MAX)));
         let purge = self.puts.fetch_add(1, Ordering::Relaxed) % 256 == 255;
         self.db.write(|c| {
-            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
-            // REPLACE deletes the old row, and with it (cascade) its old tags.
-            tx.execute("DELETE FROM cache WHERE key = ?1", [key]).map_err(db_err)?;
-            tx.execute("INSERT INTO cache(key, value, expires_at) VALUES (?1, ?2, ?3)", params![key, value, expires])
+            let tx = c
+                .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(db_err)?;
+            // REPLACE deletes the old row, and with it (cascade) its old tags.
+            tx.execute("DELETE FROM cache WHERE key = ?1", [key])
+                .map_err(db_err)?;
+            tx.execute(
+                "INSERT INTO cache(key, value, expires_at) VALUES (?1, ?2, ?3)",
+                params![key, value, expires],
+            )
+            .map_err(db_err)?;
             for t in tags {
-                tx.execute("INSERT OR IGNORE INTO cache_tags(tag, key) VALUES (?1, ?2)", params![t, key]).map_err(db_err)?;
+                tx.execute(
+                    "INSERT OR IGNORE INTO cache_tags(tag, key) VALUES (?1, ?2)",
+                    params![t, key],
+                )
+                .map_err(db_err)?;
             }
             if purge {
-                tx.execute("DELETE FROM cache WHERE expires_at IS NOT NULL AND expires_at <= ?1", [now]).map_err(db_err)?;
+                tx.execute(
+                    "DELETE FROM cache WHERE expires_at IS NOT NULL AND expires_at <= ?1",
+                    [now],
+                )
+                .map_err(db_err)?;
             }
             tx.commit().map_err(db_err)
         })
@@ -162,9 +205,14 @@ impl Cache for SqliteCache {
 
     async fn invalidate_tag(&self, tag: &str) -> Result<usize> {
         self.db.write(|c| {
-            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+            let tx = c
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(db_err)?;
             let n = tx
-                .execute("DELETE FROM cache WHERE key IN (SELECT key FROM cache_tags WHERE tag = ?1)", [tag])
+                .execute(
+                    "DELETE FROM cache WHERE key IN (SELECT key FROM cache_tags WHERE tag = ?1)",
+                    [tag],
+                )
                 .map_err(db_err)?;
             tx.commit().map_err(db_err)?;
             Ok(n)

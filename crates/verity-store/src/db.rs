@@ -14,7 +14,9 @@ pub(crate) fn db_err(e: rusqlite::Error) -> Error {
         Some(ErrorCode::DatabaseBusy) | Some(ErrorCode::DatabaseLocked) => {
             StoreError::Unavailable(format!("sqlite busy: {e}")).into()
         }
-        Some(ErrorCode::DatabaseCorrupt) | Some(ErrorCode::NotADatabase) => StoreError::Corrupt(e.to_string()).into(),
+        Some(ErrorCode::DatabaseCorrupt) | Some(ErrorCode::NotADatabase) => {
+            StoreError::Corrupt(e.to_string()).into()
+        }
         _ => StoreError::Backend(format!("sqlite: {e}")).into(),
     }
 }
@@ -31,15 +33,26 @@ impl Db {
     /// Open (creating) a database file in WAL mode.
     pub(crate) fn open(path: &Path, busy_timeout: Duration) -> Result<Self, Error> {
         let conn = Self::connect(path, busy_timeout)?;
-        conn.pragma_update(None, "journal_mode", "WAL").map_err(db_err)?;
-        Ok(Self { path: Some(path.to_path_buf()), busy_timeout, writer: Mutex::new(conn), readers: Mutex::new(Vec::new()) })
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(db_err)?;
+        Ok(Self {
+            path: Some(path.to_path_buf()),
+            busy_timeout,
+            writer: Mutex::new(conn),
+            readers: Mutex::new(Vec::new()),
+        })
     }
 
     /// A private in-memory database (readers share the writer connection).
     pub(crate) fn open_in_memory() -> Result<Self, Error> {
         let conn = Connection::open_in_memory().map_err(db_err)?;
         configure(&conn, Duration::from_secs(5))?;
-        Ok(Self { path: None, busy_timeout: Duration::from_secs(5), writer: Mutex::new(conn), readers: Mutex::new(Vec::new()) })
+        Ok(Self {
+            path: None,
+            busy_timeout: Duration::from_secs(5),
+            writer: Mutex::new(conn),
+            readers: Mutex::new(Vec::new()),
+        })
     }
 
     fn connect(path: &Path, busy_timeout: Duration) -> Result<Connection, Error> {
@@ -58,13 +71,19 @@ impl Db {
     }
 
     /// Run `f` with the writer connection.
-    pub(crate) fn write<T>(&self, f: impl FnOnce(&mut Connection) -> Result<T, Error>) -> Result<T, Error> {
+    pub(crate) fn write<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, Error>,
+    ) -> Result<T, Error> {
         let mut conn = self.writer.lock();
         f(&mut conn)
     }
 
     /// Run `f` with a reader connection (the writer in memory).
-    pub(crate) fn read<T>(&self, f: impl FnOnce(&mut Connection) -> Result<T, Error>) -> Result<T, Error> {
+    pub(crate) fn read<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, Error>,
+    ) -> Result<T, Error> {
         let Some(path) = &self.path else {
             let mut conn = self.writer.lock();
             return f(&mut conn);
@@ -89,9 +108,13 @@ impl Db {
 
 fn configure(conn: &Connection, busy_timeout: Duration) -> Result<(), Error> {
     conn.busy_timeout(busy_timeout).map_err(db_err)?;
-    conn.pragma_update(None, "synchronous", "NORMAL").map_err(db_err)?;
-    conn.pragma_update(None, "foreign_keys", true).map_err(db_err)?;
-    conn.pragma_update(None, "temp_store", "MEMORY").map_err(db_err)?;
-    conn.pragma_update(None, "cache_size", -32_000).map_err(db_err)?;
+    conn.pragma_update(None, "synchronous", "NORMAL")
+        .map_err(db_err)?;
+    conn.pragma_update(None, "foreign_keys", true)
+        .map_err(db_err)?;
+    conn.pragma_update(None, "temp_store", "MEMORY")
+        .map_err(db_err)?;
+    conn.pragma_update(None, "cache_size", -32_000)
+        .map_err(db_err)?;
     Ok(())
 }

@@ -30,7 +30,10 @@ pub(crate) fn filters_to_sql(f: &Filters) -> SqlPredicate {
     }
     if !f.langs.is_empty() {
         // `eq_ignore_ascii_case`: SQLite's lower() folds ASCII only, like the reference.
-        parts.push(format!("lower(d.lang) IN ({})", vec!["lower(?)"; f.langs.len()].join(", ")));
+        parts.push(format!(
+            "lower(d.lang) IN ({})",
+            vec!["lower(?)"; f.langs.len()].join(", ")
+        ));
         params.extend(texts(&f.langs));
     }
     if !f.tags_any.is_empty() {
@@ -69,7 +72,8 @@ pub(crate) fn filters_to_sql(f: &Filters) -> SqlPredicate {
     }
     if let Some(since) = f.time.since {
         // ts is stored in whole milliseconds: ts >= since ⇔ ts_ms >= ceil(since in ms).
-        let ms = since.timestamp_millis() + i64::from(since.timestamp_subsec_nanos() % 1_000_000 != 0);
+        let ms =
+            since.timestamp_millis() + i64::from(since.timestamp_subsec_nanos() % 1_000_000 != 0);
         parts.push("(d.ts IS NOT NULL AND d.ts >= ?)".into());
         params.push(SqlValue::Integer(ms));
     }
@@ -78,9 +82,15 @@ pub(crate) fn filters_to_sql(f: &Filters) -> SqlPredicate {
         params.push(SqlValue::Integer(until.timestamp_millis()));
     }
     if parts.is_empty() {
-        return SqlPredicate { sql: "1".into(), params };
+        return SqlPredicate {
+            sql: "1".into(),
+            params,
+        };
     }
-    SqlPredicate { sql: format!("({})", parts.join(" AND ")), params }
+    SqlPredicate {
+        sql: format!("({})", parts.join(" AND ")),
+        params,
+    }
 }
 
 /// Test on a `json_each` row `j` equal (as `serde_json::Value` equality) to `want`.
@@ -91,19 +101,34 @@ fn json_value_test(want: &Value) -> (String, Vec<SqlValue>) {
         Value::Bool(false) => ("j.type = 'false'".into(), vec![]),
         Value::Number(n) => {
             if let Some(i) = n.as_i64() {
-                ("(j.type = 'integer' AND j.atom = ?)".into(), vec![SqlValue::Integer(i)])
+                (
+                    "(j.type = 'integer' AND j.atom = ?)".into(),
+                    vec![SqlValue::Integer(i)],
+                )
             } else if n.is_u64() {
                 // Beyond i64: SQLite keeps it as a real.
-                ("(j.type IN ('integer', 'real') AND j.atom = ?)".into(), vec![SqlValue::Real(n.as_f64().unwrap_or(f64::NAN))])
+                (
+                    "(j.type IN ('integer', 'real') AND j.atom = ?)".into(),
+                    vec![SqlValue::Real(n.as_f64().unwrap_or(f64::NAN))],
+                )
             } else {
-                ("(j.type = 'real' AND j.atom = ?)".into(), vec![SqlValue::Real(n.as_f64().unwrap_or(f64::NAN))])
+                (
+                    "(j.type = 'real' AND j.atom = ?)".into(),
+                    vec![SqlValue::Real(n.as_f64().unwrap_or(f64::NAN))],
+                )
             }
         }
-        Value::String(s) => ("(j.type = 'text' AND j.atom = ?)".into(), vec![SqlValue::Text(s.clone())]),
+        Value::String(s) => (
+            "(j.type = 'text' AND j.atom = ?)".into(),
+            vec![SqlValue::Text(s.clone())],
+        ),
         Value::Array(_) | Value::Object(_) => {
             // Stored metadata is serialised by serde_json (sorted keys), so the
             // minified JSON texts compare equal exactly when the values do.
-            ("(j.type IN ('array', 'object') AND json(j.value) = json(?))".into(), vec![SqlValue::Text(want.to_string())])
+            (
+                "(j.type IN ('array', 'object') AND json(j.value) = json(?))".into(),
+                vec![SqlValue::Text(want.to_string())],
+            )
         }
     }
 }

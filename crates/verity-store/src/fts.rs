@@ -5,10 +5,10 @@ use std::collections::HashSet;
 /// A short English stop-word list dropped from lexical queries (when
 /// something else remains): they add noise and cost to OR-ed BM25 queries.
 const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is", "it", "its", "of",
-    "on", "or", "that", "the", "to", "was", "were", "will", "with", "this", "these", "those", "which", "what", "who",
-    "how", "not", "no", "do", "does", "did", "than", "then", "there", "their", "they", "but", "if", "into", "can",
-    "been", "being", "such",
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is",
+    "it", "its", "of", "on", "or", "that", "the", "to", "was", "were", "will", "with", "this",
+    "these", "those", "which", "what", "who", "how", "not", "no", "do", "does", "did", "than",
+    "then", "there", "their", "they", "but", "if", "into", "can", "been", "being", "such",
 ];
 
 /// Build an FTS5 `MATCH` expression from arbitrary user text: words are
@@ -32,7 +32,11 @@ pub(crate) fn match_expression(text: &str, drop_stopwords: bool) -> Option<Strin
         }
     }
     if drop_stopwords {
-        let kept: Vec<String> = terms.iter().filter(|t| !STOPWORDS.contains(&t.as_str())).cloned().collect();
+        let kept: Vec<String> = terms
+            .iter()
+            .filter(|t| !STOPWORDS.contains(&t.as_str()))
+            .cloned()
+            .collect();
         if !kept.is_empty() {
             terms = kept;
         }
@@ -42,7 +46,13 @@ pub(crate) fn match_expression(text: &str, drop_stopwords: bool) -> Option<Strin
     }
     // Inside an FTS5 string only `"` is special (escaped by doubling); words
     // never contain one after the split above, but stay defensive.
-    Some(terms.iter().map(|t| format!("\"{}\"", t.replace('"', "\"\""))).collect::<Vec<_>>().join(" OR "))
+    Some(
+        terms
+            .iter()
+            .map(|t| format!("\"{}\"", t.replace('"', "\"\"")))
+            .collect::<Vec<_>>()
+            .join(" OR "),
+    )
 }
 
 #[cfg(test)]
@@ -51,10 +61,19 @@ mod tests {
 
     #[test]
     fn operators_become_words() {
-        assert_eq!(match_expression("NEAR(a b) AND -c*", false).as_deref(), Some("\"near\" OR \"a\" OR \"b\" OR \"and\" OR \"c\""));
+        assert_eq!(
+            match_expression("NEAR(a b) AND -c*", false).as_deref(),
+            Some("\"near\" OR \"a\" OR \"b\" OR \"and\" OR \"c\"")
+        );
         assert_eq!(fts_match_expression("  \"' ()*-  "), None);
-        assert_eq!(fts_match_expression("the of").as_deref(), Some("\"the\" OR \"of\""));
+        assert_eq!(
+            fts_match_expression("the of").as_deref(),
+            Some("\"the\" OR \"of\"")
+        );
         assert_eq!(fts_match_expression("the cat").as_deref(), Some("\"cat\""));
-        assert_eq!(fts_match_expression("Café café").as_deref(), Some("\"café\""));
+        assert_eq!(
+            fts_match_expression("Café café").as_deref(),
+            Some("\"café\"")
+        );
     }
 }

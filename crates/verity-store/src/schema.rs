@@ -74,10 +74,16 @@ CREATE INDEX IF NOT EXISTS cache_tags_key ON cache_tags(key);
 pub(crate) const DEFAULT_TOKENIZER: &str = "porter unicode61 remove_diacritics 2";
 
 fn check_tokenizer(t: &str) -> Result<(), Error> {
-    if t.trim().is_empty() || !t.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '_') {
+    if t.trim().is_empty()
+        || !t
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '_')
+    {
         return Err(ConfigError::Invalid {
             key: "fts_tokenizer".into(),
-            message: format!("`{t}` is not a valid FTS5 tokenizer spec (letters, digits, spaces, `_`)"),
+            message: format!(
+                "`{t}` is not a valid FTS5 tokenizer spec (letters, digits, spaces, `_`)"
+            ),
         }
         .into());
     }
@@ -87,7 +93,9 @@ fn check_tokenizer(t: &str) -> Result<(), Error> {
 /// Bring the database to [`SCHEMA_VERSION`]; returns the FTS tokenizer in force.
 pub(crate) fn migrate(conn: &mut Connection, tokenizer: &str) -> Result<String, Error> {
     check_tokenizer(tokenizer)?;
-    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db_err)?;
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(db_err)?;
     if version > SCHEMA_VERSION {
         return Err(verity_core::StoreError::Backend(format!(
             "database schema version {version} is newer than this build supports ({SCHEMA_VERSION})"
@@ -95,23 +103,35 @@ pub(crate) fn migrate(conn: &mut Connection, tokenizer: &str) -> Result<String, 
         .into());
     }
     if version < 1 {
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db_err)?;
         // Another process may have migrated while we waited for the lock.
-        let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0)).map_err(db_err)?;
+        let version: i64 = tx
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(db_err)?;
         tx.execute_batch(V1).map_err(db_err)?;
         tx.execute_batch(&format!(
             "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(title, heading, text, \
              content='', contentless_delete=1, tokenize='{tokenizer}');"
         ))
         .map_err(db_err)?;
-        tx.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_tokenizer', ?1)", [tokenizer]).map_err(db_err)?;
+        tx.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_tokenizer', ?1)",
+            [tokenizer],
+        )
+        .map_err(db_err)?;
         if version < 1 {
             tx.pragma_update(None, "user_version", 1).map_err(db_err)?;
         }
         tx.commit().map_err(db_err)?;
     }
     let tok: Option<String> = conn
-        .query_row("SELECT value FROM meta WHERE key = 'fts_tokenizer'", [], |r| r.get(0))
+        .query_row(
+            "SELECT value FROM meta WHERE key = 'fts_tokenizer'",
+            [],
+            |r| r.get(0),
+        )
         .optional()
         .map_err(db_err)?;
     let tok = tok.unwrap_or_else(|| DEFAULT_TOKENIZER.to_string());

@@ -14,15 +14,15 @@ use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBe
 use serde::{Deserialize, Serialize};
 use verity_core::rank::{bm25_relevance, fuse};
 use verity_core::{
-    Chunk, Document, DocumentMeta, EmbedderId, Error, Fingerprint, IndexedDocument, Result, ScoredChunk, SearchMode,
-    SearchQuery, StoreError, StoreStats, UpsertReport, VectorStore,
+    Chunk, Document, DocumentMeta, EmbedderId, Error, Fingerprint, IndexedDocument, Result,
+    ScoredChunk, SearchMode, SearchQuery, StoreError, StoreStats, UpsertReport, VectorStore,
 };
 
 use crate::cache::SqliteCache;
 use crate::db::{db_err, Db};
-use crate::hnsw::{DenseIndex, HnswParams};
 use crate::filter_sql::filters_to_sql;
 use crate::fts::match_expression;
+use crate::hnsw::{DenseIndex, HnswParams};
 use crate::schema::{migrate, DEFAULT_TOKENIZER};
 
 /// File name of the database inside the home directory.
@@ -39,7 +39,7 @@ pub struct StoreOptions {
     pub busy_timeout: Duration,
     /// FTS5 tokenizer, fixed when the database is created.
     pub fts_tokenizer: String,
-    /// BM25 weight of the document title column.
+    /// BM25 weight of the document title column (3 was best on SciFact, see docs/benchmarks.d/store.md).
     pub title_weight: f32,
     /// BM25 weight of the heading-path column.
     pub heading_weight: f32,
@@ -59,7 +59,7 @@ impl Default for StoreOptions {
             index: DEFAULT_INDEX.to_string(),
             busy_timeout: Duration::from_secs(10),
             fts_tokenizer: DEFAULT_TOKENIZER.to_string(),
-            title_weight: 1.0,
+            title_weight: 3.0,
             heading_weight: 1.0,
             text_weight: 1.0,
             bm25_pivot: 10.0,
@@ -109,7 +109,10 @@ pub struct SqliteStore {
 
 impl std::fmt::Debug for SqliteStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SqliteStore").field("home", &self.home).field("index", &self.index_name).finish()
+        f.debug_struct("SqliteStore")
+            .field("home", &self.home)
+            .field("index", &self.index_name)
+            .finish()
     }
 }
 
@@ -134,7 +137,11 @@ fn to_usize(n: i64) -> usize {
 }
 
 /// Row of the `indexes` table.
-fn read_embedder(model: Option<String>, version: Option<String>, dim: Option<i64>) -> Option<EmbedderId> {
+fn read_embedder(
+    model: Option<String>,
+    version: Option<String>,
+    dim: Option<i64>,
+) -> Option<EmbedderId> {
     match (model, version, dim) {
         (Some(m), Some(v), Some(d)) => Some(EmbedderId::new(m, v, to_usize(d))),
         _ => None,
@@ -162,14 +169,19 @@ impl SqliteStore {
         }
         db.write(|c| migrate(c, &opts.fts_tokenizer).map(|_| ()))?;
         let (index_id, index_name, embedder) = db.write(|c| {
-            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+            let tx = c
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(db_err)?;
             let name = resolve_alias_tx(&tx, &opts.index)?.unwrap_or_else(|| opts.index.clone());
             let row = index_row(&tx, &name)?;
             let out = match row {
                 Some((id, emb)) => (id, name, emb),
                 None => {
-                    tx.execute("INSERT INTO indexes(name, created) VALUES (?1, ?2)", params![name, now_ms()])
-                        .map_err(db_err)?;
+                    tx.execute(
+                        "INSERT INTO indexes(name, created) VALUES (?1, ?2)",
+                        params![name, now_ms()],
+                    )
+                    .map_err(db_err)?;
                     (tx.last_insert_rowid(), name, None)
                 }
             };
@@ -230,7 +242,9 @@ impl SqliteStore {
                     *self.dense.write() = Some(idx);
                     return Ok(());
                 }
-                Err(e) => tracing::info!(index = %self.index_name, reason = %e, "dense index dump unusable; rebuilding from SQLite"),
+                Err(e) => {
+                    tracing::info!(index = %self.index_name, reason = %e, "dense index dump unusable; rebuilding from SQLite")
+                }
             }
         }
         let started = std::time::Instant::now();
@@ -242,14 +256,21 @@ impl SqliteStore {
                 )
                 .map_err(db_err)?;
             let rows = st
-                .query_map([self.index_id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?)))
+                .query_map([self.index_id], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
+                })
                 .map_err(db_err)?;
             let mut items = Vec::new();
             for row in rows {
                 let (id, blob) = row.map_err(db_err)?;
                 let v = verity_core::cache::vector_from_bytes(&blob)
                     .filter(|v| v.len() == emb.dim)
-                    .ok_or_else(|| StoreError::Corrupt(format!("chunk {id}: vector blob of {} bytes", blob.len())))?;
+                    .ok_or_else(|| {
+                        StoreError::Corrupt(format!(
+                            "chunk {id}: vector blob of {} bytes",
+                            blob.len()
+                        ))
+                    })?;
                 items.push((id as u64, v));
             }
             Ok(items)
@@ -267,17 +288,22 @@ impl SqliteStore {
     /// `home/index/<index>.hnsw.*` with the current write generation. SQLite
     /// writes are already durable at commit. No-op in memory or when clean.
     pub fn flush(&self) -> Result<()> {
-        let Some(dir) = self.dump_dir() else { return Ok(()) };
+        let Some(dir) = self.dump_dir() else {
+            return Ok(());
+        };
         if !self.dense_dirty.swap(false, Ordering::SeqCst) {
             return Ok(());
         }
         // Writers take the dense lock before committing, so the generation read
         // under the read lock is the one the in-memory index reflects.
         let dense = self.dense.read();
-        let Some(idx) = dense.as_ref() else { return Ok(()) };
+        let Some(idx) = dense.as_ref() else {
+            return Ok(());
+        };
         let res = self.generation().and_then(|g| {
-            std::fs::create_dir_all(&dir)
-                .map_err(|e| StoreError::Backend(format!("cannot create {}: {e}", dir.display())))?;
+            std::fs::create_dir_all(&dir).map_err(|e| {
+                StoreError::Backend(format!("cannot create {}: {e}", dir.display()))
+            })?;
             idx.dump(&dir, &self.index_name, g)
         });
         if res.is_err() {
@@ -289,12 +315,17 @@ impl SqliteStore {
     /// `PRAGMA integrity_check` plus the FTS5 integrity check; `Ok(())` when both pass.
     pub fn integrity_check(&self) -> Result<()> {
         self.db.write(|c| {
-            let res: String = c.query_row("PRAGMA integrity_check", [], |r| r.get(0)).map_err(db_err)?;
+            let res: String = c
+                .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+                .map_err(db_err)?;
             if res != "ok" {
                 return Err(StoreError::Corrupt(format!("integrity_check: {res}")).into());
             }
-            c.execute("INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')", [])
-                .map_err(|e| StoreError::Corrupt(format!("FTS integrity check: {e}")))?;
+            c.execute(
+                "INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')",
+                [],
+            )
+            .map_err(|e| StoreError::Corrupt(format!("FTS integrity check: {e}")))?;
             Ok(())
         })
     }
@@ -332,17 +363,29 @@ impl SqliteStore {
             return Err(Error::invalid_input("alias must not be empty"));
         }
         self.db.write(|c| {
-            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+            let tx = c
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(db_err)?;
             if index_row(&tx, alias)?.is_some() {
-                return Err(Error::invalid_input(format!("`{alias}` is an index name, it cannot be an alias")));
+                return Err(Error::invalid_input(format!(
+                    "`{alias}` is an index name, it cannot be an alias"
+                )));
             }
             let id: Option<i64> = tx
-                .query_row("SELECT id FROM indexes WHERE name = ?1", [index], |r| r.get(0))
+                .query_row("SELECT id FROM indexes WHERE name = ?1", [index], |r| {
+                    r.get(0)
+                })
                 .optional()
                 .map_err(db_err)?;
-            let id = id.ok_or_else(|| StoreError::NotFound { what: "index", id: index.to_string() })?;
-            tx.execute("INSERT OR REPLACE INTO aliases(alias, index_id) VALUES (?1, ?2)", params![alias, id])
-                .map_err(db_err)?;
+            let id = id.ok_or_else(|| StoreError::NotFound {
+                what: "index",
+                id: index.to_string(),
+            })?;
+            tx.execute(
+                "INSERT OR REPLACE INTO aliases(alias, index_id) VALUES (?1, ?2)",
+                params![alias, id],
+            )
+            .map_err(db_err)?;
             tx.commit().map_err(db_err)
         })
     }
@@ -356,7 +399,9 @@ impl SqliteStore {
     /// this store is bound to cannot be dropped.
     pub fn drop_index(&self, name: &str) -> Result<()> {
         if name == self.index_name {
-            return Err(Error::invalid_input(format!("index `{name}` is in use by this store")));
+            return Err(Error::invalid_input(format!(
+                "index `{name}` is in use by this store"
+            )));
         }
         self.db.write(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
@@ -391,13 +436,21 @@ impl SqliteStore {
     /// Current write generation of the bound index.
     pub fn generation(&self) -> Result<u64> {
         self.db.read(|c| {
-            c.query_row("SELECT generation FROM indexes WHERE id = ?1", [self.index_id], |r| r.get::<_, i64>(0))
-                .map(|g| g as u64)
-                .map_err(db_err)
+            c.query_row(
+                "SELECT generation FROM indexes WHERE id = ?1",
+                [self.index_id],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|g| g as u64)
+            .map_err(db_err)
         })
     }
 
-    fn check_batch(&self, docs: &[IndexedDocument], current: Option<&EmbedderId>) -> Result<Option<EmbedderId>> {
+    fn check_batch(
+        &self,
+        docs: &[IndexedDocument],
+        current: Option<&EmbedderId>,
+    ) -> Result<Option<EmbedderId>> {
         let mut emb = current.cloned();
         for d in docs {
             if d.document.uid.is_empty() {
@@ -411,9 +464,14 @@ impl SqliteStore {
                     )));
                 }
             }
-            let Some(vectors) = &d.embeddings else { continue };
+            let Some(vectors) = &d.embeddings else {
+                continue;
+            };
             let Some(id) = &d.embedder else {
-                return Err(Error::invalid_input(format!("document `{}` has vectors but no embedder id", d.document.uid)));
+                return Err(Error::invalid_input(format!(
+                    "document `{}` has vectors but no embedder id",
+                    d.document.uid
+                )));
             };
             if vectors.len() != d.chunks.len() {
                 return Err(Error::invalid_input(format!(
@@ -427,7 +485,11 @@ impl SqliteStore {
                 if v.len() != id.dim {
                     return Err(StoreError::EmbedderMismatch {
                         expected: id.to_string(),
-                        found: format!("vector {i} of document `{}` with dimension {}", d.document.uid, v.len()),
+                        found: format!(
+                            "vector {i} of document `{}` with dimension {}",
+                            d.document.uid,
+                            v.len()
+                        ),
                     }
                     .into());
                 }
@@ -441,7 +503,11 @@ impl SqliteStore {
             match &emb {
                 None => emb = Some(id.clone()),
                 Some(e) if e.model != id.model || e.dim != id.dim => {
-                    return Err(StoreError::EmbedderMismatch { expected: e.to_string(), found: id.to_string() }.into());
+                    return Err(StoreError::EmbedderMismatch {
+                        expected: e.to_string(),
+                        found: id.to_string(),
+                    }
+                    .into());
                 }
                 Some(e) if e.version != id.version => {
                     return Err(StoreError::ReindexRequired {
@@ -637,14 +703,21 @@ impl SqliteStore {
         let mut removed: Vec<u64> = Vec::new();
         let mut count = 0;
         self.db.write(|c| {
-            let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
+            let tx = c
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(db_err)?;
             {
-                let mut find =
-                    tx.prepare_cached("SELECT id FROM documents WHERE index_id = ?1 AND uid = ?2").map_err(db_err)?;
-                let mut chunks = tx.prepare_cached("SELECT id FROM chunks WHERE doc_id = ?1").map_err(db_err)?;
+                let mut find = tx
+                    .prepare_cached("SELECT id FROM documents WHERE index_id = ?1 AND uid = ?2")
+                    .map_err(db_err)?;
+                let mut chunks = tx
+                    .prepare_cached("SELECT id FROM chunks WHERE doc_id = ?1")
+                    .map_err(db_err)?;
                 for uid in uids {
-                    let Some(id): Option<i64> =
-                        find.query_row(params![self.index_id, uid], |r| r.get(0)).optional().map_err(db_err)?
+                    let Some(id): Option<i64> = find
+                        .query_row(params![self.index_id, uid], |r| r.get(0))
+                        .optional()
+                        .map_err(db_err)?
                     else {
                         continue;
                     };
@@ -654,17 +727,23 @@ impl SqliteStore {
                         .collect::<rusqlite::Result<_>>()
                         .map_err(db_err)?;
                     for cid in ids {
-                        tx.execute("DELETE FROM chunks_fts WHERE rowid = ?1", [cid]).map_err(db_err)?;
+                        tx.execute("DELETE FROM chunks_fts WHERE rowid = ?1", [cid])
+                            .map_err(db_err)?;
                         removed.push(cid as u64);
                     }
-                    tx.execute("DELETE FROM chunks WHERE doc_id = ?1", [id]).map_err(db_err)?;
-                    tx.execute("DELETE FROM documents WHERE id = ?1", [id]).map_err(db_err)?;
+                    tx.execute("DELETE FROM chunks WHERE doc_id = ?1", [id])
+                        .map_err(db_err)?;
+                    tx.execute("DELETE FROM documents WHERE id = ?1", [id])
+                        .map_err(db_err)?;
                     count += 1;
                 }
             }
             if count > 0 {
-                tx.execute("UPDATE indexes SET generation = generation + 1 WHERE id = ?1", [self.index_id])
-                    .map_err(db_err)?;
+                tx.execute(
+                    "UPDATE indexes SET generation = generation + 1 WHERE id = ?1",
+                    [self.index_id],
+                )
+                .map_err(db_err)?;
             }
             let mut dense = self.dense.write();
             tx.commit().map_err(db_err)?;
@@ -704,7 +783,9 @@ impl SqliteStore {
         params.push(SqlValue::Integer(to_i64(limit)));
         let mut st = c.prepare_cached(&sql).map_err(db_err)?;
         let rows = st
-            .query_map(rusqlite::params_from_iter(params), |r| Ok((r.get::<_, i64>(0)?, -(r.get::<_, f64>(1)? as f32))))
+            .query_map(rusqlite::params_from_iter(params), |r| {
+                Ok((r.get::<_, i64>(0)?, -(r.get::<_, f64>(1)? as f32)))
+            })
             .map_err(db_err)?;
         rows.collect::<rusqlite::Result<Vec<_>>>().map_err(db_err)
     }
@@ -722,7 +803,9 @@ impl SqliteStore {
         let mut params = vec![SqlValue::Integer(self.index_id)];
         params.extend(pred.params);
         let mut st = c.prepare_cached(&sql).map_err(db_err)?;
-        let rows = st.query_map(rusqlite::params_from_iter(params), |r| r.get::<_, i64>(0)).map_err(db_err)?;
+        let rows = st
+            .query_map(rusqlite::params_from_iter(params), |r| r.get::<_, i64>(0))
+            .map_err(db_err)?;
         let mut set = HashSet::new();
         for r in rows {
             set.insert(r.map_err(db_err)? as u64);
@@ -730,7 +813,13 @@ impl SqliteStore {
         Ok(Some(set))
     }
 
-    fn dense_candidates(&self, c: &Connection, q: &SearchQuery, vector: &[f32], limit: usize) -> Result<Vec<(i64, f32)>> {
+    fn dense_candidates(
+        &self,
+        c: &Connection,
+        q: &SearchQuery,
+        vector: &[f32],
+        limit: usize,
+    ) -> Result<Vec<(i64, f32)>> {
         let Some(emb) = self.embedder.read().clone() else {
             return Ok(Vec::new());
         };
@@ -743,9 +832,14 @@ impl SqliteStore {
         }
         let allowed = self.allowed_ids(c, q)?;
         let dense = self.dense.read();
-        let Some(idx) = dense.as_ref() else { return Ok(Vec::new()) };
+        let Some(idx) = dense.as_ref() else {
+            return Ok(Vec::new());
+        };
         if idx.dim() != emb.dim {
-            return Err(StoreError::Corrupt("dense index dimension differs from the index embedder".into()).into());
+            return Err(StoreError::Corrupt(
+                "dense index dimension differs from the index embedder".into(),
+            )
+            .into());
         }
         let hits = match &allowed {
             Some(set) => {
@@ -762,7 +856,9 @@ impl SqliteStore {
             return Ok(Vec::new());
         }
         if q.mode == SearchMode::Dense && q.vector.is_none() {
-            return Err(Error::invalid_input("dense search needs a query vector (embed the query first)"));
+            return Err(Error::invalid_input(
+                "dense search needs a query vector (embed the query first)",
+            ));
         }
         if q.mode != SearchMode::Lexical {
             if let (Some(v), Some(emb)) = (&q.vector, self.embedder.read().as_ref()) {
@@ -780,12 +876,17 @@ impl SqliteStore {
             let tx = c.transaction().map_err(db_err)?;
             let depth = (q.k * 4).max(50);
             let ranked: Vec<(i64, f32, Option<f32>, Option<f32>)> = match q.mode {
-                SearchMode::Lexical => {
-                    self.lexical(&tx, q, q.k)?.into_iter().map(|(id, s)| (id, s, Some(s), None)).collect()
-                }
+                SearchMode::Lexical => self
+                    .lexical(&tx, q, q.k)?
+                    .into_iter()
+                    .map(|(id, s)| (id, s, Some(s), None))
+                    .collect(),
                 SearchMode::Dense => {
                     let v = q.vector.as_deref().unwrap_or(&[]);
-                    self.dense_candidates(&tx, q, v, q.k)?.into_iter().map(|(id, s)| (id, s, None, Some(s))).collect()
+                    self.dense_candidates(&tx, q, v, q.k)?
+                        .into_iter()
+                        .map(|(id, s)| (id, s, None, Some(s)))
+                        .collect()
                 }
                 SearchMode::Hybrid => {
                     let lex = self.lexical(&tx, q, depth)?;
@@ -795,12 +896,23 @@ impl SqliteStore {
                     };
                     let lex_map: HashMap<i64, f32> = lex.iter().copied().collect();
                     let dense_map: HashMap<i64, f32> = dense.iter().copied().collect();
-                    let as_str = |l: &[(i64, f32)]| l.iter().map(|(id, s)| (id.to_string(), *s)).collect::<Vec<_>>();
+                    let as_str = |l: &[(i64, f32)]| {
+                        l.iter()
+                            .map(|(id, s)| (id.to_string(), *s))
+                            .collect::<Vec<_>>()
+                    };
                     fuse(&as_str(&lex), &as_str(&dense), q.fusion)
                         .into_iter()
                         .filter_map(|(id, s)| id.parse::<i64>().ok().map(|id| (id, s)))
                         .take(q.k)
-                        .map(|(id, s)| (id, s, lex_map.get(&id).copied(), dense_map.get(&id).copied()))
+                        .map(|(id, s)| {
+                            (
+                                id,
+                                s,
+                                lex_map.get(&id).copied(),
+                                dense_map.get(&id).copied(),
+                            )
+                        })
                         .collect()
                 }
             };
@@ -808,10 +920,20 @@ impl SqliteStore {
             let mut rows = hydrate(&tx, &ids)?;
             let mut out = Vec::with_capacity(ranked.len());
             for (id, score, lexical, dense) in ranked {
-                let Some((chunk, doc)) = rows.remove(&id) else { continue };
+                let Some((chunk, doc)) = rows.remove(&id) else {
+                    continue;
+                };
                 let lr = lexical.map(|s| bm25_relevance(s, pivot)).unwrap_or(0.0);
                 let dr = dense.map(|s| s.clamp(0.0, 1.0)).unwrap_or(0.0);
-                out.push(ScoredChunk { chunk, doc, score, relevance: lr.max(dr), lexical, dense, freshness: None });
+                out.push(ScoredChunk {
+                    chunk,
+                    doc,
+                    score,
+                    relevance: lr.max(dr),
+                    lexical,
+                    dense,
+                    freshness: None,
+                });
             }
             Ok(out)
         })
@@ -840,23 +962,36 @@ fn remove_dumps(dir: &Path, name: &str) {
 }
 
 fn resolve_alias_tx(c: &Connection, name: &str) -> Result<Option<String>> {
-    c.query_row("SELECT i.name FROM aliases a JOIN indexes i ON i.id = a.index_id WHERE a.alias = ?1", [name], |r| r.get(0))
-        .optional()
-        .map_err(db_err)
+    c.query_row(
+        "SELECT i.name FROM aliases a JOIN indexes i ON i.id = a.index_id WHERE a.alias = ?1",
+        [name],
+        |r| r.get(0),
+    )
+    .optional()
+    .map_err(db_err)
 }
 
 fn index_row(c: &Connection, name: &str) -> Result<Option<(i64, Option<EmbedderId>)>> {
-    c.query_row("SELECT id, embedder_model, embed_version, dim FROM indexes WHERE name = ?1", [name], |r| {
-        Ok((r.get::<_, i64>(0)?, read_embedder(r.get(1)?, r.get(2)?, r.get(3)?)))
-    })
+    c.query_row(
+        "SELECT id, embedder_model, embed_version, dim FROM indexes WHERE name = ?1",
+        [name],
+        |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                read_embedder(r.get(1)?, r.get(2)?, r.get(3)?),
+            ))
+        },
+    )
     .optional()
     .map_err(db_err)
 }
 
 fn index_embedder(tx: &Transaction<'_>, id: i64) -> Result<Option<EmbedderId>> {
-    tx.query_row("SELECT embedder_model, embed_version, dim FROM indexes WHERE id = ?1", [id], |r| {
-        Ok(read_embedder(r.get(0)?, r.get(1)?, r.get(2)?))
-    })
+    tx.query_row(
+        "SELECT embedder_model, embed_version, dim FROM indexes WHERE id = ?1",
+        [id],
+        |r| Ok(read_embedder(r.get(0)?, r.get(1)?, r.get(2)?)),
+    )
     .map_err(db_err)
 }
 
@@ -885,7 +1020,9 @@ fn list_indexes_tx(c: &Connection, only: Option<&str>) -> Result<Vec<IndexInfo>>
         .map_err(db_err)?
         .collect::<rusqlite::Result<Vec<_>>>()
         .map_err(db_err)?;
-    let mut st = c.prepare("SELECT alias FROM aliases WHERE index_id = ?1 ORDER BY alias").map_err(db_err)?;
+    let mut st = c
+        .prepare("SELECT alias FROM aliases WHERE index_id = ?1 ORDER BY alias")
+        .map_err(db_err)?;
     let mut out = Vec::with_capacity(rows.len());
     for (id, mut info) in rows {
         info.aliases = st

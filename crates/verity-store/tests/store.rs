@@ -1,4 +1,5 @@
 //! Behaviour of the SQLite store: upsert/replace/delete, search modes, filters, embedder checks, aliases.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::HashSet;
 
@@ -6,8 +7,8 @@ use chrono::{TimeZone, Utc};
 use rand::{Rng, SeedableRng};
 use serde_json::json;
 use verity_core::{
-    Chunk, Document, EmbedderId, Error, Filters, IndexedDocument, MetadataFilter, SearchMode, SearchQuery, StoreError,
-    TimeRange, VectorStore,
+    Chunk, Document, EmbedderId, Error, Filters, IndexedDocument, MetadataFilter, SearchMode,
+    SearchQuery, StoreError, TimeRange, VectorStore,
 };
 use verity_store::{SqliteStore, StoreOptions};
 
@@ -35,7 +36,13 @@ fn chunked(doc: Document, parts: &[&str]) -> IndexedDocument {
     }
     let document = Document { content, ..doc };
     let content_hash = document.content_hash();
-    IndexedDocument { document, chunks, embeddings: None, embedder: None, content_hash }
+    IndexedDocument {
+        document,
+        chunks,
+        embeddings: None,
+        embedder: None,
+        content_hash,
+    }
 }
 
 fn with_vectors(mut d: IndexedDocument, id: &EmbedderId, vecs: Vec<Vec<f32>>) -> IndexedDocument {
@@ -56,8 +63,17 @@ async fn upsert_get_replace_delete() {
     d.tags = vec!["ln".into()];
     d.ts = Some(Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap());
     d.metadata.insert("node".into(), json!("02ab"));
-    let r = s.upsert(vec![chunked(d.clone(), &["routing fees are low", "channels rebalance"])]).await.unwrap();
-    assert_eq!((r.inserted, r.replaced, r.unchanged, r.chunks), (1, 0, 0, 2));
+    let r = s
+        .upsert(vec![chunked(
+            d.clone(),
+            &["routing fees are low", "channels rebalance"],
+        )])
+        .await
+        .unwrap();
+    assert_eq!(
+        (r.inserted, r.replaced, r.unchanged, r.chunks),
+        (1, 0, 0, 2)
+    );
     let got = s.get("a").await.unwrap().unwrap();
     assert_eq!(got.content, "routing fees are low channels rebalance");
     assert_eq!(got.title.as_deref(), Some("Lightning fees"));
@@ -65,18 +81,33 @@ async fn upsert_get_replace_delete() {
     assert_eq!(got.ts, d.ts);
 
     // Same content: unchanged. Fingerprint reflects it.
-    let r = s.upsert(vec![chunked(d.clone(), &["routing fees are low", "channels rebalance"])]).await.unwrap();
+    let r = s
+        .upsert(vec![chunked(
+            d.clone(),
+            &["routing fees are low", "channels rebalance"],
+        )])
+        .await
+        .unwrap();
     assert_eq!(r.unchanged, 1);
     let fp = s.fingerprints(&["a".into(), "zz".into()]).await.unwrap();
     assert_eq!(fp.len(), 1);
     assert_eq!(fp["a"].embed_version, None);
 
     // New content replaces all chunks.
-    let r = s.upsert(vec![chunked(d.clone(), &["completely new text"])]).await.unwrap();
+    let r = s
+        .upsert(vec![chunked(d.clone(), &["completely new text"])])
+        .await
+        .unwrap();
     assert_eq!(r.replaced, 1);
-    let hits = s.search(&SearchQuery::new("routing channels").mode(SearchMode::Lexical)).await.unwrap();
+    let hits = s
+        .search(&SearchQuery::new("routing channels").mode(SearchMode::Lexical))
+        .await
+        .unwrap();
     assert!(hits.is_empty(), "old chunks must be gone: {hits:?}");
-    let hits = s.search(&SearchQuery::new("new").mode(SearchMode::Lexical)).await.unwrap();
+    let hits = s
+        .search(&SearchQuery::new("new").mode(SearchMode::Lexical))
+        .await
+        .unwrap();
     assert_eq!(hits.len(), 1);
     assert_eq!(hits[0].chunk.id, "a#0");
     assert!(hits[0].score > 0.0 && hits[0].relevance > 0.0 && hits[0].relevance < 1.0);
@@ -85,25 +116,63 @@ async fn upsert_get_replace_delete() {
 
     assert_eq!(s.delete(&["a".into(), "missing".into()]).await.unwrap(), 1);
     assert!(s.get("a").await.unwrap().is_none());
-    assert!(s.search(&SearchQuery::new("new").mode(SearchMode::Lexical)).await.unwrap().is_empty());
+    assert!(s
+        .search(&SearchQuery::new("new").mode(SearchMode::Lexical))
+        .await
+        .unwrap()
+        .is_empty());
 }
 
 #[tokio::test]
 async fn hostile_queries_never_error() {
     let s = SqliteStore::open_in_memory(StoreOptions::default()).unwrap();
-    s.upsert(vec![chunked(Document::new("a", ""), &["the NEAR operator and café 東京 data"])]).await.unwrap();
+    s.upsert(vec![chunked(
+        Document::new("a", ""),
+        &["the NEAR operator and café 東京 data"],
+    )])
+    .await
+    .unwrap();
     for q in [
-        "\"unbalanced", "(a OR", "-minus", "star*", "NEAR(a b)", "AND", "OR OR", "NOT", "東京", "кириллица", "^x", "a:b",
-        "{col}: x", "", "   ", "\"\"", "'", "café", "cafe", "x AND (y OR z) NOT \"w",
+        "\"unbalanced",
+        "(a OR",
+        "-minus",
+        "star*",
+        "NEAR(a b)",
+        "AND",
+        "OR OR",
+        "NOT",
+        "東京",
+        "кириллица",
+        "^x",
+        "a:b",
+        "{col}: x",
+        "",
+        "   ",
+        "\"\"",
+        "'",
+        "café",
+        "cafe",
+        "x AND (y OR z) NOT \"w",
     ] {
-        let r = s.search(&SearchQuery::new(q).mode(SearchMode::Lexical)).await;
+        let r = s
+            .search(&SearchQuery::new(q).mode(SearchMode::Lexical))
+            .await;
         assert!(r.is_ok(), "query {q:?} failed: {r:?}");
     }
-    let hits = s.search(&SearchQuery::new("cafe").mode(SearchMode::Lexical)).await.unwrap();
+    let hits = s
+        .search(&SearchQuery::new("cafe").mode(SearchMode::Lexical))
+        .await
+        .unwrap();
     assert_eq!(hits.len(), 1, "diacritics are folded");
-    let hits = s.search(&SearchQuery::new("東京").mode(SearchMode::Lexical)).await.unwrap();
+    let hits = s
+        .search(&SearchQuery::new("東京").mode(SearchMode::Lexical))
+        .await
+        .unwrap();
     assert_eq!(hits.len(), 1);
-    let hits = s.search(&SearchQuery::new("NEAR").mode(SearchMode::Lexical)).await.unwrap();
+    let hits = s
+        .search(&SearchQuery::new("NEAR").mode(SearchMode::Lexical))
+        .await
+        .unwrap();
     assert_eq!(hits.len(), 1, "NEAR is a plain word");
 }
 
@@ -112,55 +181,138 @@ async fn dense_and_hybrid_search() {
     let s = SqliteStore::open_in_memory(StoreOptions::default()).unwrap();
     let id = emb();
     s.upsert(vec![
-        with_vectors(chunked(Document::new("x", ""), &["apple pie recipe"]), &id, vec![vec![1.0, 0.0, 0.0]]),
-        with_vectors(chunked(Document::new("y", ""), &["banana bread"]), &id, vec![vec![0.0, 1.0, 0.0]]),
-        with_vectors(chunked(Document::new("z", ""), &["apple apple tart"]), &id, vec![vec![0.7, 0.7, 0.0]]),
+        with_vectors(
+            chunked(Document::new("x", ""), &["apple pie recipe"]),
+            &id,
+            vec![vec![1.0, 0.0, 0.0]],
+        ),
+        with_vectors(
+            chunked(Document::new("y", ""), &["banana bread"]),
+            &id,
+            vec![vec![0.0, 1.0, 0.0]],
+        ),
+        with_vectors(
+            chunked(Document::new("z", ""), &["apple apple tart"]),
+            &id,
+            vec![vec![0.7, 0.7, 0.0]],
+        ),
     ])
     .await
     .unwrap();
     assert_eq!(s.embedder().await.unwrap(), Some(id.clone()));
-    let hits = s.search(&SearchQuery::new("").mode(SearchMode::Dense).vector(vec![0.0, 2.0, 0.0]).k(2)).await.unwrap();
-    assert_eq!(hits.iter().map(|h| h.doc.uid.as_str()).collect::<Vec<_>>(), ["y", "z"]);
+    let hits = s
+        .search(
+            &SearchQuery::new("")
+                .mode(SearchMode::Dense)
+                .vector(vec![0.0, 2.0, 0.0])
+                .k(2),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        hits.iter().map(|h| h.doc.uid.as_str()).collect::<Vec<_>>(),
+        ["y", "z"]
+    );
     assert!((hits[0].dense.unwrap() - 1.0).abs() < 1e-5);
     assert!((hits[0].relevance - 1.0).abs() < 1e-5);
 
-    let hits = s.search(&SearchQuery::new("apple").vector(vec![0.0, 1.0, 0.0]).k(3)).await.unwrap();
+    let hits = s
+        .search(&SearchQuery::new("apple").vector(vec![0.0, 1.0, 0.0]).k(3))
+        .await
+        .unwrap();
     let uids: Vec<_> = hits.iter().map(|h| h.doc.uid.as_str()).collect();
     assert_eq!(hits.len(), 3);
     // z is second in both lists, x only matches lexically, y only densely: RRF puts z first.
     assert_eq!(uids[0], "z", "{uids:?}");
     let z = &hits[0];
     assert!(z.lexical.is_some() && z.dense.is_some());
-    assert!((z.relevance - z.dense.unwrap().max(verity_core::rank::bm25_relevance(z.lexical.unwrap(), 10.0))).abs() < 1e-5);
+    assert!(
+        (z.relevance
+            - z.dense
+                .unwrap()
+                .max(verity_core::rank::bm25_relevance(z.lexical.unwrap(), 10.0)))
+        .abs()
+            < 1e-5
+    );
 
     // Wrong dimension / wrong embedder.
-    let err = s.search(&SearchQuery::new("").mode(SearchMode::Dense).vector(vec![1.0, 0.0])).await.unwrap_err();
-    assert!(matches!(err, Error::Store(StoreError::EmbedderMismatch { .. })), "{err}");
-    let other = EmbedderId::new("other", "v1", 3);
     let err = s
-        .upsert(vec![with_vectors(chunked(Document::new("w", ""), &["w"]), &other, vec![vec![1.0, 0.0, 0.0]])])
+        .search(
+            &SearchQuery::new("")
+                .mode(SearchMode::Dense)
+                .vector(vec![1.0, 0.0]),
+        )
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Store(StoreError::EmbedderMismatch { .. })), "{err}");
+    assert!(
+        matches!(err, Error::Store(StoreError::EmbedderMismatch { .. })),
+        "{err}"
+    );
+    let other = EmbedderId::new("other", "v1", 3);
+    let err = s
+        .upsert(vec![with_vectors(
+            chunked(Document::new("w", ""), &["w"]),
+            &other,
+            vec![vec![1.0, 0.0, 0.0]],
+        )])
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::Store(StoreError::EmbedderMismatch { .. })),
+        "{err}"
+    );
     assert!(err.to_string().contains("toy@v1/3d"), "{err}");
     let newer = EmbedderId::new("toy", "v2", 3);
     let err = s
-        .upsert(vec![with_vectors(chunked(Document::new("w", ""), &["w"]), &newer, vec![vec![1.0, 0.0, 0.0]])])
+        .upsert(vec![with_vectors(
+            chunked(Document::new("w", ""), &["w"]),
+            &newer,
+            vec![vec![1.0, 0.0, 0.0]],
+        )])
         .await
         .unwrap_err();
-    assert!(matches!(err, Error::Store(StoreError::ReindexRequired { .. })), "{err}");
-    assert!(s.get("w").await.unwrap().is_none(), "a refused batch writes nothing");
-    let err = s.search(&SearchQuery::new("x").mode(SearchMode::Dense)).await.unwrap_err();
+    assert!(
+        matches!(err, Error::Store(StoreError::ReindexRequired { .. })),
+        "{err}"
+    );
+    assert!(
+        s.get("w").await.unwrap().is_none(),
+        "a refused batch writes nothing"
+    );
+    let err = s
+        .search(&SearchQuery::new("x").mode(SearchMode::Dense))
+        .await
+        .unwrap_err();
     assert_eq!(err.code(), "invalid_input");
 
     // Replacing a document drops its old vector from the dense index.
-    s.upsert(vec![with_vectors(chunked(Document::new("y", ""), &["banana split"]), &id, vec![vec![0.0, 0.0, 1.0]])])
+    s.upsert(vec![with_vectors(
+        chunked(Document::new("y", ""), &["banana split"]),
+        &id,
+        vec![vec![0.0, 0.0, 1.0]],
+    )])
+    .await
+    .unwrap();
+    let hits = s
+        .search(
+            &SearchQuery::new("")
+                .mode(SearchMode::Dense)
+                .vector(vec![0.0, 1.0, 0.0])
+                .k(1),
+        )
         .await
         .unwrap();
-    let hits = s.search(&SearchQuery::new("").mode(SearchMode::Dense).vector(vec![0.0, 1.0, 0.0]).k(1)).await.unwrap();
     assert_eq!(hits[0].doc.uid, "z");
     s.delete(&["z".into()]).await.unwrap();
-    let hits = s.search(&SearchQuery::new("").mode(SearchMode::Dense).vector(vec![0.0, 1.0, 0.0]).k(3)).await.unwrap();
+    let hits = s
+        .search(
+            &SearchQuery::new("")
+                .mode(SearchMode::Dense)
+                .vector(vec![0.0, 1.0, 0.0])
+                .k(3),
+        )
+        .await
+        .unwrap();
     assert_eq!(hits.len(), 2);
     assert!(hits.iter().all(|h| h.doc.uid != "z"));
 }
@@ -171,9 +323,13 @@ async fn vectors_survive_reopen_and_aliases_switch() {
     let id = emb();
     {
         let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
-        s.upsert(vec![with_vectors(chunked(Document::new("x", ""), &["alpha"]), &id, vec![vec![1.0, 0.0, 0.0]])])
-            .await
-            .unwrap();
+        s.upsert(vec![with_vectors(
+            chunked(Document::new("x", ""), &["alpha"]),
+            &id,
+            vec![vec![1.0, 0.0, 0.0]],
+        )])
+        .await
+        .unwrap();
         let info = s.create_index("v2", Some(&id)).unwrap();
         assert_eq!(info.embedder, Some(id.clone()));
         s.set_alias("live", "default").unwrap();
@@ -184,7 +340,14 @@ async fn vectors_survive_reopen_and_aliases_switch() {
     }
     let s = SqliteStore::open(dir.path(), StoreOptions::default().index("live")).unwrap();
     assert_eq!(s.index_name(), "default");
-    let hits = s.search(&SearchQuery::new("").mode(SearchMode::Dense).vector(vec![1.0, 0.1, 0.0])).await.unwrap();
+    let hits = s
+        .search(
+            &SearchQuery::new("")
+                .mode(SearchMode::Dense)
+                .vector(vec![1.0, 0.1, 0.0]),
+        )
+        .await
+        .unwrap();
     assert_eq!(hits.len(), 1);
     // Atomic switch to the (empty) v2 index.
     s.set_alias("live", "v2").unwrap();
@@ -192,9 +355,23 @@ async fn vectors_survive_reopen_and_aliases_switch() {
     assert_eq!(v2.index_name(), "v2");
     assert_eq!(v2.stats().await.unwrap().documents, 0);
     assert_eq!(v2.embedder().await.unwrap(), Some(id.clone()));
-    let names: Vec<_> = s.list_indexes().unwrap().into_iter().map(|i| (i.name, i.aliases)).collect();
-    assert_eq!(names, vec![("default".to_string(), vec![]), ("v2".to_string(), vec!["live".to_string()])]);
-    assert!(v2.drop_index("v2").is_err(), "bound index cannot be dropped");
+    let names: Vec<_> = s
+        .list_indexes()
+        .unwrap()
+        .into_iter()
+        .map(|i| (i.name, i.aliases))
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            ("default".to_string(), vec![]),
+            ("v2".to_string(), vec!["live".to_string()])
+        ]
+    );
+    assert!(
+        v2.drop_index("v2").is_err(),
+        "bound index cannot be dropped"
+    );
     drop(v2);
     s.drop_index("v2").unwrap();
     assert_eq!(s.resolve_alias("live").unwrap(), None);
@@ -211,7 +388,16 @@ async fn sql_filters_agree_with_reference() {
     let sources = ["a", "b", "c"];
     let langs = ["en", "fr", "EN", "de"];
     let tags = ["t1", "t2", "t3", "t4"];
-    let meta_vals = [json!(1), json!(2), json!("x"), json!("y"), json!(true), json!(null), json!(1.5), json!([1, 2])];
+    let meta_vals = [
+        json!(1),
+        json!(2),
+        json!("x"),
+        json!("y"),
+        json!(true),
+        json!(null),
+        json!(1.5),
+        json!([1, 2]),
+    ];
     let mut docs = Vec::new();
     let mut metas = Vec::new();
     for i in 0..120 {
@@ -220,19 +406,30 @@ async fn sql_filters_agree_with_reference() {
         if rng.random_bool(0.8) {
             d.lang = Some(langs[rng.random_range(0..4)].to_string());
         }
-        d.tags = tags.iter().filter(|_| rng.random_bool(0.4)).map(|t| t.to_string()).collect();
+        d.tags = tags
+            .iter()
+            .filter(|_| rng.random_bool(0.4))
+            .map(|t| t.to_string())
+            .collect();
         if rng.random_bool(0.8) {
-            d.ts = Utc.timestamp_millis_opt(1_700_000_000_000 + rng.random_range(0..1_000_000_000i64)).single();
+            d.ts = Utc
+                .timestamp_millis_opt(1_700_000_000_000 + rng.random_range(0..1_000_000_000i64))
+                .single();
         }
         for key in ["k1", "k2"] {
             if rng.random_bool(0.7) {
-                d.metadata.insert(key.into(), meta_vals[rng.random_range(0..meta_vals.len())].clone());
+                d.metadata.insert(
+                    key.into(),
+                    meta_vals[rng.random_range(0..meta_vals.len())].clone(),
+                );
             }
         }
         let n = rng.random_range(1..4usize);
         let parts: Vec<String> = (0..n).map(|j| format!("common word part{j}")).collect();
         let parts_ref: Vec<&str> = parts.iter().map(|s| s.as_str()).collect();
-        let v: Vec<Vec<f32>> = (0..n).map(|_| vec![rng.random(), rng.random(), rng.random::<f32>() + 0.01]).collect();
+        let v: Vec<Vec<f32>> = (0..n)
+            .map(|_| vec![rng.random(), rng.random(), rng.random::<f32>() + 0.01])
+            .collect();
         let idoc = with_vectors(chunked(d, &parts_ref), &id, v);
         metas.push(idoc.document.meta());
         docs.push(idoc);
@@ -241,38 +438,79 @@ async fn sql_filters_agree_with_reference() {
     for round in 0..150 {
         let mut f = Filters::default();
         if rng.random_bool(0.3) {
-            f.sources = sources.iter().filter(|_| rng.random_bool(0.5)).map(|x| x.to_string()).collect();
+            f.sources = sources
+                .iter()
+                .filter(|_| rng.random_bool(0.5))
+                .map(|x| x.to_string())
+                .collect();
         }
         if rng.random_bool(0.3) {
             f.langs = vec![["en", "Fr", "DE", "xx"][rng.random_range(0..4)].to_string()];
         }
         if rng.random_bool(0.3) {
-            f.tags_any = tags.iter().filter(|_| rng.random_bool(0.4)).map(|x| x.to_string()).collect();
+            f.tags_any = tags
+                .iter()
+                .filter(|_| rng.random_bool(0.4))
+                .map(|x| x.to_string())
+                .collect();
         }
         if rng.random_bool(0.3) {
-            f.tags_all = tags.iter().filter(|_| rng.random_bool(0.3)).map(|x| x.to_string()).collect();
+            f.tags_all = tags
+                .iter()
+                .filter(|_| rng.random_bool(0.3))
+                .map(|x| x.to_string())
+                .collect();
         }
         if rng.random_bool(0.15) {
-            f.uids = (0..5).map(|_| format!("d{}", rng.random_range(0..130))).collect();
+            f.uids = (0..5)
+                .map(|_| format!("d{}", rng.random_range(0..130)))
+                .collect();
         }
         if rng.random_bool(0.4) {
-            let vals = (0..rng.random_range(1..3)).map(|_| meta_vals[rng.random_range(0..meta_vals.len())].clone()).collect();
-            f.metadata = vec![MetadataFilter { key: ["k1", "k2"][rng.random_range(0..2)].into(), values: vals }];
+            let vals = (0..rng.random_range(1..3))
+                .map(|_| meta_vals[rng.random_range(0..meta_vals.len())].clone())
+                .collect();
+            f.metadata = vec![MetadataFilter {
+                key: ["k1", "k2"][rng.random_range(0..2)].into(),
+                values: vals,
+            }];
         }
         if rng.random_bool(0.3) {
             let a = 1_700_000_000_000 + rng.random_range(0..1_000_000_000i64);
             let b = a + rng.random_range(0..500_000_000i64);
             f.time = TimeRange {
-                since: rng.random_bool(0.7).then(|| Utc.timestamp_millis_opt(a).single().unwrap()),
-                until: rng.random_bool(0.7).then(|| Utc.timestamp_millis_opt(b).single().unwrap()),
+                since: rng
+                    .random_bool(0.7)
+                    .then(|| Utc.timestamp_millis_opt(a).single().unwrap()),
+                until: rng
+                    .random_bool(0.7)
+                    .then(|| Utc.timestamp_millis_opt(b).single().unwrap()),
             };
         }
-        let expected: HashSet<String> = metas.iter().filter(|m| f.matches(m)).map(|m| m.uid.clone()).collect();
-        let lex = s.search(&SearchQuery::new("common").mode(SearchMode::Lexical).k(10_000).filters(f.clone())).await.unwrap();
+        let expected: HashSet<String> = metas
+            .iter()
+            .filter(|m| f.matches(m))
+            .map(|m| m.uid.clone())
+            .collect();
+        let lex = s
+            .search(
+                &SearchQuery::new("common")
+                    .mode(SearchMode::Lexical)
+                    .k(10_000)
+                    .filters(f.clone()),
+            )
+            .await
+            .unwrap();
         let got: HashSet<String> = lex.iter().map(|h| h.doc.uid.clone()).collect();
         assert_eq!(got, expected, "lexical, round {round}, filters {f:?}");
         let dense = s
-            .search(&SearchQuery::new("").mode(SearchMode::Dense).vector(vec![0.3, 0.3, 0.3]).k(10_000).filters(f.clone()))
+            .search(
+                &SearchQuery::new("")
+                    .mode(SearchMode::Dense)
+                    .vector(vec![0.3, 0.3, 0.3])
+                    .k(10_000)
+                    .filters(f.clone()),
+            )
             .await
             .unwrap();
         let got: HashSet<String> = dense.iter().map(|h| h.doc.uid.clone()).collect();
@@ -289,16 +527,35 @@ async fn filtered_search_fills_k() {
     let mut docs = Vec::new();
     for i in 0..200 {
         let mut d = Document::new(format!("d{i}"), "");
-        d.source = if i % 50 == 0 { "rare".into() } else { "bulk".into() };
+        d.source = if i % 50 == 0 {
+            "rare".into()
+        } else {
+            "bulk".into()
+        };
         // The rare documents are the worst matches for both indexes.
-        let text = if d.source == "rare" { "needle" } else { "needle needle needle needle" };
-        let v = if d.source == "rare" { vec![0.0, 0.0, 1.0] } else { vec![1.0, 0.0, 0.0] };
+        let text = if d.source == "rare" {
+            "needle"
+        } else {
+            "needle needle needle needle"
+        };
+        let v = if d.source == "rare" {
+            vec![0.0, 0.0, 1.0]
+        } else {
+            vec![1.0, 0.0, 0.0]
+        };
         docs.push(with_vectors(chunked(d, &[text]), &id, vec![v]));
     }
     s.upsert(docs).await.unwrap();
-    let f = Filters { sources: vec!["rare".into()], ..Default::default() };
+    let f = Filters {
+        sources: vec!["rare".into()],
+        ..Default::default()
+    };
     for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
-        let q = SearchQuery::new("needle").mode(mode).vector(vec![1.0, 0.0, 0.0]).k(4).filters(f.clone());
+        let q = SearchQuery::new("needle")
+            .mode(mode)
+            .vector(vec![1.0, 0.0, 0.0])
+            .k(4)
+            .filters(f.clone());
         let hits = s.search(&q).await.unwrap();
         assert_eq!(hits.len(), 4, "{mode}");
         assert!(hits.iter().all(|h| h.doc.source == "rare"));
@@ -311,24 +568,43 @@ async fn filtered_search_fills_k() {
 async fn stale_dense_dump_is_rebuilt() {
     let dir = tempfile::tempdir().unwrap();
     let id = emb();
-    let q = || SearchQuery::new("").mode(SearchMode::Dense).vector(vec![0.0, 1.0, 0.0]).k(10);
+    let q = || {
+        SearchQuery::new("")
+            .mode(SearchMode::Dense)
+            .vector(vec![0.0, 1.0, 0.0])
+            .k(10)
+    };
     {
         let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
-        s.upsert(vec![with_vectors(chunked(Document::new("x", ""), &["alpha"]), &id, vec![vec![1.0, 0.0, 0.0]])])
-            .await
-            .unwrap();
-        s.flush().unwrap();
-    }
-    assert!(dir.path().join("index").join("default.hnsw.meta").is_file(), "dump written at flush");
-    let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
-    s.upsert(vec![with_vectors(chunked(Document::new("y", ""), &["beta"]), &id, vec![vec![0.0, 1.0, 0.0]])])
+        s.upsert(vec![with_vectors(
+            chunked(Document::new("x", ""), &["alpha"]),
+            &id,
+            vec![vec![1.0, 0.0, 0.0]],
+        )])
         .await
         .unwrap();
+        s.flush().unwrap();
+    }
+    assert!(
+        dir.path().join("index").join("default.hnsw.meta").is_file(),
+        "dump written at flush"
+    );
+    let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
+    s.upsert(vec![with_vectors(
+        chunked(Document::new("y", ""), &["beta"]),
+        &id,
+        vec![vec![0.0, 1.0, 0.0]],
+    )])
+    .await
+    .unwrap();
     // Simulate a crash: no flush, no drop.
     std::mem::forget(s);
     let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
     let hits = s.search(&q()).await.unwrap();
-    assert_eq!(hits.iter().map(|h| h.doc.uid.as_str()).collect::<Vec<_>>(), ["y", "x"]);
+    assert_eq!(
+        hits.iter().map(|h| h.doc.uid.as_str()).collect::<Vec<_>>(),
+        ["y", "x"]
+    );
     // Corrupt dump files: still rebuilt, never a panic.
     drop(s);
     for e in std::fs::read_dir(dir.path().join("index")).unwrap() {
