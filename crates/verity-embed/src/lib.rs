@@ -22,6 +22,8 @@
 //! # let _ = q; Ok(()) }
 //! ```
 
+#[cfg(feature = "local")]
+mod bert;
 mod cached;
 #[cfg(feature = "local")]
 mod local;
@@ -31,6 +33,6 @@ mod remote;
 
 pub use cached::{CacheStats, CachedEmbedder};
 #[cfg(feature = "local")]
-pub use local::{LocalEmbedder, LocalEmbedderConfig, Pooling, DEFAULT_MODEL};
+pub use local::{Engine, LocalEmbedder, LocalEmbedderConfig, Pooling, DEFAULT_MODEL};
 pub use ollama::{OllamaEmbedder, OllamaEmbedderBuilder, DEFAULT_OLLAMA_URL};
 pub use openai::{OpenAiEmbedder, OpenAiEmbedderBuilder, DEFAULT_OPENAI_URL};

@@ -23,6 +23,8 @@ use async_trait::async_trait;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config as BertConfig};
+
+use crate::bert::Bert;
 use sha1::{Digest, Sha1};
 use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 use verity_core::embed::l2_normalize;
@@ -44,6 +46,18 @@ pub enum Pooling {
     Cls,
 }
 
+/// Which forward-pass implementation runs the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// Verity's packed encoder (default): no padding, fused QKV, fused
+    /// bias/activation/residual passes on all cores, per-text attention.
+    #[default]
+    Packed,
+    /// `candle_transformers::models::bert::BertModel` on padded batches (the
+    /// reference implementation; slower on CPU).
+    CandleBert,
+}
+
 /// Settings and builder of a [`LocalEmbedder`].
 #[derive(Debug, Clone)]
 pub struct LocalEmbedderConfig {
@@ -53,6 +67,7 @@ pub struct LocalEmbedderConfig {
     max_seq_length: Option<usize>,
     batch_size: usize,
     pooling: Option<Pooling>,
+    engine: Engine,
 }
 
 impl Default for LocalEmbedderConfig {
@@ -71,6 +86,7 @@ impl LocalEmbedderConfig {
             max_seq_length: None,
             batch_size: 32,
             pooling: None,
+            engine: Engine::Packed,
         }
     }
 
@@ -106,6 +122,12 @@ impl LocalEmbedderConfig {
         self
     }
 
+    /// Forward-pass implementation (default [`Engine::Packed`]).
+    pub fn engine(mut self, engine: Engine) -> Self {
+        self.engine = engine;
+        self
+    }
+
     /// The configured model directory.
     pub fn model_dir(&self) -> &Path {
         &self.model_dir
@@ -117,8 +139,13 @@ impl LocalEmbedderConfig {
     }
 }
 
+enum Net {
+    Packed(Bert),
+    Candle(BertModel),
+}
+
 struct Model {
-    bert: BertModel,
+    net: Net,
     tokenizer: Tokenizer,
     /// Same tokenizer without truncation, for [`LocalEmbedder::count_tokens`].
     counter: Tokenizer,
@@ -389,7 +416,12 @@ impl LocalEmbedder {
         .map_err(|_| corrupt(&"the loader panicked"))?
         .map_err(|e| corrupt(&e))?;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
-        let bert = BertModel::load(vb, &bert_config).map_err(|e| corrupt(&e))?;
+        let net = match config.engine {
+            Engine::Packed => Net::Packed(Bert::load(vb, &bert_config).map_err(|e| corrupt(&e))?),
+            Engine::CandleBert => {
+                Net::Candle(BertModel::load(vb, &bert_config).map_err(|e| corrupt(&e))?)
+            }
+        };
 
         let model_name = config
             .model_name
@@ -406,7 +438,7 @@ impl LocalEmbedder {
         tracing::debug!(%id, dir = %dir.display(), max_seq_length, ?pooling, "loaded local embedder");
         Ok(Self {
             model: Arc::new(Model {
-                bert,
+                net,
                 tokenizer,
                 counter,
                 device,
@@ -477,6 +509,64 @@ impl Model {
     }
 
     fn forward(&self, encs: &[&Encoding]) -> candle_core::Result<Vec<Embedding>> {
+        match &self.net {
+            Net::Packed(bert) => self.forward_packed(bert, encs),
+            Net::Candle(bert) => self.forward_padded(bert, encs),
+        }
+    }
+
+    fn forward_packed(
+        &self,
+        bert: &Bert,
+        encs: &[&Encoding],
+    ) -> candle_core::Result<Vec<Embedding>> {
+        let lens: Vec<usize> = encs.iter().map(|e| e.len()).collect();
+        let ids: Vec<u32> = encs
+            .iter()
+            .flat_map(|e| e.get_ids().iter().copied())
+            .collect();
+        let types: Vec<u32> = encs
+            .iter()
+            .flat_map(|e| e.get_type_ids().iter().copied())
+            .collect();
+        let hidden = bert.forward(&ids, &types, &lens)?; // (tokens, h)
+        let h = hidden.dim(1)?;
+        let flat = hidden.flatten_all()?.to_vec1::<f32>()?;
+        let mut out = Vec::with_capacity(encs.len());
+        let mut offset = 0;
+        for (enc, &len) in encs.iter().zip(&lens) {
+            let rows = flat.get(offset * h..(offset + len) * h).unwrap_or_default();
+            offset += len;
+            let mut v = vec![0f32; h];
+            match self.pooling {
+                Pooling::Mean => {
+                    let mut kept = 0f32;
+                    for (row, &m) in rows.chunks_exact(h).zip(enc.get_attention_mask()) {
+                        if m != 0 {
+                            kept += 1.0;
+                            v.iter_mut().zip(row).for_each(|(a, x)| *a += x);
+                        }
+                    }
+                    let kept = kept.max(1.0);
+                    v.iter_mut().for_each(|a| *a /= kept);
+                }
+                Pooling::Cls => {
+                    if let Some(row) = rows.chunks_exact(h).next() {
+                        v.copy_from_slice(row);
+                    }
+                }
+            }
+            l2_normalize(&mut v);
+            out.push(v);
+        }
+        Ok(out)
+    }
+
+    fn forward_padded(
+        &self,
+        bert: &BertModel,
+        encs: &[&Encoding],
+    ) -> candle_core::Result<Vec<Embedding>> {
         let b = encs.len();
         let len = encs.iter().map(|e| e.len()).max().unwrap_or(0).max(1);
         let mut ids = vec![0u32; b * len];
@@ -505,7 +595,7 @@ impl Model {
         let ids = Tensor::from_vec(ids, (b, len), &self.device)?;
         let types = Tensor::from_vec(types, (b, len), &self.device)?;
         let mask = Tensor::from_vec(mask, (b, len), &self.device)?;
-        let hidden = self.bert.forward(&ids, &types, Some(&mask))?; // (b, len, h)
+        let hidden = bert.forward(&ids, &types, Some(&mask))?; // (b, len, h)
         let pooled = match self.pooling {
             Pooling::Mean => {
                 let m = mask.to_dtype(DType::F32)?.unsqueeze(2)?; // (b, len, 1)

@@ -1,0 +1,311 @@
+//! A packed ("unpadded") BERT encoder for CPU inference.
+//!
+//! Same weights and maths as `candle_transformers::models::bert`, laid out for
+//! throughput on a few CPU cores:
+//! - the tokens of a batch are packed into one `(tokens, hidden)` matrix with
+//!   no padding, so every dense layer, layer norm and activation only touches
+//!   real tokens, and attention runs per text (no mask needed);
+//! - Q, K and V are one fused matrix product, with the `1/sqrt(d)` scale folded
+//!   into the query weights at load time;
+//! - bias + GELU and bias + residual are fused element-wise passes run on the
+//!   rayon pool (candle's generic element-wise ops are single-threaded), and
+//!   the softmax is candle's fused `softmax_last_dim`;
+//! - per-text attention runs in parallel across texts.
+
+use candle_core::{CpuStorage, CustomOp1, CustomOp2, DType, Device, Layout, Result, Shape, Tensor};
+use candle_nn::VarBuilder;
+use candle_transformers::models::bert::{Config, HiddenAct};
+use rayon::prelude::*;
+
+struct Layer {
+    /// `(3h, h)`: query (pre-scaled), key, value.
+    qkv_w: Tensor,
+    qkv_b: Vec<f32>,
+    attn_out_w: Tensor,
+    attn_out_b: Vec<f32>,
+    attn_ln: (Tensor, Tensor),
+    inter_w: Tensor,
+    inter_b: Vec<f32>,
+    out_w: Tensor,
+    out_b: Vec<f32>,
+    out_ln: (Tensor, Tensor),
+}
+
+/// A BERT encoder ready for packed inference.
+pub(crate) struct Bert {
+    word: Tensor,
+    position: Tensor,
+    token_type: Tensor,
+    emb_ln: (Tensor, Tensor),
+    layers: Vec<Layer>,
+    heads: usize,
+    head_dim: usize,
+    hidden: usize,
+    eps: f32,
+    act: HiddenAct,
+    device: Device,
+}
+
+fn vec_of(t: &Tensor) -> Result<Vec<f32>> {
+    t.to_dtype(DType::F32)?.flatten_all()?.to_vec1::<f32>()
+}
+
+fn layer_norm(vb: &VarBuilder, h: usize) -> Result<(Tensor, Tensor)> {
+    if vb.contains_tensor("weight") {
+        Ok((vb.get(h, "weight")?, vb.get(h, "bias")?))
+    } else {
+        Ok((vb.get(h, "gamma")?, vb.get(h, "beta")?))
+    }
+}
+
+impl Bert {
+    /// Load from a BERT checkpoint (tensor names as in Hugging Face's `BertModel`,
+    /// optionally under a `bert.` or `model.` prefix).
+    pub fn load(vb: VarBuilder, config: &Config) -> Result<Self> {
+        let root = ["", "bert", "model"]
+            .iter()
+            .map(|p| if p.is_empty() { vb.clone() } else { vb.pp(*p) })
+            .find(|v| v.contains_tensor("embeddings.word_embeddings.weight"))
+            .ok_or_else(|| {
+                candle_core::Error::Msg("no `embeddings.word_embeddings.weight` tensor".into())
+            })?;
+        let h = config.hidden_size;
+        let heads = config.num_attention_heads;
+        if heads == 0 || h % heads != 0 {
+            candle_core::bail!("hidden_size {h} is not a multiple of num_attention_heads {heads}");
+        }
+        let head_dim = h / heads;
+        let emb = root.pp("embeddings");
+        let word = emb
+            .pp("word_embeddings")
+            .get((config.vocab_size, h), "weight")?;
+        let position = emb
+            .pp("position_embeddings")
+            .get((config.max_position_embeddings, h), "weight")?;
+        let token_type = emb
+            .pp("token_type_embeddings")
+            .get((config.type_vocab_size, h), "weight")?;
+        let emb_ln = layer_norm(&emb.pp("LayerNorm"), h)?;
+        let scale = 1.0 / (head_dim as f64).sqrt();
+        let mut layers = Vec::with_capacity(config.num_hidden_layers);
+        for i in 0..config.num_hidden_layers {
+            let l = root.pp(format!("encoder.layer.{i}"));
+            let att = l.pp("attention");
+            let sa = att.pp("self");
+            let lin = |vb: VarBuilder, out: usize, inp: usize| -> Result<(Tensor, Tensor)> {
+                Ok((vb.get((out, inp), "weight")?, vb.get(out, "bias")?))
+            };
+            let (qw, qb) = lin(sa.pp("query"), h, h)?;
+            let (kw, kb) = lin(sa.pp("key"), h, h)?;
+            let (vw, vbias) = lin(sa.pp("value"), h, h)?;
+            let qkv_w = Tensor::cat(&[(qw * scale)?, kw, vw], 0)?.contiguous()?;
+            let qkv_b = vec_of(&Tensor::cat(&[(qb * scale)?, kb, vbias], 0)?)?;
+            let (aw, ab) = lin(att.pp("output").pp("dense"), h, h)?;
+            let attn_ln = layer_norm(&att.pp("output").pp("LayerNorm"), h)?;
+            let (iw, ib) = lin(
+                l.pp("intermediate").pp("dense"),
+                config.intermediate_size,
+                h,
+            )?;
+            let (ow, ob) = lin(l.pp("output").pp("dense"), h, config.intermediate_size)?;
+            let out_ln = layer_norm(&l.pp("output").pp("LayerNorm"), h)?;
+            layers.push(Layer {
+                qkv_w,
+                qkv_b,
+                attn_out_w: aw,
+                attn_out_b: vec_of(&ab)?,
+                attn_ln,
+                inter_w: iw,
+                inter_b: vec_of(&ib)?,
+                out_w: ow,
+                out_b: vec_of(&ob)?,
+                out_ln,
+            });
+        }
+        Ok(Self {
+            word,
+            position,
+            token_type,
+            emb_ln,
+            layers,
+            heads,
+            head_dim,
+            hidden: h,
+            eps: config.layer_norm_eps as f32,
+            act: config.hidden_act,
+            device: vb.device().clone(),
+        })
+    }
+
+    /// Encode packed texts: `ids`/`types` hold every text's tokens back to back,
+    /// `lens` their lengths. Returns the `(tokens, hidden)` last hidden states.
+    pub fn forward(&self, ids: &[u32], types: &[u32], lens: &[usize]) -> Result<Tensor> {
+        let total: usize = lens.iter().sum();
+        if total != ids.len() || total != types.len() || total == 0 {
+            candle_core::bail!(
+                "packed input: {} ids, {} types, lengths sum to {total}",
+                ids.len(),
+                types.len()
+            );
+        }
+        let positions: Vec<u32> = lens.iter().flat_map(|&l| 0..l as u32).collect();
+        let ids = Tensor::from_slice(ids, total, &self.device)?;
+        let types = Tensor::from_slice(types, total, &self.device)?;
+        let positions = Tensor::from_vec(positions, total, &self.device)?;
+        let x = ((self.word.index_select(&ids, 0)? + self.token_type.index_select(&types, 0)?)?
+            + self.position.index_select(&positions, 0)?)?;
+        let mut x = candle_nn::ops::layer_norm(&x, &self.emb_ln.0, &self.emb_ln.1, self.eps)?;
+        let mut spans = Vec::with_capacity(lens.len());
+        let mut offset = 0;
+        for &l in lens {
+            spans.push((offset, l));
+            offset += l;
+        }
+        for layer in &self.layers {
+            x = self.layer(layer, &x, &spans)?;
+        }
+        Ok(x)
+    }
+
+    fn layer(&self, layer: &Layer, x: &Tensor, spans: &[(usize, usize)]) -> Result<Tensor> {
+        let (h, heads, d) = (self.hidden, self.heads, self.head_dim);
+        let qkv = x.matmul(&layer.qkv_w.t()?)?.apply_op1_no_bwd(&BiasAct {
+            bias: &layer.qkv_b,
+            act: None,
+        })?;
+        let ctx: Vec<Tensor> = spans
+            .par_iter()
+            .map(|&(off, len)| -> Result<Tensor> {
+                let s = qkv
+                    .narrow(0, off, len)?
+                    .reshape((len, 3, heads, d))?
+                    .permute((1, 2, 0, 3))?
+                    .contiguous()?;
+                let (q, k, v) = (s.get(0)?, s.get(1)?, s.get(2)?);
+                let scores = q.matmul(&k.t()?)?; // (heads, len, len), scale folded into q
+                let probs = candle_nn::ops::softmax_last_dim(&scores)?;
+                probs
+                    .matmul(&v)?
+                    .transpose(0, 1)?
+                    .contiguous()?
+                    .reshape((len, h))
+            })
+            .collect::<Result<_>>()?;
+        let ctx = Tensor::cat(&ctx, 0)?;
+        let attn = ctx.matmul(&layer.attn_out_w.t()?)?.apply_op2_no_bwd(
+            x,
+            &BiasResidual {
+                bias: &layer.attn_out_b,
+            },
+        )?;
+        let attn = candle_nn::ops::layer_norm(&attn, &layer.attn_ln.0, &layer.attn_ln.1, self.eps)?;
+        let inter = attn
+            .matmul(&layer.inter_w.t()?)?
+            .apply_op1_no_bwd(&BiasAct {
+                bias: &layer.inter_b,
+                act: Some(self.act),
+            })?;
+        let out = inter
+            .matmul(&layer.out_w.t()?)?
+            .apply_op2_no_bwd(&attn, &BiasResidual { bias: &layer.out_b })?;
+        candle_nn::ops::layer_norm(&out, &layer.out_ln.0, &layer.out_ln.1, self.eps)
+    }
+}
+
+fn contiguous_f32<'a>(s: &'a CpuStorage, l: &Layout, what: &str) -> Result<&'a [f32]> {
+    let CpuStorage::F32(data) = s else {
+        candle_core::bail!("{what}: f32 input expected")
+    };
+    let (start, end) = l
+        .contiguous_offsets()
+        .ok_or_else(|| candle_core::Error::Msg(format!("{what}: contiguous input expected")))?;
+    data.get(start..end)
+        .ok_or_else(|| candle_core::Error::Msg(format!("{what}: layout out of bounds")))
+}
+
+#[inline]
+fn activate(act: Option<HiddenAct>, v: f32) -> f32 {
+    match act {
+        None => v,
+        Some(HiddenAct::Gelu) => {
+            0.5 * v * (1.0 + candle_core::cpu::erf::erf_f32(v * std::f32::consts::FRAC_1_SQRT_2))
+        }
+        Some(HiddenAct::GeluApproximate) => {
+            0.5 * v
+                * (1.0 + ((2.0 / std::f32::consts::PI).sqrt() * (v + 0.044715 * v * v * v)).tanh())
+        }
+        Some(HiddenAct::Relu) => v.max(0.0),
+    }
+}
+
+/// `act(x + bias)` row by row, in parallel.
+struct BiasAct<'a> {
+    bias: &'a [f32],
+    act: Option<HiddenAct>,
+}
+
+impl CustomOp1 for BiasAct<'_> {
+    fn name(&self) -> &'static str {
+        "bias-act"
+    }
+
+    fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
+        let src = contiguous_f32(s, l, "bias-act")?;
+        let n = self.bias.len();
+        if n == 0 || src.len() % n != 0 {
+            candle_core::bail!(
+                "bias-act: {} values do not split into rows of {n}",
+                src.len()
+            );
+        }
+        let mut out = vec![0f32; src.len()];
+        out.par_chunks_mut(n)
+            .zip(src.par_chunks(n))
+            .for_each(|(o, x)| {
+                for ((o, &x), &b) in o.iter_mut().zip(x).zip(self.bias) {
+                    *o = activate(self.act, x + b);
+                }
+            });
+        Ok((CpuStorage::F32(out), l.shape().clone()))
+    }
+}
+
+/// `x + bias + residual`, in parallel.
+struct BiasResidual<'a> {
+    bias: &'a [f32],
+}
+
+impl CustomOp2 for BiasResidual<'_> {
+    fn name(&self) -> &'static str {
+        "bias-residual"
+    }
+
+    fn cpu_fwd(
+        &self,
+        s1: &CpuStorage,
+        l1: &Layout,
+        s2: &CpuStorage,
+        l2: &Layout,
+    ) -> Result<(CpuStorage, Shape)> {
+        let x = contiguous_f32(s1, l1, "bias-residual")?;
+        let r = contiguous_f32(s2, l2, "bias-residual")?;
+        let n = self.bias.len();
+        if n == 0 || x.len() % n != 0 || x.len() != r.len() {
+            candle_core::bail!(
+                "bias-residual: shapes {:?} and {:?}, bias {n}",
+                l1.shape(),
+                l2.shape()
+            );
+        }
+        let mut out = vec![0f32; x.len()];
+        out.par_chunks_mut(n)
+            .zip(x.par_chunks(n))
+            .zip(r.par_chunks(n))
+            .for_each(|((o, x), r)| {
+                for (((o, &x), &r), &b) in o.iter_mut().zip(x).zip(r).zip(self.bias) {
+                    *o = x + b + r;
+                }
+            });
+        Ok((CpuStorage::F32(out), l1.shape().clone()))
+    }
+}
