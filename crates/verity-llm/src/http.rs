@@ -101,10 +101,9 @@ pub(crate) fn map_reqwest(provider: &str, url: &str, e: &reqwest::Error) -> Erro
         ProviderErrorKind::Timeout
     } else if e.is_builder() {
         ProviderErrorKind::InvalidRequest
-    } else if e.is_decode() {
-        ProviderErrorKind::BadResponse
     } else {
-        // connect refused, reset, dropped body, …
+        // connect refused, reset, dropped or truncated body (reqwest reports
+        // those as body/decode errors), …
         ProviderErrorKind::Unavailable
     };
     let mut msg = format!("{url}: {e}");

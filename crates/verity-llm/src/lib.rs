@@ -49,3 +49,9 @@ pub(crate) fn validate_params(provider: &str, p: &GenerationParams) -> Result<()
     }
     Ok(())
 }
+
+/// An `f32` as the `f64` with the same shortest decimal form, so that `0.2f32`
+/// is sent as `0.2` rather than `0.20000000298023224`.
+pub(crate) fn json_f32(x: f32) -> f64 {
+    x.to_string().parse::<f64>().unwrap_or(f64::from(x))
+}

@@ -163,8 +163,8 @@ fn check_pinned(model: &str, allow_latest: bool) -> Result<()> {
 
 #[derive(Serialize)]
 struct Options<'a> {
-    temperature: f32,
-    top_p: f32,
+    temperature: f64,
+    top_p: f64,
     num_ctx: u32,
     num_predict: u32,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
@@ -279,8 +279,8 @@ impl OllamaGenerator {
             messages: &req.messages,
             stream,
             options: Some(Options {
-                temperature: p.temperature,
-                top_p: p.top_p,
+                temperature: crate::json_f32(p.temperature),
+                top_p: crate::json_f32(p.top_p),
                 num_ctx: p.num_ctx,
                 num_predict: p.max_tokens,
                 stop: &p.stop,

@@ -132,8 +132,8 @@ impl OpenAiGeneratorBuilder {
 struct ChatBody<'a> {
     model: &'a str,
     messages: &'a [ChatMessage],
-    temperature: f32,
-    top_p: f32,
+    temperature: f64,
+    top_p: f64,
     max_tokens: u32,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     stop: &'a [String],
@@ -256,8 +256,8 @@ impl OpenAiGenerator {
         let body = ChatBody {
             model: &self.model,
             messages: &req.messages,
-            temperature: p.temperature,
-            top_p: p.top_p,
+            temperature: crate::json_f32(p.temperature),
+            top_p: crate::json_f32(p.top_p),
             max_tokens: p.max_tokens,
             stop: &p.stop,
             seed: p.seed,
