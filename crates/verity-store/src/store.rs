@@ -45,7 +45,8 @@ pub struct StoreOptions {
     pub heading_weight: f32,
     /// BM25 weight of the chunk text column.
     pub text_weight: f32,
-    /// Pivot of [`bm25_relevance`]: the BM25 score mapped to relevance 0.5.
+    /// Pivot of [`bm25_relevance`]: the BM25 score mapped to relevance 0.5 (top-1 scores on
+    /// SciFact claims: p10 ≈ 18, median ≈ 30).
     pub bm25_pivot: f32,
     /// Drop common English stop words from lexical queries.
     pub drop_stopwords: bool,
@@ -62,7 +63,7 @@ impl Default for StoreOptions {
             title_weight: 3.0,
             heading_weight: 1.0,
             text_weight: 1.0,
-            bm25_pivot: 10.0,
+            bm25_pivot: 20.0,
             drop_stopwords: true,
             hnsw: HnswParams::default(),
         }
@@ -765,6 +766,32 @@ impl SqliteStore {
         let Some(expr) = match_expression(&q.text, self.opts.drop_stopwords) else {
             return Ok(Vec::new());
         };
+        // Fast path: without filters and with a single index in the database,
+        // FTS5 ranks and cuts by itself (`ORDER BY rank LIMIT`), which avoids
+        // joining every matching row.
+        if q.filters.is_empty() {
+            let n_indexes: i64 = c
+                .query_row("SELECT count(*) FROM indexes", [], |r| r.get(0))
+                .map_err(db_err)?;
+            if n_indexes == 1 {
+                let rank = format!(
+                    "bm25({}, {}, {})",
+                    self.opts.title_weight, self.opts.heading_weight, self.opts.text_weight
+                );
+                let mut st = c
+                    .prepare_cached(
+                        "SELECT rowid, rank FROM chunks_fts WHERE chunks_fts MATCH ?1 AND rank MATCH ?2 \
+                         ORDER BY rank LIMIT ?3",
+                    )
+                    .map_err(db_err)?;
+                let rows = st
+                    .query_map(params![expr, rank, to_i64(limit)], |r| {
+                        Ok((r.get::<_, i64>(0)?, -(r.get::<_, f64>(1)? as f32)))
+                    })
+                    .map_err(db_err)?;
+                return rows.collect::<rusqlite::Result<Vec<_>>>().map_err(db_err);
+            }
+        }
         let pred = filters_to_sql(&q.filters);
         let sql = format!(
             "SELECT chunks_fts.rowid, bm25(chunks_fts, ?, ?, ?) AS s FROM chunks_fts \

@@ -228,9 +228,10 @@ async fn dense_and_hybrid_search() {
     assert!(z.lexical.is_some() && z.dense.is_some());
     assert!(
         (z.relevance
-            - z.dense
-                .unwrap()
-                .max(verity_core::rank::bm25_relevance(z.lexical.unwrap(), 10.0)))
+            - z.dense.unwrap().max(verity_core::rank::bm25_relevance(
+                z.lexical.unwrap(),
+                s.options().bm25_pivot
+            )))
         .abs()
             < 1e-5
     );
