@@ -214,7 +214,10 @@ fn collect_sentences(blocks: &[ContextBlock]) -> Vec<Sentence> {
     let mut out = Vec::new();
     for (rank, b) in blocks.iter().enumerate() {
         for (position, raw) in split_sentences(&b.text).into_iter().enumerate() {
-            let text = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = strip_reference_markers(raw)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
             if text.starts_with('#') || text.split_whitespace().count() < 3 {
                 continue; // headings and fragments are not answers
             }
@@ -231,6 +234,35 @@ fn collect_sentences(blocks: &[ContextBlock]) -> Vec<Sentence> {
             });
         }
     }
+    out
+}
+
+/// Remove the source's own numeric reference markers (`[14]`, `[3, 5]`, `[2–4]`) so
+/// that they cannot be mistaken for Verity's `[n]` citations of the context.
+fn strip_reference_markers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let after = rest.get(open + 1..).unwrap_or("");
+        let inner_len = after.find(']').filter(|&n| n > 0 && n <= 24).filter(|&n| {
+            let inner = after.get(..n).unwrap_or("");
+            inner.chars().any(|c| c.is_ascii_digit())
+                && inner
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || matches!(c, ',' | ' ' | '-' | '–' | ';'))
+        });
+        match inner_len {
+            Some(n) => {
+                out.push_str(rest.get(..open).unwrap_or("").trim_end_matches(' '));
+                rest = after.get(n + 1..).unwrap_or("");
+            }
+            None => {
+                out.push_str(rest.get(..=open).unwrap_or(""));
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
     out
 }
 
@@ -771,6 +803,15 @@ mod tests {
         assert_eq!(s, vec!["A wrapped\nline continues here.", "Next one."]);
         let s = split_sentences("« Il a dit : bonjour. » Puis il est parti.");
         assert_eq!(s.len(), 2);
+    }
+
+    #[test]
+    fn strips_reference_markers() {
+        assert_eq!(
+            strip_reference_markers("Mice improved [14] and rats [3, 5–7]. See [a] [x1"),
+            "Mice improved and rats. See [a] [x1"
+        );
+        assert_eq!(strip_reference_markers("No markers."), "No markers.");
     }
 
     #[test]
