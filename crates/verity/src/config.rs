@@ -1,0 +1,171 @@
+//! Configuration of a [`crate::Verity`] handle: where the store lives and
+//! which embedder and generators to use. Everything has a default that works
+//! offline with no server; environment variables override the defaults.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use verity_core::{ConfigError, Error, Result};
+use verity_rag::{RagConfig, RetrieverConfig};
+
+/// Which embedder to use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmbedderSpec {
+    /// The local model when it is installed, else none (lexical-only, said so).
+    Auto,
+    /// No embedder: lexical (BM25) search only.
+    None,
+    /// Local sentence-transformers model from a directory (`None`: the default one).
+    Local(Option<PathBuf>),
+    /// An Ollama model with a pinned tag (`nomic-embed-text:v1.5`).
+    Ollama(String),
+    /// An OpenAI-compatible `/v1/embeddings` model.
+    OpenAi(String),
+}
+
+/// Which generator to use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GeneratorSpec {
+    /// Quotes the most relevant sentences with citations; no model, never invents.
+    Extractive,
+    /// Local GGUF model (`None`: SmolLM2-135M-Instruct from the model cache).
+    Local(Option<PathBuf>),
+    /// An Ollama model with a pinned tag (`llama3.1:8b-instruct-q4_K_M`).
+    Ollama(String),
+    /// An OpenAI-compatible `/v1/chat/completions` model.
+    OpenAi(String),
+}
+
+fn split_spec(spec: &str) -> (&str, Option<&str>) {
+    match spec.split_once(':') {
+        Some((kind, rest)) => (kind, Some(rest).filter(|r| !r.is_empty())),
+        None => (spec, None),
+    }
+}
+
+impl std::str::FromStr for EmbedderSpec {
+    type Err = Error;
+    /// `auto`, `none`, `local[:DIR]`, `ollama:MODEL:TAG`, `openai:MODEL`.
+    fn from_str(s: &str) -> Result<Self> {
+        match split_spec(s.trim()) {
+            ("auto", None) => Ok(Self::Auto),
+            ("none" | "lexical", None) => Ok(Self::None),
+            ("local", dir) => Ok(Self::Local(dir.map(PathBuf::from))),
+            ("ollama", Some(m)) => Ok(Self::Ollama(m.to_string())),
+            ("openai", Some(m)) => Ok(Self::OpenAi(m.to_string())),
+            _ => Err(invalid("embedder", s, "auto, none, local[:DIR], ollama:MODEL:TAG or openai:MODEL")),
+        }
+    }
+}
+
+impl std::str::FromStr for GeneratorSpec {
+    type Err = Error;
+    /// `extractive`, `local[:FILE.gguf]`, `ollama:MODEL:TAG`, `openai:MODEL`.
+    fn from_str(s: &str) -> Result<Self> {
+        match split_spec(s.trim()) {
+            ("extractive", None) => Ok(Self::Extractive),
+            ("local", path) => Ok(Self::Local(path.map(PathBuf::from))),
+            ("ollama", Some(m)) => Ok(Self::Ollama(m.to_string())),
+            ("openai", Some(m)) => Ok(Self::OpenAi(m.to_string())),
+            _ => Err(invalid("generator", s, "extractive, local[:FILE], ollama:MODEL:TAG or openai:MODEL")),
+        }
+    }
+}
+
+fn invalid(key: &str, value: &str, expected: &str) -> Error {
+    ConfigError::Invalid { key: key.into(), message: format!("`{value}`: expected {expected}") }.into()
+}
+
+/// Everything a [`crate::Verity`] handle needs.
+#[derive(Debug, Clone)]
+pub struct VerityConfig {
+    /// Store directory (default `./.verity`, or `VERITY_HOME`).
+    pub home: PathBuf,
+    /// Index or alias to use (default `default`).
+    pub index: String,
+    /// Embedder (default: auto).
+    pub embedder: EmbedderSpec,
+    /// Main generator (default: extractive).
+    pub generator: GeneratorSpec,
+    /// Fallback generator (seed 001: a smaller model).
+    pub fallback: Option<GeneratorSpec>,
+    /// Ollama base URL (`OLLAMA_URL`, default `http://localhost:11434`).
+    pub ollama_url: String,
+    /// OpenAI-compatible base URL (`OPENAI_BASE_URL`, default `https://api.openai.com`).
+    pub openai_url: String,
+    /// Bearer key for the OpenAI-compatible server (`OPENAI_API_KEY`).
+    pub openai_key: Option<String>,
+    /// `EMBED_VERSION` recorded in the index for remote embedders.
+    pub embed_version: Option<String>,
+    /// Retrieval settings (re-rank, guardrail threshold, cache TTL).
+    pub retriever: RetrieverConfig,
+    /// Pipeline settings (top-k, context size, low-evidence policy, timeouts, …).
+    pub rag: RagConfig,
+    /// Cache retrievals and answers.
+    pub cache: bool,
+}
+
+impl Default for VerityConfig {
+    fn default() -> Self {
+        Self {
+            home: PathBuf::from(".verity"),
+            index: verity_store::DEFAULT_INDEX.to_string(),
+            embedder: EmbedderSpec::Auto,
+            generator: GeneratorSpec::Extractive,
+            fallback: None,
+            ollama_url: "http://localhost:11434".into(),
+            openai_url: "https://api.openai.com".into(),
+            openai_key: None,
+            embed_version: None,
+            retriever: RetrieverConfig::default(),
+            rag: RagConfig::default(),
+            cache: true,
+        }
+    }
+}
+
+impl VerityConfig {
+    /// Defaults overridden by the environment: `VERITY_HOME`, `VERITY_INDEX`,
+    /// `VERITY_EMBEDDER`, `VERITY_GENERATOR`, `VERITY_FALLBACK`, `OLLAMA_URL`,
+    /// `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `EMBED_VERSION`, `RAG_TOPK`,
+    /// `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`.
+    pub fn from_env() -> Result<Self> {
+        let mut c = Self::default();
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+        if let Some(v) = var("VERITY_HOME") {
+            c.home = PathBuf::from(v);
+        }
+        if let Some(v) = var("VERITY_INDEX") {
+            c.index = v;
+        }
+        if let Some(v) = var("VERITY_EMBEDDER") {
+            c.embedder = v.parse()?;
+        }
+        if let Some(v) = var("VERITY_GENERATOR") {
+            c.generator = v.parse()?;
+        }
+        if let Some(v) = var("VERITY_FALLBACK") {
+            c.fallback = Some(v.parse()?);
+        }
+        if let Some(v) = var("OLLAMA_URL") {
+            c.ollama_url = v;
+        }
+        if let Some(v) = var("OPENAI_BASE_URL") {
+            c.openai_url = v;
+        }
+        c.openai_key = var("OPENAI_API_KEY");
+        c.embed_version = var("EMBED_VERSION");
+        if let Some(v) = var("RAG_TOPK") {
+            c.rag.k = v.parse().map_err(|_| invalid("RAG_TOPK", &v, "a positive integer"))?;
+        }
+        if let Some(v) = var("RAG_MIN_SCORE") {
+            let s: f32 = v.parse().map_err(|_| invalid("RAG_MIN_SCORE", &v, "a number in [0, 1]"))?;
+            c.retriever.min_relevance = s;
+        }
+        if let Some(v) = var("RAG_TIMEOUT_SECS") {
+            let s: f64 = v.parse().map_err(|_| invalid("RAG_TIMEOUT_SECS", &v, "seconds"))?;
+            c.rag.timeout.fixed = Some(Duration::from_secs_f64(s.max(0.001)));
+        }
+        Ok(c)
+    }
+}

@@ -1,0 +1,131 @@
+//! Build the configured embedder and generators.
+
+use std::sync::Arc;
+
+use verity_core::{Cache, Embedder, Error, Generator, Result, StoreError};
+use verity_embed::{CachedEmbedder, OllamaEmbedder, OpenAiEmbedder};
+use verity_llm::{ExtractiveGenerator, OllamaGenerator, OpenAiGenerator};
+
+use crate::config::{EmbedderSpec, GeneratorSpec, VerityConfig};
+
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| Error::from(StoreError::Backend(format!("loader task failed: {e}"))))?
+}
+
+/// The embedder for `config`, wrapped in the embedding cache.
+/// `None` means lexical-only; a note says why.
+pub(crate) async fn embedder(
+    config: &VerityConfig,
+    cache: Arc<dyn Cache>,
+    notes: &mut Vec<String>,
+) -> Result<Option<Arc<dyn Embedder>>> {
+    let inner: Arc<dyn Embedder> = match &config.embedder {
+        EmbedderSpec::None => {
+            notes.push("lexical-only: no embedder configured (BM25 search only)".into());
+            return Ok(None);
+        }
+        EmbedderSpec::Auto => match local_embedder(None, true).await? {
+            Some(e) => e,
+            None => {
+                notes.push(
+                    "lexical-only: the local embedding model is not installed (run scripts/fetch-models.sh \
+                     or set VERITY_MODEL_DIR); search uses BM25 only"
+                        .into(),
+                );
+                return Ok(None);
+            }
+        },
+        EmbedderSpec::Local(dir) => match local_embedder(dir.clone(), false).await? {
+            Some(e) => e,
+            None => return Err(crate::handle::missing_model("local embedding model", &default_embed_dir(dir))),
+        },
+        EmbedderSpec::Ollama(model) => {
+            let mut b = OllamaEmbedder::builder(model.clone()).base_url(config.ollama_url.clone());
+            if let Some(v) = &config.embed_version {
+                b = b.embed_version(v.clone());
+            }
+            Arc::new(b.build()?)
+        }
+        EmbedderSpec::OpenAi(model) => {
+            let mut b = OpenAiEmbedder::builder(model.clone()).base_url(config.openai_url.clone());
+            if let Some(k) = &config.openai_key {
+                b = b.api_key(k.clone());
+            }
+            if let Some(v) = &config.embed_version {
+                b = b.embed_version(v.clone());
+            }
+            Arc::new(b.build()?)
+        }
+    };
+    Ok(Some(Arc::new(CachedEmbedder::new(inner, cache))))
+}
+
+#[cfg(feature = "local-embed")]
+fn default_embed_dir(dir: &Option<std::path::PathBuf>) -> std::path::PathBuf {
+    dir.clone().unwrap_or_else(verity_embed::LocalEmbedder::default_model_dir)
+}
+
+#[cfg(not(feature = "local-embed"))]
+fn default_embed_dir(dir: &Option<std::path::PathBuf>) -> std::path::PathBuf {
+    dir.clone().unwrap_or_default()
+}
+
+/// Load the local embedder; `Ok(None)` when its files are absent and `optional`.
+#[cfg(feature = "local-embed")]
+async fn local_embedder(dir: Option<std::path::PathBuf>, optional: bool) -> Result<Option<Arc<dyn Embedder>>> {
+    let dir = default_embed_dir(&dir);
+    if optional && !dir.join("model.safetensors").is_file() {
+        return Ok(None);
+    }
+    let e = blocking(move || verity_embed::LocalEmbedder::load(verity_embed::LocalEmbedderConfig::new(dir))).await?;
+    Ok(Some(Arc::new(e)))
+}
+
+#[cfg(not(feature = "local-embed"))]
+async fn local_embedder(dir: Option<std::path::PathBuf>, optional: bool) -> Result<Option<Arc<dyn Embedder>>> {
+    if optional {
+        return Ok(None);
+    }
+    Err(verity_core::ConfigError::Invalid {
+        key: "embedder".into(),
+        message: format!("`local` needs the `local-embed` feature of the verity crate ({dir:?})"),
+    }
+    .into())
+}
+
+/// The generator described by `spec`.
+pub(crate) async fn generator(config: &VerityConfig, spec: &GeneratorSpec) -> Result<Arc<dyn Generator>> {
+    Ok(match spec {
+        GeneratorSpec::Extractive => Arc::new(ExtractiveGenerator::new()),
+        GeneratorSpec::Local(path) => local_generator(path.clone()).await?,
+        GeneratorSpec::Ollama(model) => {
+            Arc::new(OllamaGenerator::builder(model.clone()).base_url(config.ollama_url.clone()).build()?)
+        }
+        GeneratorSpec::OpenAi(model) => {
+            let mut b = OpenAiGenerator::builder(config.openai_url.clone(), model.clone());
+            if let Some(k) = &config.openai_key {
+                b = b.api_key(k.clone());
+            }
+            Arc::new(b.build()?)
+        }
+    })
+}
+
+#[cfg(feature = "local-llm")]
+async fn local_generator(path: Option<std::path::PathBuf>) -> Result<Arc<dyn Generator>> {
+    let path = path.unwrap_or_else(verity_llm::LocalGgufGenerator::default_model_path);
+    if !path.is_file() {
+        return Err(crate::handle::missing_model("local GGUF model", &path));
+    }
+    let g = blocking(move || verity_llm::LocalGgufGenerator::new(verity_llm::LocalGgufConfig::new(path))).await?;
+    Ok(Arc::new(g))
+}
+
+#[cfg(not(feature = "local-llm"))]
+async fn local_generator(path: Option<std::path::PathBuf>) -> Result<Arc<dyn Generator>> {
+    Err(verity_core::ConfigError::Invalid {
+        key: "generator".into(),
+        message: format!("`local` needs the `local-llm` feature of the verity crate ({path:?})"),
+    }
+    .into())
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Run Verity's whole test suite: Rust (unit, integration, doc tests), then the
+# Python and Node bindings when their toolchains are present.
+# Installs what the tests need first (local models, Redis with its modules),
+# caching downloads under ~/.cache/verity.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "==> models"
+scripts/fetch-models.sh
+if [ -x scripts/redis.sh ]; then
+  echo "==> redis"
+  scripts/redis.sh fetch
+fi
+
+if ! command -v cargo-nextest >/dev/null 2>&1; then
+  cargo install --locked cargo-nextest
+fi
+
+echo "==> rust tests"
+cargo nextest run --workspace --no-fail-fast --failure-output final
+cargo test --workspace --doc --quiet
+
+for suite in scripts/test-python.sh scripts/test-node.sh; do
+  if [ -x "$suite" ]; then
+    echo "==> $suite"
+    "$suite"
+  fi
+done
