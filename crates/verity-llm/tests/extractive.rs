@@ -1,5 +1,6 @@
 //! ExtractiveGenerator: verbatim quotes with citations, insufficient-evidence answers, determinism,
 //! plus a quality check on SciFact rationales (skipped when the shared data is absent).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
 use std::collections::HashMap;
 use std::path::PathBuf;

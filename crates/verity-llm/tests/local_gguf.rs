@@ -1,5 +1,6 @@
 //! End-to-end tests of the local GGUF generator on the real SmolLM2-135M-Instruct model.
 //! Skipped (loudly) when the model file is absent: run `scripts/fetch-models.sh smollm2`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 #![cfg(feature = "local")]
 
 use std::sync::OnceLock;

@@ -1,4 +1,5 @@
 //! OllamaGenerator against an in-process fake Ollama server speaking `/api/chat` (NDJSON) and `/api/tags`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
 mod common;
 

@@ -1,4 +1,5 @@
 //! OpenAiGenerator against an in-process fake OpenAI-compatible server (`/v1/chat/completions`, SSE, `/v1/models`).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
 mod common;
 

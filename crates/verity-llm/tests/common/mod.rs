@@ -1,4 +1,5 @@
 //! In-process fake servers on 127.0.0.1 (random port).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 #![allow(dead_code)]
 
 use std::time::Duration;
