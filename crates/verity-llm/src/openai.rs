@@ -560,7 +560,8 @@ impl Generator for OpenAiGenerator {
         Ok(Box::pin(s))
     }
 
-    /// `GET {base}/v1/models` answers (any 2xx) and, when it lists models, lists this one.
+    /// `GET {base}/v1/models` answers and, when it lists models, lists this one
+    /// (a server without that endpoint, 404, only proves reachability).
     async fn health(&self) -> Result<()> {
         let url = if self.base_url.ends_with("/v1") {
             http::join(&self.base_url, "/models")
@@ -577,6 +578,10 @@ impl Generator for OpenAiGenerator {
                 .send()
                 .await
                 .map_err(|e| http::map_reqwest(PROVIDER, &url, &e))?;
+            if resp.status().as_u16() == 404 {
+                // The server answers but lists no models: reachable, model unverifiable.
+                return Ok(());
+            }
             if !resp.status().is_success() {
                 return Err(self.status_error(&url, resp).await.error);
             }

@@ -454,3 +454,15 @@ async fn dropped_connection_malformed_and_error_events() {
     assert_eq!(kind(&e), ProviderErrorKind::Unavailable);
     assert!(e.to_string().contains("The server had an error"), "{e}");
 }
+
+#[tokio::test]
+async fn health_without_model_listing_only_checks_reachability() {
+    let app = Router::new().route("/v1/chat/completions", post(|| async { "unused" }));
+    let base = serve(app).await;
+    gen(&base, "anything").health().await.unwrap();
+    let e = gen(&dead_url().await, "anything")
+        .health()
+        .await
+        .unwrap_err();
+    assert_eq!(kind(&e), ProviderErrorKind::Unavailable);
+}
