@@ -233,13 +233,8 @@ pub fn extract_meta(dom: &Dom, url: Option<&Url>) -> PageMeta {
     for id in 0..dom.nodes.len() {
         let tag = dom.tag(id);
         match tag {
-            "html" => {
-                if m.lang.is_none() {
-                    m.lang = dom
-                        .attr(id, "lang")
-                        .or_else(|| dom.attr(id, "xml:lang"))
-                        .and_then(norm_lang);
-                }
+            "html" if m.lang.is_none() => {
+                m.lang = dom.attr(id, "lang").or_else(|| dom.attr(id, "xml:lang")).and_then(norm_lang);
             }
             "title" if title_tag.is_none() => title_tag = nonempty(&dom.text_content(id)),
             "h1" if h1.is_none() => h1 = nonempty(&dom.text_content(id)),
@@ -317,15 +312,10 @@ pub fn extract_meta(dom: &Dom, url: Option<&Url>) -> PageMeta {
                     .attr(id, "datetime")
                     .and_then(crate::markdown::parse_date);
             }
-            "script" => {
-                if dom
-                    .attr(id, "type")
-                    .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"))
-                {
-                    let raw = dom.text_content(id);
-                    if let Ok(v) = serde_json::from_str::<Value>(raw.trim()) {
-                        json_ld(&v, &mut ld_date, &mut ld_author, &mut ld_headline, 0);
-                    }
+            "script" if dom.attr(id, "type").is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json")) => {
+                let raw = dom.text_content(id);
+                if let Ok(v) = serde_json::from_str::<Value>(raw.trim()) {
+                    json_ld(&v, &mut ld_date, &mut ld_author, &mut ld_headline, 0);
                 }
             }
             _ => {}
@@ -502,121 +492,144 @@ fn is_block(tag: &str) -> bool {
     BLOCK_TAGS.contains(&tag)
 }
 
-/// Class/id/role hints of boilerplate that is removed outright.
+/// Class/id substrings of boilerplate that is removed outright.
 const UNLIKELY: &[&str] = &[
     "comment",
     "disqus",
     "cookie",
     "consent",
     "gdpr",
-    "share",
-    "sharing",
-    "social",
-    "related",
-    "newsletter",
     "breadcrumb",
-    "sidebar",
-    "footer",
-    "masthead",
-    "navbar",
-    "nav-",
-    "-nav",
-    "menu",
-    "popup",
-    "modal",
-    "promo",
-    "subscri",
-    "recommend",
-    "trending",
-    "popular",
+    "newsletter",
     "outbrain",
     "taboola",
-    "sponsor",
-    "advert",
-    "banner",
+    "sidebar",
+    "footer",
+    "social",
+    "sharing",
+    "sharedaddy",
+    "share-",
+    "-share",
+    "related",
+    "recommend",
+    "subscribe",
+    "paywall",
+    "popup",
+    "skiplink",
+    "skip-link",
+    "sr-only",
+    "screen-reader",
+    "visually-hidden",
     "signup",
     "sign-up",
-    "paywall",
-    "pagination",
-    "pager",
-    "toolbar",
-    "skip-link",
-    "skiplink",
+    "masthead",
+    "navbar",
     "byline",
     "author-bio",
     "authorbio",
+    "about-author",
+    "author-box",
+    "author-info",
     "more-stories",
-    "read-more",
-    "readmore",
     "recirc",
-    "widget",
-    "tags",
+    "trending",
+    "promo",
+    "sponsor",
+    "advert",
+    "banner",
+    "pagination",
+    "toolbar",
+    "tagcloud",
     "tag-list",
     "taglist",
-    "print-only",
-    "visually-hidden",
-    "sr-only",
-    "screen-reader",
-    "offscreen",
-    "jump-link",
-    "login",
-    "rss",
-    "shoutbox",
-    "skyscraper",
-    "supplemental",
-    "header",
-    "topbar",
-    "top-bar",
-    "dateline",
-    "timestamp",
-    "meta-",
-    "-meta",
+    "post-tags",
+    "entry-tags",
+    "article-tags",
     "post-meta",
     "entry-meta",
     "article-meta",
-    "caption",
-    "credit",
-    "hidden",
-    "overlay",
+    "yarpp",
+    "relatedposts",
+    "addtoany",
+    "shoutbox",
+    "skyscraper",
+    "supplemental",
     "lightbox",
+    "modal",
     "carousel",
     "slideshow",
-    "gallery",
-    "tooltip",
-    "alert",
-    "flash",
     "donate",
-    "author-info",
-    "about-author",
-    "author-box",
-    "bio-",
-    "follow",
-    "feedback",
-    "rating",
-    "survey",
-    "poll",
-    "breaking",
+    "breaking-news",
     "ticker",
-    "utility",
+    "most-popular",
+    "mostpopular",
+    "read-more",
+    "readmore",
+    "further-reading",
+    "see-also",
+    "print-only",
+    "jump-link",
+    "offscreen",
+    "agegate",
+    "ai2html",
+    "cover-wrap",
 ];
 
-/// Class/id hints that protect an element from removal when it is big.
-const MAYBE: &[&str] = &[
-    "article", "body", "content", "main", "entry", "story", "post", "text", "column",
-];
-
-/// Exact class/id tokens (split on space, `-`, `_`) that mark ads and furniture.
+/// Whole class/id words (split on non-alphanumerics) of boilerplate.
 const UNLIKELY_TOKENS: &[&str] = &[
     "ad",
     "ads",
     "adv",
     "advert",
     "advertisement",
+    "advertising",
     "dfp",
     "gpt",
     "nav",
+    "menu",
+    "header",
     "share",
+    "shares",
+    "tags",
     "tag",
+    "pager",
+    "meta",
+    "caption",
+    "credit",
+    "credits",
+    "print",
+    "rss",
+    "login",
+    "rating",
+    "poll",
+    "survey",
+    "alert",
+    "follow",
+    "bio",
+    "dateline",
+    "timestamp",
+    "date",
+    "extra",
+    "legends",
+    "remark",
+    "replies",
+    "community",
+    "topbar",
+    "utility",
+    "gallery",
+    "hidden",
+    "hide",
+    "dnone",
+    "noprint",
+    "subnav",
+    "submenu",
+    "breadcrumbs",
+    "teaser",
+    "teasers",
+    "outbrain",
+    "prev",
+    "next",
+    "pullquote",
 ];
 
 const NEGATIVE: &[&str] = &[
@@ -709,6 +722,8 @@ struct Stats {
     img: Vec<u32>,
     li: Vec<u32>,
     input: Vec<u32>,
+    /// Text inside `p` elements.
+    ptext: Vec<u32>,
     block_child: Vec<bool>,
 }
 
@@ -740,6 +755,7 @@ fn compute_stats(dom: &Dom, removed: &[bool]) -> Stats {
         img: vec![0; n],
         li: vec![0; n],
         input: vec![0; n],
+        ptext: vec![0; n],
         block_child: vec![false; n],
     };
     // Children always have larger ids than their parent: one reverse sweep accumulates.
@@ -766,7 +782,13 @@ fn compute_stats(dom: &Dom, removed: &[bool]) -> Stats {
                         *x = t;
                     }
                 }
-                "p" => inc(&mut s.p, id),
+                "p" => {
+                    inc(&mut s.p, id);
+                    let t = s.text.get(id).copied().unwrap_or(0);
+                    if let Some(x) = s.ptext.get_mut(id) {
+                        *x = t;
+                    }
+                }
                 "img" => inc(&mut s.img, id),
                 "li" => inc(&mut s.li, id),
                 "input" | "select" | "textarea" | "button" => inc(&mut s.input, id),
@@ -784,6 +806,7 @@ fn compute_stats(dom: &Dom, removed: &[bool]) -> Stats {
             &mut s.img,
             &mut s.li,
             &mut s.input,
+            &mut s.ptext,
         ] {
             let c = v.get(id).copied().unwrap_or(0);
             if let Some(x) = v.get_mut(parent) {
@@ -806,7 +829,7 @@ fn inc(v: &mut [u32], id: NodeId) {
 }
 
 fn tokens(ci: &str) -> impl Iterator<Item = &str> {
-    ci.split(|c: char| c.is_whitespace() || c == '-' || c == '_')
+    ci.split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|t| !t.is_empty())
 }
 
@@ -815,11 +838,7 @@ fn mark_removed(dom: &Dom) -> Vec<bool> {
     let n = dom.nodes.len();
     let mut removed = vec![false; n];
     let raw = compute_stats(dom, &removed);
-    let body_text = dom
-        .find_all("body")
-        .first()
-        .map(|&b| raw.text.get(b).copied().unwrap_or(0))
-        .unwrap_or_else(|| raw.text.first().copied().unwrap_or(0));
+    let body_text = raw.ptext.first().copied().unwrap_or(0);
     for id in 1..n {
         let Some(node) = dom.nodes.get(id) else {
             continue;
@@ -834,8 +853,9 @@ fn mark_removed(dom: &Dom) -> Vec<bool> {
             continue;
         };
         let tag = tag.as_str();
-        let text = raw.text.get(id).copied().unwrap_or(0);
-        let big = body_text > 0 && text as u64 * 10 > body_text as u64 * 4;
+        // Holding half of the page's paragraph text makes an element a content wrapper.
+        let text = raw.ptext.get(id).copied().unwrap_or(0);
+        let big = body_text > 0 && text as u64 * 2 >= body_text as u64;
         let drop = match tag {
             "html" | "body" | "main" | "article" => false,
             "form" => !big,
@@ -889,16 +909,10 @@ fn unlikely(dom: &Dom, id: NodeId, tag: &str, big: bool) -> bool {
         }
     }
     let ci = class_id(dom, id);
-    if ci.is_empty() {
+    if ci.is_empty() || big {
         return false;
     }
-    let hit = UNLIKELY.iter().any(|p| ci.contains(p))
-        || tokens(&ci).any(|t| UNLIKELY_TOKENS.contains(&t));
-    if !hit {
-        return false;
-    }
-    // A big container whose name also says "content"/"article" is a wrapper, not furniture.
-    !(big && MAYBE.iter().any(|p| ci.contains(p)))
+    UNLIKELY.iter().any(|p| ci.contains(p)) || tokens(&ci).any(|t| UNLIKELY_TOKENS.contains(&t))
 }
 
 // ---------------------------------------------------------------- scoring
@@ -928,18 +942,61 @@ fn base_score(dom: &Dom, id: NodeId) -> f32 {
 fn select(dom: &Dom, st: &Stats, removed: &[bool]) -> Vec<NodeId> {
     let n = dom.nodes.len();
     let mut score: Vec<f32> = vec![f32::NAN; n];
+    // Loose text (text nodes and inline elements) directly inside block containers
+    // counts as an implicit paragraph of that container.
+    let mut direct_text = vec![0u32; n];
+    let mut direct_commas = vec![0u32; n];
     for id in 1..n {
-        if removed.get(id).copied().unwrap_or(true) || !paragraph_like(dom, st, id) {
+        if removed.get(id).copied().unwrap_or(true) {
             continue;
         }
-        let len = st.text.get(id).copied().unwrap_or(0);
+        let Some(node) = dom.nodes.get(id) else { continue };
+        let inline = match &node.data {
+            NodeData::Text(_) => true,
+            NodeData::Element { tag, .. } => !is_block(tag),
+            NodeData::Root => false,
+        };
+        if inline {
+            if let Some(x) = direct_text.get_mut(node.parent) {
+                *x += st.text.get(id).copied().unwrap_or(0);
+            }
+            if let Some(x) = direct_commas.get_mut(node.parent) {
+                *x += st.commas.get(id).copied().unwrap_or(0);
+            }
+        }
+    }
+    for id in 1..n {
+        if removed.get(id).copied().unwrap_or(true) {
+            continue;
+        }
+        let para = paragraph_like(dom, st, id);
+        let loose = !para
+            && st.block_child.get(id).copied().unwrap_or(false)
+            && !matches!(dom.tag(id), "ul" | "ol" | "table" | "tbody" | "tr" | "dl" | "body" | "html" | "");
+        if !para && !loose {
+            continue;
+        }
+        let (len, commas) = if para {
+            (st.text.get(id).copied().unwrap_or(0), st.commas.get(id).copied().unwrap_or(0))
+        } else {
+            (direct_text.get(id).copied().unwrap_or(0), direct_commas.get(id).copied().unwrap_or(0))
+        };
         if len < 25 {
             continue;
         }
-        let commas = st.commas.get(id).copied().unwrap_or(0) as f32;
-        let s = 1.0 + commas + (len as f32 / 100.0).min(3.0);
+        let s = 1.0 + commas as f32 + (len as f32 / 100.0).min(3.0);
+        // A loose-text container is itself the parent of its implicit paragraph.
         let mut anc = id;
-        for level in 0..5 {
+        let first_level = if loose { 1 } else { 0 };
+        if loose {
+            if let Some(slot) = score.get_mut(id) {
+                if slot.is_nan() {
+                    *slot = base_score(dom, id);
+                }
+                *slot += s;
+            }
+        }
+        for level in first_level..5 {
             let Some(p) = dom.parent(anc) else { break };
             if p == 0 || matches!(dom.tag(p), "html" | "body") {
                 break;
@@ -974,7 +1031,7 @@ fn select(dom: &Dom, st: &Stats, removed: &[bool]) -> Vec<NodeId> {
     cands.sort_by(|a, b| b.1.total_cmp(&a.1));
     let Some(&(mut top, mut top_score)) = cands.first() else {
         // No paragraphs: fall back to body (or the root).
-        return dom.find_all("body").first().copied().into_iter().collect();
+        return vec![dom.find_all("body").first().copied().unwrap_or(0)];
     };
     let final_score = |id: NodeId| -> Option<f32> {
         let s = score.get(id).copied()?;
@@ -1029,7 +1086,7 @@ fn select(dom: &Dom, st: &Stats, removed: &[bool]) -> Vec<NodeId> {
         let kept = dom
             .children(p)
             .iter()
-            .filter(|&&c| !removed.get(c).copied().unwrap_or(true) && dom.tag(c) != "")
+            .filter(|&&c| !removed.get(c).copied().unwrap_or(true) && !dom.tag(c).is_empty())
             .count();
         if kept != 1 {
             break;
@@ -1807,6 +1864,49 @@ fn link_end(s: &str, i: usize) -> Option<usize> {
     let after = rest.get(close + 2..)?;
     let paren = after.find(')')?;
     Some(i + close + 2 + paren + 1)
+}
+
+/// Debugging aid: the ancestors of the first text node containing `needle`,
+/// each with its tag, class/id and whether extraction dropped it (and why).
+#[doc(hidden)]
+pub fn debug_trace(html: &str, needle: &str) -> String {
+    let dom = Dom::parse(html);
+    let removed = mark_removed(&dom);
+    let raw = compute_stats(&dom, &vec![false; dom.nodes.len()]);
+    let st = compute_stats(&dom, &removed);
+    let roots = select(&dom, &st, &removed);
+    let mut out = format!(
+        "selected roots: {:?}\n",
+        roots
+            .iter()
+            .map(|&r| (r, dom.tag(r), class_id(&dom, r)))
+            .collect::<Vec<_>>()
+    );
+    let Some(hit) = (0..dom.nodes.len())
+        .rev()
+        .find(|&i| dom.text(i).is_some_and(|t| t.contains(needle)))
+    else {
+        return out + "needle not found";
+    };
+    let mut chain = vec![hit];
+    let mut n = hit;
+    while let Some(p) = dom.parent(n) {
+        chain.push(p);
+        n = p;
+    }
+    for id in chain.into_iter().rev() {
+        out.push_str(&format!(
+            "{id} {} [{}] removed={} cond={} text={} link={} raw_ptext={}\n",
+            dom.tag(id),
+            class_id(&dom, id),
+            removed.get(id).copied().unwrap_or(false),
+            clean_conditionally(&dom, &st, id),
+            st.text.get(id).copied().unwrap_or(0),
+            st.link.get(id).copied().unwrap_or(0),
+            raw.ptext.get(id).copied().unwrap_or(0),
+        ));
+    }
+    out
 }
 
 #[cfg(test)]

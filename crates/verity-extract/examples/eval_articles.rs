@@ -1,0 +1,77 @@
+//! Run the article-extraction benchmark and print the scores.
+//!
+//! `cargo run --release -p verity-extract --example eval_articles [-- DIR [worst N] [dump ID]]`
+
+use std::path::PathBuf;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let dir = args.first().map(PathBuf::from).unwrap_or_else(|| {
+        std::env::var_os("VERITY_DATA_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+            })
+            .join("article-extraction")
+    });
+    let pages = match verity_extract::eval::load_pages(&dir) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("cannot load {}: {e}", dir.display());
+            std::process::exit(1);
+        }
+    };
+    if let (Some("trace"), Some(id), Some(needle)) =
+        (args.get(1).map(String::as_str), args.get(2), args.get(3))
+    {
+        for (pid, html, _, _) in &pages {
+            if pid.starts_with(id.as_str()) {
+                let (text, _) = verity_extract::encoding::decode_html(html, None);
+                println!("{}", verity_extract::html::debug_trace(&text, needle));
+            }
+        }
+        return;
+    }
+    if let (Some("dump"), Some(id)) = (args.get(1).map(String::as_str), args.get(2)) {
+        for (pid, html, truth, url) in &pages {
+            if pid.starts_with(id.as_str()) {
+                let (text, _) = verity_extract::encoding::decode_html(html, None);
+                let p = verity_extract::parse_html(&text, url.as_ref())
+                    .map(|p| p.document.content)
+                    .unwrap_or_default();
+                println!("=== EXTRACTED ===\n{p}\n=== TRUTH ===\n{truth}");
+            }
+        }
+        return;
+    }
+    let single = verity_extract::eval::evaluate_pages(&pages, false);
+    let par = verity_extract::eval::evaluate_pages(&pages, true);
+    let mut worst = par.per_page.clone();
+    worst.sort_by(|a, b| a.f1.total_cmp(&b.f1));
+    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(15);
+    for w in worst.iter().take(n) {
+        println!(
+            "{:.3} P={:.3} R={:.3} {}",
+            w.f1,
+            w.precision,
+            w.recall,
+            &w.id[..12.min(w.id.len())]
+        );
+    }
+    println!(
+        "pages={} MB={:.2} P={:.4} R={:.4} F1={:.4}",
+        par.pages,
+        par.bytes as f64 / 1e6,
+        par.precision,
+        par.recall,
+        par.f1
+    );
+    println!(
+        "single-thread: {:.1} MB/s {:.0} pages/s; rayon ({} threads): {:.1} MB/s {:.0} pages/s",
+        single.mb_per_s,
+        single.pages as f64 / single.seconds,
+        rayon::current_num_threads(),
+        par.mb_per_s,
+        par.pages as f64 / par.seconds
+    );
+}
