@@ -1,0 +1,89 @@
+//! Lua scripts that make each document write atomic on the server: a reader
+//! (`FT.SEARCH`, `JSON.GET`) never sees half a document, and counters stay exact.
+
+/// Upsert one document.
+///
+/// `KEYS[1]` document JSON key, `KEYS[2]` index meta hash.
+/// `ARGV`: 1 chunk key prefix, 2 uid, 3 content hash, 4 embed version (`""`:
+/// none), 5 document JSON, 6 embed-hash key (`""`: none), 7 embed-hash value,
+/// 8 number of chunks, 9 number of vectors, then per chunk: the number of
+/// field/value pairs followed by the pairs.
+///
+/// Returns 0 (unchanged), 1 (inserted) or 2 (replaced).
+pub const UPSERT: &str = r#"
+local old = redis.call('JSON.GET', KEYS[1], '$.meta')
+local status = 1
+local old_n, old_v = 0, 0
+if old then
+  local m = cjson.decode(old)[1]
+  if m then
+    local ev = m.embed_version
+    if ev == nil or ev == cjson.null then ev = '' end
+    if m.content_hash == ARGV[3] and ev == ARGV[4] then return 0 end
+    old_n = tonumber(m.chunks) or 0
+    old_v = tonumber(m.vectors) or 0
+    for i = 0, old_n - 1 do redis.call('DEL', ARGV[1] .. ARGV[2] .. '#' .. i) end
+    status = 2
+  end
+end
+local n = tonumber(ARGV[8])
+local pos = 10
+for c = 0, n - 1 do
+  local nf = tonumber(ARGV[pos])
+  local key = ARGV[1] .. ARGV[2] .. '#' .. c
+  local args = {}
+  for j = 1, 2 * nf do args[j] = ARGV[pos + j] end
+  redis.call('HSET', key, unpack(args))
+  pos = pos + 1 + 2 * nf
+end
+redis.call('JSON.SET', KEYS[1], '$', ARGV[5])
+if ARGV[6] ~= '' then redis.call('SET', ARGV[6], ARGV[7]) end
+if status == 1 then redis.call('HINCRBY', KEYS[2], 'documents', 1) end
+redis.call('HINCRBY', KEYS[2], 'chunks', n - old_n)
+redis.call('HINCRBY', KEYS[2], 'vectors', tonumber(ARGV[9]) - old_v)
+redis.call('HINCRBY', KEYS[2], 'generation', 1)
+return status
+"#;
+
+/// Delete one document. `KEYS[1]` document key, `KEYS[2]` meta hash;
+/// `ARGV[1]` chunk key prefix, `ARGV[2]` uid, `ARGV[3]` embed-hash key (`""`: none).
+/// Returns 1 when the document existed.
+pub const DELETE: &str = r#"
+local old = redis.call('JSON.GET', KEYS[1], '$.meta')
+if not old then return 0 end
+local m = cjson.decode(old)[1]
+local n, v = 0, 0
+if m then
+  n = tonumber(m.chunks) or 0
+  v = tonumber(m.vectors) or 0
+end
+for i = 0, n - 1 do redis.call('DEL', ARGV[1] .. ARGV[2] .. '#' .. i) end
+redis.call('DEL', KEYS[1])
+if ARGV[3] ~= '' then redis.call('DEL', ARGV[3]) end
+redis.call('HINCRBY', KEYS[2], 'documents', -1)
+redis.call('HINCRBY', KEYS[2], 'chunks', -n)
+redis.call('HINCRBY', KEYS[2], 'vectors', -v)
+redis.call('HINCRBY', KEYS[2], 'generation', 1)
+return 1
+"#;
+
+/// Tagged cache write. `KEYS[1]` the key; `ARGV`: 1 value, 2 TTL in ms (`0`:
+/// none), 3 tag-set key prefix, then the tags. Each tag set gets at least the
+/// entry's TTL so that it expires with its last entry.
+pub const CACHE_PUT: &str = r#"
+local ttl = tonumber(ARGV[2])
+if ttl > 0 then redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl) else redis.call('SET', KEYS[1], ARGV[1]) end
+for i = 4, #ARGV do
+  local t = ARGV[3] .. ARGV[i]
+  redis.call('SADD', t, KEYS[1])
+  local cur = redis.call('PTTL', t)
+  if ttl == 0 then
+    if cur > 0 then redis.call('PERSIST', t) end
+  elseif cur >= 0 and cur < ttl then
+    redis.call('PEXPIRE', t, ttl)
+  elseif cur == -1 and redis.call('SCARD', t) == 1 then
+    redis.call('PEXPIRE', t, ttl)
+  end
+end
+return 1
+"#;
