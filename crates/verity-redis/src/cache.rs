@@ -52,14 +52,23 @@ impl RedisCache {
 
     /// Use an existing connection (for instance [`crate::RedisStore::connection`]).
     pub fn with_connection(con: ConnectionManager) -> Self {
-        Self { con, put: std::sync::Arc::new(Script::new(scripts::CACHE_PUT)) }
+        Self {
+            con,
+            put: std::sync::Arc::new(Script::new(scripts::CACHE_PUT)),
+        }
     }
 
     /// Remaining time to live of `key` (`None`: absent or no expiry).
     pub async fn ttl(&self, key: &str) -> Result<Option<Duration>> {
         let mut con = self.con.clone();
-        let v: Value = redis::cmd("PTTL").arg(key).query_async(&mut con).await.map_err(|e| map_err(e, "PTTL"))?;
-        Ok(as_i64(&v).filter(|ms| *ms >= 0).map(|ms| Duration::from_millis(ms as u64)))
+        let v: Value = redis::cmd("PTTL")
+            .arg(key)
+            .query_async(&mut con)
+            .await
+            .map_err(|e| map_err(e, "PTTL"))?;
+        Ok(as_i64(&v)
+            .filter(|ms| *ms >= 0)
+            .map(|ms| Duration::from_millis(ms as u64)))
     }
 
     /// Delete every key matching the (already escaped) glob `pattern`; returns how many.
@@ -77,10 +86,18 @@ impl RedisCache {
                 .query_async(&mut con)
                 .await
                 .map_err(|e| map_err(e, "SCAN"))?;
-            let Value::Array(parts) = v else { return Err(bad_reply("SCAN")) };
+            let Value::Array(parts) = v else {
+                return Err(bad_reply("SCAN"));
+            };
             let mut parts = parts.into_iter();
-            let next = parts.next().as_ref().and_then(as_string).and_then(|s| s.parse::<u64>().ok());
-            let Some(next) = next else { return Err(bad_reply("SCAN")) };
+            let next = parts
+                .next()
+                .as_ref()
+                .and_then(as_string)
+                .and_then(|s| s.parse::<u64>().ok());
+            let Some(next) = next else {
+                return Err(bad_reply("SCAN"));
+            };
             let keys: Vec<Vec<u8>> = match parts.next() {
                 Some(Value::Array(ks)) => ks
                     .into_iter()
@@ -111,7 +128,11 @@ impl RedisCache {
 impl Cache for RedisCache {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
         let mut con = self.con.clone();
-        let v: Value = redis::cmd("GET").arg(key).query_async(&mut con).await.map_err(|e| map_err(e, "GET"))?;
+        let v: Value = redis::cmd("GET")
+            .arg(key)
+            .query_async(&mut con)
+            .await
+            .map_err(|e| map_err(e, "GET"))?;
         match v {
             Value::Nil => Ok(None),
             Value::BulkString(b) => Ok(Some(b)),
@@ -119,13 +140,21 @@ impl Cache for RedisCache {
         }
     }
 
-    async fn put(&self, key: &str, value: &[u8], ttl: Option<Duration>, tags: &[String]) -> Result<()> {
+    async fn put(
+        &self,
+        key: &str,
+        value: &[u8],
+        ttl: Option<Duration>,
+        tags: &[String],
+    ) -> Result<()> {
         if key.is_empty() {
             return Err(Error::invalid_input("cache key must not be empty"));
         }
         let ms = match ttl {
             None => 0u64,
-            Some(d) if d.is_zero() => return Err(Error::invalid_input("cache TTL must be positive")),
+            Some(d) if d.is_zero() => {
+                return Err(Error::invalid_input("cache TTL must be positive"))
+            }
             Some(d) => u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1),
         };
         let mut con = self.con.clone();
@@ -134,15 +163,21 @@ impl Cache for RedisCache {
         for t in tags {
             inv.arg(t);
         }
-        let _: Value = inv.invoke_async(&mut con).await.map_err(|e| map_err(e, "cache put"))?;
+        let _: Value = inv
+            .invoke_async(&mut con)
+            .await
+            .map_err(|e| map_err(e, "cache put"))?;
         Ok(())
     }
 
     async fn invalidate_prefix(&self, prefix: &str) -> Result<usize> {
         if prefix.is_empty() {
-            return Err(Error::invalid_input("refusing to invalidate the whole cache with an empty prefix"));
+            return Err(Error::invalid_input(
+                "refusing to invalidate the whole cache with an empty prefix",
+            ));
         }
-        self.unlink_matching(&format!("{}*", glob_escape(prefix))).await
+        self.unlink_matching(&format!("{}*", glob_escape(prefix)))
+            .await
     }
 
     async fn invalidate_tag(&self, tag: &str) -> Result<usize> {

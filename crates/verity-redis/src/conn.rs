@@ -39,7 +39,9 @@ pub async fn connect(url: &str, opts: &ConnectOptions) -> Result<ConnectionManag
     let fut = ConnectionManager::new_with_config(client, config);
     match tokio::time::timeout(opts.connect_timeout * 2, fut).await {
         Ok(r) => r.map_err(|e| map_err(e, &format!("connecting to {}", redact(url)))),
-        Err(_) => Err(StoreError::Unavailable(format!("connecting to {} timed out", redact(url))).into()),
+        Err(_) => {
+            Err(StoreError::Unavailable(format!("connecting to {} timed out", redact(url))).into())
+        }
     }
 }
 
@@ -65,7 +67,9 @@ pub fn map_err(e: RedisError, context: &str) -> Error {
         || e.is_timeout()
         || matches!(
             e.kind(),
-            redis::ErrorKind::BusyLoadingError | redis::ErrorKind::TryAgain | redis::ErrorKind::MasterDown
+            redis::ErrorKind::BusyLoadingError
+                | redis::ErrorKind::TryAgain
+                | redis::ErrorKind::MasterDown
         )
         || matches!(code, "LOADING" | "BUSY" | "TRYAGAIN" | "MASTERDOWN");
     if transient {

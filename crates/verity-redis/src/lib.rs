@@ -38,7 +38,8 @@ pub mod store;
 pub use cache::RedisCache;
 pub use conn::ConnectOptions;
 pub use reindex::{
-    current_alias, evaluate, reindex, reindex_paths, versioned_index, DryRunPlan, EvalQuery, EvalSet, GateConfig,
-    GateReport, IndexCatalog, RedisCatalog, ReindexOptions, ReindexReport, SqliteCatalog,
+    current_alias, evaluate, reindex, reindex_paths, versioned_index, DryRunPlan, EvalQuery,
+    EvalSet, GateConfig, GateReport, IndexCatalog, RedisCatalog, ReindexOptions, ReindexReport,
+    SqliteCatalog,
 };
 pub use store::{RedisStore, RedisStoreOptions};

@@ -20,10 +20,10 @@ pub const MAX_QUERY_TERMS: usize = 256;
 /// The English stop words dropped from lexical queries, the same list as the
 /// embedded store's, so both backends rank the same terms.
 const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is", "it", "its", "of",
-    "on", "or", "that", "the", "to", "was", "were", "will", "with", "this", "these", "those", "which", "what", "who",
-    "how", "not", "no", "do", "does", "did", "than", "then", "there", "their", "they", "but", "if", "into", "can",
-    "been", "being", "such",
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is",
+    "it", "its", "of", "on", "or", "that", "the", "to", "was", "were", "will", "with", "this",
+    "these", "those", "which", "what", "who", "how", "not", "no", "do", "does", "did", "than",
+    "then", "there", "their", "they", "but", "if", "into", "can", "been", "being", "such",
 ];
 
 /// Words the RediSearch query lexer reads as keywords even when escaped;
@@ -83,7 +83,11 @@ fn text_clause_with(text: &str, drop_stopwords: bool, verbatim: bool) -> Option<
         }
     }
     if drop_stopwords {
-        let kept: Vec<String> = terms.iter().filter(|t| !STOPWORDS.contains(&t.as_str())).cloned().collect();
+        let kept: Vec<String> = terms
+            .iter()
+            .filter(|t| !STOPWORDS.contains(&t.as_str()))
+            .cloned()
+            .collect();
         if !kept.is_empty() {
             terms = kept;
         }
@@ -94,7 +98,13 @@ fn text_clause_with(text: &str, drop_stopwords: bool, verbatim: bool) -> Option<
     }
     let rendered: Vec<String> = terms
         .iter()
-        .map(|t| if verbatim || KEYWORDS.contains(&t.as_str()) { quote(t) } else { escape(t) })
+        .map(|t| {
+            if verbatim || KEYWORDS.contains(&t.as_str()) {
+                quote(t)
+            } else {
+                escape(t)
+            }
+        })
         .collect();
     Some(format!("({})", rendered.join(" | ")))
 }
@@ -145,7 +155,14 @@ fn tag_clause(field: &str, values: &[String], parts: &mut Vec<String>, post: &mu
         return;
     }
     if values.iter().all(|v| tag_indexable(v)) {
-        parts.push(format!("@{field}:{{{}}}", values.iter().map(|v| escape(v)).collect::<Vec<_>>().join(" | ")));
+        parts.push(format!(
+            "@{field}:{{{}}}",
+            values
+                .iter()
+                .map(|v| escape(v))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ));
     } else {
         *post = true;
     }
@@ -164,18 +181,30 @@ pub fn filter_clause(f: &Filters) -> FilterClause {
     }
     tag_clause("uid", &f.uids, &mut parts, &mut post);
     for m in &f.metadata {
-        let pairs: Option<Vec<String>> = m.values.iter().map(|v| metadata_pair(&m.key, v)).collect();
+        let pairs: Option<Vec<String>> =
+            m.values.iter().map(|v| metadata_pair(&m.key, v)).collect();
         match pairs {
             Some(p) if !p.is_empty() => tag_clause("mkv", &p, &mut parts, &mut post),
             _ => post = true,
         }
     }
     if !f.time.is_unbounded() {
-        let lo = f.time.since.map(|t| ceil_ms(t).to_string()).unwrap_or_else(|| "-inf".into());
-        let hi = f.time.until.map(|t| t.timestamp_millis().to_string()).unwrap_or_else(|| "+inf".into());
+        let lo = f
+            .time
+            .since
+            .map(|t| ceil_ms(t).to_string())
+            .unwrap_or_else(|| "-inf".into());
+        let hi = f
+            .time
+            .until
+            .map(|t| t.timestamp_millis().to_string())
+            .unwrap_or_else(|| "+inf".into());
         parts.push(format!("@ts:[{lo} {hi}]"));
     }
-    FilterClause { clause: parts.join(" "), post_filter: post }
+    FilterClause {
+        clause: parts.join(" "),
+        post_filter: post,
+    }
 }
 
 #[cfg(test)]
@@ -186,23 +215,45 @@ mod tests {
     #[test]
     fn text_is_escaped_and_ored() {
         assert_eq!(text_clause("the cat", true).as_deref(), Some("(cat)"));
-        assert_eq!(text_clause("NEAR(a b) AND -c*", false).as_deref(), Some("(near | a | b | and | c)"));
+        assert_eq!(
+            text_clause("NEAR(a b) AND -c*", false).as_deref(),
+            Some("(near | a | b | and | c)")
+        );
         assert_eq!(text_clause("  \"' ()*-  ", true), None);
         assert_eq!(text_clause("Café café", true).as_deref(), Some("(café)"));
-        assert_eq!(text_clause("ISMISSING(x)", true).as_deref(), Some("(\"ismissing\" | x)"));
-        assert_eq!(text_clause_verbatim("a b", false).as_deref(), Some("(\"a\" | \"b\")"));
+        assert_eq!(
+            text_clause("ISMISSING(x)", true).as_deref(),
+            Some("(\"ismissing\" | x)")
+        );
+        assert_eq!(
+            text_clause_verbatim("a b", false).as_deref(),
+            Some("(\"a\" | \"b\")")
+        );
     }
 
     #[test]
     fn tag_values_are_escaped() {
         assert_eq!(escape("a b,c-d"), "a\\ b\\,c\\-d");
-        let f = Filters { sources: vec!["x.y".into()], tags_all: vec!["p".into(), "q".into()], ..Default::default() };
+        let f = Filters {
+            sources: vec!["x.y".into()],
+            tags_all: vec!["p".into(), "q".into()],
+            ..Default::default()
+        };
         let c = filter_clause(&f);
         assert_eq!(c.clause, "@source:{x\\.y} @tags:{p} @tags:{q}");
         assert!(!c.post_filter);
-        let f = Filters { metadata: vec![MetadataFilter::parse("channel=7|x").unwrap()], ..Default::default() };
-        assert_eq!(filter_clause(&f).clause, "@mkv:{channel\\=7 | channel\\=\\\"x\\\"}");
-        let f = Filters { sources: vec![String::new()], ..Default::default() };
+        let f = Filters {
+            metadata: vec![MetadataFilter::parse("channel=7|x").unwrap()],
+            ..Default::default()
+        };
+        assert_eq!(
+            filter_clause(&f).clause,
+            "@mkv:{channel\\=7 | channel\\=\\\"x\\\"}"
+        );
+        let f = Filters {
+            sources: vec![String::new()],
+            ..Default::default()
+        };
         assert!(filter_clause(&f).post_filter);
     }
 }

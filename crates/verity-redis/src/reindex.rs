@@ -24,12 +24,17 @@ use redis::aio::ConnectionManager;
 use redis::Value;
 use serde::{Deserialize, Serialize};
 use verity_core::cache::{ANSWER_PREFIX, RETRIEVAL_PREFIX};
-use verity_core::{Cache, Document, Embedder, Error, Result, SearchMode, SearchQuery, StoreError, VectorStore};
+use verity_core::{
+    Cache, Document, Embedder, Error, Result, SearchMode, SearchQuery, StoreError, VectorStore,
+};
 use verity_ingest::{Chunker, ChunkerConfig, IngestProgress, IngestReport, Ingestor};
 use verity_store::{SqliteStore, StoreOptions};
 
 use crate::conn::{as_string, map_err};
-use crate::store::{chunk_prefix, doc_key, ft_name, meta_key, validate_name, RedisStore, RedisStoreOptions, CATALOG_KEY};
+use crate::store::{
+    chunk_prefix, doc_key, ft_name, meta_key, validate_name, RedisStore, RedisStoreOptions,
+    CATALOG_KEY,
+};
 
 /// Name of the shadow index of `name` at embedding version `version`: `<name>:v<version>`.
 pub fn versioned_index(name: &str, version: &str) -> String {
@@ -71,7 +76,11 @@ impl SqliteCatalog {
     /// own handle binds to (it cannot be dropped through this catalog).
     pub fn open(home: &Path, opts: StoreOptions) -> Result<Self> {
         let admin = SqliteStore::open(home, opts.clone())?;
-        Ok(Self { home: home.to_path_buf(), opts, admin })
+        Ok(Self {
+            home: home.to_path_buf(),
+            opts,
+            admin,
+        })
     }
 }
 
@@ -81,7 +90,12 @@ impl IndexCatalog for SqliteCatalog {
         "sqlite"
     }
     async fn index_names(&self) -> Result<Vec<String>> {
-        Ok(self.admin.list_indexes()?.into_iter().map(|i| i.name).collect())
+        Ok(self
+            .admin
+            .list_indexes()?
+            .into_iter()
+            .map(|i| i.name)
+            .collect())
     }
     async fn resolve_alias(&self, alias: &str) -> Result<Option<String>> {
         self.admin.resolve_alias(alias)
@@ -90,7 +104,10 @@ impl IndexCatalog for SqliteCatalog {
         self.admin.set_alias(alias, index)
     }
     async fn open(&self, index: &str) -> Result<Arc<dyn VectorStore>> {
-        Ok(Arc::new(SqliteStore::open(&self.home, self.opts.clone().index(index))?))
+        Ok(Arc::new(SqliteStore::open(
+            &self.home,
+            self.opts.clone().index(index),
+        )?))
     }
     async fn drop_index(&self, index: &str) -> Result<()> {
         self.admin.drop_index(index)
@@ -135,8 +152,11 @@ impl IndexCatalog for RedisCatalog {
     }
     async fn index_names(&self) -> Result<Vec<String>> {
         let mut con = self.con.clone();
-        let mut v: Vec<String> =
-            redis::cmd("SMEMBERS").arg(CATALOG_KEY).query_async(&mut con).await.map_err(|e| map_err(e, "SMEMBERS"))?;
+        let mut v: Vec<String> = redis::cmd("SMEMBERS")
+            .arg(CATALOG_KEY)
+            .query_async(&mut con)
+            .await
+            .map_err(|e| map_err(e, "SMEMBERS"))?;
         v.sort();
         Ok(v)
     }
@@ -148,7 +168,9 @@ impl IndexCatalog for RedisCatalog {
         validate_name(alias)?;
         validate_name(index)?;
         if self.index_names().await?.iter().any(|n| n == alias) {
-            return Err(Error::invalid_input(format!("`{alias}` is an index name, it cannot be an alias")));
+            return Err(Error::invalid_input(format!(
+                "`{alias}` is an index name, it cannot be an alias"
+            )));
         }
         let mut con = self.con.clone();
         let _: Value = redis::cmd("FT.ALIASUPDATE")
@@ -165,15 +187,21 @@ impl IndexCatalog for RedisCatalog {
     async fn drop_index(&self, index: &str) -> Result<()> {
         validate_name(index)?;
         let mut con = self.con.clone();
-        let res: redis::RedisResult<Value> =
-            redis::cmd("FT.DROPINDEX").arg(ft_name(index)).arg("DD").query_async(&mut con).await;
+        let res: redis::RedisResult<Value> = redis::cmd("FT.DROPINDEX")
+            .arg(ft_name(index))
+            .arg("DD")
+            .query_async(&mut con)
+            .await;
         if let Err(e) = res {
             let m = e.to_string().to_ascii_lowercase();
             if !(crate::conn::is_unknown_index(&m)) {
                 return Err(map_err(e, "FT.DROPINDEX"));
             }
         }
-        for pattern in [format!("{}*", doc_key(index, "")), format!("{}*", chunk_prefix(index))] {
+        for pattern in [
+            format!("{}*", doc_key(index, "")),
+            format!("{}*", chunk_prefix(index)),
+        ] {
             let mut cursor: u64 = 0;
             loop {
                 let (next, keys): (u64, Vec<Vec<u8>>) = redis::cmd("SCAN")
@@ -186,8 +214,11 @@ impl IndexCatalog for RedisCatalog {
                     .await
                     .map_err(|e| map_err(e, "SCAN"))?;
                 if !keys.is_empty() {
-                    let _: i64 =
-                        redis::cmd("UNLINK").arg(&keys).query_async(&mut con).await.map_err(|e| map_err(e, "UNLINK"))?;
+                    let _: i64 = redis::cmd("UNLINK")
+                        .arg(&keys)
+                        .query_async(&mut con)
+                        .await
+                        .map_err(|e| map_err(e, "UNLINK"))?;
                 }
                 cursor = next;
                 if cursor == 0 {
@@ -225,11 +256,20 @@ pub struct EvalSet {
 }
 
 fn unreadable(path: &Path, e: impl std::fmt::Display) -> Error {
-    verity_core::InputError::Unreadable { path: path.to_path_buf(), message: e.to_string() }.into()
+    verity_core::InputError::Unreadable {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+    .into()
 }
 
 fn malformed(path: &Path, line: usize, message: impl Into<String>) -> Error {
-    verity_core::InputError::MalformedRecord { path: path.to_path_buf(), line, message: message.into() }.into()
+    verity_core::InputError::MalformedRecord {
+        path: path.to_path_buf(),
+        line,
+        message: message.into(),
+    }
+    .into()
 }
 
 impl EvalSet {
@@ -241,7 +281,8 @@ impl EvalSet {
             if line.trim().is_empty() {
                 continue;
             }
-            let q: EvalQuery = serde_json::from_str(line).map_err(|e| malformed(path, i + 1, e.to_string()))?;
+            let q: EvalQuery =
+                serde_json::from_str(line).map_err(|e| malformed(path, i + 1, e.to_string()))?;
             if !q.relevant_uids.is_empty() {
                 queries.push(q);
             }
@@ -256,12 +297,16 @@ impl EvalSet {
         let mut rel: HashMap<String, Vec<String>> = HashMap::new();
         for (i, line) in qrels_text.lines().enumerate() {
             let cols: Vec<&str> = line.split('\t').map(str::trim).collect();
-            let (Some(q), Some(d)) = (cols.first(), cols.get(1)) else { continue };
+            let (Some(q), Some(d)) = (cols.first(), cols.get(1)) else {
+                continue;
+            };
             if i == 0 && q.eq_ignore_ascii_case("query-id") {
                 continue;
             }
             let score: f64 = match cols.get(2) {
-                Some(s) => s.parse().map_err(|_| malformed(qrels, i + 1, format!("bad score `{s}`")))?,
+                Some(s) => s
+                    .parse()
+                    .map_err(|_| malformed(qrels, i + 1, format!("bad score `{s}`")))?,
                 None => 1.0,
             };
             if score > 0.0 {
@@ -274,7 +319,8 @@ impl EvalSet {
             if line.trim().is_empty() {
                 continue;
             }
-            let v: serde_json::Value = serde_json::from_str(line).map_err(|e| malformed(queries, i + 1, e.to_string()))?;
+            let v: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| malformed(queries, i + 1, e.to_string()))?;
             let id = match v.get("_id") {
                 Some(serde_json::Value::String(s)) => s.clone(),
                 Some(other) => other.to_string(),
@@ -284,7 +330,10 @@ impl EvalSet {
                 return Err(malformed(queries, i + 1, "missing `text`"));
             };
             if let Some(r) = rel.remove(&id) {
-                out.push(EvalQuery { query: q.to_string(), relevant_uids: r });
+                out.push(EvalQuery {
+                    query: q.to_string(),
+                    relevant_uids: r,
+                });
             }
         }
         Ok(Self { queries: out })
@@ -304,7 +353,11 @@ pub struct GateConfig {
 
 impl Default for GateConfig {
     fn default() -> Self {
-        Self { min_recall: 0.8, k: 5, max_p95: Duration::from_millis(2500) }
+        Self {
+            min_recall: 0.8,
+            k: 5,
+            max_p95: Duration::from_millis(2500),
+        }
     }
 }
 
@@ -314,18 +367,26 @@ impl GateConfig {
     pub fn parse(spec: &str) -> Result<Self> {
         let mut g = Self::default();
         for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (k, v) = part
-                .split_once('=')
-                .ok_or_else(|| Error::invalid_input(format!("gate `{part}` must look like recall@5=0.8 or p95=2.5s")))?;
+            let (k, v) = part.split_once('=').ok_or_else(|| {
+                Error::invalid_input(format!(
+                    "gate `{part}` must look like recall@5=0.8 or p95=2.5s"
+                ))
+            })?;
             let k = k.trim().to_ascii_lowercase();
             let v = v.trim();
             if let Some(n) = k.strip_prefix("recall@") {
-                g.k = n.parse().ok().filter(|n| *n > 0).ok_or_else(|| Error::invalid_input(format!("bad k in `{part}`")))?;
+                g.k = n
+                    .parse()
+                    .ok()
+                    .filter(|n| *n > 0)
+                    .ok_or_else(|| Error::invalid_input(format!("bad k in `{part}`")))?;
                 g.min_recall = v
                     .parse::<f64>()
                     .ok()
                     .filter(|r| (0.0..=1.0).contains(r))
-                    .ok_or_else(|| Error::invalid_input(format!("recall in `{part}` must be in [0, 1]")))?;
+                    .ok_or_else(|| {
+                        Error::invalid_input(format!("recall in `{part}` must be in [0, 1]"))
+                    })?;
             } else if k == "p95" {
                 let secs = if let Some(ms) = v.strip_suffix("ms") {
                     ms.trim().parse::<f64>().ok().map(|x| x / 1000.0)
@@ -337,7 +398,9 @@ impl GateConfig {
                     .ok_or_else(|| Error::invalid_input(format!("bad duration in `{part}`")))?;
                 g.max_p95 = Duration::from_secs_f64(secs);
             } else {
-                return Err(Error::invalid_input(format!("unknown gate `{k}` (expected recall@K or p95)")));
+                return Err(Error::invalid_input(format!(
+                    "unknown gate `{k}` (expected recall@K or p95)"
+                )));
             }
         }
         Ok(g)
@@ -463,7 +526,11 @@ async fn plan<I>(
 where
     I: IntoIterator<Item = Document>,
 {
-    let store = if catalog.index_names().await?.iter().any(|n| n == shadow) { Some(catalog.open(shadow).await?) } else { None };
+    let store = if catalog.index_names().await?.iter().any(|n| n == shadow) {
+        Some(catalog.open(shadow).await?)
+    } else {
+        None
+    };
     let chunker = chunker_for(embedder)?;
     let version = embedder.map(|e| e.id().version.clone());
     let mut out = DryRunPlan::default();
@@ -480,7 +547,8 @@ where
             None => HashMap::new(),
         };
         for mut d in batch {
-            if d.uid.trim().is_empty() || d.content.trim().is_empty() || !seen.insert(d.uid.clone()) {
+            if d.uid.trim().is_empty() || d.content.trim().is_empty() || !seen.insert(d.uid.clone())
+            {
                 continue;
             }
             out.documents += 1;
@@ -488,7 +556,10 @@ where
                 d.lang = verity_ingest::detect_lang(&d.content);
             }
             let hash = d.content_hash();
-            if known.get(&d.uid).is_some_and(|fp| fp.content_hash == hash && fp.embed_version == version) {
+            if known
+                .get(&d.uid)
+                .is_some_and(|fp| fp.content_hash == hash && fp.embed_version == version)
+            {
                 out.unchanged += 1;
                 continue;
             }
@@ -506,7 +577,10 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
         return Duration::ZERO;
     }
     let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted.get(rank.clamp(1, sorted.len()) - 1).copied().unwrap_or_default()
+    sorted
+        .get(rank.clamp(1, sorted.len()) - 1)
+        .copied()
+        .unwrap_or_default()
 }
 
 /// Evaluate a store on an evaluation set: mean recall@k over distinct
@@ -526,7 +600,9 @@ pub async fn evaluate(
             continue;
         }
         let started = Instant::now();
-        let mut sq = SearchQuery::new(q.query.clone()).mode(mode).k((k * 4).max(20));
+        let mut sq = SearchQuery::new(q.query.clone())
+            .mode(mode)
+            .k((k * 4).max(20));
         if mode != SearchMode::Lexical {
             if let Some(e) = embedder {
                 sq = sq.vector(e.embed_query(&q.query).await?);
@@ -548,7 +624,11 @@ pub async fn evaluate(
         recalls.push(found as f64 / rel.len() as f64);
     }
     lat.sort();
-    let recall = if recalls.is_empty() { 0.0 } else { recalls.iter().sum::<f64>() / recalls.len() as f64 };
+    let recall = if recalls.is_empty() {
+        0.0
+    } else {
+        recalls.iter().sum::<f64>() / recalls.len() as f64
+    };
     let p50 = percentile(&lat, 50.0);
     let p95 = percentile(&lat, 95.0);
     let mut failures = Vec::new();
@@ -559,9 +639,22 @@ pub async fn evaluate(
         failures.push(format!("recall@{k} = {recall:.3} < {:.3}", gate.min_recall));
     }
     if p95 > gate.max_p95 {
-        failures.push(format!("p95 = {:.0} ms > {:.0} ms", p95.as_secs_f64() * 1e3, gate.max_p95.as_secs_f64() * 1e3));
+        failures.push(format!(
+            "p95 = {:.0} ms > {:.0} ms",
+            p95.as_secs_f64() * 1e3,
+            gate.max_p95.as_secs_f64() * 1e3
+        ));
     }
-    Ok(GateReport { queries: recalls.len(), k, recall, p50, p95, mode, passed: failures.is_empty(), failures, })
+    Ok(GateReport {
+        queries: recalls.len(),
+        k,
+        recall,
+        p50,
+        p95,
+        mode,
+        passed: failures.is_empty(),
+        failures,
+    })
 }
 
 /// Re-index `docs` into the shadow `<name>:v<version>`, gate it, and cut the
@@ -615,7 +708,11 @@ where
     let store = catalog.open(&shadow).await?;
     if let (Some(cur), Some(e)) = (store.embedder().await?, &embedder) {
         if cur.model != e.id().model || cur.dim != e.id().dim {
-            return Err(StoreError::EmbedderMismatch { expected: cur.to_string(), found: e.id().to_string() }.into());
+            return Err(StoreError::EmbedderMismatch {
+                expected: cur.to_string(),
+                found: e.id().to_string(),
+            }
+            .into());
         }
     }
     let mut builder = Ingestor::builder(store.clone()).embedder(embedder.clone());
@@ -625,7 +722,11 @@ where
     let ingest = builder.build()?.ingest(docs, progress).await?;
     report.ingest = Some(ingest);
 
-    let mode = opts.mode.unwrap_or(if embedder.is_some() { SearchMode::Hybrid } else { SearchMode::Lexical });
+    let mode = opts.mode.unwrap_or(if embedder.is_some() {
+        SearchMode::Hybrid
+    } else {
+        SearchMode::Lexical
+    });
     match &opts.eval {
         Some(eval) => {
             let g = evaluate(store.as_ref(), embedder.as_deref(), eval, &opts.gate, mode).await?;
@@ -644,7 +745,9 @@ where
     if previous.as_deref() != Some(shadow.as_str()) {
         catalog.set_alias(&alias, &shadow).await?;
     } else {
-        report.notes.push(format!("`{alias}` already pointed at `{shadow}`"));
+        report
+            .notes
+            .push(format!("`{alias}` already pointed at `{shadow}`"));
     }
     report.cut_over = true;
     if let Some(c) = cache {
@@ -682,7 +785,9 @@ where
     if let Some(i) = report.ingest.as_mut() {
         i.errors.extend(read_errors);
     } else if !read_errors.is_empty() {
-        report.notes.push(format!("{} unreadable records", read_errors.len()));
+        report
+            .notes
+            .push(format!("{} unreadable records", read_errors.len()));
     }
     Ok(report)
 }
@@ -703,7 +808,11 @@ pub async fn redis_document_uids(con: &ConnectionManager, index: &str) -> Result
             .query_async(&mut con)
             .await
             .map_err(|e| map_err(e, "SCAN"))?;
-        out.extend(keys.iter().filter_map(as_string).filter_map(|k| k.strip_prefix(&prefix).map(str::to_string)));
+        out.extend(
+            keys.iter()
+                .filter_map(as_string)
+                .filter_map(|k| k.strip_prefix(&prefix).map(str::to_string)),
+        );
         cursor = next;
         if cursor == 0 {
             out.sort();

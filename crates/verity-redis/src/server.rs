@@ -37,13 +37,23 @@ impl RedisBinaries {
         let modules: Vec<PathBuf> = if spec.is_dir() {
             vec![spec.join("redisearch.so"), spec.join("rejson.so")]
         } else {
-            modules_spec.split(':').filter(|s| !s.is_empty()).map(PathBuf::from).collect()
+            modules_spec
+                .split(':')
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from)
+                .collect()
         };
         if !server.is_file() {
-            return Err(format!("no redis-server at {} (run scripts/redis.sh, or set VERITY_REDIS_SERVER)", server.display()));
+            return Err(format!(
+                "no redis-server at {} (run scripts/redis.sh, or set VERITY_REDIS_SERVER)",
+                server.display()
+            ));
         }
         if let Some(m) = modules.iter().find(|m| !m.is_file()) {
-            return Err(format!("no Redis module at {} (run scripts/redis.sh, or set VERITY_REDIS_MODULES)", m.display()));
+            return Err(format!(
+                "no Redis module at {} (run scripts/redis.sh, or set VERITY_REDIS_MODULES)",
+                m.display()
+            ));
         }
         if modules.is_empty() {
             return Err("no Redis modules configured (VERITY_REDIS_MODULES)".into());
@@ -71,8 +81,14 @@ mod tempfile_dir {
 
     impl Dir {
         pub fn new(port: u16) -> std::io::Result<Self> {
-            let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-            let p = std::env::temp_dir().join(format!("verity-redis-{}-{port}-{nanos}", std::process::id()));
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or(0);
+            let p = std::env::temp_dir().join(format!(
+                "verity-redis-{}-{port}-{nanos}",
+                std::process::id()
+            ));
             std::fs::create_dir_all(&p)?;
             Ok(Self(p))
         }
@@ -93,7 +109,9 @@ fn free_port() -> std::io::Result<u16> {
 }
 
 fn ping(port: u16) -> bool {
-    let Ok(mut s) = TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), Duration::from_millis(200)) else {
+    let Ok(mut s) =
+        TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), Duration::from_millis(200))
+    else {
         return false;
     };
     let _ = s.set_read_timeout(Some(Duration::from_millis(500)));
@@ -116,7 +134,13 @@ impl RedisServer {
         let bins = RedisBinaries::locate()?;
         let port = free_port().map_err(|e| format!("no free port: {e}"))?;
         let dir = tempfile_dir::Dir::new(port).map_err(|e| format!("no temp dir: {e}"))?;
-        let mut s = Self { bins, port, dir, extra: extra.iter().map(|s| s.to_string()).collect(), child: None };
+        let mut s = Self {
+            bins,
+            port,
+            dir,
+            extra: extra.iter().map(|s| s.to_string()).collect(),
+            child: None,
+        };
         s.spawn()?;
         Ok(s)
     }
@@ -153,7 +177,8 @@ impl RedisServer {
             cmd.arg("--loadmodule").arg(m);
         }
         cmd.arg("--daemonize").arg("no").args(&self.extra);
-        let log = std::fs::File::create(self.dir.path().join("redis.log")).map_err(|e| e.to_string())?;
+        let log =
+            std::fs::File::create(self.dir.path().join("redis.log")).map_err(|e| e.to_string())?;
         let child = cmd
             .stdout(log.try_clone().map_err(|e| e.to_string())?)
             .stderr(log)
@@ -166,7 +191,10 @@ impl RedisServer {
             if let Some(c) = self.child.as_mut() {
                 if let Ok(Some(status)) = c.try_wait() {
                     self.child = None;
-                    return Err(format!("redis-server exited with {status}: {}", self.log_tail()));
+                    return Err(format!(
+                        "redis-server exited with {status}: {}",
+                        self.log_tail()
+                    ));
                 }
             }
             if ping(self.port) {
@@ -175,7 +203,10 @@ impl RedisServer {
             std::thread::sleep(Duration::from_millis(50));
         }
         self.kill();
-        Err(format!("redis-server did not answer within 20 s: {}", self.log_tail()))
+        Err(format!(
+            "redis-server did not answer within 20 s: {}",
+            self.log_tail()
+        ))
     }
 
     fn log_tail(&self) -> String {

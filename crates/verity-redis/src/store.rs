@@ -14,12 +14,14 @@ use verity_core::cache::{embed_hash_key, embed_hash_value, vector_to_bytes};
 use verity_core::hash::sha1_hex;
 use verity_core::rank::{bm25_relevance, fuse};
 use verity_core::{
-    Chunk, Document, DocumentMeta, EmbedderId, Error, Fingerprint, IndexedDocument, Result, ScoredChunk, SearchMode,
-    SearchQuery, StoreError, StoreStats, UpsertReport, VectorStore,
+    Chunk, Document, DocumentMeta, EmbedderId, Error, Fingerprint, IndexedDocument, Result,
+    ScoredChunk, SearchMode, SearchQuery, StoreError, StoreStats, UpsertReport, VectorStore,
 };
 
 use crate::conn::{as_f64, as_i64, as_string, bad_reply, connect, map_err, ConnectOptions};
-use crate::query::{filter_clause, lang_key, metadata_pair, text_clause, text_clause_verbatim, TAG_SEPARATOR};
+use crate::query::{
+    filter_clause, lang_key, metadata_pair, text_clause, text_clause_verbatim, TAG_SEPARATOR,
+};
 use crate::scripts;
 
 /// Set of the index names this crate created (`SMEMBERS verity:indexes`).
@@ -72,7 +74,9 @@ impl Default for RedisStoreOptions {
 pub fn validate_name(name: &str) -> Result<()> {
     let ok = !name.is_empty()
         && name.len() <= 200
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'));
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | ':' | '-'));
     if ok {
         Ok(())
     } else {
@@ -121,7 +125,10 @@ pub struct RedisStore {
 
 impl std::fmt::Debug for RedisStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RedisStore").field("index", &self.index).field("search", &self.search_name).finish()
+        f.debug_struct("RedisStore")
+            .field("index", &self.index)
+            .field("search", &self.search_name)
+            .finish()
     }
 }
 
@@ -133,8 +140,20 @@ struct Hit {
 }
 
 const RETURN_FIELDS: &[&str] = &[
-    "uid", "idx", "text", "start", "end", "heading_json", "tokens", "source", "lang_raw", "ts", "title", "url",
-    "tags_json", "meta",
+    "uid",
+    "idx",
+    "text",
+    "start",
+    "end",
+    "heading_json",
+    "tokens",
+    "source",
+    "lang_raw",
+    "ts",
+    "title",
+    "url",
+    "tags_json",
+    "meta",
 ];
 
 impl RedisStore {
@@ -146,7 +165,11 @@ impl RedisStore {
     }
 
     /// Bind to `index` over an existing connection.
-    pub async fn with_connection(con: ConnectionManager, index: &str, opts: RedisStoreOptions) -> Result<Self> {
+    pub async fn with_connection(
+        con: ConnectionManager,
+        index: &str,
+        opts: RedisStoreOptions,
+    ) -> Result<Self> {
         validate_name(index)?;
         let mut store = Self {
             con,
@@ -183,16 +206,26 @@ impl RedisStore {
 
     async fn run(&self, cmd: &Cmd, what: &str) -> Result<Value> {
         let mut con = self.con.clone();
-        cmd.query_async::<Value>(&mut con).await.map_err(|e| map_err(e, what))
+        cmd.query_async::<Value>(&mut con)
+            .await
+            .map_err(|e| map_err(e, what))
     }
 
     async fn read_embedder(&self) -> Result<Option<EmbedderId>> {
-        let v = self.run(redis::cmd("HGET").arg(meta_key(&self.index)).arg("embedder"), "HGET meta").await?;
+        let v = self
+            .run(
+                redis::cmd("HGET")
+                    .arg(meta_key(&self.index))
+                    .arg("embedder"),
+                "HGET meta",
+            )
+            .await?;
         match as_string(&v) {
             None => Ok(None),
-            Some(s) => serde_json::from_str(&s)
-                .map(Some)
-                .map_err(|e| StoreError::Corrupt(format!("index `{}`: bad embedder record: {e}", self.index)).into()),
+            Some(s) => serde_json::from_str(&s).map(Some).map_err(|e| {
+                StoreError::Corrupt(format!("index `{}`: bad embedder record: {e}", self.index))
+                    .into()
+            }),
         }
     }
 
@@ -232,7 +265,11 @@ impl RedisStore {
             .arg("SCHEMA")
             .arg(&["text", "TEXT", "title", "TEXT", "heading", "TEXT"]);
         for f in ["tags", "source", "lang", "uid", "mkv"] {
-            cmd.arg(f).arg("TAG").arg("SEPARATOR").arg(&sep).arg("CASESENSITIVE");
+            cmd.arg(f)
+                .arg("TAG")
+                .arg("SEPARATOR")
+                .arg(&sep)
+                .arg("CASESENSITIVE");
         }
         cmd.arg("ts").arg("NUMERIC");
         if let Some(d) = dim {
@@ -264,15 +301,29 @@ impl RedisStore {
             return check_embedder(&self.index, &cur, id);
         }
         let record = serde_json::to_string(id).map_err(|e| backend(e.to_string()))?;
-        self.run(redis::cmd("HSETNX").arg(meta_key(&self.index)).arg("embedder").arg(record), "HSETNX embedder")
-            .await?;
-        let cur = self.read_embedder().await?.ok_or_else(|| backend("embedder record vanished"))?;
+        self.run(
+            redis::cmd("HSETNX")
+                .arg(meta_key(&self.index))
+                .arg("embedder")
+                .arg(record),
+            "HSETNX embedder",
+        )
+        .await?;
+        let cur = self
+            .read_embedder()
+            .await?
+            .ok_or_else(|| backend("embedder record vanished"))?;
         check_embedder(&self.index, &cur, id)?;
         let mut alter = redis::cmd("FT.ALTER");
-        alter.arg(ft_name(&self.index)).arg("SCHEMA").arg("ADD").arg(self.vec_field_args(cur.dim));
+        alter
+            .arg(ft_name(&self.index))
+            .arg("SCHEMA")
+            .arg("ADD")
+            .arg(self.vec_field_args(cur.dim));
         match self.run(&alter, "FT.ALTER add vector field").await {
             Ok(_) => {}
-            Err(Error::Store(StoreError::Backend(m))) if m.to_ascii_lowercase().contains("duplicate") => {}
+            Err(Error::Store(StoreError::Backend(m)))
+                if m.to_ascii_lowercase().contains("duplicate") => {}
             Err(e) => return Err(e),
         }
         *self.embedder.write() = Some(cur);
@@ -289,8 +340,12 @@ impl RedisStore {
     pub async fn wait_indexed(&self, timeout: std::time::Duration) -> Result<bool> {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
-            let info = self.run(redis::cmd("FT.INFO").arg(ft_name(&self.index)), "FT.INFO").await?;
-            let indexing = info_field(&info, "indexing").and_then(as_f64).unwrap_or(0.0);
+            let info = self
+                .run(redis::cmd("FT.INFO").arg(ft_name(&self.index)), "FT.INFO")
+                .await?;
+            let indexing = info_field(&info, "indexing")
+                .and_then(as_f64)
+                .unwrap_or(0.0);
             if indexing == 0.0 {
                 return Ok(true);
             }
@@ -301,22 +356,39 @@ impl RedisStore {
         }
     }
 
-    fn chunk_fields(&self, d: &IndexedDocument, i: usize, ch: &Chunk) -> Result<Vec<(String, Vec<u8>)>> {
+    fn chunk_fields(
+        &self,
+        d: &IndexedDocument,
+        i: usize,
+        ch: &Chunk,
+    ) -> Result<Vec<(String, Vec<u8>)>> {
         let doc = &d.document;
         let sep = TAG_SEPARATOR.to_string();
         let mut f: Vec<(String, Vec<u8>)> = vec![
             ("uid".into(), doc.uid.clone().into_bytes()),
             ("idx".into(), ch.index.to_string().into_bytes()),
             ("text".into(), ch.text.clone().into_bytes()),
-            ("title".into(), doc.title.clone().unwrap_or_default().into_bytes()),
+            (
+                "title".into(),
+                doc.title.clone().unwrap_or_default().into_bytes(),
+            ),
             ("heading".into(), ch.heading_path.join(" / ").into_bytes()),
-            ("heading_json".into(), serde_json::to_vec(&ch.heading_path).map_err(|e| backend(e.to_string()))?),
+            (
+                "heading_json".into(),
+                serde_json::to_vec(&ch.heading_path).map_err(|e| backend(e.to_string()))?,
+            ),
             ("start".into(), ch.start.to_string().into_bytes()),
             ("end".into(), ch.end.to_string().into_bytes()),
             ("tokens".into(), ch.token_count.to_string().into_bytes()),
             ("source".into(), doc.source.clone().into_bytes()),
-            ("tags_json".into(), serde_json::to_vec(&doc.tags).map_err(|e| backend(e.to_string()))?),
-            ("meta".into(), serde_json::to_vec(&doc.metadata).map_err(|e| backend(e.to_string()))?),
+            (
+                "tags_json".into(),
+                serde_json::to_vec(&doc.tags).map_err(|e| backend(e.to_string()))?,
+            ),
+            (
+                "meta".into(),
+                serde_json::to_vec(&doc.metadata).map_err(|e| backend(e.to_string()))?,
+            ),
         ];
         if let Some(l) = &doc.lang {
             f.push(("lang".into(), lang_key(l).into_bytes()));
@@ -331,7 +403,11 @@ impl RedisStore {
         if !doc.tags.is_empty() {
             f.push(("tags".into(), doc.tags.join(&sep).into_bytes()));
         }
-        let pairs: Vec<String> = doc.metadata.iter().filter_map(|(k, v)| metadata_pair(k, v)).collect();
+        let pairs: Vec<String> = doc
+            .metadata
+            .iter()
+            .filter_map(|(k, v)| metadata_pair(k, v))
+            .collect();
         if !pairs.is_empty() {
             f.push(("mkv".into(), pairs.join(&sep).into_bytes()));
         }
@@ -361,9 +437,14 @@ impl RedisStore {
                     )));
                 }
             }
-            let Some(vectors) = &d.embeddings else { continue };
+            let Some(vectors) = &d.embeddings else {
+                continue;
+            };
             let Some(id) = &d.embedder else {
-                return Err(Error::invalid_input(format!("document `{}` has vectors but no embedder id", d.document.uid)));
+                return Err(Error::invalid_input(format!(
+                    "document `{}` has vectors but no embedder id",
+                    d.document.uid
+                )));
             };
             if vectors.len() != d.chunks.len() {
                 return Err(Error::invalid_input(format!(
@@ -377,7 +458,11 @@ impl RedisStore {
                 if v.len() != id.dim {
                     return Err(StoreError::EmbedderMismatch {
                         expected: id.to_string(),
-                        found: format!("vector {i} of document `{}` with dimension {}", d.document.uid, v.len()),
+                        found: format!(
+                            "vector {i} of document `{}` with dimension {}",
+                            d.document.uid,
+                            v.len()
+                        ),
                     }
                     .into());
                 }
@@ -407,8 +492,15 @@ impl RedisStore {
     }
 
     /// Lexical candidates `(chunk id, bm25, hit)`, best first.
-    async fn lexical(&self, q: &SearchQuery, filter: &str, limit: usize) -> Result<Vec<(String, f32, Hit)>> {
-        let Some(text) = text_clause(&q.text, self.opts.drop_stopwords) else { return Ok(Vec::new()) };
+    async fn lexical(
+        &self,
+        q: &SearchQuery,
+        filter: &str,
+        limit: usize,
+    ) -> Result<Vec<(String, f32, Hit)>> {
+        let Some(text) = text_clause(&q.text, self.opts.drop_stopwords) else {
+            return Ok(Vec::new());
+        };
         let hits = match self.lexical_query(&text, filter, limit).await {
             Err(Error::Store(StoreError::Backend(m))) if m.contains("Syntax error") => {
                 // A word the parser reads as syntax: retry with every term quoted.
@@ -429,7 +521,11 @@ impl RedisStore {
     }
 
     async fn lexical_query(&self, text: &str, filter: &str, limit: usize) -> Result<Vec<Hit>> {
-        let query = if filter.is_empty() { text.to_string() } else { format!("{text} {filter}") };
+        let query = if filter.is_empty() {
+            text.to_string()
+        } else {
+            format!("{text} {filter}")
+        };
         let mut args: Vec<Vec<u8>> = vec![
             query.into_bytes(),
             b"SCORER".to_vec(),
@@ -442,8 +538,15 @@ impl RedisStore {
     }
 
     /// Dense candidates `(chunk id, cosine similarity, hit)`, best first.
-    async fn dense(&self, vector: &[f32], filter: &str, limit: usize) -> Result<Vec<(String, f32, Hit)>> {
-        let Some(emb) = self.embedder.read().clone() else { return Ok(Vec::new()) };
+    async fn dense(
+        &self,
+        vector: &[f32],
+        filter: &str,
+        limit: usize,
+    ) -> Result<Vec<(String, f32, Hit)>> {
+        let Some(emb) = self.embedder.read().clone() else {
+            return Ok(Vec::new());
+        };
         if vector.len() != emb.dim {
             return Err(StoreError::EmbedderMismatch {
                 expected: emb.to_string(),
@@ -451,7 +554,11 @@ impl RedisStore {
             }
             .into());
         }
-        let base = if filter.is_empty() { "*".to_string() } else { format!("({filter})") };
+        let base = if filter.is_empty() {
+            "*".to_string()
+        } else {
+            format!("({filter})")
+        };
         let ef = self.opts.ef_runtime.max(limit);
         let query = format!("{base}=>[KNN {limit} @vec $BLOB EF_RUNTIME {ef} AS dist]");
         let mut args: Vec<Vec<u8>> = vec![
@@ -470,7 +577,10 @@ impl RedisStore {
             .into_iter()
             .filter_map(|h| {
                 let id = hit_chunk_id(&h)?;
-                let dist = h.fields.get("dist").and_then(|b| std::str::from_utf8(b).ok()?.parse::<f32>().ok())?;
+                let dist = h
+                    .fields
+                    .get("dist")
+                    .and_then(|b| std::str::from_utf8(b).ok()?.parse::<f32>().ok())?;
                 Some((id, 1.0 - dist, h))
             })
             .collect())
@@ -486,14 +596,16 @@ impl RedisStore {
         }
         cmd.arg("$.meta");
         let reply = self.run(&cmd, "JSON.MGET").await?;
-        let Value::Array(items) = reply else { return Err(bad_reply("JSON.MGET")) };
+        let Value::Array(items) = reply else {
+            return Err(bad_reply("JSON.MGET"));
+        };
         items
             .iter()
             .map(|v| match as_string(v) {
                 None => Ok(None),
                 Some(s) => {
-                    let arr: serde_json::Value =
-                        serde_json::from_str(&s).map_err(|e| StoreError::Corrupt(format!("document meta: {e}")))?;
+                    let arr: serde_json::Value = serde_json::from_str(&s)
+                        .map_err(|e| StoreError::Corrupt(format!("document meta: {e}")))?;
                     Ok(arr.get(0).cloned())
                 }
             })
@@ -503,7 +615,11 @@ impl RedisStore {
 
 fn check_embedder(index: &str, cur: &EmbedderId, id: &EmbedderId) -> Result<()> {
     if cur.model != id.model || cur.dim != id.dim {
-        return Err(StoreError::EmbedderMismatch { expected: cur.to_string(), found: id.to_string() }.into());
+        return Err(StoreError::EmbedderMismatch {
+            expected: cur.to_string(),
+            found: id.to_string(),
+        }
+        .into());
     }
     if cur.version != id.version {
         return Err(StoreError::ReindexRequired {
@@ -535,7 +651,11 @@ fn push_tail(args: &mut Vec<Vec<u8>>, limit: usize, c: &ConnectOptions) {
         b"0".to_vec(),
         limit.to_string().into_bytes(),
         b"TIMEOUT".to_vec(),
-        c.response_timeout.as_millis().max(1).to_string().into_bytes(),
+        c.response_timeout
+            .as_millis()
+            .max(1)
+            .to_string()
+            .into_bytes(),
         b"DIALECT".to_vec(),
         b"2".to_vec(),
     ]);
@@ -551,7 +671,9 @@ fn bytes_of(v: &Value) -> Option<Vec<u8>> {
 
 /// Parse an `FT.SEARCH` reply (RESP2): `[total, key, (score), [field, value, …], …]`.
 fn parse_search(reply: Value) -> Result<Vec<Hit>> {
-    let Value::Array(items) = reply else { return Err(bad_reply("FT.SEARCH")) };
+    let Value::Array(items) = reply else {
+        return Err(bad_reply("FT.SEARCH"));
+    };
     let mut out = Vec::new();
     let mut it = items.into_iter().skip(1).peekable();
     while let Some(_key) = it.next() {
@@ -577,7 +699,9 @@ fn parse_search(reply: Value) -> Result<Vec<Hit>> {
 }
 
 fn field_str(h: &Hit, f: &str) -> Option<String> {
-    h.fields.get(f).map(|b| String::from_utf8_lossy(b).into_owned())
+    h.fields
+        .get(f)
+        .map(|b| String::from_utf8_lossy(b).into_owned())
 }
 
 fn hit_chunk_id(h: &Hit) -> Option<String> {
@@ -588,18 +712,32 @@ fn hit_chunk_id(h: &Hit) -> Option<String> {
 
 /// Rebuild the chunk and its document's metadata from the hash fields.
 fn hydrate(h: &Hit) -> Result<(Chunk, DocumentMeta)> {
-    let corrupt = |what: &str| -> Error { StoreError::Corrupt(format!("chunk hash: bad or missing `{what}`")).into() };
+    let corrupt = |what: &str| -> Error {
+        StoreError::Corrupt(format!("chunk hash: bad or missing `{what}`")).into()
+    };
     let uid = field_str(h, "uid").ok_or_else(|| corrupt("uid"))?;
-    let num = |f: &str| -> Result<usize> { field_str(h, f).and_then(|s| s.parse().ok()).ok_or_else(|| corrupt(f)) };
+    let num = |f: &str| -> Result<usize> {
+        field_str(h, f)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| corrupt(f))
+    };
     let index = u32::try_from(num("idx")?).map_err(|_| corrupt("idx"))?;
     let heading_path: Vec<String> =
-        serde_json::from_str(&field_str(h, "heading_json").unwrap_or_else(|| "[]".into())).map_err(|_| corrupt("heading_json"))?;
+        serde_json::from_str(&field_str(h, "heading_json").unwrap_or_else(|| "[]".into()))
+            .map_err(|_| corrupt("heading_json"))?;
     let tags: Vec<String> =
-        serde_json::from_str(&field_str(h, "tags_json").unwrap_or_else(|| "[]".into())).map_err(|_| corrupt("tags_json"))?;
+        serde_json::from_str(&field_str(h, "tags_json").unwrap_or_else(|| "[]".into()))
+            .map_err(|_| corrupt("tags_json"))?;
     let metadata: Map<String, serde_json::Value> =
-        serde_json::from_str(&field_str(h, "meta").unwrap_or_else(|| "{}".into())).map_err(|_| corrupt("meta"))?;
+        serde_json::from_str(&field_str(h, "meta").unwrap_or_else(|| "{}".into()))
+            .map_err(|_| corrupt("meta"))?;
     let ts = match field_str(h, "ts") {
-        Some(s) => Some(s.parse::<i64>().ok().and_then(|ms| Utc.timestamp_millis_opt(ms).single()).ok_or_else(|| corrupt("ts"))?),
+        Some(s) => Some(
+            s.parse::<i64>()
+                .ok()
+                .and_then(|ms| Utc.timestamp_millis_opt(ms).single())
+                .ok_or_else(|| corrupt("ts"))?,
+        ),
         None => None,
     };
     let title = field_str(h, "title").filter(|t| !t.is_empty());
@@ -628,7 +766,9 @@ fn hydrate(h: &Hit) -> Result<(Chunk, DocumentMeta)> {
 
 /// Value of `name` in an `FT.INFO` reply (a flat `[name, value, …]` array).
 pub(crate) fn info_field<'a>(info: &'a Value, name: &str) -> Option<&'a Value> {
-    let Value::Array(items) = info else { return None };
+    let Value::Array(items) = info else {
+        return None;
+    };
     let mut it = items.iter();
     while let (Some(k), Some(v)) = (it.next(), it.next()) {
         if as_string(k).as_deref() == Some(name) {
@@ -641,7 +781,10 @@ pub(crate) fn info_field<'a>(info: &'a Value, name: &str) -> Option<&'a Value> {
 /// The index an alias points at (`None` when `name` is not an alias or does not exist).
 pub async fn resolve_alias(con: &ConnectionManager, name: &str) -> Result<Option<String>> {
     let mut c = con.clone();
-    let res = redis::cmd("FT.INFO").arg(ft_name(name)).query_async::<Value>(&mut c).await;
+    let res = redis::cmd("FT.INFO")
+        .arg(ft_name(name))
+        .query_async::<Value>(&mut c)
+        .await;
     let info = match res {
         Ok(v) => v,
         Err(e) => {
@@ -652,12 +795,18 @@ pub async fn resolve_alias(con: &ConnectionManager, name: &str) -> Result<Option
             return Err(map_err(e, "FT.INFO"));
         }
     };
-    let real = info_field(&info, "index_name").and_then(as_string).ok_or_else(|| bad_reply("FT.INFO"))?;
+    let real = info_field(&info, "index_name")
+        .and_then(as_string)
+        .ok_or_else(|| bad_reply("FT.INFO"))?;
     let real = real.strip_prefix("idx:").unwrap_or(&real).to_string();
     Ok((real != name).then_some(real))
 }
 
-fn document_json(d: &IndexedDocument, n_vectors: usize, embed_version: Option<&str>) -> serde_json::Value {
+fn document_json(
+    d: &IndexedDocument,
+    n_vectors: usize,
+    embed_version: Option<&str>,
+) -> serde_json::Value {
     let doc = &d.document;
     json!({
         "uid": doc.uid,
@@ -680,21 +829,30 @@ fn document_json(d: &IndexedDocument, n_vectors: usize, embed_version: Option<&s
 }
 
 fn document_from_json(v: &serde_json::Value) -> Result<Document> {
-    let corrupt = |m: String| -> Error { StoreError::Corrupt(format!("document JSON: {m}")).into() };
+    let corrupt =
+        |m: String| -> Error { StoreError::Corrupt(format!("document JSON: {m}")).into() };
     let s = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_string);
     let meta = v.get("meta").cloned().unwrap_or(serde_json::Value::Null);
     let ts = match meta.get("ts").and_then(|x| x.as_str()) {
-        Some(t) => Some(DateTime::parse_from_rfc3339(t).map_err(|e| corrupt(e.to_string()))?.with_timezone(&Utc)),
+        Some(t) => Some(
+            DateTime::parse_from_rfc3339(t)
+                .map_err(|e| corrupt(e.to_string()))?
+                .with_timezone(&Utc),
+        ),
         None => None,
     };
     Ok(Document {
         uid: s("uid").ok_or_else(|| corrupt("missing uid".into()))?,
         source: s("source").unwrap_or_default(),
         ts,
-        lang: meta.get("lang").and_then(|x| x.as_str()).map(str::to_string),
+        lang: meta
+            .get("lang")
+            .and_then(|x| x.as_str())
+            .map(str::to_string),
         title: s("title"),
         content: s("content").unwrap_or_default(),
-        tags: serde_json::from_value(v.get("tags").cloned().unwrap_or(json!([]))).map_err(|e| corrupt(e.to_string()))?,
+        tags: serde_json::from_value(v.get("tags").cloned().unwrap_or(json!([])))
+            .map_err(|e| corrupt(e.to_string()))?,
         url: s("url"),
         metadata: serde_json::from_value(v.get("metadata").cloned().unwrap_or(json!({})))
             .map_err(|e| corrupt(e.to_string()))?,
@@ -717,9 +875,20 @@ impl VectorStore for RedisStore {
             let metas = self.doc_metas(batch).await?;
             for (uid, m) in batch.iter().zip(metas) {
                 let Some(m) = m else { continue };
-                let Some(h) = m.get("content_hash").and_then(|x| x.as_str()) else { continue };
-                let ev = m.get("embed_version").and_then(|x| x.as_str()).map(str::to_string);
-                out.insert(uid.clone(), Fingerprint { content_hash: h.to_string(), embed_version: ev });
+                let Some(h) = m.get("content_hash").and_then(|x| x.as_str()) else {
+                    continue;
+                };
+                let ev = m
+                    .get("embed_version")
+                    .and_then(|x| x.as_str())
+                    .map(str::to_string);
+                out.insert(
+                    uid.clone(),
+                    Fingerprint {
+                        content_hash: h.to_string(),
+                        embed_version: ev,
+                    },
+                );
             }
         }
         Ok(out)
@@ -749,18 +918,27 @@ impl VectorStore for RedisStore {
         let meta = meta_key(&self.index);
         let mut chunk_counts = Vec::with_capacity(docs.len());
         for d in &docs {
-            let ev = d.embeddings.as_ref().and_then(|_| d.embedder.as_ref().map(|e| e.version.clone()));
+            let ev = d
+                .embeddings
+                .as_ref()
+                .and_then(|_| d.embedder.as_ref().map(|e| e.version.clone()));
             let n_vec = d.embeddings.as_ref().map_or(0, Vec::len);
-            let body = serde_json::to_string(&document_json(d, n_vec, ev.as_deref())).map_err(|e| backend(e.to_string()))?;
+            let body = serde_json::to_string(&document_json(d, n_vec, ev.as_deref()))
+                .map_err(|e| backend(e.to_string()))?;
             let (hk, hv) = if self.opts.embed_hash_keys {
                 (
                     embed_hash_key(&d.document.uid),
-                    embed_hash_value(&sha1_hex(d.document.content.as_bytes()), ev.as_deref().unwrap_or("")),
+                    embed_hash_value(
+                        &sha1_hex(d.document.content.as_bytes()),
+                        ev.as_deref().unwrap_or(""),
+                    ),
                 )
             } else {
                 (String::new(), String::new())
             };
-            let mut inv = self.upsert_script.key(doc_key(&self.index, &d.document.uid));
+            let mut inv = self
+                .upsert_script
+                .key(doc_key(&self.index, &d.document.uid));
             inv.key(&meta)
                 .arg(&prefix)
                 .arg(&d.document.uid)
@@ -781,7 +959,10 @@ impl VectorStore for RedisStore {
             pipe.invoke_script(&inv);
             chunk_counts.push(d.chunks.len());
         }
-        let results: Vec<Value> = pipe.query_async(&mut con).await.map_err(|e| map_err(e, "upsert"))?;
+        let results: Vec<Value> = pipe
+            .query_async(&mut con)
+            .await
+            .map_err(|e| map_err(e, "upsert"))?;
         for (r, n) in results.iter().zip(chunk_counts) {
             match as_i64(r) {
                 Some(0) => report.unchanged += 1,
@@ -813,21 +994,37 @@ impl VectorStore for RedisStore {
         let mut pipe = redis::pipe();
         for uid in uids {
             let mut inv = self.delete_script.key(doc_key(&self.index, uid));
-            inv.key(meta_key(&self.index)).arg(chunk_prefix(&self.index)).arg(uid).arg(if self.opts.embed_hash_keys {
-                embed_hash_key(uid)
-            } else {
-                String::new()
-            });
+            inv.key(meta_key(&self.index))
+                .arg(chunk_prefix(&self.index))
+                .arg(uid)
+                .arg(if self.opts.embed_hash_keys {
+                    embed_hash_key(uid)
+                } else {
+                    String::new()
+                });
             pipe.invoke_script(&inv);
         }
-        let results: Vec<Value> = pipe.query_async(&mut con).await.map_err(|e| map_err(e, "delete"))?;
+        let results: Vec<Value> = pipe
+            .query_async(&mut con)
+            .await
+            .map_err(|e| map_err(e, "delete"))?;
         Ok(results.iter().filter(|r| as_i64(r) == Some(1)).count())
     }
 
     async fn get(&self, uid: &str) -> Result<Option<Document>> {
-        let v = self.run(redis::cmd("JSON.GET").arg(doc_key(&self.index, uid)).arg("$"), "JSON.GET").await?;
-        let Some(s) = as_string(&v) else { return Ok(None) };
-        let arr: serde_json::Value = serde_json::from_str(&s).map_err(|e| StoreError::Corrupt(format!("document JSON: {e}")))?;
+        let v = self
+            .run(
+                redis::cmd("JSON.GET")
+                    .arg(doc_key(&self.index, uid))
+                    .arg("$"),
+                "JSON.GET",
+            )
+            .await?;
+        let Some(s) = as_string(&v) else {
+            return Ok(None);
+        };
+        let arr: serde_json::Value = serde_json::from_str(&s)
+            .map_err(|e| StoreError::Corrupt(format!("document JSON: {e}")))?;
         match arr.get(0) {
             Some(d) => document_from_json(d).map(Some),
             None => Ok(None),
@@ -839,10 +1036,16 @@ impl VectorStore for RedisStore {
             return Ok(Vec::new());
         }
         if q.mode == SearchMode::Dense && q.vector.is_none() {
-            return Err(Error::invalid_input("dense search needs a query vector (embed the query first)"));
+            return Err(Error::invalid_input(
+                "dense search needs a query vector (embed the query first)",
+            ));
         }
         let fc = filter_clause(&q.filters);
-        let factor = if fc.post_filter { self.opts.post_filter_factor.max(1) } else { 1 };
+        let factor = if fc.post_filter {
+            self.opts.post_filter_factor.max(1)
+        } else {
+            1
+        };
         let depth = (q.k * 4).max(50);
         let cap = |n: usize| (n * factor).min(10_000);
         let pivot = self.opts.bm25_pivot;
@@ -868,12 +1071,17 @@ impl VectorStore for RedisStore {
                     Some(v) => self.dense(v, &fc.clause, cap(depth)).await?,
                     None => Vec::new(),
                 };
-                let lex_list: Vec<(String, f32)> = lex.iter().map(|(id, s, _)| (id.clone(), *s)).collect();
-                let dense_list: Vec<(String, f32)> = dense.iter().map(|(id, s, _)| (id.clone(), *s)).collect();
+                let lex_list: Vec<(String, f32)> =
+                    lex.iter().map(|(id, s, _)| (id.clone(), *s)).collect();
+                let dense_list: Vec<(String, f32)> =
+                    dense.iter().map(|(id, s, _)| (id.clone(), *s)).collect();
                 let lex_map: HashMap<String, f32> = lex_list.iter().cloned().collect();
                 let dense_map: HashMap<String, f32> = dense_list.iter().cloned().collect();
                 let (lex_list, dense_list) = if fc.post_filter {
-                    (filter_list(lex_list, &lex, q), filter_list(dense_list, &dense, q))
+                    (
+                        filter_list(lex_list, &lex, q),
+                        filter_list(dense_list, &dense, q),
+                    )
                 } else {
                     (lex_list, dense_list)
                 };
@@ -899,13 +1107,26 @@ impl VectorStore for RedisStore {
             }
             let lr = lexical.map(|s| bm25_relevance(s, pivot)).unwrap_or(0.0);
             let dr = dense.map(|s| s.clamp(0.0, 1.0)).unwrap_or(0.0);
-            out.push(ScoredChunk { chunk, doc, score, relevance: lr.max(dr), lexical, dense, freshness: None });
+            out.push(ScoredChunk {
+                chunk,
+                doc,
+                score,
+                relevance: lr.max(dr),
+                lexical,
+                dense,
+                freshness: None,
+            });
         }
         Ok(out)
     }
 
     async fn stats(&self) -> Result<StoreStats> {
-        let v = self.run(redis::cmd("HGETALL").arg(meta_key(&self.index)), "HGETALL meta").await?;
+        let v = self
+            .run(
+                redis::cmd("HGETALL").arg(meta_key(&self.index)),
+                "HGETALL meta",
+            )
+            .await?;
         let mut m: HashMap<String, String> = HashMap::new();
         match v {
             Value::Array(items) => {
@@ -925,9 +1146,17 @@ impl VectorStore for RedisStore {
             }
             _ => return Err(bad_reply("HGETALL")),
         }
-        let count = |k: &str| m.get(k).and_then(|s| s.parse::<i64>().ok()).unwrap_or(0).max(0) as usize;
+        let count = |k: &str| {
+            m.get(k)
+                .and_then(|s| s.parse::<i64>().ok())
+                .unwrap_or(0)
+                .max(0) as usize
+        };
         let embedder = match m.get("embedder") {
-            Some(s) => Some(serde_json::from_str(s).map_err(|e| StoreError::Corrupt(format!("embedder record: {e}")))?),
+            Some(s) => Some(
+                serde_json::from_str(s)
+                    .map_err(|e| StoreError::Corrupt(format!("embedder record: {e}")))?,
+            ),
             None => None,
         };
         Ok(StoreStats {
@@ -943,11 +1172,21 @@ impl VectorStore for RedisStore {
 }
 
 /// Keep the ids whose hit passes the filters (post-filtering before fusion).
-fn filter_list(list: Vec<(String, f32)>, hits: &[(String, f32, Hit)], q: &SearchQuery) -> Vec<(String, f32)> {
+fn filter_list(
+    list: Vec<(String, f32)>,
+    hits: &[(String, f32, Hit)],
+    q: &SearchQuery,
+) -> Vec<(String, f32)> {
     let ok: std::collections::HashSet<&str> = hits
         .iter()
-        .filter(|(_, _, h)| hydrate(h).map(|(_, d)| q.filters.matches(&d)).unwrap_or(false))
+        .filter(|(_, _, h)| {
+            hydrate(h)
+                .map(|(_, d)| q.filters.matches(&d))
+                .unwrap_or(false)
+        })
         .map(|(id, _, _)| id.as_str())
         .collect();
-    list.into_iter().filter(|(id, _)| ok.contains(id.as_str())).collect()
+    list.into_iter()
+        .filter(|(id, _)| ok.contains(id.as_str()))
+        .collect()
 }

@@ -1,35 +1,66 @@
 //! RedisCache against a real server: TTLs (checked with PTTL), prefix and tag busting.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
 use std::time::Duration;
 
-use verity_core::cache::{answer_key, retrieval_key, uid_tag, ANSWER_PREFIX, ANSWER_TTL, RETRIEVAL_PREFIX, RETRIEVAL_TTL};
+use verity_core::cache::{
+    answer_key, retrieval_key, uid_tag, ANSWER_PREFIX, ANSWER_TTL, RETRIEVAL_PREFIX, RETRIEVAL_TTL,
+};
 use verity_core::Cache;
 use verity_redis::{ConnectOptions, RedisCache};
 
 #[tokio::test]
 async fn ttls_prefixes_and_tags() {
-    let Some(srv) = common::server("ttls_prefixes_and_tags") else { return };
-    let c = RedisCache::connect(&srv.url(), &ConnectOptions::default()).await.unwrap();
+    let Some(srv) = common::server("ttls_prefixes_and_tags") else {
+        return;
+    };
+    let c = RedisCache::connect(&srv.url(), &ConnectOptions::default())
+        .await
+        .unwrap();
     let rk = retrieval_key("what are routing fees", "k8");
     let ak = answer_key("prompt");
-    c.put(&rk, b"hits", Some(RETRIEVAL_TTL), &[uid_tag("a"), uid_tag("b")]).await.unwrap();
-    c.put(&ak, b"answer", Some(ANSWER_TTL), &[uid_tag("a")]).await.unwrap();
-    c.put("rag:embed:hash:a", b"sha|v1", None, &[]).await.unwrap();
+    c.put(
+        &rk,
+        b"hits",
+        Some(RETRIEVAL_TTL),
+        &[uid_tag("a"), uid_tag("b")],
+    )
+    .await
+    .unwrap();
+    c.put(&ak, b"answer", Some(ANSWER_TTL), &[uid_tag("a")])
+        .await
+        .unwrap();
+    c.put("rag:embed:hash:a", b"sha|v1", None, &[])
+        .await
+        .unwrap();
     assert_eq!(c.get(&rk).await.unwrap().as_deref(), Some(&b"hits"[..]));
     // TTLs as set by the callers (seed 001: 24 h retrieval, 6 h answer), none for embed hashes.
     let t = c.ttl(&rk).await.unwrap().unwrap();
-    assert!(t <= RETRIEVAL_TTL && t > RETRIEVAL_TTL - Duration::from_secs(60), "{t:?}");
+    assert!(
+        t <= RETRIEVAL_TTL && t > RETRIEVAL_TTL - Duration::from_secs(60),
+        "{t:?}"
+    );
     let t = c.ttl(&ak).await.unwrap().unwrap();
-    assert!(t <= ANSWER_TTL && t > ANSWER_TTL - Duration::from_secs(60), "{t:?}");
+    assert!(
+        t <= ANSWER_TTL && t > ANSWER_TTL - Duration::from_secs(60),
+        "{t:?}"
+    );
     assert_eq!(c.ttl("rag:embed:hash:a").await.unwrap(), None);
     // The tag set lives at least as long as its longest entry.
     let tag_ttl = c.ttl("rag:tag:uid:a").await.unwrap().unwrap();
     assert!(tag_ttl > ANSWER_TTL, "{tag_ttl:?}");
 
     // A short TTL really expires (one short wait, the only sleep here).
-    c.put("rag:answer:short", b"x", Some(Duration::from_millis(150)), &[]).await.unwrap();
+    c.put(
+        "rag:answer:short",
+        b"x",
+        Some(Duration::from_millis(150)),
+        &[],
+    )
+    .await
+    .unwrap();
     let t = c.ttl("rag:answer:short").await.unwrap().unwrap();
     assert!(t <= Duration::from_millis(150));
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -43,11 +74,22 @@ async fn ttls_prefixes_and_tags() {
 
     // Prefix busting by SCAN over many keys, other prefixes untouched.
     for i in 0..1200 {
-        c.put(&format!("{RETRIEVAL_PREFIX}{i}"), b"v", Some(RETRIEVAL_TTL), &[]).await.unwrap();
+        c.put(
+            &format!("{RETRIEVAL_PREFIX}{i}"),
+            b"v",
+            Some(RETRIEVAL_TTL),
+            &[],
+        )
+        .await
+        .unwrap();
     }
     c.put("rag:retrievalX", b"v", None, &[]).await.unwrap();
     c.put("rag:retrieval:*glob", b"v", None, &[]).await.unwrap();
-    assert_eq!(c.invalidate_prefix("rag:retrieval:*").await.unwrap(), 1, "glob characters are literal");
+    assert_eq!(
+        c.invalidate_prefix("rag:retrieval:*").await.unwrap(),
+        1,
+        "glob characters are literal"
+    );
     assert_eq!(c.invalidate_prefix(RETRIEVAL_PREFIX).await.unwrap(), 1200);
     assert!(c.get("rag:retrievalX").await.unwrap().is_some());
     assert_eq!(c.invalidate_prefix(ANSWER_PREFIX).await.unwrap(), 1);

@@ -1,5 +1,6 @@
 //! Shadow re-index, gate and alias cutover on both backends; cutover under
 //! concurrent queries; Redis killed and restarted in the middle of an ingest.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 
@@ -13,17 +14,17 @@ use verity_ingest::Ingestor;
 use verity_redis::reindex::IndexCatalog;
 use verity_redis::server::RedisServer;
 use verity_redis::{
-    reindex, EvalQuery, EvalSet, GateConfig, RedisCache, RedisCatalog, RedisStore, RedisStoreOptions, ReindexOptions,
-    SqliteCatalog,
+    reindex, EvalQuery, EvalSet, GateConfig, RedisCache, RedisCatalog, RedisStore,
+    RedisStoreOptions, ReindexOptions, SqliteCatalog,
 };
 use verity_store::StoreOptions;
 
 use common::ToyEmbedder;
 
 const WORDS: &[&str] = &[
-    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima", "mike",
-    "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "xray",
-    "yankee", "zulu",
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+    "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
+    "uniform", "victor", "whiskey", "xray", "yankee", "zulu",
 ];
 
 /// Documents with distinctive word pairs, so that a query made of a
@@ -51,7 +52,10 @@ fn eval_for(n: usize) -> EvalSet {
             .map(|i| {
                 let a = WORDS[i % WORDS.len()];
                 let b = WORDS[(i / WORDS.len() + 7 * i) % WORDS.len()];
-                EvalQuery { query: format!("{a}{i} {b}{i}"), relevant_uids: vec![format!("d{i}")] }
+                EvalQuery {
+                    query: format!("{a}{i} {b}{i}"),
+                    relevant_uids: vec![format!("d{i}")],
+                }
             })
             .collect(),
     }
@@ -66,86 +70,222 @@ async fn run_cutover_scenario(catalog: &dyn IndexCatalog, cache: &dyn Cache) {
     // Dry run: everything would be embedded, nothing written.
     let mut dry = opts.clone();
     dry.dry_run = true;
-    let r = reindex(catalog, docs(60, "v1"), Some(e1.clone()), Some(cache), &dry, &none).await.unwrap();
+    let r = reindex(
+        catalog,
+        docs(60, "v1"),
+        Some(e1.clone()),
+        Some(cache),
+        &dry,
+        &none,
+    )
+    .await
+    .unwrap();
     let plan = r.plan.unwrap();
     assert_eq!((plan.documents, plan.to_embed, plan.unchanged), (60, 60, 0));
     assert!(plan.chunks_to_embed >= 60);
-    assert!(!catalog.index_names().await.unwrap().contains(&"kb:v1".to_string()), "dry run wrote an index");
+    assert!(
+        !catalog
+            .index_names()
+            .await
+            .unwrap()
+            .contains(&"kb:v1".to_string()),
+        "dry run wrote an index"
+    );
     assert_eq!(catalog.resolve_alias("kb:current").await.unwrap(), None);
 
     // First build: gate passes, alias created.
-    let r = reindex(catalog, docs(60, "v1"), Some(e1.clone()), Some(cache), &opts, &none).await.unwrap();
+    let r = reindex(
+        catalog,
+        docs(60, "v1"),
+        Some(e1.clone()),
+        Some(cache),
+        &opts,
+        &none,
+    )
+    .await
+    .unwrap();
     let g = r.gate.clone().unwrap();
     assert!(g.passed, "{g:?}");
     assert!(g.recall >= 0.8 && g.queries == 20, "{g:?}");
     assert!(r.cut_over);
     assert_eq!(r.previous, None);
-    assert_eq!(catalog.resolve_alias("kb:current").await.unwrap().as_deref(), Some("kb:v1"));
+    assert_eq!(
+        catalog
+            .resolve_alias("kb:current")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("kb:v1")
+    );
     assert_eq!(r.ingest.as_ref().unwrap().upsert.inserted, 60);
 
     // Re-running the same version is idempotent: nothing re-embedded.
-    let r = reindex(catalog, docs(60, "v1"), Some(e1.clone()), Some(cache), &opts, &none).await.unwrap();
+    let r = reindex(
+        catalog,
+        docs(60, "v1"),
+        Some(e1.clone()),
+        Some(cache),
+        &opts,
+        &none,
+    )
+    .await
+    .unwrap();
     assert_eq!(r.ingest.as_ref().unwrap().upsert.unchanged, 60);
     let mut dry2 = dry.clone();
     dry2.dry_run = true;
-    let p = reindex(catalog, docs(60, "v1"), Some(e1.clone()), None, &dry2, &none).await.unwrap().plan.unwrap();
+    let p = reindex(
+        catalog,
+        docs(60, "v1"),
+        Some(e1.clone()),
+        None,
+        &dry2,
+        &none,
+    )
+    .await
+    .unwrap()
+    .plan
+    .unwrap();
     assert_eq!((p.to_embed, p.unchanged), (0, 60));
 
     // Version 2 with a failing gate: the alias stays on v1.
     let e2: Arc<dyn Embedder> = Arc::new(ToyEmbedder::new("2"));
     let mut bad = ReindexOptions::new("kb", "2");
     bad.eval = Some(EvalSet {
-        queries: vec![EvalQuery { query: "alpha0".into(), relevant_uids: vec!["missing-doc".into()] }],
+        queries: vec![EvalQuery {
+            query: "alpha0".into(),
+            relevant_uids: vec!["missing-doc".into()],
+        }],
     });
-    cache.put(&retrieval_key("q", "s"), b"x", Some(RETRIEVAL_TTL), &[]).await.unwrap();
-    let r = reindex(catalog, docs(60, "v2"), Some(e2.clone()), Some(cache), &bad, &none).await.unwrap();
+    cache
+        .put(&retrieval_key("q", "s"), b"x", Some(RETRIEVAL_TTL), &[])
+        .await
+        .unwrap();
+    let r = reindex(
+        catalog,
+        docs(60, "v2"),
+        Some(e2.clone()),
+        Some(cache),
+        &bad,
+        &none,
+    )
+    .await
+    .unwrap();
     assert!(!r.gate.as_ref().unwrap().passed);
     assert!(!r.cut_over);
-    assert_eq!(catalog.resolve_alias("kb:current").await.unwrap().as_deref(), Some("kb:v1"));
-    assert!(cache.get(&retrieval_key("q", "s")).await.unwrap().is_some(), "caches purged without a cutover");
+    assert_eq!(
+        catalog
+            .resolve_alias("kb:current")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("kb:v1")
+    );
+    assert!(
+        cache.get(&retrieval_key("q", "s")).await.unwrap().is_some(),
+        "caches purged without a cutover"
+    );
 
     // Version mismatch between --version and the embedder is refused.
-    assert!(reindex(catalog, docs(3, "v2"), Some(e1.clone()), None, &bad, &none).await.is_err());
+    assert!(
+        reindex(catalog, docs(3, "v2"), Some(e1.clone()), None, &bad, &none)
+            .await
+            .is_err()
+    );
 
     // Interrupted v2 build (embedder dies) then resumed: the second run skips what was written.
     let mut good = ReindexOptions::new("kb", "3");
     good.eval = Some(eval_for(60));
     good.batch_size = Some(8);
     let dying: Arc<dyn Embedder> = Arc::new(ToyEmbedder::failing_after("3", 3));
-    let e = reindex(catalog, docs(60, "v3"), Some(dying), Some(cache), &good, &none).await.unwrap_err();
+    let e = reindex(
+        catalog,
+        docs(60, "v3"),
+        Some(dying),
+        Some(cache),
+        &good,
+        &none,
+    )
+    .await
+    .unwrap_err();
     assert!(e.is_transient(), "{e}");
-    assert_eq!(catalog.resolve_alias("kb:current").await.unwrap().as_deref(), Some("kb:v1"));
-    cache.put(&answer_key("p"), b"a", Some(RETRIEVAL_TTL), &[]).await.unwrap();
+    assert_eq!(
+        catalog
+            .resolve_alias("kb:current")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("kb:v1")
+    );
+    cache
+        .put(&answer_key("p"), b"a", Some(RETRIEVAL_TTL), &[])
+        .await
+        .unwrap();
     let e3 = Arc::new(ToyEmbedder::new("3"));
-    let r = reindex(catalog, docs(60, "v3"), Some(e3.clone() as Arc<dyn Embedder>), Some(cache), &good, &none).await.unwrap();
+    let r = reindex(
+        catalog,
+        docs(60, "v3"),
+        Some(e3.clone() as Arc<dyn Embedder>),
+        Some(cache),
+        &good,
+        &none,
+    )
+    .await
+    .unwrap();
     let up = r.ingest.as_ref().unwrap().upsert.clone();
-    assert!(up.unchanged >= 8, "resume did not skip written documents: {up:?}");
+    assert!(
+        up.unchanged >= 8,
+        "resume did not skip written documents: {up:?}"
+    );
     assert_eq!(up.unchanged + up.inserted, 60, "{up:?}");
     assert!(r.cut_over, "{:?}", r.gate);
     assert_eq!(r.previous.as_deref(), Some("kb:v1"));
-    assert_eq!(catalog.resolve_alias("kb:current").await.unwrap().as_deref(), Some("kb:v3"));
+    assert_eq!(
+        catalog
+            .resolve_alias("kb:current")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("kb:v3")
+    );
     assert!(r.purged >= 2, "{}", r.purged);
     assert!(cache.get(&retrieval_key("q", "s")).await.unwrap().is_none());
     assert!(cache.get(&answer_key("p")).await.unwrap().is_none());
     // The old index is kept (roll back = point the alias back).
-    assert!(catalog.index_names().await.unwrap().contains(&"kb:v1".to_string()));
+    assert!(catalog
+        .index_names()
+        .await
+        .unwrap()
+        .contains(&"kb:v1".to_string()));
     let old = catalog.open("kb:v1").await.unwrap();
     assert_eq!(old.stats().await.unwrap().documents, 60);
 }
 
 #[tokio::test]
 async fn reindex_cutover_redis() {
-    let Some(srv) = common::server("reindex_cutover_redis") else { return };
-    let catalog = RedisCatalog::connect(&srv.url(), RedisStoreOptions::default()).await.unwrap();
-    let cache = RedisCache::connect(&srv.url(), &Default::default()).await.unwrap();
+    let Some(srv) = common::server("reindex_cutover_redis") else {
+        return;
+    };
+    let catalog = RedisCatalog::connect(&srv.url(), RedisStoreOptions::default())
+        .await
+        .unwrap();
+    let cache = RedisCache::connect(&srv.url(), &Default::default())
+        .await
+        .unwrap();
     run_cutover_scenario(&catalog, &cache).await;
     // Readers bound to the alias follow the cutover.
     let s = catalog.store("kb:current").await.unwrap();
     assert_eq!(s.index_name(), "kb:v3");
-    let hits = s.search(&SearchQuery::new("common").mode(SearchMode::Lexical).k(1)).await.unwrap();
+    let hits = s
+        .search(&SearchQuery::new("common").mode(SearchMode::Lexical).k(1))
+        .await
+        .unwrap();
     assert_eq!(hits[0].doc.source, "v3");
     catalog.drop_index("kb:v2").await.unwrap();
-    assert!(!catalog.index_names().await.unwrap().contains(&"kb:v2".to_string()));
+    assert!(!catalog
+        .index_names()
+        .await
+        .unwrap()
+        .contains(&"kb:v2".to_string()));
 }
 
 #[tokio::test]
@@ -154,14 +294,19 @@ async fn reindex_cutover_sqlite() {
     let catalog = SqliteCatalog::open(dir.path(), StoreOptions::default()).unwrap();
     let cache = verity_store::SqliteCache::open(dir.path()).unwrap();
     run_cutover_scenario(&catalog, &cache).await;
-    let s = verity_store::SqliteStore::open(dir.path(), StoreOptions::default().index("kb:current")).unwrap();
+    let s =
+        verity_store::SqliteStore::open(dir.path(), StoreOptions::default().index("kb:current"))
+            .unwrap();
     assert_eq!(s.index_name(), "kb:v3");
 }
 
 #[tokio::test]
 async fn gate_spec_parsing() {
     let g = GateConfig::parse("recall@5=0.8,p95=2.5s").unwrap();
-    assert_eq!((g.k, g.min_recall, g.max_p95), (5, 0.8, Duration::from_millis(2500)));
+    assert_eq!(
+        (g.k, g.min_recall, g.max_p95),
+        (5, 0.8, Duration::from_millis(2500))
+    );
     let g = GateConfig::parse("recall@10=0.5, p95=800ms").unwrap();
     assert_eq!((g.k, g.max_p95), (10, Duration::from_millis(800)));
     assert!(GateConfig::parse("recall@5=1.5").is_err());
@@ -173,11 +318,17 @@ async fn gate_spec_parsing() {
 /// every result is complete and from one index version only.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cutover_under_concurrent_queries() {
-    let Some(srv) = common::server("cutover_under_concurrent_queries") else { return };
-    let catalog = RedisCatalog::connect(&srv.url(), RedisStoreOptions::default()).await.unwrap();
+    let Some(srv) = common::server("cutover_under_concurrent_queries") else {
+        return;
+    };
+    let catalog = RedisCatalog::connect(&srv.url(), RedisStoreOptions::default())
+        .await
+        .unwrap();
     let none = |_: &verity_ingest::IngestProgress| {};
     let opts = ReindexOptions::new("kb", "1");
-    reindex(&catalog, docs(200, "v1"), None, None, &opts, &none).await.unwrap();
+    reindex(&catalog, docs(200, "v1"), None, None, &opts, &none)
+        .await
+        .unwrap();
     let reader = Arc::new(catalog.store("kb:current").await.unwrap());
     let stop = Arc::new(AtomicBool::new(false));
     let seen_v2 = Arc::new(AtomicUsize::new(0));
@@ -187,9 +338,17 @@ async fn cutover_under_concurrent_queries() {
         tasks.push(tokio::spawn(async move {
             let mut n = 0usize;
             while !stop.load(Ordering::SeqCst) || n < 5 {
-                let hits = reader.search(&SearchQuery::new("shared corpus common").mode(SearchMode::Lexical).k(20)).await.unwrap();
+                let hits = reader
+                    .search(
+                        &SearchQuery::new("shared corpus common")
+                            .mode(SearchMode::Lexical)
+                            .k(20),
+                    )
+                    .await
+                    .unwrap();
                 assert_eq!(hits.len(), 20, "incomplete result");
-                let v: std::collections::BTreeSet<_> = hits.iter().map(|h| h.doc.source.clone()).collect();
+                let v: std::collections::BTreeSet<_> =
+                    hits.iter().map(|h| h.doc.source.clone()).collect();
                 assert_eq!(v.len(), 1, "mixed index versions in one result: {v:?}");
                 if v.contains("v2") {
                     seen_v2.fetch_add(1, Ordering::SeqCst);
@@ -200,7 +359,9 @@ async fn cutover_under_concurrent_queries() {
         }));
     }
     let opts2 = ReindexOptions::new("kb", "2");
-    let r = reindex(&catalog, docs(200, "v2"), None, None, &opts2, &none).await.unwrap();
+    let r = reindex(&catalog, docs(200, "v2"), None, None, &opts2, &none)
+        .await
+        .unwrap();
     assert!(r.cut_over);
     tokio::time::sleep(Duration::from_millis(200)).await;
     stop.store(true, Ordering::SeqCst);
@@ -209,23 +370,35 @@ async fn cutover_under_concurrent_queries() {
         total += t.await.unwrap();
     }
     assert!(total >= 10);
-    assert!(seen_v2.load(Ordering::SeqCst) > 0, "readers never saw the new index");
+    assert!(
+        seen_v2.load(Ordering::SeqCst) > 0,
+        "readers never saw the new index"
+    );
 }
 
 /// Kill Redis (AOF on) in the middle of a large ingest: the ingest reports a
 /// transient error; after a restart a re-run completes and nothing is lost.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_restart_mid_ingest() {
-    let Some(mut srv) =
-        RedisServer::start_or_skip("redis_restart_mid_ingest", &["--appendonly", "yes", "--appendfsync", "always"])
-    else {
+    let Some(mut srv) = RedisServer::start_or_skip(
+        "redis_restart_mid_ingest",
+        &["--appendonly", "yes", "--appendfsync", "always"],
+    ) else {
         return;
     };
     let mut opts = RedisStoreOptions::default();
     opts.connect.response_timeout = Duration::from_secs(2);
-    let store = Arc::new(RedisStore::connect(&srv.url(), "big", opts.clone()).await.unwrap());
+    let store = Arc::new(
+        RedisStore::connect(&srv.url(), "big", opts.clone())
+            .await
+            .unwrap(),
+    );
     let embedder: Arc<dyn Embedder> = Arc::new(ToyEmbedder::new("1"));
-    let ingestor = Ingestor::builder(store.clone()).embedder(Some(embedder.clone())).batch_size(16).build().unwrap();
+    let ingestor = Ingestor::builder(store.clone())
+        .embedder(Some(embedder.clone()))
+        .batch_size(16)
+        .build()
+        .unwrap();
     let n = 3000;
     let done = Arc::new(AtomicUsize::new(0));
     let d2 = done.clone();
@@ -247,7 +420,10 @@ async fn redis_restart_mid_ingest() {
     // Same store handle: the connection manager reconnects.
     let mut report = None;
     for _ in 0..50 {
-        match ingestor.ingest(docs(n, "big"), &|_: &verity_ingest::IngestProgress| {}).await {
+        match ingestor
+            .ingest(docs(n, "big"), &|_: &verity_ingest::IngestProgress| {})
+            .await
+        {
             Ok(r) => {
                 report = Some(r);
                 break;
@@ -257,8 +433,15 @@ async fn redis_restart_mid_ingest() {
         }
     }
     let report = report.expect("the re-run never completed");
-    assert!(report.upsert.unchanged >= 300, "documents written before the crash were lost: {:?}", report.upsert);
-    assert_eq!(report.upsert.unchanged + report.upsert.inserted + report.upsert.replaced, n);
+    assert!(
+        report.upsert.unchanged >= 300,
+        "documents written before the crash were lost: {:?}",
+        report.upsert
+    );
+    assert_eq!(
+        report.upsert.unchanged + report.upsert.inserted + report.upsert.replaced,
+        n
+    );
     assert!(store.wait_indexed(Duration::from_secs(30)).await.unwrap());
     let st = store.stats().await.unwrap();
     assert_eq!(st.documents, n);
@@ -269,7 +452,11 @@ async fn redis_restart_mid_ingest() {
         assert!(got.content.contains(&format!("Report {i} ")));
     }
     let hits = store
-        .search(&SearchQuery::new("shared corpus").mode(SearchMode::Lexical).k(5000))
+        .search(
+            &SearchQuery::new("shared corpus")
+                .mode(SearchMode::Lexical)
+                .k(5000),
+        )
         .await
         .unwrap();
     assert_eq!(hits.len(), st.chunks);

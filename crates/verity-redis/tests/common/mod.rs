@@ -1,10 +1,13 @@
 //! Shared helpers of the integration tests (real Redis server).
-#![allow(dead_code)]
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use async_trait::async_trait;
-use verity_core::{Chunk, Document, Embedder, EmbedderId, Embedding, IndexedDocument, ProviderError, ProviderErrorKind};
+use verity_core::{
+    Chunk, Document, Embedder, EmbedderId, Embedding, IndexedDocument, ProviderError,
+    ProviderErrorKind,
+};
 use verity_redis::server::RedisServer;
 
 /// Start a server or skip loudly.
@@ -37,11 +40,21 @@ pub fn chunked(doc: Document, parts: &[&str]) -> IndexedDocument {
     }
     let document = Document { content, ..doc };
     let content_hash = document.content_hash();
-    IndexedDocument { document, chunks, embeddings: None, embedder: None, content_hash }
+    IndexedDocument {
+        document,
+        chunks,
+        embeddings: None,
+        embedder: None,
+        content_hash,
+    }
 }
 
 /// Attach vectors.
-pub fn with_vectors(mut d: IndexedDocument, id: &EmbedderId, vecs: Vec<Vec<f32>>) -> IndexedDocument {
+pub fn with_vectors(
+    mut d: IndexedDocument,
+    id: &EmbedderId,
+    vecs: Vec<Vec<f32>>,
+) -> IndexedDocument {
     d.embeddings = Some(vecs);
     d.embedder = Some(id.clone());
     d
@@ -58,18 +71,30 @@ pub struct ToyEmbedder {
 
 impl ToyEmbedder {
     pub fn new(version: &str) -> Self {
-        Self { id: EmbedderId::new("toy-bow", version, 64), calls: AtomicUsize::new(0), fail_after: None }
+        Self {
+            id: EmbedderId::new("toy-bow", version, 64),
+            calls: AtomicUsize::new(0),
+            fail_after: None,
+        }
     }
     pub fn failing_after(version: &str, n: usize) -> Self {
-        Self { fail_after: Some(n), ..Self::new(version) }
+        Self {
+            fail_after: Some(n),
+            ..Self::new(version)
+        }
     }
 }
 
 pub fn bow(text: &str, dim: usize) -> Vec<f32> {
     let mut v = vec![0f32; dim];
-    for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 2) {
+    for w in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2)
+    {
         let w = w.to_lowercase();
-        let h = w.bytes().fold(1469598103934665603u64, |h, b| (h ^ b as u64).wrapping_mul(1099511628211));
+        let h = w.bytes().fold(1469598103934665603u64, |h, b| {
+            (h ^ b as u64).wrapping_mul(1099511628211)
+        });
         v[(h % dim as u64) as usize] += 1.0;
     }
     v[0] += 0.01;
@@ -88,7 +113,12 @@ impl Embedder for ToyEmbedder {
     async fn embed(&self, texts: &[String]) -> verity_core::Result<Vec<Embedding>> {
         let n = self.calls.fetch_add(1, Ordering::SeqCst);
         if self.fail_after.is_some_and(|f| n >= f) {
-            return Err(ProviderError::new("toy", ProviderErrorKind::Unavailable, "embedder went away").into());
+            return Err(ProviderError::new(
+                "toy",
+                ProviderErrorKind::Unavailable,
+                "embedder went away",
+            )
+            .into());
         }
         Ok(texts.iter().map(|t| bow(t, self.id.dim)).collect())
     }
