@@ -57,7 +57,8 @@ pub fn redact(url: &str) -> String {
 }
 
 /// Map a Redis error: connection refused/reset/dropped, timeouts, `LOADING`,
-/// `BUSY`, `TRYAGAIN`, `MASTERDOWN` → [`StoreError::Unavailable`] (transient);
+/// `BUSY`, `TRYAGAIN`, `MASTERDOWN`, `NOSCRIPT` (scripts lost by a restart between
+/// load and call) → [`StoreError::Unavailable`] (transient);
 /// anything else → [`StoreError::Backend`].
 pub fn map_err(e: RedisError, context: &str) -> Error {
     let code = e.code().unwrap_or("");
@@ -117,4 +118,40 @@ pub fn bad_reply(what: &str) -> Error {
 /// (`Unknown index name`, `Unknown: index name`, `no such index`).
 pub(crate) fn is_unknown_index(lower: &str) -> bool {
     (lower.contains("unknown") && lower.contains("index")) || lower.contains("no such index")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transient_errors_are_unavailable() {
+        let refused = RedisError::from(std::io::Error::new(
+            std::io::ErrorKind::ConnectionRefused,
+            "refused",
+        ));
+        assert!(matches!(
+            map_err(refused, "x"),
+            Error::Store(StoreError::Unavailable(_))
+        ));
+        let reset = RedisError::from(std::io::Error::new(
+            std::io::ErrorKind::ConnectionReset,
+            "reset",
+        ));
+        assert!(map_err(reset, "x").is_transient());
+        let loading = RedisError::from((redis::ErrorKind::BusyLoadingError, "LOADING"));
+        assert!(map_err(loading, "x").is_transient());
+        let other = RedisError::from((redis::ErrorKind::ResponseError, "WRONGTYPE"));
+        assert!(matches!(
+            map_err(other, "x"),
+            Error::Store(StoreError::Backend(_))
+        ));
+        assert!(is_unknown_index("unknown: index name"));
+        assert!(is_unknown_index("unknown index name"));
+        assert!(!is_unknown_index("syntax error"));
+        assert_eq!(
+            redact("redis://:secret@127.0.0.1:6379/0"),
+            "redis://:***@127.0.0.1:6379/0"
+        );
+    }
 }
