@@ -164,6 +164,20 @@ impl RedisStore {
         Self::with_connection(con, index, opts).await
     }
 
+    /// Connect to what readers of logical index `name` should see: the alias
+    /// `<name>:current` when a re-index created it, else the index `name` itself.
+    pub async fn connect_current(url: &str, name: &str, opts: RedisStoreOptions) -> Result<Self> {
+        let con = connect(url, &opts.connect).await?;
+        validate_name(name)?;
+        let alias = crate::reindex::current_alias(name);
+        let target = if resolve_alias(&con, &alias).await?.is_some() {
+            alias
+        } else {
+            name.to_string()
+        };
+        Self::with_connection(con, &target, opts).await
+    }
+
     /// Bind to `index` over an existing connection.
     pub async fn with_connection(
         con: ConnectionManager,

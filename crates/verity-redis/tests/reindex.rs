@@ -275,6 +275,14 @@ async fn reindex_cutover_redis() {
     // Readers bound to the alias follow the cutover.
     let s = catalog.store("kb:current").await.unwrap();
     assert_eq!(s.index_name(), "kb:v3");
+    let s2 = RedisStore::connect_current(&srv.url(), "kb", RedisStoreOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(s2.index_name(), "kb:v3");
+    let s3 = RedisStore::connect_current(&srv.url(), "fresh", RedisStoreOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(s3.index_name(), "fresh");
     let hits = s
         .search(&SearchQuery::new("common").mode(SearchMode::Lexical).k(1))
         .await
