@@ -505,36 +505,8 @@ impl RedisStore {
         parse_search(reply)
     }
 
-    /// Lexical candidates `(chunk id, bm25, hit)`, best first.
-    async fn lexical(
-        &self,
-        q: &SearchQuery,
-        filter: &str,
-        limit: usize,
-    ) -> Result<Vec<(String, f32, Hit)>> {
-        let Some(text) = text_clause(&q.text, self.opts.drop_stopwords) else {
-            return Ok(Vec::new());
-        };
-        let hits = match self.lexical_query(&text, filter, limit).await {
-            Err(Error::Store(StoreError::Backend(m))) if m.contains("Syntax error") => {
-                // A word the parser reads as syntax: retry with every term quoted.
-                tracing::debug!(error = %m, "lexical query rejected; retrying verbatim");
-                let text = text_clause_verbatim(&q.text, self.opts.drop_stopwords).unwrap_or(text);
-                self.lexical_query(&text, filter, limit).await?
-            }
-            other => other?,
-        };
-        Ok(hits
-            .into_iter()
-            .filter_map(|h| {
-                let id = hit_chunk_id(&h)?;
-                let s = h.score.unwrap_or(0.0) as f32;
-                Some((id, s, h))
-            })
-            .collect())
-    }
-
-    async fn lexical_query(&self, text: &str, filter: &str, limit: usize) -> Result<Vec<Hit>> {
+    /// Arguments of a lexical `FT.SEARCH` (after the index name).
+    fn lexical_args(&self, text: &str, filter: &str, limit: usize) -> Vec<Vec<u8>> {
         let query = if filter.is_empty() {
             text.to_string()
         } else {
@@ -548,18 +520,18 @@ impl RedisStore {
         ];
         push_return(&mut args, false);
         push_tail(&mut args, limit, &self.opts.connect);
-        self.ft_search(args, "FT.SEARCH (lexical)").await
+        args
     }
 
-    /// Dense candidates `(chunk id, cosine similarity, hit)`, best first.
-    async fn dense(
+    /// Arguments of a KNN `FT.SEARCH`; `None` when the index has no vectors.
+    fn dense_args(
         &self,
         vector: &[f32],
         filter: &str,
         limit: usize,
-    ) -> Result<Vec<(String, f32, Hit)>> {
+    ) -> Result<Option<Vec<Vec<u8>>>> {
         let Some(emb) = self.embedder.read().clone() else {
-            return Ok(Vec::new());
+            return Ok(None);
         };
         if vector.len() != emb.dim {
             return Err(StoreError::EmbedderMismatch {
@@ -586,8 +558,98 @@ impl RedisStore {
         ];
         push_return(&mut args, true);
         push_tail(&mut args, limit, &self.opts.connect);
-        let hits = self.ft_search(args, "FT.SEARCH (dense)").await?;
-        Ok(hits
+        Ok(Some(args))
+    }
+
+    /// Run one or two `FT.SEARCH` in one `MULTI`/`EXEC`, so that both read
+    /// the same index even if the alias is switched meanwhile.
+    async fn ft_search_atomic(
+        &self,
+        queries: &[Vec<Vec<u8>>],
+        what: &str,
+    ) -> Result<Vec<Vec<Hit>>> {
+        if let [one] = queries {
+            return Ok(vec![self.ft_search(one.clone(), what).await?]);
+        }
+        let mut pipe = redis::pipe();
+        pipe.atomic();
+        for args in queries {
+            let cmd = pipe.cmd("FT.SEARCH").arg(&self.search_name);
+            for a in args {
+                cmd.arg(a.as_slice());
+            }
+        }
+        let mut con = self.con.clone();
+        let replies: Vec<Value> = pipe
+            .query_async(&mut con)
+            .await
+            .map_err(|e| map_err(e, what))?;
+        replies.into_iter().map(parse_search).collect()
+    }
+
+    /// Lexical and dense candidates, `(chunk id, raw score, hit)` best first
+    /// (cosine similarity for dense), fetched atomically.
+    async fn candidates(
+        &self,
+        q: &SearchQuery,
+        filter: &str,
+        lexical_limit: Option<usize>,
+        dense_limit: Option<usize>,
+    ) -> Result<(Vec<(String, f32, Hit)>, Vec<(String, f32, Hit)>)> {
+        let text = lexical_limit
+            .and_then(|l| text_clause(&q.text, self.opts.drop_stopwords).map(|t| (t, l)));
+        let dense = match (dense_limit, q.vector.as_deref()) {
+            (Some(l), Some(v)) => self.dense_args(v, filter, l)?,
+            _ => None,
+        };
+        let run = |text: Option<&(String, usize)>| {
+            let mut queries = Vec::new();
+            if let Some((t, l)) = text {
+                queries.push(self.lexical_args(t, filter, *l));
+            }
+            if let Some(d) = &dense {
+                queries.push(d.clone());
+            }
+            queries
+        };
+        let queries = run(text.as_ref());
+        if queries.is_empty() {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let results = match self.ft_search_atomic(&queries, "FT.SEARCH").await {
+            Err(Error::Store(StoreError::Backend(m)))
+                if m.to_ascii_lowercase().contains("syntax") && text.is_some() =>
+            {
+                // A word the parser reads as syntax: retry with every term quoted.
+                tracing::debug!(error = %m, "lexical query rejected; retrying verbatim");
+                let verbatim = lexical_limit.and_then(|l| {
+                    text_clause_verbatim(&q.text, self.opts.drop_stopwords).map(|t| (t, l))
+                });
+                self.ft_search_atomic(&run(verbatim.as_ref()), "FT.SEARCH")
+                    .await?
+            }
+            other => other?,
+        };
+        let mut results = results.into_iter();
+        let lex = if text.is_some() {
+            results.next().unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let dense_hits = if dense.is_some() {
+            results.next().unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let lex = lex
+            .into_iter()
+            .filter_map(|h| {
+                let id = hit_chunk_id(&h)?;
+                let s = h.score.unwrap_or(0.0) as f32;
+                Some((id, s, h))
+            })
+            .collect();
+        let dense_out = dense_hits
             .into_iter()
             .filter_map(|h| {
                 let id = hit_chunk_id(&h)?;
@@ -597,7 +659,8 @@ impl RedisStore {
                     .and_then(|b| std::str::from_utf8(b).ok()?.parse::<f32>().ok())?;
                 Some((id, 1.0 - dist, h))
             })
-            .collect())
+            .collect();
+        Ok((lex, dense_out))
     }
 
     async fn doc_metas(&self, uids: &[String]) -> Result<Vec<Option<serde_json::Value>>> {
@@ -1067,24 +1130,29 @@ impl VectorStore for RedisStore {
         let mut hits: HashMap<String, Hit> = HashMap::new();
         match q.mode {
             SearchMode::Lexical => {
-                for (id, s, h) in self.lexical(q, &fc.clause, cap(q.k)).await? {
+                for (id, s, h) in self
+                    .candidates(q, &fc.clause, Some(cap(q.k)), None)
+                    .await?
+                    .0
+                {
                     ranked.push((id.clone(), s, Some(s), None));
                     hits.insert(id, h);
                 }
             }
             SearchMode::Dense => {
-                let v = q.vector.as_deref().unwrap_or(&[]);
-                for (id, s, h) in self.dense(v, &fc.clause, cap(q.k)).await? {
+                for (id, s, h) in self
+                    .candidates(q, &fc.clause, None, Some(cap(q.k)))
+                    .await?
+                    .1
+                {
                     ranked.push((id.clone(), s, None, Some(s)));
                     hits.insert(id, h);
                 }
             }
             SearchMode::Hybrid => {
-                let lex = self.lexical(q, &fc.clause, cap(depth)).await?;
-                let dense = match &q.vector {
-                    Some(v) => self.dense(v, &fc.clause, cap(depth)).await?,
-                    None => Vec::new(),
-                };
+                let (lex, dense) = self
+                    .candidates(q, &fc.clause, Some(cap(depth)), Some(cap(depth)))
+                    .await?;
                 let lex_list: Vec<(String, f32)> =
                     lex.iter().map(|(id, s, _)| (id.clone(), *s)).collect();
                 let dense_list: Vec<(String, f32)> =

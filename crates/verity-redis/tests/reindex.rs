@@ -323,7 +323,8 @@ async fn gate_spec_parsing() {
 }
 
 /// Queries loop on the alias while v2 is built and cut over: no query fails,
-/// every result is complete and from one index version only.
+/// every result is complete and from one index version only (hybrid queries
+/// run their two searches in one MULTI/EXEC).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cutover_under_concurrent_queries() {
     let Some(srv) = common::server("cutover_under_concurrent_queries") else {
@@ -333,31 +334,39 @@ async fn cutover_under_concurrent_queries() {
         .await
         .unwrap();
     let none = |_: &verity_ingest::IngestProgress| {};
+    let e1: Arc<dyn Embedder> = Arc::new(ToyEmbedder::new("1"));
     let opts = ReindexOptions::new("kb", "1");
-    reindex(&catalog, docs(200, "v1"), None, None, &opts, &none)
+    reindex(&catalog, docs(200, "v1"), Some(e1), None, &opts, &none)
         .await
         .unwrap();
     let reader = Arc::new(catalog.store("kb:current").await.unwrap());
     let stop = Arc::new(AtomicBool::new(false));
     let seen_v2 = Arc::new(AtomicUsize::new(0));
     let mut tasks = Vec::new();
-    for _ in 0..2 {
+    for t in 0..2 {
         let (reader, stop, seen_v2) = (reader.clone(), stop.clone(), seen_v2.clone());
         tasks.push(tokio::spawn(async move {
             let mut n = 0usize;
             while !stop.load(Ordering::SeqCst) || n < 5 {
-                let hits = reader
-                    .search(
-                        &SearchQuery::new("shared corpus common")
-                            .mode(SearchMode::Lexical)
-                            .k(20),
-                    )
-                    .await
-                    .unwrap();
+                let mode = if (n + t) % 2 == 0 {
+                    SearchMode::Lexical
+                } else {
+                    SearchMode::Hybrid
+                };
+                let text = "shared corpus common";
+                let q = SearchQuery::new(text)
+                    .mode(mode)
+                    .k(20)
+                    .vector(common::bow(text, 64));
+                let hits = reader.search(&q).await.unwrap();
                 assert_eq!(hits.len(), 20, "incomplete result");
                 let v: std::collections::BTreeSet<_> =
                     hits.iter().map(|h| h.doc.source.clone()).collect();
-                assert_eq!(v.len(), 1, "mixed index versions in one result: {v:?}");
+                assert_eq!(
+                    v.len(),
+                    1,
+                    "mixed index versions in one {mode} result: {v:?}"
+                );
                 if v.contains("v2") {
                     seen_v2.fetch_add(1, Ordering::SeqCst);
                 }
@@ -366,8 +375,9 @@ async fn cutover_under_concurrent_queries() {
             n
         }));
     }
+    let e2: Arc<dyn Embedder> = Arc::new(ToyEmbedder::new("2"));
     let opts2 = ReindexOptions::new("kb", "2");
-    let r = reindex(&catalog, docs(200, "v2"), None, None, &opts2, &none)
+    let r = reindex(&catalog, docs(200, "v2"), Some(e2), None, &opts2, &none)
         .await
         .unwrap();
     assert!(r.cut_over);
