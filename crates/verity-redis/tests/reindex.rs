@@ -479,3 +479,40 @@ async fn redis_restart_mid_ingest() {
         .unwrap();
     assert_eq!(hits.len(), st.chunks);
 }
+
+#[test]
+fn evaluation_sets_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("eval.jsonl");
+    std::fs::write(
+        &p,
+        "{\"query\":\"a\",\"relevant_uids\":[\"d1\"]}\n\n{\"query\":\"b\",\"relevant_uids\":[]}\n",
+    )
+    .unwrap();
+    let e = EvalSet::from_jsonl(&p).unwrap();
+    assert_eq!(e.queries.len(), 1);
+    std::fs::write(&p, "{\"query\":\"a\"").unwrap();
+    let err = EvalSet::from_jsonl(&p).unwrap_err();
+    assert!(err.to_string().contains(":1:"), "{err}");
+    let data = std::env::var_os("VERITY_DATA_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+        });
+    let scifact = data.join("scifact");
+    if !scifact.join("qrels/train.tsv").is_file() {
+        eprintln!("\n######## SKIPPED part of evaluation_sets_load: SciFact not found under {} ########\n", data.display());
+        return;
+    }
+    let e = EvalSet::from_beir(
+        &scifact.join("queries_train.jsonl"),
+        &scifact.join("qrels/train.tsv"),
+    )
+    .unwrap();
+    assert!(e.queries.len() > 500, "{}", e.queries.len());
+    assert!(e
+        .queries
+        .iter()
+        .all(|q| !q.relevant_uids.is_empty() && !q.query.is_empty()));
+    assert_eq!(e.queries[0].relevant_uids, vec!["31715818".to_string()]);
+}
