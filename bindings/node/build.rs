@@ -1,0 +1,4 @@
+//! Link flags for a Node-API addon.
+fn main() {
+    napi_build::setup();
+}

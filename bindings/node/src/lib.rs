@@ -1,0 +1,131 @@
+//! Node.js bindings of Verity (`import { Verity } from "verity"`): a thin
+//! shell over [`verity::Verity`]. Each method converts its arguments
+//! ([`conv`]), awaits the Rust API on napi's tokio runtime and returns plain
+//! JSON objects; `node/index.js` wraps the class and maps errors.
+
+// `#[napi]` expands to FFI glue that uses `unsafe`; this crate writes none itself.
+#![allow(unsafe_code)]
+
+mod conv;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use napi::Result;
+use napi_derive::napi;
+use serde_json::Value;
+
+use conv::{json, options, run, AskOptions, OpenOptions, SearchOptions};
+
+/// An open Verity store (native side; use the `Verity` class of `index.js`).
+#[napi]
+pub struct NativeVerity {
+    inner: Arc<verity::Verity>,
+}
+
+/// Open (or create) a store; unset options come from the environment, then the defaults.
+#[napi]
+pub async fn open(opts: Option<Value>) -> Result<NativeVerity> {
+    let opts: OpenOptions = options(opts, "open")?;
+    let v = run(async move { verity::Verity::open(opts.config()?).await }).await?;
+    Ok(NativeVerity { inner: Arc::new(v) })
+}
+
+/// Fetch a URL (SSRF guard on unless `allowPrivate`) or parse a local file.
+#[napi]
+pub async fn fetch(target: String, allow_private: Option<bool>) -> Result<Value> {
+    let src = run(verity::sources::fetch(&target, allow_private.unwrap_or(false))).await?;
+    json(&src)
+}
+
+#[napi]
+impl NativeVerity {
+    /// Ingest documents (objects in the seed-001 schema).
+    #[napi]
+    pub async fn ingest(&self, docs: Value) -> Result<Value> {
+        let docs: Vec<verity::Document> = conv::value(docs, "documents")?;
+        let v = self.inner.clone();
+        let report = run(async move { v.ingest(docs, &|_| {}).await }).await?;
+        Ok(conv::ingest_report(&report))
+    }
+
+    /// Read and ingest files and directories.
+    #[napi]
+    pub async fn ingest_paths(&self, paths: Vec<String>, strict: Option<bool>) -> Result<Value> {
+        let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+        let v = self.inner.clone();
+        let out = run(async move { v.ingest_paths(&paths, strict.unwrap_or(false), &|_| {}).await }).await?;
+        json(&out)
+    }
+
+    /// Search with re-rank and guardrail.
+    #[napi]
+    pub async fn search(&self, query: String, opts: Option<Value>) -> Result<Value> {
+        let opts: SearchOptions = options(opts, "search")?;
+        let v = self.inner.clone();
+        let res = run(async move { v.search(&opts.query(query)?).await }).await?;
+        json(&res)
+    }
+
+    /// Answer a question from the sources, with citations.
+    #[napi]
+    pub async fn ask(&self, question: String, opts: Option<Value>) -> Result<Value> {
+        let opts: AskOptions = options(opts, "ask")?;
+        let v = self.inner.clone();
+        let ans = run(async move { v.ask(&opts.request(question)?).await }).await?;
+        json(&ans)
+    }
+
+    /// One document by uid, or `null`.
+    #[napi]
+    pub async fn get(&self, uid: String) -> Result<Value> {
+        let v = self.inner.clone();
+        let doc = run(async move { v.get(&uid).await }).await?;
+        json(&doc)
+    }
+
+    /// Delete documents; resolves to how many existed.
+    #[napi]
+    pub async fn delete(&self, uids: Vec<String>) -> Result<u32> {
+        let v = self.inner.clone();
+        let n = run(async move { v.delete(&uids).await }).await?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
+    /// Counts and configuration.
+    #[napi]
+    pub async fn stats(&self) -> Result<Value> {
+        let v = self.inner.clone();
+        let st = run(async move { v.stats().await }).await?;
+        json(&st)
+    }
+
+    /// Benchmark helper (not API): run the same search `n` times inside Rust
+    /// and resolve to the seconds spent (baseline of the overhead figures).
+    #[napi]
+    pub async fn bench_search(&self, query: String, n: u32, opts: Option<Value>) -> Result<f64> {
+        let q = options::<SearchOptions>(opts, "search")?;
+        let v = self.inner.clone();
+        run(async move {
+            let q = q.query(query)?;
+            let t = std::time::Instant::now();
+            for _ in 0..n {
+                v.search(&q).await?;
+            }
+            Ok(t.elapsed().as_secs_f64())
+        })
+        .await
+    }
+
+    /// Warnings gathered while opening.
+    #[napi(getter)]
+    pub fn notes(&self) -> Vec<String> {
+        self.inner.notes().to_vec()
+    }
+
+    /// Store directory.
+    #[napi(getter)]
+    pub fn home(&self) -> String {
+        self.inner.config().home.display().to_string()
+    }
+}

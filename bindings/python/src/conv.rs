@@ -1,0 +1,354 @@
+//! The one place where Python values meet Verity's Rust types: Python ⇄
+//! JSON values (through serde), keyword arguments → queries and configs,
+//! `verity_core::Error` → the exception classes of `verity.errors`, and the
+//! sync / async call helpers that release the GIL while Rust works.
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
+
+use futures::FutureExt;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{Map, Number, Value};
+use verity::{EmbedderSpec, Filters, GeneratorSpec, MetadataFilter, SearchMode, TimeRange, VerityConfig};
+
+/// A JSON value on its way to Python (built without the GIL, converted with it).
+pub struct Json(pub Value);
+
+impl<'py> IntoPyObject<'py> for Json {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.0)
+    }
+}
+
+/// Serialize any serde value to a [`Json`].
+pub fn json<T: Serialize>(v: &T) -> PyResult<Json> {
+    serde_json::to_value(v).map(Json).map_err(|e| PyValueError::new_err(format!("cannot serialize result: {e}")))
+}
+
+/// Serialize a Rust value into plain Python data.
+pub fn to_py<'py, T: Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
+    json_to_py(py, &json(v)?.0)
+}
+
+/// A JSON value as Python data (dict, list, str, int, float, bool, None).
+pub fn json_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any()
+            } else {
+                PyFloat::new(py, n.as_f64().unwrap_or(f64::NAN)).into_any()
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(a) => {
+            let list = PyList::empty(py);
+            for x in a {
+                list.append(json_to_py(py, x)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, x) in m {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// Python data as a JSON value. Accepts None, bool, int, float (finite),
+/// str, list/tuple, dict with str keys, `datetime`/`date` (RFC 3339, naive
+/// means UTC) and `verity.Document`; anything else (bytes included) is a
+/// `TypeError`.
+pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    if obj.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(Value::Bool(b.is_true()));
+    }
+    if let Ok(i) = obj.cast::<PyInt>() {
+        if let Ok(v) = i.extract::<i64>() {
+            return Ok(Value::from(v));
+        }
+        return i
+            .extract::<u64>()
+            .map(Value::from)
+            .map_err(|_| PyValueError::new_err("integer does not fit in 64 bits"));
+    }
+    if let Ok(f) = obj.cast::<PyFloat>() {
+        return Number::from_f64(f.value())
+            .map(Value::Number)
+            .ok_or_else(|| PyValueError::new_err("NaN and infinite floats are not valid JSON values"));
+    }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(Value::String(s.extract::<String>()?));
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut m = Map::with_capacity(d.len());
+        for (k, v) in d.iter() {
+            let key = k
+                .cast::<PyString>()
+                .map_err(|_| PyTypeError::new_err(format!("dict keys must be str, not {}", type_name(&k))))?
+                .extract::<String>()?;
+            m.insert(key, py_to_json(&v)?);
+        }
+        return Ok(Value::Object(m));
+    }
+    if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
+        let mut a = Vec::new();
+        for x in obj.try_iter()? {
+            a.push(py_to_json(&x?)?);
+        }
+        return Ok(Value::Array(a));
+    }
+    if let Ok(d) = obj.cast::<crate::types::Document>() {
+        return Ok(json(&d.get().inner)?.0);
+    }
+    if let Some(s) = datetime_to_rfc3339(obj)? {
+        return Ok(Value::String(s));
+    }
+    Err(PyTypeError::new_err(format!("cannot convert {} to a JSON value", type_name(obj))))
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
+}
+
+/// `datetime` → RFC 3339 (naive = UTC); `date` → midnight UTC; else `None`.
+fn datetime_to_rfc3339(obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    let dt = obj.py().import("datetime")?;
+    if obj.is_instance(&dt.getattr("datetime")?)? {
+        let iso: String = obj.call_method0("isoformat")?.extract()?;
+        let naive = obj.getattr("tzinfo")?.is_none();
+        return Ok(Some(if naive { format!("{iso}+00:00") } else { iso }));
+    }
+    if obj.is_instance(&dt.getattr("date")?)? {
+        let iso: String = obj.call_method0("isoformat")?.extract()?;
+        return Ok(Some(format!("{iso}T00:00:00+00:00")));
+    }
+    Ok(None)
+}
+
+/// Deserialize a Rust value from Python data; schema errors are `InvalidInput`.
+pub fn from_py<T: DeserializeOwned>(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+    let v = py_to_json(obj)?;
+    serde_json::from_value(v).map_err(|e| error(py, "invalid_input", false, &format!("invalid {what}: {e}")))
+}
+
+/// A `verity.Document`, or a dict in the seed-001 schema, as a [`verity::Document`].
+pub fn document(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<verity::Document> {
+    if let Ok(d) = obj.cast::<crate::types::Document>() {
+        return Ok(d.get().inner.clone());
+    }
+    if obj.cast::<PyDict>().is_err() {
+        return Err(PyTypeError::new_err(format!("expected a dict or verity.Document, not {}", type_name(obj))));
+    }
+    from_py(py, obj, "document")
+}
+
+/// Keyword filters shared by `search` and `ask`.
+#[derive(Default)]
+pub struct FilterArgs<'a, 'py> {
+    /// Document sources kept.
+    pub sources: Option<Vec<String>>,
+    /// Tags (any of them).
+    pub tags: Option<Vec<String>>,
+    /// Languages kept.
+    pub langs: Option<Vec<String>>,
+    /// Uids kept.
+    pub uids: Option<Vec<String>>,
+    /// `{key: value | [values]}` metadata equality / membership.
+    pub metadata: Option<&'a Bound<'py, PyDict>>,
+    /// Earliest `ts` (datetime, date or RFC 3339 str).
+    pub since: Option<&'a Bound<'py, PyAny>>,
+    /// Latest `ts`.
+    pub until: Option<&'a Bound<'py, PyAny>>,
+}
+
+/// Build [`Filters`] from keyword arguments.
+pub fn filters(py: Python<'_>, a: FilterArgs<'_, '_>) -> PyResult<Filters> {
+    let mut metadata = Vec::new();
+    if let Some(m) = a.metadata {
+        for (k, v) in m.iter() {
+            let key: String = k.extract().map_err(|_| PyTypeError::new_err("metadata filter keys must be str"))?;
+            let values = match py_to_json(&v)? {
+                Value::Array(vs) => vs,
+                one => vec![one],
+            };
+            metadata.push(MetadataFilter { key, values });
+        }
+    }
+    let time = |o: Option<&Bound<'_, PyAny>>, what: &str| -> PyResult<Option<chrono::DateTime<chrono::Utc>>> {
+        match o {
+            Some(v) if !v.is_none() => from_py(py, v, what).map(Some),
+            _ => Ok(None),
+        }
+    };
+    Ok(Filters {
+        sources: a.sources.unwrap_or_default(),
+        langs: a.langs.unwrap_or_default(),
+        tags_any: a.tags.unwrap_or_default(),
+        tags_all: Vec::new(),
+        uids: a.uids.unwrap_or_default(),
+        metadata,
+        time: TimeRange { since: time(a.since, "since (RFC 3339 or datetime)")?, until: time(a.until, "until")? },
+    })
+}
+
+/// Parse a search mode name.
+pub fn mode(py: Python<'_>, mode: Option<&str>) -> PyResult<Option<SearchMode>> {
+    mode.map(|m| m.parse::<SearchMode>()).transpose().map_err(|e| to_pyerr(py, e))
+}
+
+/// Arguments of `Store.open`.
+pub struct OpenArgs {
+    /// Store directory.
+    pub path: Option<PathBuf>,
+    /// Index or alias.
+    pub index: Option<String>,
+    /// Embedder spec.
+    pub embedder: Option<String>,
+    /// Generator spec.
+    pub generator: Option<String>,
+    /// Fallback generator spec.
+    pub fallback: Option<String>,
+    /// Top-k.
+    pub k: Option<usize>,
+    /// Guardrail threshold.
+    pub min_relevance: Option<f32>,
+    /// Cache retrievals and answers.
+    pub cache: Option<bool>,
+}
+
+/// The environment defaults ([`VerityConfig::from_env`]) overridden by the arguments given.
+pub fn config(a: OpenArgs) -> verity::Result<VerityConfig> {
+    let mut c = VerityConfig::from_env()?;
+    if let Some(p) = a.path {
+        c.home = p;
+    }
+    if let Some(i) = a.index {
+        c.index = i;
+    }
+    if let Some(e) = a.embedder {
+        c.embedder = e.parse::<EmbedderSpec>()?;
+    }
+    if let Some(g) = a.generator {
+        c.generator = g.parse::<GeneratorSpec>()?;
+    }
+    if let Some(f) = a.fallback {
+        c.fallback = Some(f.parse::<GeneratorSpec>()?);
+    }
+    if let Some(k) = a.k {
+        c.rag.k = k;
+    }
+    if let Some(m) = a.min_relevance {
+        c.retriever.min_relevance = m;
+    }
+    if let Some(cache) = a.cache {
+        c.cache = cache;
+    }
+    Ok(c)
+}
+
+/// The exception class name for an error code (classes live in `verity/errors.py`).
+fn class_for(code: &str) -> &'static str {
+    match code {
+        "invalid_input" => "InvalidInput",
+        "not_found" => "NotFound",
+        "unavailable" | "timeout" => "Unavailable",
+        "embedder_mismatch" | "reindex_required" => "EmbedderMismatch",
+        "config_error" | "model_not_found" => "ConfigError",
+        _ => "VerityError",
+    }
+}
+
+/// An exception of `verity.errors` for `code`, with `.code` and `.transient`.
+pub fn error(py: Python<'_>, code: &str, transient: bool, message: &str) -> PyErr {
+    let made = py
+        .import("verity.errors")
+        .and_then(|m| m.getattr(class_for(code)))
+        .and_then(|cls| cls.call1((message, code, transient)));
+    match made {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(e) => e,
+    }
+}
+
+/// A `verity_core::Error` as a Python exception.
+pub fn to_pyerr(py: Python<'_>, e: verity::Error) -> PyErr {
+    error(py, e.code(), e.is_transient(), &e.to_string())
+}
+
+fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
+    let what = p
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    format!("internal error (Rust panic): {what}")
+}
+
+/// Run a Verity future to completion on the shared tokio runtime, with the
+/// GIL released; errors and panics become `verity.errors` exceptions.
+pub fn block<T, F>(py: Python<'_>, fut: F) -> PyResult<T>
+where
+    T: Send,
+    F: Future<Output = verity::Result<T>> + Send,
+{
+    let out = py.detach(|| {
+        let rt = pyo3_async_runtimes::tokio::get_runtime();
+        std::panic::catch_unwind(AssertUnwindSafe(|| rt.block_on(fut)))
+    });
+    match out {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(to_pyerr(py, e)),
+        Err(p) => Err(error(py, "internal", false, &panic_message(p))),
+    }
+}
+
+/// Schedule a Verity future on the shared tokio runtime and return an
+/// asyncio awaitable resolving to `conv(result)`.
+pub fn spawn<'py, T, R, F>(py: Python<'py>, fut: F, conv: fn(T) -> PyResult<R>) -> PyResult<Bound<'py, PyAny>>
+where
+    T: Send + 'static,
+    R: for<'a> IntoPyObject<'a> + Send + 'static,
+    F: Future<Output = verity::Result<T>> + Send + 'static,
+{
+    pyo3_async_runtimes::tokio::future_into_py(py, async move {
+        match AssertUnwindSafe(fut).catch_unwind().await {
+            Ok(Ok(v)) => conv(v),
+            Ok(Err(e)) => Err(Python::attach(|py| to_pyerr(py, e))),
+            Err(p) => Err(Python::attach(|py| error(py, "internal", false, &panic_message(p)))),
+        }
+    })
+}
+
+/// What `ingest` reports, as JSON.
+pub fn ingest_report(r: verity::IngestReport) -> PyResult<Json> {
+    Ok(Json(serde_json::json!({
+        "inserted": r.upsert.inserted,
+        "replaced": r.upsert.replaced,
+        "unchanged": r.upsert.unchanged,
+        "chunks": r.upsert.chunks,
+        "rejected": r.errors,
+        "lexical_only": r.lexical_only,
+        "seconds": r.seconds,
+        "bytes": r.bytes,
+    })))
+}

@@ -1,0 +1,350 @@
+//! Python bindings of Verity (`import verity`): a thin shell over
+//! [`verity::Verity`]. Each method converts its arguments ([`conv`]), calls the
+//! Rust API on the shared tokio runtime with the GIL released, and converts
+//! the result ([`types`]). Every call has an `a`-prefixed asyncio variant.
+
+mod conv;
+mod types;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use verity::{AskRequest, SearchQuery};
+
+use conv::{block, spawn, FilterArgs, Json, OpenArgs};
+use types::{plain, wrap, Answer, Document, SearchResults};
+
+/// An open Verity store (documents, indexes, caches, embedder, generators).
+/// Safe to share between threads and asyncio tasks.
+#[pyclass(frozen, module = "verity")]
+pub struct Store {
+    inner: Arc<verity::Verity>,
+}
+
+impl From<verity::Verity> for Store {
+    fn from(v: verity::Verity) -> Self {
+        Self { inner: Arc::new(v) }
+    }
+}
+
+fn open_args(
+    path: Option<PathBuf>,
+    index: Option<String>,
+    embedder: Option<String>,
+    generator: Option<String>,
+    fallback: Option<String>,
+    k: Option<usize>,
+    min_relevance: Option<f32>,
+    cache: Option<bool>,
+) -> OpenArgs {
+    OpenArgs { path, index, embedder, generator, fallback, k, min_relevance, cache }
+}
+
+fn documents(py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<Vec<verity::Document>> {
+    if docs.cast::<PyList>().is_err() && docs.cast::<pyo3::types::PyTuple>().is_err() {
+        return Err(pyo3::exceptions::PyTypeError::new_err("docs must be a list of dicts or verity.Document"));
+    }
+    docs.try_iter()?.map(|d| conv::document(py, &d?)).collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn search_query(
+    py: Python<'_>,
+    query: String,
+    k: usize,
+    mode: Option<&str>,
+    sources: Option<Vec<String>>,
+    tags: Option<Vec<String>>,
+    langs: Option<Vec<String>>,
+    uids: Option<Vec<String>>,
+    metadata: Option<&Bound<'_, PyDict>>,
+    since: Option<&Bound<'_, PyAny>>,
+    until: Option<&Bound<'_, PyAny>>,
+) -> PyResult<SearchQuery> {
+    let filters = conv::filters(py, FilterArgs { sources, tags, langs, uids, metadata, since, until })?;
+    let mut q = SearchQuery::new(query).k(k).filters(filters);
+    if let Some(m) = conv::mode(py, mode)? {
+        q = q.mode(m);
+    }
+    Ok(q)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn ask_request(
+    py: Python<'_>,
+    question: String,
+    lang: Option<String>,
+    k: Option<usize>,
+    mode: Option<&str>,
+    sources: Option<Vec<String>>,
+    tags: Option<Vec<String>>,
+    langs: Option<Vec<String>>,
+    uids: Option<Vec<String>>,
+    metadata: Option<&Bound<'_, PyDict>>,
+    since: Option<&Bound<'_, PyAny>>,
+    until: Option<&Bound<'_, PyAny>>,
+    no_cache: bool,
+) -> PyResult<AskRequest> {
+    let filters = conv::filters(py, FilterArgs { sources, tags, langs, uids, metadata, since, until })?;
+    Ok(AskRequest { question, lang, filters, k, mode: conv::mode(py, mode)?, no_cache })
+}
+
+#[pymethods]
+impl Store {
+    /// Open (or create) a store. Unset arguments come from the environment
+    /// (`VERITY_HOME`, `VERITY_EMBEDDER`, …) and then the defaults.
+    #[staticmethod]
+    #[pyo3(signature = (path = None, *, index = None, embedder = None, generator = None, fallback = None, k = None, min_relevance = None, cache = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn open(
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        index: Option<String>,
+        embedder: Option<String>,
+        generator: Option<String>,
+        fallback: Option<String>,
+        k: Option<usize>,
+        min_relevance: Option<f32>,
+        cache: Option<bool>,
+    ) -> PyResult<Store> {
+        let args = open_args(path, index, embedder, generator, fallback, k, min_relevance, cache);
+        block(py, async move { verity::Verity::open(conv::config(args)?).await }).map(Store::from)
+    }
+
+    /// Async [`Store.open`].
+    #[staticmethod]
+    #[pyo3(signature = (path = None, *, index = None, embedder = None, generator = None, fallback = None, k = None, min_relevance = None, cache = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn aopen(
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        index: Option<String>,
+        embedder: Option<String>,
+        generator: Option<String>,
+        fallback: Option<String>,
+        k: Option<usize>,
+        min_relevance: Option<f32>,
+        cache: Option<bool>,
+    ) -> PyResult<Bound<'_, PyAny>> {
+        let args = open_args(path, index, embedder, generator, fallback, k, min_relevance, cache);
+        spawn(py, async move { verity::Verity::open(conv::config(args)?).await }, wrap::<_, Store>)
+    }
+
+    /// Ingest documents (dicts in the seed-001 schema or `Document`s).
+    fn ingest(&self, py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<Json> {
+        let (v, docs) = (self.inner.clone(), documents(py, docs)?);
+        block(py, async move { v.ingest(docs, &|_| {}).await }).and_then(conv::ingest_report)
+    }
+
+    /// Async [`Store.ingest`].
+    fn aingest<'py>(&self, py: Python<'py>, docs: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let (v, docs) = (self.inner.clone(), documents(py, docs)?);
+        spawn(py, async move { v.ingest(docs, &|_| {}).await }, conv::ingest_report)
+    }
+
+    /// Read and ingest files and directories (JSONL, BEIR, Markdown, text).
+    #[pyo3(signature = (paths, strict = false))]
+    fn ingest_paths(&self, py: Python<'_>, paths: Vec<PathBuf>, strict: bool) -> PyResult<Json> {
+        let v = self.inner.clone();
+        block(py, async move { v.ingest_paths(&paths, strict, &|_| {}).await }).and_then(plain)
+    }
+
+    /// Async [`Store.ingest_paths`].
+    #[pyo3(signature = (paths, strict = false))]
+    fn aingest_paths<'py>(&self, py: Python<'py>, paths: Vec<PathBuf>, strict: bool) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.inner.clone();
+        spawn(py, async move { v.ingest_paths(&paths, strict, &|_| {}).await }, plain)
+    }
+
+    /// Search (lexical, dense or hybrid) with re-rank and guardrail.
+    #[pyo3(signature = (query, *, k = 8, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        py: Python<'_>,
+        query: String,
+        k: usize,
+        mode: Option<&str>,
+        sources: Option<Vec<String>>,
+        tags: Option<Vec<String>>,
+        langs: Option<Vec<String>>,
+        uids: Option<Vec<String>>,
+        metadata: Option<&Bound<'_, PyDict>>,
+        since: Option<&Bound<'_, PyAny>>,
+        until: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<SearchResults> {
+        let q = search_query(py, query, k, mode, sources, tags, langs, uids, metadata, since, until)?;
+        let v = self.inner.clone();
+        block(py, async move { v.search(&q).await }).map(SearchResults::from)
+    }
+
+    /// Async [`Store.search`].
+    #[pyo3(signature = (query, *, k = 8, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn asearch<'py>(
+        &self,
+        py: Python<'py>,
+        query: String,
+        k: usize,
+        mode: Option<&str>,
+        sources: Option<Vec<String>>,
+        tags: Option<Vec<String>>,
+        langs: Option<Vec<String>>,
+        uids: Option<Vec<String>>,
+        metadata: Option<&Bound<'py, PyDict>>,
+        since: Option<&Bound<'py, PyAny>>,
+        until: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let q = search_query(py, query, k, mode, sources, tags, langs, uids, metadata, since, until)?;
+        let v = self.inner.clone();
+        spawn(py, async move { v.search(&q).await }, wrap::<_, SearchResults>)
+    }
+
+    /// Answer a question from the sources, with citations.
+    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn ask(
+        &self,
+        py: Python<'_>,
+        question: String,
+        lang: Option<String>,
+        k: Option<usize>,
+        mode: Option<&str>,
+        sources: Option<Vec<String>>,
+        tags: Option<Vec<String>>,
+        langs: Option<Vec<String>>,
+        uids: Option<Vec<String>>,
+        metadata: Option<&Bound<'_, PyDict>>,
+        since: Option<&Bound<'_, PyAny>>,
+        until: Option<&Bound<'_, PyAny>>,
+        no_cache: bool,
+    ) -> PyResult<Answer> {
+        let req = ask_request(py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until, no_cache)?;
+        let v = self.inner.clone();
+        block(py, async move { v.ask(&req).await }).map(Answer::from)
+    }
+
+    /// Async [`Store.ask`].
+    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn aask<'py>(
+        &self,
+        py: Python<'py>,
+        question: String,
+        lang: Option<String>,
+        k: Option<usize>,
+        mode: Option<&str>,
+        sources: Option<Vec<String>>,
+        tags: Option<Vec<String>>,
+        langs: Option<Vec<String>>,
+        uids: Option<Vec<String>>,
+        metadata: Option<&Bound<'py, PyDict>>,
+        since: Option<&Bound<'py, PyAny>>,
+        until: Option<&Bound<'py, PyAny>>,
+        no_cache: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let req = ask_request(py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until, no_cache)?;
+        let v = self.inner.clone();
+        spawn(py, async move { v.ask(&req).await }, wrap::<_, Answer>)
+    }
+
+    /// One document by uid, or `None`.
+    fn get(&self, py: Python<'_>, uid: String) -> PyResult<Option<Document>> {
+        let v = self.inner.clone();
+        block(py, async move { v.get(&uid).await }).map(|d| d.map(Document::from))
+    }
+
+    /// Async [`Store.get`].
+    fn aget<'py>(&self, py: Python<'py>, uid: String) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.inner.clone();
+        spawn(py, async move { v.get(&uid).await }, types::maybe_document)
+    }
+
+    /// Delete documents by uid; returns how many existed.
+    fn delete(&self, py: Python<'_>, uids: Vec<String>) -> PyResult<usize> {
+        let v = self.inner.clone();
+        block(py, async move { v.delete(&uids).await })
+    }
+
+    /// Async [`Store.delete`].
+    fn adelete<'py>(&self, py: Python<'py>, uids: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.inner.clone();
+        spawn(py, async move { v.delete(&uids).await }, Ok)
+    }
+
+    /// Counts and configuration.
+    fn stats(&self, py: Python<'_>) -> PyResult<Json> {
+        let v = self.inner.clone();
+        block(py, async move { v.stats().await }).and_then(plain)
+    }
+
+    /// Async [`Store.stats`].
+    fn astats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.inner.clone();
+        spawn(py, async move { v.stats().await }, plain)
+    }
+
+    /// Warnings gathered while opening (lexical-only mode, embedder mismatch, …).
+    #[getter]
+    fn notes(&self) -> Vec<String> {
+        self.inner.notes().to_vec()
+    }
+
+    /// Store directory.
+    #[getter]
+    fn home(&self) -> String {
+        self.inner.config().home.display().to_string()
+    }
+
+    /// Benchmark helper (not API): run the same lexical search `n` times
+    /// inside Rust and return the seconds spent, the baseline of the binding
+    /// overhead figures in docs/benchmarks.d/bindings.md.
+    #[pyo3(signature = (query, n, mode = "lexical"))]
+    fn _bench_search(&self, py: Python<'_>, query: String, n: usize, mode: &str) -> PyResult<f64> {
+        let q = search_query(py, query, 8, Some(mode), None, None, None, None, None, None, None)?;
+        let v = self.inner.clone();
+        block(py, async move {
+            let t = std::time::Instant::now();
+            for _ in 0..n {
+                v.search(&q).await?;
+            }
+            Ok(t.elapsed().as_secs_f64())
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Store(home={:?}, index={:?})", self.inner.config().home, self.inner.config().index)
+    }
+}
+
+/// Fetch a URL (SSRF guard on unless `allow_private`) or parse a local file.
+#[pyfunction]
+#[pyo3(signature = (target, *, allow_private = false))]
+fn fetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<Json> {
+    block(py, async move { verity::sources::fetch(&target, allow_private).await }).and_then(plain)
+}
+
+/// Async [`fetch`].
+#[pyfunction]
+#[pyo3(signature = (target, *, allow_private = false))]
+fn afetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<Bound<'_, PyAny>> {
+    spawn(py, async move { verity::sources::fetch(&target, allow_private).await }, plain)
+}
+
+/// The native module `verity._verity`.
+#[pymodule]
+fn _verity(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Store>()?;
+    m.add_class::<Document>()?;
+    m.add_class::<types::Chunk>()?;
+    m.add_class::<types::Hit>()?;
+    m.add_class::<SearchResults>()?;
+    m.add_class::<types::Citation>()?;
+    m.add_class::<Answer>()?;
+    m.add_function(wrap_pyfunction!(fetch, m)?)?;
+    m.add_function(wrap_pyfunction!(afetch, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,85 @@
+'use strict'
+// Loader and thin promise API over the native addon (bindings/node).
+// The only logic here is error mapping: native rejections carry
+// `VERITY:<code>:<transient>:<message>` and become `VerityError`s.
+
+const path = require('node:path')
+
+function loadNative() {
+  const candidates = []
+  if (process.env.VERITY_NODE_ADDON) candidates.push(process.env.VERITY_NODE_ADDON)
+  candidates.push(path.join(__dirname, `verity.${process.platform}-${process.arch}.node`))
+  let last
+  for (const file of candidates) {
+    try {
+      return require(file)
+    } catch (e) {
+      last = e
+    }
+  }
+  throw new Error(`verity: native addon not found (${candidates.join(', ')}); run scripts/test-node.sh --build-only: ${last && last.message}`)
+}
+
+const native = loadNative()
+
+/** Base class of every Verity error; `code` is the Rust error code, `transient` says whether a retry may succeed. */
+class VerityError extends Error {
+  constructor(message, code = 'internal', transient = false) {
+    super(message)
+    this.name = 'VerityError'
+    this.code = code
+    this.transient = transient
+  }
+}
+
+const NAPI_TYPE_CODES = new Set([
+  'InvalidArg', 'ObjectExpected', 'StringExpected', 'NameExpected', 'FunctionExpected',
+  'NumberExpected', 'BooleanExpected', 'ArrayExpected', 'BigintExpected', 'DateExpected',
+])
+const ENCODED = /^VERITY:([a-z_]+):(true|false):([\s\S]*)$/
+
+function toError(e) {
+  const m = e && typeof e.message === 'string' ? ENCODED.exec(e.message) : null
+  if (m) return new VerityError(m[3], m[1], m[2] === 'true')
+  if (e && NAPI_TYPE_CODES.has(e.code)) {
+    const t = new TypeError(e.message)
+    t.code = 'invalid_type'
+    return t
+  }
+  return e
+}
+
+async function call(fn) {
+  try {
+    return await fn()
+  } catch (e) {
+    throw toError(e)
+  }
+}
+
+/** An open Verity store. */
+class Verity {
+  #native
+  constructor(nativeStore) {
+    if (!(nativeStore instanceof native.NativeVerity)) throw new TypeError('use `await Verity.open(options)`')
+    this.#native = nativeStore
+  }
+  static open(options) { return call(async () => new Verity(await native.open(options))) }
+  ingest(docs) { return call(() => this.#native.ingest(docs)) }
+  ingestPaths(paths, strict) { return call(() => this.#native.ingestPaths(paths, strict)) }
+  search(query, options) { return call(() => this.#native.search(query, options)) }
+  ask(question, options) { return call(() => this.#native.ask(question, options)) }
+  get(uid) { return call(() => this.#native.get(uid)) }
+  delete(uids) { return call(() => this.#native.delete(uids)) }
+  stats() { return call(() => this.#native.stats()) }
+  // Benchmark helper (not API): n searches inside Rust, resolves to seconds.
+  _benchSearch(query, n, options) { return call(() => this.#native.benchSearch(query, n, options)) }
+  get notes() { return this.#native.notes }
+  get home() { return this.#native.home }
+}
+
+function fetch(target, options) {
+  return call(() => native.fetch(target, options && options.allowPrivate))
+}
+
+module.exports = { Verity, VerityError, fetch }

@@ -1,0 +1,57 @@
+"""Verity: a source of truth for LLM applications.
+
+Ingest documents, retrieve the passages that answer a question (BM25 and
+dense, re-ranked) and answer only from them, with citations::
+
+    import verity
+
+    store = verity.Store.open("./.verity", embedder="none")
+    store.ingest([{"uid": "a", "content": "Routing fees are set by each node."}])
+    for hit in store.search("routing fees", k=3):
+        print(hit.score, hit.title, hit.text)
+    print(store.ask("How are routing fees set?").text)
+
+Every call has an asyncio variant prefixed with ``a`` (``await store.asearch(...)``).
+"""
+
+from __future__ import annotations
+
+from ._verity import (
+    Answer,
+    Chunk,
+    Citation,
+    Document,
+    Hit,
+    SearchResults,
+    Store,
+    __version__,
+    afetch,
+    fetch,
+)
+from .errors import (
+    ConfigError,
+    EmbedderMismatch,
+    InvalidInput,
+    NotFound,
+    Unavailable,
+    VerityError,
+)
+
+__all__ = [
+    "Answer",
+    "Chunk",
+    "Citation",
+    "ConfigError",
+    "Document",
+    "EmbedderMismatch",
+    "Hit",
+    "InvalidInput",
+    "NotFound",
+    "SearchResults",
+    "Store",
+    "Unavailable",
+    "VerityError",
+    "__version__",
+    "afetch",
+    "fetch",
+]

@@ -1,0 +1,277 @@
+"""Type stubs of the native module ``verity._verity`` (PyO3)."""
+
+from __future__ import annotations
+
+import datetime
+import os
+from collections.abc import Awaitable, Iterator, Mapping, Sequence
+from typing import Any, Optional, Union
+
+__version__: str
+
+_Time = Union[datetime.datetime, datetime.date, str]
+_Path = Union[str, "os.PathLike[str]"]
+_MetaFilter = Mapping[str, Any]
+
+class Document:
+    """A source document (seed-001 schema)."""
+
+    def __init__(
+        self,
+        uid: str,
+        content: str,
+        *,
+        source: str = "",
+        ts: Optional[_Time] = None,
+        lang: Optional[str] = None,
+        title: Optional[str] = None,
+        tags: Optional[Sequence[str]] = None,
+        url: Optional[str] = None,
+        metadata: Optional[Mapping[str, Any]] = None,
+    ) -> None: ...
+    @property
+    def uid(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def ts(self) -> Optional[str]:
+        """RFC 3339 timestamp."""
+    @property
+    def lang(self) -> Optional[str]: ...
+    @property
+    def title(self) -> Optional[str]: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def tags(self) -> list[str]: ...
+    @property
+    def url(self) -> Optional[str]: ...
+    @property
+    def metadata(self) -> dict[str, Any]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+class Chunk:
+    """A piece of a document; ``text == content[start:end]`` in UTF-8 bytes."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def doc_uid(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def heading_path(self) -> list[str]: ...
+    @property
+    def token_count(self) -> int: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+class Hit:
+    """One search hit: chunk, document metadata and scores."""
+
+    @property
+    def chunk(self) -> Chunk: ...
+    @property
+    def chunk_id(self) -> str: ...
+    @property
+    def uid(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def title(self) -> Optional[str]: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def url(self) -> Optional[str]: ...
+    @property
+    def doc(self) -> dict[str, Any]: ...
+    @property
+    def score(self) -> float: ...
+    @property
+    def relevance(self) -> float: ...
+    @property
+    def lexical(self) -> Optional[float]: ...
+    @property
+    def dense(self) -> Optional[float]: ...
+    @property
+    def freshness(self) -> Optional[float]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+class SearchResults:
+    """Hits best first, the mode actually used, and the guardrail verdict."""
+
+    @property
+    def hits(self) -> list[Hit]: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def not_enough_evidence(self) -> bool: ...
+    @property
+    def notes(self) -> list[str]: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> Hit: ...
+    def __iter__(self) -> Iterator[Hit]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+class Citation:
+    """A cited source: ``[index]`` ↔ chunk ↔ document ↔ URL."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def chunk_id(self) -> str: ...
+    @property
+    def doc_uid(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def title(self) -> Optional[str]: ...
+    @property
+    def url(self) -> Optional[str]: ...
+    @property
+    def quote(self) -> Optional[str]: ...
+    @property
+    def span(self) -> Optional[tuple[int, int]]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+class Answer:
+    """A grounded answer with ``[n]`` markers and its citations."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def citations(self) -> list[Citation]: ...
+    @property
+    def confidence(self) -> float: ...
+    @property
+    def degraded(self) -> bool: ...
+    @property
+    def not_enough_evidence(self) -> bool: ...
+    @property
+    def invalid_citations(self) -> list[int]: ...
+    @property
+    def model(self) -> str: ...
+    @property
+    def cached(self) -> bool: ...
+    @property
+    def timings(self) -> dict[str, float]: ...
+    @property
+    def notes(self) -> list[str]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+_DocIn = Union[Mapping[str, Any], Document]
+
+class Store:
+    """An open Verity store; safe to share between threads and asyncio tasks."""
+
+    @staticmethod
+    def open(
+        path: Optional[_Path] = None,
+        *,
+        index: Optional[str] = None,
+        embedder: Optional[str] = None,
+        generator: Optional[str] = None,
+        fallback: Optional[str] = None,
+        k: Optional[int] = None,
+        min_relevance: Optional[float] = None,
+        cache: Optional[bool] = None,
+    ) -> Store:
+        """Open or create a store. Unset arguments come from the environment
+        (``VERITY_HOME``, ``VERITY_EMBEDDER``, …), then the defaults
+        (``embedder="auto"``, ``generator="extractive"``, ``k=8``, ``min_relevance=0.35``)."""
+    @staticmethod
+    def aopen(
+        path: Optional[_Path] = None,
+        *,
+        index: Optional[str] = None,
+        embedder: Optional[str] = None,
+        generator: Optional[str] = None,
+        fallback: Optional[str] = None,
+        k: Optional[int] = None,
+        min_relevance: Optional[float] = None,
+        cache: Optional[bool] = None,
+    ) -> Awaitable[Store]: ...
+    def ingest(self, docs: Sequence[_DocIn]) -> dict[str, Any]: ...
+    def aingest(self, docs: Sequence[_DocIn]) -> Awaitable[dict[str, Any]]: ...
+    def ingest_paths(self, paths: Sequence[_Path], strict: bool = False) -> dict[str, Any]: ...
+    def aingest_paths(self, paths: Sequence[_Path], strict: bool = False) -> Awaitable[dict[str, Any]]: ...
+    def search(
+        self,
+        query: str,
+        *,
+        k: int = 8,
+        mode: Optional[str] = None,
+        sources: Optional[Sequence[str]] = None,
+        tags: Optional[Sequence[str]] = None,
+        langs: Optional[Sequence[str]] = None,
+        uids: Optional[Sequence[str]] = None,
+        metadata: Optional[_MetaFilter] = None,
+        since: Optional[_Time] = None,
+        until: Optional[_Time] = None,
+    ) -> SearchResults: ...
+    def asearch(
+        self,
+        query: str,
+        *,
+        k: int = 8,
+        mode: Optional[str] = None,
+        sources: Optional[Sequence[str]] = None,
+        tags: Optional[Sequence[str]] = None,
+        langs: Optional[Sequence[str]] = None,
+        uids: Optional[Sequence[str]] = None,
+        metadata: Optional[_MetaFilter] = None,
+        since: Optional[_Time] = None,
+        until: Optional[_Time] = None,
+    ) -> Awaitable[SearchResults]: ...
+    def ask(
+        self,
+        question: str,
+        *,
+        lang: Optional[str] = None,
+        k: Optional[int] = None,
+        mode: Optional[str] = None,
+        sources: Optional[Sequence[str]] = None,
+        tags: Optional[Sequence[str]] = None,
+        langs: Optional[Sequence[str]] = None,
+        uids: Optional[Sequence[str]] = None,
+        metadata: Optional[_MetaFilter] = None,
+        since: Optional[_Time] = None,
+        until: Optional[_Time] = None,
+        no_cache: bool = False,
+    ) -> Answer: ...
+    def aask(
+        self,
+        question: str,
+        *,
+        lang: Optional[str] = None,
+        k: Optional[int] = None,
+        mode: Optional[str] = None,
+        sources: Optional[Sequence[str]] = None,
+        tags: Optional[Sequence[str]] = None,
+        langs: Optional[Sequence[str]] = None,
+        uids: Optional[Sequence[str]] = None,
+        metadata: Optional[_MetaFilter] = None,
+        since: Optional[_Time] = None,
+        until: Optional[_Time] = None,
+        no_cache: bool = False,
+    ) -> Awaitable[Answer]: ...
+    def get(self, uid: str) -> Optional[Document]: ...
+    def aget(self, uid: str) -> Awaitable[Optional[Document]]: ...
+    def delete(self, uids: Sequence[str]) -> int: ...
+    def adelete(self, uids: Sequence[str]) -> Awaitable[int]: ...
+    def stats(self) -> dict[str, Any]: ...
+    def astats(self) -> Awaitable[dict[str, Any]]: ...
+    @property
+    def notes(self) -> list[str]: ...
+    @property
+    def home(self) -> str: ...
+
+def fetch(target: str, *, allow_private: bool = False) -> dict[str, Any]:
+    """Fetch a URL (SSRF guard on unless ``allow_private``) or parse a local file."""
+
+def afetch(target: str, *, allow_private: bool = False) -> Awaitable[dict[str, Any]]: ...

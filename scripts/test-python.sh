@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Build the Python bindings (PyO3 + maturin, debug profile) into a venv under
+# ~/.cache/verity/venv, then run pytest, mypy on the stubs and a typed sample,
+# and execute the quickstart notebook. Exits non-zero on any failure.
+#   scripts/test-python.sh [--build-only] [--release]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+VENV=${VERITY_VENV:-$HOME/.cache/verity/venv}
+PY=${PYTHON:-python3}
+BUILD_ONLY=0
+PROFILE=()
+for a in "$@"; do
+  case $a in
+    --build-only) BUILD_ONLY=1 ;;
+    --release) PROFILE=(--release) ;;
+    *) echo "unknown option $a" >&2; exit 2 ;;
+  esac
+done
+
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "==> creating venv $VENV"
+  "$PY" -m venv "$VENV"
+fi
+# shellcheck disable=SC1091
+source "$VENV/bin/activate"
+STAMP="$VENV/.verity-deps-1"
+if [ ! -f "$STAMP" ]; then
+  echo "==> installing maturin, pytest, mypy, nbclient, ipykernel"
+  pip install --quiet --upgrade pip
+  pip install --quiet "maturin>=1.7,<2" pytest mypy nbclient nbformat ipykernel
+  touch "$STAMP"
+fi
+
+echo "==> building the extension (maturin develop ${PROFILE[*]:-debug})"
+(cd python && maturin develop --quiet "${PROFILE[@]}")
+[ "$BUILD_ONLY" = 1 ] && exit 0
+
+echo "==> pytest"
+(cd python && python -m pytest -q -rs tests)
+
+echo "==> mypy"
+(cd python && python -m mypy)
+
+echo "==> notebook"
+python - "$ROOT/python/notebooks/quickstart.ipynb" <<'PYEOF'
+import sys, time
+import nbformat
+from nbclient import NotebookClient
+path = sys.argv[1]
+nb = nbformat.read(path, as_version=4)
+t = time.time()
+NotebookClient(nb, timeout=600, kernel_name="python3",
+               resources={"metadata": {"path": path.rsplit("/", 1)[0]}}).execute()
+cells = sum(1 for c in nb.cells if c.cell_type == "code")
+print(f"notebook OK: {cells} code cells executed in {time.time() - t:.1f}s ({path})")
+PYEOF
