@@ -42,7 +42,7 @@ impl Default for HnswParams {
         Self {
             m: 24,
             ef_construction: 200,
-            ef_search: 128,
+            ef_search: 512,
         }
     }
 }
@@ -101,8 +101,10 @@ const MAX_LAYERS: usize = 16;
 /// Share of tombstoned slots above which [`DenseIndex::needs_rebuild`] says yes.
 const REBUILD_TOMBSTONE_RATIO: f64 = 0.20;
 /// Filters estimated to allow fewer than this share of the live points use the exact scan.
-/// Measured at 100k × 384: see `docs/benchmarks.d/hnsw.md`.
-const EXACT_SELECTIVITY: f64 = 0.02;
+/// hnsw_rs's filtered walk has no early exit until `ef` allowed points are found, so at 10 % and
+/// 1 % selectivity it visits most of the graph and was ~200× slower than the exact scan
+/// (`docs/benchmarks.d/hnsw.md`); the graph walk is kept for broad filters only.
+const EXACT_SELECTIVITY: f64 = 0.5;
 /// Filters estimated to allow fewer than this many points use the exact scan whatever the share.
 const EXACT_MAX_ALLOWED: f64 = 2_000.0;
 /// Number of slots sampled to estimate a filter's selectivity.
@@ -388,7 +390,7 @@ impl DenseIndex {
     /// `k` nearest live vectors by cosine similarity, best first, as `(id, similarity)`.
     ///
     /// `filter` restricts the hits to ids for which it returns `true`; it is applied during the
-    /// graph walk. Very selective filters (estimated < 2 % of the points or < 2,000 points) and
+    /// graph walk. Selective filters (estimated < 50 % of the points or < 2,000 points) and
     /// graph walks that come back short use an exact scan instead, so `k` hits come back whenever
     /// `k` allowed points exist.
     pub fn search(
