@@ -169,7 +169,14 @@ impl Remote {
             _ if model_missing => ProviderErrorKind::ModelNotFound,
             _ => ProviderErrorKind::InvalidRequest,
         };
-        let message = if message.is_empty() {
+        let message = if status.as_u16() == 404 && !lower.contains("model") {
+            let detail = if message.is_empty() {
+                String::new()
+            } else {
+                format!(" ({message})")
+            };
+            format!("HTTP 404{detail}: endpoint or model not found (check the base URL and the model name)")
+        } else if message.is_empty() {
             status.to_string()
         } else {
             format!("HTTP {}: {message}", status.as_u16())
