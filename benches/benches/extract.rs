@@ -7,7 +7,10 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use verity_extract::eval::{evaluate_pages, extract_plain, load_pages};
 
 fn bench(c: &mut Criterion) {
-    let Some(dir) = verity_benches::data_dir().map(|d| d.join("article-extraction")).filter(|d| d.is_dir()) else {
+    let Some(dir) = verity_benches::data_dir()
+        .map(|d| d.join("article-extraction"))
+        .filter(|d| d.is_dir())
+    else {
         eprintln!("SKIPPED extract bench: article-extraction data not found (set VERITY_DATA_DIR)");
         return;
     };
@@ -32,11 +35,19 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Bytes(bytes as u64));
     let extract_all = |ps: &[verity_extract::eval::Page]| -> usize {
-        ps.iter().map(|(_, html, _, url)| extract_plain(html, url.as_ref()).len()).sum()
+        ps.iter()
+            .map(|(_, html, _, url)| extract_plain(html, url.as_ref()).len())
+            .sum()
     };
-    g.bench_function("html_to_markdown_92_pages_1_thread", |b| b.iter(|| extract_all(&pages)));
+    g.bench_function("html_to_markdown_92_pages_1_thread", |b| {
+        b.iter(|| extract_all(&pages))
+    });
     // Interleave pages over two threads so both get a similar byte volume.
-    let (even, odd): (Vec<_>, Vec<_>) = pages.iter().cloned().enumerate().partition(|(i, _)| i % 2 == 0);
+    let (even, odd): (Vec<_>, Vec<_>) = pages
+        .iter()
+        .cloned()
+        .enumerate()
+        .partition(|(i, _)| i % 2 == 0);
     let even: Vec<_> = even.into_iter().map(|(_, p)| p).collect();
     let odd: Vec<_> = odd.into_iter().map(|(_, p)| p).collect();
     g.bench_function("html_to_markdown_92_pages_2_threads", |b| {

@@ -234,7 +234,10 @@ pub fn extract_meta(dom: &Dom, url: Option<&Url>) -> PageMeta {
         let tag = dom.tag(id);
         match tag {
             "html" if m.lang.is_none() => {
-                m.lang = dom.attr(id, "lang").or_else(|| dom.attr(id, "xml:lang")).and_then(norm_lang);
+                m.lang = dom
+                    .attr(id, "lang")
+                    .or_else(|| dom.attr(id, "xml:lang"))
+                    .and_then(norm_lang);
             }
             "title" if title_tag.is_none() => title_tag = nonempty(&dom.text_content(id)),
             "h1" if h1.is_none() => h1 = nonempty(&dom.text_content(id)),
@@ -312,7 +315,11 @@ pub fn extract_meta(dom: &Dom, url: Option<&Url>) -> PageMeta {
                     .attr(id, "datetime")
                     .and_then(crate::markdown::parse_date);
             }
-            "script" if dom.attr(id, "type").is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json")) => {
+            "script"
+                if dom
+                    .attr(id, "type")
+                    .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json")) =>
+            {
                 let raw = dom.text_content(id);
                 if let Ok(v) = serde_json::from_str::<Value>(raw.trim()) {
                     json_ld(&v, &mut ld_date, &mut ld_author, &mut ld_headline, 0);
@@ -433,10 +440,40 @@ fn base_url(dom: &Dom, url: Option<&Url>, canonical: Option<&str>) -> Option<Url
 
 /// Tags never part of the content.
 const DROP_TAGS: &[&str] = &[
-    "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed", "nav",
-    "aside", "button", "select", "input", "textarea", "label", "dialog", "menu", "head", "title",
-    "meta", "link", "map", "video", "audio", "picture", "source", "option", "datalist", "output",
-    "progress", "meter", "form",
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "svg",
+    "canvas",
+    "iframe",
+    "object",
+    "embed",
+    "nav",
+    "aside",
+    "button",
+    "select",
+    "input",
+    "textarea",
+    "label",
+    "dialog",
+    "menu",
+    "head",
+    "title",
+    "meta",
+    "link",
+    "map",
+    "video",
+    "audio",
+    "picture",
+    "source",
+    "option",
+    "datalist",
+    "output",
+    "progress",
+    "meter",
+    "form",
+    "figcaption",
 ];
 
 const BLOCK_TAGS: &[&str] = &[
@@ -494,6 +531,8 @@ fn is_block(tag: &str) -> bool {
 
 /// Class/id substrings of boilerplate that is removed outright.
 const UNLIKELY: &[&str] = &[
+    "caption",
+    "credit",
     "comment",
     "disqus",
     "cookie",
@@ -950,7 +989,9 @@ fn select(dom: &Dom, st: &Stats, removed: &[bool]) -> Vec<NodeId> {
         if removed.get(id).copied().unwrap_or(true) {
             continue;
         }
-        let Some(node) = dom.nodes.get(id) else { continue };
+        let Some(node) = dom.nodes.get(id) else {
+            continue;
+        };
         let inline = match &node.data {
             NodeData::Text(_) => true,
             NodeData::Element { tag, .. } => !is_block(tag),
@@ -972,14 +1013,23 @@ fn select(dom: &Dom, st: &Stats, removed: &[bool]) -> Vec<NodeId> {
         let para = paragraph_like(dom, st, id);
         let loose = !para
             && st.block_child.get(id).copied().unwrap_or(false)
-            && !matches!(dom.tag(id), "ul" | "ol" | "table" | "tbody" | "tr" | "dl" | "body" | "html" | "");
+            && !matches!(
+                dom.tag(id),
+                "ul" | "ol" | "table" | "tbody" | "tr" | "dl" | "body" | "html" | ""
+            );
         if !para && !loose {
             continue;
         }
         let (len, commas) = if para {
-            (st.text.get(id).copied().unwrap_or(0), st.commas.get(id).copied().unwrap_or(0))
+            (
+                st.text.get(id).copied().unwrap_or(0),
+                st.commas.get(id).copied().unwrap_or(0),
+            )
         } else {
-            (direct_text.get(id).copied().unwrap_or(0), direct_commas.get(id).copied().unwrap_or(0))
+            (
+                direct_text.get(id).copied().unwrap_or(0),
+                direct_commas.get(id).copied().unwrap_or(0),
+            )
         };
         if len < 25 {
             continue;
@@ -1247,6 +1297,10 @@ pub fn extract_main(dom: &Dom, base: Option<&Url>, title: Option<&str>) -> Strin
         base,
         title: title.map(norm_title),
         out: String::new(),
+        root_ptext: roots
+            .iter()
+            .map(|&r| st.ptext.get(r).copied().unwrap_or(0))
+            .sum(),
     };
     for root in roots {
         r.block(root, 0);
@@ -1289,9 +1343,39 @@ struct Renderer<'a> {
     base: Option<&'a Url>,
     title: Option<String>,
     out: String,
+    /// Paragraph text of the selected roots: elements holding half of it are never cleaned.
+    root_ptext: u32,
 }
 
 impl Renderer<'_> {
+    /// A short paragraph made mostly of several links (tag lists, "read also" lines).
+    fn link_paragraph(&self, id: NodeId) -> bool {
+        if !paragraph_like(self.dom, self.st, id) && self.dom.tag(id) != "p" {
+            return false;
+        }
+        let text = self.st.text.get(id).copied().unwrap_or(0);
+        let link = self.st.link.get(id).copied().unwrap_or(0);
+        if text == 0 || text > 600 || link * 10 < text * 6 {
+            return false;
+        }
+        // A whole paragraph that is one link (teaser lists).
+        if link * 100 >= text * 80 && text >= 20 {
+            return true;
+        }
+        let mut links = 0;
+        let mut stack = vec![id];
+        while let Some(n) = stack.pop() {
+            for &c in self.dom.children(n) {
+                if self.dom.tag(c) == "a" {
+                    links += 1;
+                } else {
+                    stack.push(c);
+                }
+            }
+        }
+        links >= 2
+    }
+
     fn skip(&self, id: NodeId) -> bool {
         self.removed.get(id).copied().unwrap_or(true)
     }
@@ -1364,7 +1448,12 @@ impl Renderer<'_> {
             }
             NodeData::Element { tag, .. } => tag.as_str(),
         };
-        if depth > 0 && clean_conditionally(self.dom, self.st, id) {
+        let own_ptext = self.st.ptext.get(id).copied().unwrap_or(0);
+        let wrapper = self.root_ptext > 0 && own_ptext * 2 >= self.root_ptext;
+        if depth > 0
+            && !wrapper
+            && (clean_conditionally(self.dom, self.st, id) || self.link_paragraph(id))
+        {
             return;
         }
         match tag {

@@ -61,14 +61,24 @@ proptest! {
 #[test]
 fn deep_nesting_and_huge_inputs_are_bounded() {
     // 200k nested elements: no stack overflow, content kept.
-    let html = "<div><span>".repeat(100_000) + "needle text that matters" + &"</span></div>".repeat(100_000);
+    let html = "<div><span>".repeat(100_000)
+        + "needle text that matters"
+        + &"</span></div>".repeat(100_000);
     let p = parse_html(&html, None).unwrap();
-    assert!(p.document.content.contains("needle text"), "{}", p.document.content.len());
+    assert!(
+        p.document.content.contains("needle text"),
+        "{}",
+        p.document.content.len()
+    );
     // Many unclosed formatting tags and a long run of '<'.
     let html = "<b><i><a href=x>".repeat(50_000) + &"<".repeat(100_000);
     assert!(parse_html(&html, None).is_ok());
     // A 1 MB single text node.
     let html = format!("<p>{}</p>", "word ".repeat(200_000));
     let p = parse_html(&html, None).unwrap();
-    assert!(p.document.content.len() >= 900_000, "{}", p.document.content.len());
+    assert!(
+        p.document.content.len() >= 900_000,
+        "{}",
+        p.document.content.len()
+    );
 }

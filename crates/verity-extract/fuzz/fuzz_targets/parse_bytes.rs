@@ -4,7 +4,10 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     // The first byte picks a content-type / name hint so that every route is exercised.
-    let (sel, body) = data.split_first().map(|(s, b)| (*s, b)).unwrap_or((0, data));
+    let (sel, body) = data
+        .split_first()
+        .map(|(s, b)| (*s, b))
+        .unwrap_or((0, data));
     let ct = match sel % 5 {
         0 => None,
         1 => Some("text/html; charset=windows-1252"),
