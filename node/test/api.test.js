@@ -57,7 +57,8 @@ test('search filters', async () => {
   assert.deepEqual(await uids('liquidity rebalancing', { until: '2024-12-31T00:00:00Z' }), new Set(['liq-1']))
   const recent = await uids('fees routage', { since: '2025-01-01T00:00:00Z' })
   assert.ok(recent.size > 0 && !recent.has('liq-1'))
-  assert.deepEqual(await uids('fees', { uids: ['fr-1'] }), new Set(['fr-1']))
+  assert.deepEqual(await uids('frais', { uids: ['fr-1'] }), new Set(['fr-1']))
+  assert.deepEqual(await uids('fees', { uids: ['liq-1'] }), new Set())
 })
 
 test('ask answers with citations or says evidence is thin', async () => {

@@ -21,7 +21,7 @@ def test_async_everything(tmp_path: Path) -> None:
         out = await s.aingest_paths([DATA])
         assert out["inserted"] >= 1
         res = await s.asearch("routing fee rate", mode="lexical", k=2)
-        assert res.hits and res.hits[0].uid in {"fees-1", "ln-fees-001"}
+        assert res.hits and res.hits[0].uid.startswith(("fees-", "ln-fees-"))
         ans = await s.aask("What does a channel fee policy contain?", mode="lexical")
         assert isinstance(ans, verity.Answer)
         d = await s.aget("fees-1")
@@ -56,7 +56,7 @@ def test_async_gather_concurrent(filled: verity.Store) -> None:
     results = asyncio.run(main())
     assert len(results) == 20
     assert all(isinstance(r, verity.SearchResults) for r in results)
-    assert results[0].to_dict() == results[5].to_dict()
+    assert [h.to_dict() for h in results[0]] == [h.to_dict() for h in results[5]]
 
 
 def test_event_loop_not_blocked(filled: verity.Store) -> None:

@@ -131,6 +131,8 @@ def test_fetch_errors(tmp_path: Path) -> None:
     with pytest.raises(verity.VerityError) as e:
         verity.fetch(str(tmp_path / "nope.md"))
     assert e.value.code
-    with pytest.raises(verity.VerityError) as e2:
-        verity.fetch("http://127.0.0.1:9/x")  # SSRF guard (private address) refuses
-    assert e2.value.code == "fetch_failed"
+    # The SSRF guard refuses private addresses: reported as a status, not raised.
+    blocked = verity.fetch("http://127.0.0.1:9/x")
+    assert blocked["status"] == "blocked" and "loopback" in blocked["detail"]
+    with pytest.raises(verity.VerityError):
+        verity.fetch("http://[::1")
