@@ -51,3 +51,10 @@ rep = s2.ingest(docs)
 dt = time.perf_counter() - t
 mb = sum(len(d["content"].encode()) for d in docs) / 1e6
 print(json.dumps({"docs": N_DOCS, "chunks": rep["chunks"], "seconds": dt, "docs_per_s": N_DOCS / dt, "mb_per_s": mb / dt, "jsonl": str(out)}))
+
+# Same data through the Rust reader (`Verity::ingest_paths`, what `verity ingest FILE` runs).
+s3 = verity.Store.open(tempfile.mkdtemp(prefix="verity-bench-"), embedder="none")
+t = time.perf_counter()
+rep3 = s3.ingest_paths([out])
+dt3 = time.perf_counter() - t
+print(json.dumps({"rust_reader_docs": rep3["inserted"], "seconds": dt3, "docs_per_s": N_DOCS / dt3, "mb_per_s": mb / dt3}))
