@@ -50,7 +50,7 @@ test('search returns hits with chunk, doc and scores', async () => {
 test('search filters', async () => {
   const s = await filled()
   const uids = async (q, o) => new Set((await s.search(q, { mode: 'lexical', ...o })).hits.map((h) => h.doc.uid))
-  assert.deepEqual(await uids('fees', { langs: ['fr'] }), new Set(['fr-1']))
+  assert.deepEqual(await uids('frais de routage', { langs: ['fr'] }), new Set(['fr-1']))
   assert.deepEqual(await uids('channel fee', { metadata: { channel: 7 } }), new Set(['fees-1']))
   for (const u of await uids('fees', { sources: ['amboss'] })) assert.equal(u, 'liq-1')
   for (const u of await uids('fees', { tags: ['fees'] })) assert.ok(['fees-1', 'fr-1'].includes(u))
