@@ -28,4 +28,12 @@ try:
 except verity.InvalidInput as e:
     print("error:", e.code, e)
 
-print(asyncio.run(store.asearch("liquidity", k=1)).hits[0].title)
+
+
+async def main() -> None:
+    # The a-prefixed variants must be called with an event loop running.
+    res = await store.asearch("liquidity", k=1)
+    print(res.hits[0].title)
+
+
+asyncio.run(main())

@@ -101,3 +101,8 @@ def test_threads_share_a_store(filled: verity.Store) -> None:
     assert not errors
     assert all(c >= 1 for c in counts)
     assert filled.stats()["store"]["documents"] == len(DOCS) + 4
+
+
+def test_async_variant_needs_running_loop(filled: verity.Store) -> None:
+    with pytest.raises(RuntimeError):
+        filled.asearch("fees")

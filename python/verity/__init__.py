@@ -11,7 +11,8 @@ dense, re-ranked) and answer only from them, with citations::
         print(hit.score, hit.title, hit.text)
     print(store.ask("How are routing fees set?").text)
 
-Every call has an asyncio variant prefixed with ``a`` (``await store.asearch(...)``).
+Every call has an asyncio variant prefixed with ``a`` (``await store.asearch(...)``),
+to be called from a coroutine (an event loop must be running).
 """
 
 from __future__ import annotations

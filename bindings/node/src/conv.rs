@@ -12,7 +12,10 @@ use futures::FutureExt;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use verity::{AskRequest, EmbedderSpec, Filters, GeneratorSpec, MetadataFilter, SearchQuery, TimeRange, VerityConfig};
+use verity::{
+    AskRequest, EmbedderSpec, Filters, GeneratorSpec, MetadataFilter, SearchQuery, TimeRange,
+    VerityConfig,
+};
 
 /// Prefix of the error reasons produced here; `index.js` parses
 /// `VERITY:<code>:<transient>:<message>`.
@@ -32,19 +35,26 @@ pub fn to_napi(e: verity::Error) -> napi::Error {
 pub fn options<T: DeserializeOwned + Default>(v: Option<Value>, what: &str) -> napi::Result<T> {
     match v {
         None | Some(Value::Null) => Ok(T::default()),
-        Some(v) => serde_json::from_value(v)
-            .map_err(|e| napi_error("invalid_input", false, &format!("invalid {what} options: {e}"))),
+        Some(v) => serde_json::from_value(v).map_err(|e| {
+            napi_error(
+                "invalid_input",
+                false,
+                &format!("invalid {what} options: {e}"),
+            )
+        }),
     }
 }
 
 /// Deserialize a value of a required argument.
 pub fn value<T: DeserializeOwned>(v: Value, what: &str) -> napi::Result<T> {
-    serde_json::from_value(v).map_err(|e| napi_error("invalid_input", false, &format!("invalid {what}: {e}")))
+    serde_json::from_value(v)
+        .map_err(|e| napi_error("invalid_input", false, &format!("invalid {what}: {e}")))
 }
 
 /// Serialize a result to a plain JSON value (becomes a plain JS object).
 pub fn json<T: Serialize>(v: &T) -> napi::Result<Value> {
-    serde_json::to_value(v).map_err(|e| napi_error("internal", false, &format!("cannot serialize result: {e}")))
+    serde_json::to_value(v)
+        .map_err(|e| napi_error("internal", false, &format!("cannot serialize result: {e}")))
 }
 
 /// Options of `Verity.open`.
@@ -140,7 +150,10 @@ impl FilterOptions {
             tags_any: self.tags,
             uids: self.uids,
             metadata,
-            time: TimeRange { since: self.since, until: self.until },
+            time: TimeRange {
+                since: self.since,
+                until: self.until,
+            },
             ..Filters::default()
         }
     }
@@ -232,7 +245,11 @@ where
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            Err(napi_error("internal", false, &format!("internal error (Rust panic): {what}")))
+            Err(napi_error(
+                "internal",
+                false,
+                &format!("internal error (Rust panic): {what}"),
+            ))
         }
     }
 }

@@ -34,7 +34,11 @@ pub async fn open(opts: Option<Value>) -> Result<NativeVerity> {
 /// Fetch a URL (SSRF guard on unless `allowPrivate`) or parse a local file.
 #[napi]
 pub async fn fetch(target: String, allow_private: Option<bool>) -> Result<Value> {
-    let src = run(verity::sources::fetch(&target, allow_private.unwrap_or(false))).await?;
+    let src = run(verity::sources::fetch(
+        &target,
+        allow_private.unwrap_or(false),
+    ))
+    .await?;
     json(&src)
 }
 
@@ -54,7 +58,11 @@ impl NativeVerity {
     pub async fn ingest_paths(&self, paths: Vec<String>, strict: Option<bool>) -> Result<Value> {
         let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
         let v = self.inner.clone();
-        let out = run(async move { v.ingest_paths(&paths, strict.unwrap_or(false), &|_| {}).await }).await?;
+        let out = run(async move {
+            v.ingest_paths(&paths, strict.unwrap_or(false), &|_| {})
+                .await
+        })
+        .await?;
         json(&out)
     }
 

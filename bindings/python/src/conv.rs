@@ -14,7 +14,9 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
-use verity::{EmbedderSpec, Filters, GeneratorSpec, MetadataFilter, SearchMode, TimeRange, VerityConfig};
+use verity::{
+    EmbedderSpec, Filters, GeneratorSpec, MetadataFilter, SearchMode, TimeRange, VerityConfig,
+};
 
 /// A JSON value on its way to Python (built without the GIL, converted with it).
 pub struct Json(pub Value);
@@ -31,7 +33,9 @@ impl<'py> IntoPyObject<'py> for Json {
 
 /// Serialize any serde value to a [`Json`].
 pub fn json<T: Serialize>(v: &T) -> PyResult<Json> {
-    serde_json::to_value(v).map(Json).map_err(|e| PyValueError::new_err(format!("cannot serialize result: {e}")))
+    serde_json::to_value(v)
+        .map(Json)
+        .map_err(|e| PyValueError::new_err(format!("cannot serialize result: {e}")))
 }
 
 /// Serialize a Rust value into plain Python data.
@@ -94,7 +98,9 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     if let Ok(f) = obj.cast::<PyFloat>() {
         return Number::from_f64(f.value())
             .map(Value::Number)
-            .ok_or_else(|| PyValueError::new_err("NaN and infinite floats are not valid JSON values"));
+            .ok_or_else(|| {
+                PyValueError::new_err("NaN and infinite floats are not valid JSON values")
+            });
     }
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(Value::String(s.extract::<String>()?));
@@ -104,7 +110,9 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         for (k, v) in d.iter() {
             let key = k
                 .cast::<PyString>()
-                .map_err(|_| PyTypeError::new_err(format!("dict keys must be str, not {}", type_name(&k))))?
+                .map_err(|_| {
+                    PyTypeError::new_err(format!("dict keys must be str, not {}", type_name(&k)))
+                })?
                 .extract::<String>()?;
             m.insert(key, py_to_json(&v)?);
         }
@@ -123,11 +131,17 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     if let Some(s) = datetime_to_rfc3339(obj)? {
         return Ok(Value::String(s));
     }
-    Err(PyTypeError::new_err(format!("cannot convert {} to a JSON value", type_name(obj))))
+    Err(PyTypeError::new_err(format!(
+        "cannot convert {} to a JSON value",
+        type_name(obj)
+    )))
 }
 
 fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
+    obj.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "object".into())
 }
 
 /// `datetime` → RFC 3339 (naive = UTC); `date` → midnight UTC; else `None`.
@@ -146,9 +160,14 @@ fn datetime_to_rfc3339(obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
 }
 
 /// Deserialize a Rust value from Python data; schema errors are `InvalidInput`.
-pub fn from_py<T: DeserializeOwned>(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+pub fn from_py<T: DeserializeOwned>(
+    py: Python<'_>,
+    obj: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<T> {
     let v = py_to_json(obj)?;
-    serde_json::from_value(v).map_err(|e| error(py, "invalid_input", false, &format!("invalid {what}: {e}")))
+    serde_json::from_value(v)
+        .map_err(|e| error(py, "invalid_input", false, &format!("invalid {what}: {e}")))
 }
 
 /// A `verity.Document`, or a dict in the seed-001 schema, as a [`verity::Document`].
@@ -157,7 +176,10 @@ pub fn document(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<verity::Docu
         return Ok(d.get().inner.clone());
     }
     if obj.cast::<PyDict>().is_err() {
-        return Err(PyTypeError::new_err(format!("expected a dict or verity.Document, not {}", type_name(obj))));
+        return Err(PyTypeError::new_err(format!(
+            "expected a dict or verity.Document, not {}",
+            type_name(obj)
+        )));
     }
     from_py(py, obj, "document")
 }
@@ -186,7 +208,9 @@ pub fn filters(py: Python<'_>, a: FilterArgs<'_, '_>) -> PyResult<Filters> {
     let mut metadata = Vec::new();
     if let Some(m) = a.metadata {
         for (k, v) in m.iter() {
-            let key: String = k.extract().map_err(|_| PyTypeError::new_err("metadata filter keys must be str"))?;
+            let key: String = k
+                .extract()
+                .map_err(|_| PyTypeError::new_err("metadata filter keys must be str"))?;
             let values = match py_to_json(&v)? {
                 Value::Array(vs) => vs,
                 one => vec![one],
@@ -194,7 +218,9 @@ pub fn filters(py: Python<'_>, a: FilterArgs<'_, '_>) -> PyResult<Filters> {
             metadata.push(MetadataFilter { key, values });
         }
     }
-    let time = |o: Option<&Bound<'_, PyAny>>, what: &str| -> PyResult<Option<chrono::DateTime<chrono::Utc>>> {
+    let time = |o: Option<&Bound<'_, PyAny>>,
+                what: &str|
+     -> PyResult<Option<chrono::DateTime<chrono::Utc>>> {
         match o {
             Some(v) if !v.is_none() => from_py(py, v, what).map(Some),
             _ => Ok(None),
@@ -207,13 +233,18 @@ pub fn filters(py: Python<'_>, a: FilterArgs<'_, '_>) -> PyResult<Filters> {
         tags_all: Vec::new(),
         uids: a.uids.unwrap_or_default(),
         metadata,
-        time: TimeRange { since: time(a.since, "since (RFC 3339 or datetime)")?, until: time(a.until, "until")? },
+        time: TimeRange {
+            since: time(a.since, "since (RFC 3339 or datetime)")?,
+            until: time(a.until, "until")?,
+        },
     })
 }
 
 /// Parse a search mode name.
 pub fn mode(py: Python<'_>, mode: Option<&str>) -> PyResult<Option<SearchMode>> {
-    mode.map(|m| m.parse::<SearchMode>()).transpose().map_err(|e| to_pyerr(py, e))
+    mode.map(|m| m.parse::<SearchMode>())
+        .transpose()
+        .map_err(|e| to_pyerr(py, e))
 }
 
 /// Arguments of `Store.open`.
@@ -324,7 +355,11 @@ where
 
 /// Schedule a Verity future on the shared tokio runtime and return an
 /// asyncio awaitable resolving to `conv(result)`.
-pub fn spawn<'py, T, R, F>(py: Python<'py>, fut: F, conv: fn(T) -> PyResult<R>) -> PyResult<Bound<'py, PyAny>>
+pub fn spawn<'py, T, R, F>(
+    py: Python<'py>,
+    fut: F,
+    conv: fn(T) -> PyResult<R>,
+) -> PyResult<Bound<'py, PyAny>>
 where
     T: Send + 'static,
     R: for<'a> IntoPyObject<'a> + Send + 'static,
@@ -334,7 +369,9 @@ where
         match AssertUnwindSafe(fut).catch_unwind().await {
             Ok(Ok(v)) => conv(v),
             Ok(Err(e)) => Err(Python::attach(|py| to_pyerr(py, e))),
-            Err(p) => Err(Python::attach(|py| error(py, "internal", false, &panic_message(p)))),
+            Err(p) => Err(Python::attach(|py| {
+                error(py, "internal", false, &panic_message(p))
+            })),
         }
     })
 }

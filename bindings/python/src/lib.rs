@@ -39,12 +39,23 @@ fn open_args(
     min_relevance: Option<f32>,
     cache: Option<bool>,
 ) -> OpenArgs {
-    OpenArgs { path, index, embedder, generator, fallback, k, min_relevance, cache }
+    OpenArgs {
+        path,
+        index,
+        embedder,
+        generator,
+        fallback,
+        k,
+        min_relevance,
+        cache,
+    }
 }
 
 fn documents(py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<Vec<verity::Document>> {
     if docs.cast::<PyList>().is_err() && docs.cast::<pyo3::types::PyTuple>().is_err() {
-        return Err(pyo3::exceptions::PyTypeError::new_err("docs must be a list of dicts or verity.Document"));
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "docs must be a list of dicts or verity.Document",
+        ));
     }
     docs.try_iter()?.map(|d| conv::document(py, &d?)).collect()
 }
@@ -63,7 +74,18 @@ fn search_query(
     since: Option<&Bound<'_, PyAny>>,
     until: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SearchQuery> {
-    let filters = conv::filters(py, FilterArgs { sources, tags, langs, uids, metadata, since, until })?;
+    let filters = conv::filters(
+        py,
+        FilterArgs {
+            sources,
+            tags,
+            langs,
+            uids,
+            metadata,
+            since,
+            until,
+        },
+    )?;
     let mut q = SearchQuery::new(query).k(k).filters(filters);
     if let Some(m) = conv::mode(py, mode)? {
         q = q.mode(m);
@@ -87,8 +109,26 @@ fn ask_request(
     until: Option<&Bound<'_, PyAny>>,
     no_cache: bool,
 ) -> PyResult<AskRequest> {
-    let filters = conv::filters(py, FilterArgs { sources, tags, langs, uids, metadata, since, until })?;
-    Ok(AskRequest { question, lang, filters, k, mode: conv::mode(py, mode)?, no_cache })
+    let filters = conv::filters(
+        py,
+        FilterArgs {
+            sources,
+            tags,
+            langs,
+            uids,
+            metadata,
+            since,
+            until,
+        },
+    )?;
+    Ok(AskRequest {
+        question,
+        lang,
+        filters,
+        k,
+        mode: conv::mode(py, mode)?,
+        no_cache,
+    })
 }
 
 #[pymethods]
@@ -109,8 +149,20 @@ impl Store {
         min_relevance: Option<f32>,
         cache: Option<bool>,
     ) -> PyResult<Store> {
-        let args = open_args(path, index, embedder, generator, fallback, k, min_relevance, cache);
-        block(py, async move { verity::Verity::open(conv::config(args)?).await }).map(Store::from)
+        let args = open_args(
+            path,
+            index,
+            embedder,
+            generator,
+            fallback,
+            k,
+            min_relevance,
+            cache,
+        );
+        block(py, async move {
+            verity::Verity::open(conv::config(args)?).await
+        })
+        .map(Store::from)
     }
 
     /// Async [`Store.open`].
@@ -128,8 +180,21 @@ impl Store {
         min_relevance: Option<f32>,
         cache: Option<bool>,
     ) -> PyResult<Bound<'_, PyAny>> {
-        let args = open_args(path, index, embedder, generator, fallback, k, min_relevance, cache);
-        spawn(py, async move { verity::Verity::open(conv::config(args)?).await }, wrap::<_, Store>)
+        let args = open_args(
+            path,
+            index,
+            embedder,
+            generator,
+            fallback,
+            k,
+            min_relevance,
+            cache,
+        );
+        spawn(
+            py,
+            async move { verity::Verity::open(conv::config(args)?).await },
+            wrap::<_, Store>,
+        )
     }
 
     /// Ingest documents (dicts in the seed-001 schema or `Document`s).
@@ -139,23 +204,44 @@ impl Store {
     }
 
     /// Async [`Store.ingest`].
-    fn aingest<'py>(&self, py: Python<'py>, docs: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn aingest<'py>(
+        &self,
+        py: Python<'py>,
+        docs: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let (v, docs) = (self.inner.clone(), documents(py, docs)?);
-        spawn(py, async move { v.ingest(docs, &|_| {}).await }, conv::ingest_report)
+        spawn(
+            py,
+            async move { v.ingest(docs, &|_| {}).await },
+            conv::ingest_report,
+        )
     }
 
     /// Read and ingest files and directories (JSONL, BEIR, Markdown, text).
     #[pyo3(signature = (paths, strict = false))]
     fn ingest_paths(&self, py: Python<'_>, paths: Vec<PathBuf>, strict: bool) -> PyResult<Json> {
         let v = self.inner.clone();
-        block(py, async move { v.ingest_paths(&paths, strict, &|_| {}).await }).and_then(plain)
+        block(
+            py,
+            async move { v.ingest_paths(&paths, strict, &|_| {}).await },
+        )
+        .and_then(plain)
     }
 
     /// Async [`Store.ingest_paths`].
     #[pyo3(signature = (paths, strict = false))]
-    fn aingest_paths<'py>(&self, py: Python<'py>, paths: Vec<PathBuf>, strict: bool) -> PyResult<Bound<'py, PyAny>> {
+    fn aingest_paths<'py>(
+        &self,
+        py: Python<'py>,
+        paths: Vec<PathBuf>,
+        strict: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let v = self.inner.clone();
-        spawn(py, async move { v.ingest_paths(&paths, strict, &|_| {}).await }, plain)
+        spawn(
+            py,
+            async move { v.ingest_paths(&paths, strict, &|_| {}).await },
+            plain,
+        )
     }
 
     /// Search (lexical, dense or hybrid) with re-rank and guardrail.
@@ -175,7 +261,9 @@ impl Store {
         since: Option<&Bound<'_, PyAny>>,
         until: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<SearchResults> {
-        let q = search_query(py, query, k, mode, sources, tags, langs, uids, metadata, since, until)?;
+        let q = search_query(
+            py, query, k, mode, sources, tags, langs, uids, metadata, since, until,
+        )?;
         let v = self.inner.clone();
         block(py, async move { v.search(&q).await }).map(SearchResults::from)
     }
@@ -197,9 +285,15 @@ impl Store {
         since: Option<&Bound<'py, PyAny>>,
         until: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let q = search_query(py, query, k, mode, sources, tags, langs, uids, metadata, since, until)?;
+        let q = search_query(
+            py, query, k, mode, sources, tags, langs, uids, metadata, since, until,
+        )?;
         let v = self.inner.clone();
-        spawn(py, async move { v.search(&q).await }, wrap::<_, SearchResults>)
+        spawn(
+            py,
+            async move { v.search(&q).await },
+            wrap::<_, SearchResults>,
+        )
     }
 
     /// Answer a question from the sources, with citations.
@@ -221,7 +315,10 @@ impl Store {
         until: Option<&Bound<'_, PyAny>>,
         no_cache: bool,
     ) -> PyResult<Answer> {
-        let req = ask_request(py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until, no_cache)?;
+        let req = ask_request(
+            py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until,
+            no_cache,
+        )?;
         let v = self.inner.clone();
         block(py, async move { v.ask(&req).await }).map(Answer::from)
     }
@@ -245,7 +342,10 @@ impl Store {
         until: Option<&Bound<'py, PyAny>>,
         no_cache: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let req = ask_request(py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until, no_cache)?;
+        let req = ask_request(
+            py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until,
+            no_cache,
+        )?;
         let v = self.inner.clone();
         spawn(py, async move { v.ask(&req).await }, wrap::<_, Answer>)
     }
@@ -303,7 +403,19 @@ impl Store {
     /// overhead figures in docs/benchmarks.d/bindings.md.
     #[pyo3(signature = (query, n, mode = "lexical"))]
     fn _bench_search(&self, py: Python<'_>, query: String, n: usize, mode: &str) -> PyResult<f64> {
-        let q = search_query(py, query, 8, Some(mode), None, None, None, None, None, None, None)?;
+        let q = search_query(
+            py,
+            query,
+            8,
+            Some(mode),
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )?;
         let v = self.inner.clone();
         block(py, async move {
             let t = std::time::Instant::now();
@@ -315,7 +427,11 @@ impl Store {
     }
 
     fn __repr__(&self) -> String {
-        format!("Store(home={:?}, index={:?})", self.inner.config().home, self.inner.config().index)
+        format!(
+            "Store(home={:?}, index={:?})",
+            self.inner.config().home,
+            self.inner.config().index
+        )
     }
 }
 
@@ -323,14 +439,21 @@ impl Store {
 #[pyfunction]
 #[pyo3(signature = (target, *, allow_private = false))]
 fn fetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<Json> {
-    block(py, async move { verity::sources::fetch(&target, allow_private).await }).and_then(plain)
+    block(py, async move {
+        verity::sources::fetch(&target, allow_private).await
+    })
+    .and_then(plain)
 }
 
 /// Async [`fetch`].
 #[pyfunction]
 #[pyo3(signature = (target, *, allow_private = false))]
 fn afetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<Bound<'_, PyAny>> {
-    spawn(py, async move { verity::sources::fetch(&target, allow_private).await }, plain)
+    spawn(
+        py,
+        async move { verity::sources::fetch(&target, allow_private).await },
+        plain,
+    )
 }
 
 /// The native module `verity._verity`.
