@@ -29,6 +29,7 @@ impl From<verity::Verity> for Store {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn open_args(
     path: Option<PathBuf>,
     index: Option<String>,
