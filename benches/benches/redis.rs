@@ -13,7 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use verity_core::{Chunk, Document, EmbedderId, IndexedDocument, SearchMode, SearchQuery, VectorStore};
+use verity_core::{
+    Chunk, Document, EmbedderId, IndexedDocument, SearchMode, SearchQuery, VectorStore,
+};
 use verity_redis::server::RedisServer;
 use verity_redis::{RedisStore, RedisStoreOptions};
 use verity_store::{SqliteStore, StoreOptions};
@@ -27,8 +29,16 @@ fn scifact() -> Option<PathBuf> {
 
 fn bow(text: &str) -> Vec<f32> {
     let mut v = vec![0f32; DIM];
-    for w in text.split(|c: char| !c.is_alphanumeric()).filter(|w| w.len() > 2) {
-        let h = w.to_lowercase().bytes().fold(1469598103934665603u64, |h, b| (h ^ b as u64).wrapping_mul(1099511628211));
+    for w in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2)
+    {
+        let h = w
+            .to_lowercase()
+            .bytes()
+            .fold(1469598103934665603u64, |h, b| {
+                (h ^ b as u64).wrapping_mul(1099511628211)
+            });
         v[(h % DIM as u64) as usize] += 1.0;
     }
     v[0] += 0.01;
@@ -57,9 +67,19 @@ fn load(dir: &std::path::Path) -> Vec<IndexedDocument> {
                 heading_path: Vec::new(),
                 token_count: d.content.split_whitespace().count() as u32,
             };
-            let vec = bow(&format!("{} {}", d.title.as_deref().unwrap_or(""), d.content));
+            let vec = bow(&format!(
+                "{} {}",
+                d.title.as_deref().unwrap_or(""),
+                d.content
+            ));
             let content_hash = d.content_hash();
-            IndexedDocument { document: d, chunks: vec![chunk], embeddings: Some(vec![vec]), embedder: Some(id.clone()), content_hash }
+            IndexedDocument {
+                document: d,
+                chunks: vec![chunk],
+                embeddings: Some(vec![vec]),
+                embedder: Some(id.clone()),
+                content_hash,
+            }
         })
         .collect()
 }
@@ -90,8 +110,14 @@ fn bench(c: &mut Criterion) {
         eprintln!("\n######## SKIPPED redis bench: SciFact not found (VERITY_DATA_DIR) ########\n");
         return;
     };
-    let Some(srv) = RedisServer::start_or_skip("redis bench", &[]) else { return };
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let Some(srv) = RedisServer::start_or_skip("redis bench", &[]) else {
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
     let docs = load(&dir);
     let qs = queries(&dir);
     let subset: Vec<IndexedDocument> = docs.iter().take(1000).cloned().collect();
@@ -99,7 +125,8 @@ fn bench(c: &mut Criterion) {
 
     // Bulk ingest, 1,000 abstracts (with vectors) per iteration into a fresh index.
     let mut g = c.benchmark_group("redis/ingest_1000_docs");
-    g.sample_size(10).throughput(Throughput::Elements(subset.len() as u64));
+    g.sample_size(10)
+        .throughput(Throughput::Elements(subset.len() as u64));
     let counter = std::sync::atomic::AtomicUsize::new(0);
     g.bench_function("redis", |b| {
         b.iter_custom(|iters| {
@@ -107,7 +134,10 @@ fn bench(c: &mut Criterion) {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
                     let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    let s = RedisStore::connect(&url, &format!("ing{n}"), RedisStoreOptions::default()).await.unwrap();
+                    let s =
+                        RedisStore::connect(&url, &format!("ing{n}"), RedisStoreOptions::default())
+                            .await
+                            .unwrap();
                     let t = Instant::now();
                     ingest(&s, &subset).await;
                     total += t.elapsed();
@@ -137,20 +167,41 @@ fn bench(c: &mut Criterion) {
     g.finish();
 
     // Full corpus in both backends, then query latency.
-    let redis: Arc<dyn VectorStore> = Arc::new(rt.block_on(RedisStore::connect(&url, "scifact", RedisStoreOptions::default())).unwrap());
+    let redis: Arc<dyn VectorStore> = Arc::new(
+        rt.block_on(RedisStore::connect(
+            &url,
+            "scifact",
+            RedisStoreOptions::default(),
+        ))
+        .unwrap(),
+    );
     let tmp = tempdir();
-    let sqlite: Arc<dyn VectorStore> = Arc::new(SqliteStore::open(&tmp, StoreOptions::default()).unwrap());
+    let sqlite: Arc<dyn VectorStore> =
+        Arc::new(SqliteStore::open(&tmp, StoreOptions::default()).unwrap());
     for (name, s) in [("redis", &redis), ("sqlite", &sqlite)] {
         let t = Instant::now();
         rt.block_on(ingest(s.as_ref(), &docs));
         let secs = t.elapsed().as_secs_f64();
-        eprintln!("full SciFact ingest into {name}: {} docs in {secs:.2} s = {:.0} docs/s", docs.len(), docs.len() as f64 / secs);
+        eprintln!(
+            "full SciFact ingest into {name}: {} docs in {secs:.2} s = {:.0} docs/s",
+            docs.len(),
+            docs.len() as f64 / secs
+        );
     }
     // Retrieval quality parity on the BEIR train split (lexical BM25, recall@5 over distinct documents).
-    if let Ok(eval) = verity_redis::EvalSet::from_beir(&dir.join("queries_train.jsonl"), &dir.join("qrels/train.tsv")) {
+    if let Ok(eval) = verity_redis::EvalSet::from_beir(
+        &dir.join("queries_train.jsonl"),
+        &dir.join("qrels/train.tsv"),
+    ) {
         for (name, s) in [("redis", &redis), ("sqlite", &sqlite)] {
             let g = rt
-                .block_on(verity_redis::evaluate(s.as_ref(), None, &eval, &verity_redis::GateConfig::default(), SearchMode::Lexical))
+                .block_on(verity_redis::evaluate(
+                    s.as_ref(),
+                    None,
+                    &eval,
+                    &verity_redis::GateConfig::default(),
+                    SearchMode::Lexical,
+                ))
                 .unwrap();
             eprintln!(
                 "{name} lexical recall@5 on SciFact train ({} queries): {:.3}, p50 {:.2} ms, p95 {:.2} ms",
@@ -170,19 +221,30 @@ fn bench(c: &mut Criterion) {
             let lat: Vec<Duration> = rt.block_on(async {
                 let mut lat = Vec::new();
                 for (q, v) in qs.iter().zip(&vectors) {
-                    let sq = SearchQuery::new(q.clone()).mode(mode).k(10).vector(v.clone());
+                    let sq = SearchQuery::new(q.clone())
+                        .mode(mode)
+                        .k(10)
+                        .vector(v.clone());
                     let t = Instant::now();
                     s.search(&sq).await.unwrap();
                     lat.push(t.elapsed());
                 }
                 lat
             });
-            eprintln!("{name} {mode} k=10 over {} queries: p50 {:.2} ms, p95 {:.2} ms", lat.len(), pct(lat.clone(), 50.0), pct(lat, 95.0));
+            eprintln!(
+                "{name} {mode} k=10 over {} queries: p50 {:.2} ms, p95 {:.2} ms",
+                lat.len(),
+                pct(lat.clone(), 50.0),
+                pct(lat, 95.0)
+            );
             let mut i = 0usize;
             g.bench_function(name, |b| {
                 b.iter(|| {
                     i = (i + 1) % qs.len();
-                    let sq = SearchQuery::new(qs[i].clone()).mode(mode).k(10).vector(vectors[i].clone());
+                    let sq = SearchQuery::new(qs[i].clone())
+                        .mode(mode)
+                        .k(10)
+                        .vector(vectors[i].clone());
                     rt.block_on(s.search(&sq)).unwrap()
                 })
             });
@@ -194,7 +256,10 @@ fn bench(c: &mut Criterion) {
 }
 
 fn tempdir() -> PathBuf {
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
     let p = std::env::temp_dir().join(format!("verity-bench-redis-{}-{nanos}", std::process::id()));
     std::fs::create_dir_all(&p).unwrap();
     p
