@@ -10,7 +10,7 @@ echo "==> models"
 scripts/fetch-models.sh
 if [ -x scripts/redis.sh ]; then
   echo "==> redis"
-  scripts/redis.sh fetch
+  scripts/redis.sh install >/dev/null
 fi
 
 if ! command -v cargo-nextest >/dev/null 2>&1; then

@@ -236,7 +236,10 @@ impl Printer {
 
     pub fn extraction(&self, r: &verity::extract::eval::EvalReport) {
         if self.json {
-            print_json(r);
+            print_json(&serde_json::json!({
+                "pages": r.pages, "precision": r.precision, "recall": r.recall, "f1": r.f1,
+                "bytes": r.bytes, "seconds": r.seconds, "mb_per_s": r.mb_per_s,
+            }));
             return;
         }
         println!(

@@ -198,7 +198,7 @@ impl TokenCounter {
             added.push(c.as_bytes().to_vec().into_boxed_slice());
         }
         // Longest first, so that the longest added token wins at a position.
-        added.sort_by(|a, b| b.len().cmp(&a.len()));
+        added.sort_by_key(|a| std::cmp::Reverse(a.len()));
         Some(FastBert {
             lowercase,
             added,
