@@ -1,0 +1,1 @@
+//! Runnable examples live beside this crate: see examples/README.md.
