@@ -21,7 +21,9 @@ mod tokens;
 
 pub use chunk::{Chunker, ChunkerConfig};
 pub use lang::detect_lang;
-pub use pipeline::{IngestPhase, IngestProgress, IngestReport, Ingestor, IngestorBuilder};
+pub use pipeline::{
+    embedding_input, IngestPhase, IngestProgress, IngestReport, Ingestor, IngestorBuilder,
+};
 pub use read::{read_paths, read_text_file, InputKind, JsonlReader, PathReader};
 
 /// The bundled bert-base-uncased WordPiece `tokenizer.json` (all-MiniLM-L6-v2's),

@@ -901,7 +901,10 @@ impl SqliteStore {
         let pivot = self.opts.bm25_pivot;
         self.db.read(|c| {
             let tx = c.transaction().map_err(db_err)?;
-            let depth = (q.k * 4).max(50);
+            // Candidates per list in hybrid mode. Min-max fusion normalises over the
+            // lists, so they must be deep enough to reach low scores: 100 was as good
+            // as 200 on SciFact (docs/benchmarks.d/quality.md) and keeps recall@100.
+            let depth = (q.k * 4).max(100);
             let ranked: Vec<(i64, f32, Option<f32>, Option<f32>)> = match q.mode {
                 SearchMode::Lexical => self
                     .lexical(&tx, q, q.k)?
