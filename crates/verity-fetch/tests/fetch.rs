@@ -79,7 +79,7 @@ fn article_html(title: &str, paragraphs: usize) -> String {
 
 fn paywalled_html() -> String {
     format!(
-        "<!DOCTYPE html><html><head><title>Premium story</title><script type=\"application/ld+json\">{}</script></head><body><article><h1>Premium story</h1><p>The first lines of the story are free to read for everyone.</p></article><div class=\"paywall piano-offer\"><p>Subscribe to continue reading this article.</p><p>Already a subscriber? Log in.</p></div></body></html>",
+        "<!DOCTYPE html><html><head><title>Premium story</title><script type=\"application/ld+json\">{}</script></head><body><article><h1>Premium story</h1><p>The first lines of the story are free to read for everyone, as on most metered news sites.</p><p>The second paragraph gives the context of the story and names the people involved in it, before the wall.</p></article><div class=\"paywall piano-offer\"><p>Subscribe to continue reading this article.</p><p>Already a subscriber? Log in.</p></div></body></html>",
         r#"{"@context":"https://schema.org","@type":"NewsArticle","headline":"Premium story","isAccessibleForFree":false,"hasPart":{"@type":"WebPageElement","isAccessibleForFree":false,"cssSelector":".paywall"}}"#
     )
 }

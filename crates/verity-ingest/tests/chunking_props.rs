@@ -167,7 +167,16 @@ proptest! {
         let chunks = c.chunk("doc", &doc.text);
         check_common(&c, &doc.text, &chunks)?;
         // Code blocks are never cut, unless a single block exceeds the budget.
+        // CommonMark: indented code blocks separated only by blank lines are one block.
+        let mut blocks: Vec<(usize, usize)> = Vec::new();
         for &(s, e) in &doc.code {
+            let indented = s >= 4 && doc.text.get(s - 4..s) == Some("    ");
+            match blocks.last_mut() {
+                Some(last) if indented && doc.text.get(last.1..s).is_some_and(|g| g.trim().is_empty()) && last.0 >= 4 && doc.text.get(last.0 - 4..last.0) == Some("    ") => last.1 = e,
+                _ => blocks.push((s, e)),
+            }
+        }
+        for &(s, e) in &blocks {
             if c.count_tokens(&doc.text[s..e]) <= cfg.max_tokens {
                 for ch in &chunks {
                     prop_assert!(!(ch.start > s && ch.start < e), "chunk starts inside code block {}..{}", s, e);
