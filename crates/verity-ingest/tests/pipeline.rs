@@ -1,4 +1,5 @@
 //! Ingest pipeline tests against an in-memory store and a fake embedder.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -211,26 +212,27 @@ async fn embeds_in_sub_batches_with_budget_capped_for_the_embedder() {
     let r = ing.ingest(docs(7, 120), &progress).await.unwrap();
     assert!(!r.lexical_only);
     assert_eq!(r.upsert.inserted, 7);
-    let map = store.docs.lock().unwrap();
-    let total_chunks: usize = map.values().map(|d| d.chunks.len()).sum();
-    assert_eq!(r.upsert.chunks, total_chunks);
-    assert_eq!(emb.texts.load(Ordering::SeqCst), total_chunks);
-    for d in map.values() {
-        assert!(
-            d.chunks.len() > 1,
-            "long documents are split for a 64-token embedder"
-        );
-        assert!(d.chunks.iter().all(|c| c.token_count <= 62));
-        assert_eq!(d.embeddings.as_ref().unwrap().len(), d.chunks.len());
-        assert_eq!(d.embedder.as_ref().unwrap().version, "v1");
+    {
+        let map = store.docs.lock().unwrap();
+        let total_chunks: usize = map.values().map(|d| d.chunks.len()).sum();
+        assert_eq!(r.upsert.chunks, total_chunks);
+        assert_eq!(emb.texts.load(Ordering::SeqCst), total_chunks);
+        for d in map.values() {
+            assert!(
+                d.chunks.len() > 1,
+                "long documents are split for a 64-token embedder"
+            );
+            assert!(d.chunks.iter().all(|c| c.token_count <= 62));
+            assert_eq!(d.embeddings.as_ref().unwrap().len(), d.chunks.len());
+            assert_eq!(d.embedder.as_ref().unwrap().version, "v1");
+        }
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.first().unwrap().docs_total, Some(7));
+        assert_eq!(seen.last().unwrap().phase, IngestPhase::Done);
+        assert_eq!(seen.last().unwrap().docs_done, 7);
+        assert!(seen.iter().any(|p| p.phase == IngestPhase::Embedding));
+        assert!(seen.windows(2).all(|w| w[0].docs_done <= w[1].docs_done));
     }
-    let seen = seen.lock().unwrap();
-    assert_eq!(seen.first().unwrap().docs_total, Some(7));
-    assert_eq!(seen.last().unwrap().phase, IngestPhase::Done);
-    assert_eq!(seen.last().unwrap().docs_done, 7);
-    assert!(seen.iter().any(|p| p.phase == IngestPhase::Embedding));
-    assert!(seen.windows(2).all(|w| w[0].docs_done <= w[1].docs_done));
-    drop(map);
 
     // A new embedding version re-embeds everything even though content is unchanged.
     let emb2 = Arc::new(FakeEmbedder::new("v2", 64));

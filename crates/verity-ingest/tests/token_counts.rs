@@ -1,4 +1,5 @@
 //! The fast token counter must agree exactly with `tokenizers`' own `encode`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
 
 use std::path::{Path, PathBuf};
 
