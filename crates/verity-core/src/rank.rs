@@ -101,7 +101,7 @@ mod tests {
 
     #[test]
     fn rrf_prefers_agreement() {
-        let out = fuse(&l(&["a", "b", "c"]), &l(&["b", "d", "a"]), Fusion::default());
+        let out = fuse(&l(&["a", "b", "c"]), &l(&["b", "d", "a"]), Fusion::Rrf { k: 60.0, lexical_weight: 0.5 });
         assert_eq!(out[0].0, "b");
         assert_eq!(out[1].0, "a");
         assert_eq!(out.len(), 4);

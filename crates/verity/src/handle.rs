@@ -94,7 +94,7 @@ impl std::fmt::Debug for Verity {
             .field("home", &self.config.home)
             .field("index", &self.config.index)
             .field("embedder", &self.embedder.as_ref().map(|e| e.id().to_string()))
-            .field("generator", &self.rag_model())
+            .field("generator", &self.rag.model())
             .finish()
     }
 }
@@ -176,10 +176,6 @@ impl Verity {
     /// The RAG pipeline.
     pub fn rag(&self) -> &RagPipeline {
         &self.rag
-    }
-
-    fn rag_model(&self) -> String {
-        self.rag.model().to_string()
     }
 
     /// Ingest documents (chunk, embed, index); unchanged ones are skipped and
@@ -284,7 +280,7 @@ impl Verity {
         Ok(VerityStats {
             store: self.store.stats().await?,
             embedder: self.embedder.as_ref().map(|e| e.id().clone()),
-            generator: self.rag_model(),
+            generator: self.rag.model().to_string(),
             home: self.config.home.clone(),
             notes: self.notes.clone(),
         })
