@@ -746,7 +746,11 @@ fn pack(
                 }
             }
         }
-        let next = best.map_or(k, |(_, c)| c);
+        let mut next = best.map_or(k, |(_, c)| c);
+        // Split words make counts non-additive: verify the overlap like the budget.
+        while next < cut && exact(next, cut) > cfg.overlap_tokens {
+            next += 1;
+        }
         s = if next > s { next } else { cut };
     }
     out
