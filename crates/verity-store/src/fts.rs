@@ -19,7 +19,10 @@ pub fn fts_match_expression(text: &str) -> Option<String> {
     match_expression(text, true)
 }
 
-pub(crate) fn match_expression(text: &str, drop_stopwords: bool) -> Option<String> {
+/// The distinct lower-cased words of a lexical query, in order (stop words
+/// dropped when asked and something else remains): each becomes one OR-ed
+/// FTS5 phrase.
+pub(crate) fn query_words(text: &str, drop_stopwords: bool) -> Vec<String> {
     let mut seen = HashSet::new();
     let mut terms: Vec<String> = Vec::new();
     for word in text.split(|c: char| !c.is_alphanumeric()) {
@@ -31,16 +34,18 @@ pub(crate) fn match_expression(text: &str, drop_stopwords: bool) -> Option<Strin
             terms.push(w);
         }
     }
-    if drop_stopwords {
-        let kept: Vec<String> = terms
-            .iter()
-            .filter(|t| !STOPWORDS.contains(&t.as_str()))
-            .cloned()
-            .collect();
-        if !kept.is_empty() {
-            terms = kept;
-        }
+    if drop_stopwords && terms.iter().any(|t| !STOPWORDS.contains(&t.as_str())) {
+        terms.retain(|t| !STOPWORDS.contains(&t.as_str()));
     }
+    terms
+}
+
+pub(crate) fn match_expression(text: &str, drop_stopwords: bool) -> Option<String> {
+    words_expression(&query_words(text, drop_stopwords))
+}
+
+/// The FTS5 `MATCH` expression OR-ing `words` as quoted strings.
+pub(crate) fn words_expression(terms: &[String]) -> Option<String> {
     if terms.is_empty() {
         return None;
     }

@@ -4,16 +4,21 @@
 //! * [`SqliteStore`] implements [`verity_core::VectorStore`]: SQLite is the source of truth
 //!   (`home/verity.db`, WAL), the dense index is a rebuildable cache dumped beside it
 //!   (`home/index/<name>.hnsw.*`).
+//! * Lexical search is answered by an in-memory BM25 index built from FTS5's own tokenisation,
+//!   with FTS5's exact `bm25()` scores and max-score top-k; FTS5 ranks when it is off or stale.
 //! * [`SqliteCache`] implements [`verity_core::Cache`] in the same database.
 
+mod bm25;
 mod cache;
 mod db;
 mod filter_sql;
 mod fts;
 pub mod hnsw;
+mod lexical;
 mod schema;
 mod store;
 
+pub use bm25::LexicalIndexStats;
 pub use cache::{CacheStats, SqliteCache};
 pub use fts::fts_match_expression;
 pub use hnsw::{DenseIndex, HnswParams};

@@ -18,11 +18,13 @@ use verity_core::{
     ScoredChunk, SearchMode, SearchQuery, StoreError, StoreStats, UpsertReport, VectorStore,
 };
 
+use crate::bm25::LexicalIndexStats;
 use crate::cache::SqliteCache;
 use crate::db::{db_err, Db};
 use crate::filter_sql::filters_to_sql;
-use crate::fts::match_expression;
+use crate::fts::{query_words, words_expression};
 use crate::hnsw::{DenseIndex, HnswParams};
+use crate::lexical::{Accelerator, Delta};
 use crate::schema::{migrate, DEFAULT_TOKENIZER};
 
 /// File name of the database inside the home directory.
@@ -52,6 +54,10 @@ pub struct StoreOptions {
     pub drop_stopwords: bool,
     /// HNSW parameters of the dense index.
     pub hnsw: HnswParams,
+    /// Answer lexical queries from an in-memory BM25 index (same terms and
+    /// scores as FTS5's `bm25()`, max-score top-k) instead of FTS5's ranking;
+    /// FTS5 stays the source of truth and the fallback.
+    pub lexical_accelerator: bool,
 }
 
 impl Default for StoreOptions {
@@ -66,6 +72,7 @@ impl Default for StoreOptions {
             bm25_pivot: 20.0,
             drop_stopwords: true,
             hnsw: HnswParams::default(),
+            lexical_accelerator: true,
         }
     }
 }
@@ -106,6 +113,11 @@ pub struct SqliteStore {
     embedder: RwLock<Option<EmbedderId>>,
     dense: RwLock<Option<DenseIndex>>,
     dense_dirty: AtomicBool,
+    lexical: Option<Accelerator>,
+    /// A search saw the lexical index out of date: rebuild it after the search.
+    lexical_stale: AtomicBool,
+    /// A rebuild failed (not transiently): stay on FTS5.
+    lexical_off: AtomicBool,
 }
 
 impl std::fmt::Debug for SqliteStore {
@@ -168,7 +180,7 @@ impl SqliteStore {
         if opts.index.trim().is_empty() {
             return Err(Error::invalid_input("index name must not be empty"));
         }
-        db.write(|c| migrate(c, &opts.fts_tokenizer).map(|_| ()))?;
+        let tokenizer = db.write(|c| migrate(c, &opts.fts_tokenizer))?;
         let (index_id, index_name, embedder) = db.write(|c| {
             let tx = c
                 .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -189,6 +201,14 @@ impl SqliteStore {
             tx.commit().map_err(db_err)?;
             Ok(out)
         })?;
+        // Trigram tokenizers turn every query word into a phrase, which the
+        // accelerator leaves to FTS5: do not build it for them.
+        let lexical = if opts.lexical_accelerator && !tokenizer.contains("trigram") {
+            let w = [opts.title_weight, opts.heading_weight, opts.text_weight];
+            Some(Accelerator::new(index_id, w, &tokenizer)?)
+        } else {
+            None
+        };
         let store = Self {
             db,
             home,
@@ -198,6 +218,9 @@ impl SqliteStore {
             embedder: RwLock::new(embedder),
             dense: RwLock::new(None),
             dense_dirty: AtomicBool::new(false),
+            lexical,
+            lexical_stale: AtomicBool::new(false),
+            lexical_off: AtomicBool::new(false),
         };
         store.load_dense()?;
         Ok(store)
@@ -211,6 +234,47 @@ impl SqliteStore {
     /// Options in force.
     pub fn options(&self) -> &StoreOptions {
         &self.opts
+    }
+
+    /// Build the in-memory lexical index now (it is otherwise built on the
+    /// first lexical search); no-op when disabled or already current.
+    pub fn warm_lexical_index(&self) -> Result<()> {
+        match &self.lexical {
+            Some(acc) => self.db.write(|c| acc.rebuild(c)),
+            None => Ok(()),
+        }
+    }
+
+    /// Size of the in-memory lexical index (`None`: disabled or not built yet).
+    pub fn lexical_index_stats(&self) -> Option<LexicalIndexStats> {
+        self.lexical.as_ref().and_then(Accelerator::stats)
+    }
+
+    fn lexical_accelerator(&self) -> Option<&Accelerator> {
+        if self.lexical_off.load(Ordering::Relaxed) {
+            return None;
+        }
+        self.lexical.as_ref()
+    }
+
+    /// Rebuild the lexical index when a search found it out of date.
+    fn refresh_lexical(&self) {
+        if !self.lexical_stale.swap(false, Ordering::SeqCst) {
+            return;
+        }
+        if let Some(acc) = self.lexical_accelerator() {
+            match self.db.write(|c| acc.rebuild(c)) {
+                Ok(()) => {}
+                // Busy: the next search that finds the index stale tries again.
+                Err(e) if e.is_transient() => {
+                    tracing::debug!(error = %e, "lexical index rebuild postponed")
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "lexical index rebuild failed; lexical search stays on FTS5");
+                    self.lexical_off.store(true, Ordering::SeqCst);
+                }
+            }
+        }
     }
 
     /// Home directory (`None` in memory).
@@ -536,6 +600,11 @@ impl SqliteStore {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
             let current = index_embedder(&tx, self.index_id)?;
             let emb = self.check_batch(&docs, current.as_ref())?;
+            let lex = match self.lexical_accelerator() {
+                Some(acc) if acc.in_sync(&tx)? => Some(acc),
+                _ => None,
+            };
+            let mut delta = Delta::default();
             let new_embedder = if current.is_none() { emb.clone() } else { None };
             if let Some(e) = &new_embedder {
                 tx.execute(
@@ -657,7 +726,11 @@ impl SqliteStore {
                             ])
                             .map_err(db_err)?;
                         let cid = tx.last_insert_rowid();
-                        ins_fts.execute(params![cid, title, ch.heading_path.join(" / "), ch.text]).map_err(db_err)?;
+                        let heading = ch.heading_path.join(" / ");
+                        ins_fts.execute(params![cid, title, heading, ch.text]).map_err(db_err)?;
+                        if lex.is_some() {
+                            delta.added.push((cid, title.to_string(), heading, ch.text.clone()));
+                        }
                         if let Some(v) = vector {
                             added.push((cid as u64, v.clone()));
                         }
@@ -667,10 +740,20 @@ impl SqliteStore {
             }
             tx.execute("UPDATE indexes SET generation = generation + 1 WHERE id = ?1", [self.index_id])
                 .map_err(db_err)?;
+            // The lexical index is updated from the uncommitted write and its lock
+            // held across the commit (dropped if the commit fails).
+            delta.removed = removed.iter().map(|&id| id as i64).collect();
+            let mut lex_guard = lex.map(|acc| acc.apply(&tx, &delta));
             // Apply to the dense index while holding its lock across the commit, so
             // that a dense search never sees ids that SQLite does not have yet.
             let mut dense = self.dense.write();
-            tx.commit().map_err(db_err)?;
+            if let Err(e) = tx.commit() {
+                if let Some(g) = lex_guard.as_mut() {
+                    **g = None;
+                }
+                return Err(db_err(e));
+            }
+            drop(lex_guard);
             if let Some(e) = &new_embedder {
                 *self.embedder.write() = Some(e.clone());
                 if dense.is_none() {
@@ -707,6 +790,10 @@ impl SqliteStore {
             let tx = c
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(db_err)?;
+            let lex = match self.lexical_accelerator() {
+                Some(acc) if acc.in_sync(&tx)? => Some(acc),
+                _ => None,
+            };
             {
                 let mut find = tx
                     .prepare_cached("SELECT id FROM documents WHERE index_id = ?1 AND uid = ?2")
@@ -746,8 +833,19 @@ impl SqliteStore {
                 )
                 .map_err(db_err)?;
             }
+            let delta = Delta {
+                removed: removed.iter().map(|&id| id as i64).collect(),
+                added: Vec::new(),
+            };
+            let mut lex_guard = lex.map(|acc| acc.apply(&tx, &delta));
             let mut dense = self.dense.write();
-            tx.commit().map_err(db_err)?;
+            if let Err(e) = tx.commit() {
+                if let Some(g) = lex_guard.as_mut() {
+                    **g = None;
+                }
+                return Err(db_err(e));
+            }
+            drop(lex_guard);
             if let Some(idx) = dense.as_mut() {
                 for id in &removed {
                     idx.remove(*id);
@@ -763,7 +861,45 @@ impl SqliteStore {
 
     /// Lexical candidates: `(chunk id, positive BM25)`, best first.
     fn lexical(&self, c: &Connection, q: &SearchQuery, limit: usize) -> Result<Vec<(i64, f32)>> {
-        let Some(expr) = match_expression(&q.text, self.opts.drop_stopwords) else {
+        let words = query_words(&q.text, self.opts.drop_stopwords);
+        if words.is_empty() {
+            return Ok(Vec::new());
+        }
+        if let Some(acc) = self.lexical_accelerator() {
+            match acc.current(c)? {
+                Some(index) => {
+                    // `None`: a word is not exactly one FTS5 token (FTS5 would
+                    // match it as a phrase); leave that query to FTS5.
+                    if let Some(terms) = acc.query_terms(&words)? {
+                        let terms: Vec<&str> = terms.iter().map(String::as_str).collect();
+                        let allowed = self.allowed_ids(c, q, false)?;
+                        let accept = allowed.as_ref().map(|set| {
+                            move |id: i64| u64::try_from(id).is_ok_and(|id| set.contains(&id))
+                        });
+                        let hits = index.top_k(
+                            &terms,
+                            limit,
+                            accept.as_ref().map(|f| f as &dyn Fn(i64) -> bool),
+                        );
+                        acc.served();
+                        return Ok(hits.into_iter().map(|(id, s)| (id, s as f32)).collect());
+                    }
+                }
+                None => self.lexical_stale.store(true, Ordering::SeqCst),
+            }
+        }
+        self.lexical_fts5(c, q, &words, limit)
+    }
+
+    /// Lexical candidates ranked by FTS5 itself (`bm25()`).
+    fn lexical_fts5(
+        &self,
+        c: &Connection,
+        q: &SearchQuery,
+        words: &[String],
+        limit: usize,
+    ) -> Result<Vec<(i64, f32)>> {
+        let Some(expr) = words_expression(words) else {
             return Ok(Vec::new());
         };
         // Fast path: without filters and with a single index in the database,
@@ -818,13 +954,19 @@ impl SqliteStore {
     }
 
     /// Chunk ids of the bound index allowed by the filters (`None`: no filter).
-    fn allowed_ids(&self, c: &Connection, q: &SearchQuery) -> Result<Option<HashSet<u64>>> {
+    fn allowed_ids(
+        &self,
+        c: &Connection,
+        q: &SearchQuery,
+        with_vector: bool,
+    ) -> Result<Option<HashSet<u64>>> {
         if q.filters.is_empty() {
             return Ok(None);
         }
         let pred = filters_to_sql(&q.filters);
         let sql = format!(
-            "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.index_id = ? AND c.vector IS NOT NULL AND {}",
+            "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.index_id = ? {} AND {}",
+            if with_vector { "AND c.vector IS NOT NULL" } else { "" },
             pred.sql
         );
         let mut params = vec![SqlValue::Integer(self.index_id)];
@@ -857,7 +999,7 @@ impl SqliteStore {
             }
             .into());
         }
-        let allowed = self.allowed_ids(c, q)?;
+        let allowed = self.allowed_ids(c, q, true)?;
         let dense = self.dense.read();
         let Some(idx) = dense.as_ref() else {
             return Ok(Vec::new());
@@ -899,7 +1041,7 @@ impl SqliteStore {
             }
         }
         let pivot = self.opts.bm25_pivot;
-        self.db.read(|c| {
+        let out = self.db.read(|c| {
             let tx = c.transaction().map_err(db_err)?;
             // Candidates per list in hybrid mode. Min-max fusion normalises over the
             // lists, so they must be deep enough to reach low scores: 100 was as good
@@ -966,7 +1108,9 @@ impl SqliteStore {
                 });
             }
             Ok(out)
-        })
+        });
+        self.refresh_lexical();
+        out
     }
 }
 
