@@ -10,7 +10,8 @@
 //!   `ln((N − n + 0.5)/(n + 0.5))`, clamped to `1e-6` when not positive;
 //!   `k1 = 1.2`, `b = 0.75`; the row length is the token count over all
 //!   columns; phrase contributions summed in query order), so the f64 results
-//!   equal FTS5's bit for bit.
+//!   are meant to equal FTS5's exactly (the tests check the `f32` the store
+//!   returns).
 //! * Top-k uses max-score: terms sorted by their upper bound; terms whose
 //!   bounds together cannot reach the current k-th score are only probed for
 //!   documents found through the others.
