@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p verity-eval --example beir_hybrid -- <dataset dir> <split> <work dir> \
-//!     [--no-context] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid]
+//!     [--no-context] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]
 //! ```
 //!
 //! * The corpus is ingested (chunked, embedded, upserted) into `<work dir>/<variant>`; the
@@ -14,6 +14,9 @@
 //! * `--grid` also evaluates fusion variants offline on the same candidate lists (RRF k and
 //!   weights, min-max and z-score weighted fusion, chunk- or document-level, candidate depth)
 //!   and dense search with an exhaustive `ef_search` (HNSW approximation loss).
+//! * `--dump FILE` (with `--grid`) writes the candidate lists as JSON lines
+//!   (`qid`, `lex`/`den` as `[chunk, doc, score]`, `whole`: BM25 over whole
+//!   abstracts as `[doc, score]`) for offline fusion experiments.
 
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -41,11 +44,12 @@ struct Args {
     ef: Option<usize>,
     limit: Option<usize>,
     grid: bool,
+    dump: Option<PathBuf>,
 }
 
 fn args() -> Res<Args> {
     let mut it = std::env::args().skip(1);
-    let usage = "usage: beir_hybrid <dataset dir> <split> <work dir> [--no-context] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid]";
+    let usage = "usage: beir_hybrid <dataset dir> <split> <work dir> [--no-context] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]";
     let dir = PathBuf::from(it.next().ok_or(usage)?);
     let split = it.next().ok_or(usage)?;
     let work = PathBuf::from(it.next().ok_or(usage)?);
@@ -59,6 +63,7 @@ fn args() -> Res<Args> {
         ef: None,
         limit: None,
         grid: false,
+        dump: None,
     };
     while let Some(flag) = it.next() {
         let mut num = || -> Res<usize> { Ok(it.next().ok_or(usage)?.parse()?) };
@@ -69,6 +74,7 @@ fn args() -> Res<Args> {
             "--ef" => a.ef = Some(num()?),
             "--limit" => a.limit = Some(num()?),
             "--grid" => a.grid = true,
+            "--dump" => a.dump = Some(PathBuf::from(it.next().ok_or(usage)?)),
             _ => return Err(usage.into()),
         }
     }
@@ -275,6 +281,53 @@ async fn main() -> Res<()> {
             )
             .await?;
             runs.push((q.id.clone(), lex, den, ex));
+        }
+        if let Some(path) = &a.dump {
+            // BM25 over whole abstracts (one chunk per document), lexical only.
+            let whole = Arc::new(SqliteStore::open(
+                &a.work.join("whole-doc"),
+                StoreOptions::default(),
+            )?);
+            let big = ChunkerConfig {
+                max_tokens: 100_000,
+                min_tokens: 1,
+                overlap_tokens: 0,
+            };
+            Ingestor::builder(whole.clone())
+                .chunker(Chunker::new(big)?)
+                .build()?
+                .ingest(
+                    JsonlReader::open(a.dir.join("corpus.jsonl"))?
+                        .collect::<Result<Vec<_>, _>>()?,
+                    &|_| {},
+                )
+                .await?;
+            let mut out = String::new();
+            for (qid, lex, den, _) in &runs {
+                let text = &split
+                    .queries
+                    .iter()
+                    .find(|q| &q.id == qid)
+                    .ok_or("query vanished")?
+                    .text;
+                let w = hits(
+                    &whole,
+                    SearchQuery::new(text.clone())
+                        .mode(SearchMode::Lexical)
+                        .k(depth),
+                )
+                .await?;
+                let line = serde_json::json!({
+                    "qid": qid,
+                    "lex": lex,
+                    "den": den,
+                    "whole": w.iter().map(|x| (x.1.clone(), x.2)).collect::<Vec<_>>(),
+                });
+                out.push_str(&line.to_string());
+                out.push('\n');
+            }
+            std::fs::write(path, out)?;
+            println!("dumped {} queries to {}", runs.len(), path.display());
         }
         let mut rows: Vec<(String, Acc)> = Vec::new();
         let mut ex_acc = Acc::default();
