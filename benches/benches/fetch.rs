@@ -107,6 +107,9 @@ fn serve(body: String) -> u16 {
             std::thread::spawn(move || {
                 let mut reader = BufReader::new(stream.try_clone().unwrap());
                 let mut out = stream;
+                // One write per response and no Nagle: otherwise the bench measures the
+                // 40 ms delayed-ACK stall of a two-write response, not the fetcher.
+                let _ = out.set_nodelay(true);
                 loop {
                     let mut request_line = String::new();
                     if reader.read_line(&mut request_line).unwrap_or(0) == 0 {
@@ -122,11 +125,8 @@ fn serve(body: String) -> u16 {
                         ("200 OK", body.as_str())
                     };
                     let head = format!("HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\n\r\n", payload.len());
-                    if out
-                        .write_all(head.as_bytes())
-                        .and_then(|_| out.write_all(payload.as_bytes()))
-                        .is_err()
-                    {
+                    let response = [head.as_bytes(), payload.as_bytes()].concat();
+                    if out.write_all(&response).is_err() {
                         return;
                     }
                 }
