@@ -25,15 +25,35 @@ async fn main() -> verity::Result<()> {
     doc.title = Some("Splicing".into());
     let ingestor = Ingestor::builder(dyn_store.clone()).build()?;
     let report = ingestor.ingest(vec![doc], &|_| {}).await?;
-    println!("indexed {} chunk(s), lexical only: {}", report.upsert.chunks, report.lexical_only);
+    println!(
+        "indexed {} chunk(s), lexical only: {}",
+        report.upsert.chunks, report.lexical_only
+    );
 
-    let retriever = Retriever::new(dyn_store)
-        .with_config(RetrieverConfig { min_relevance: 0.2, ..RetrieverConfig::default() });
-    let rag = RagPipeline::builder(retriever, Arc::new(ExtractiveGenerator::new())).cache(Some(cache)).build();
+    let retriever = Retriever::new(dyn_store).with_config(RetrieverConfig {
+        min_relevance: 0.2,
+        ..RetrieverConfig::default()
+    });
+    let rag = RagPipeline::builder(retriever, Arc::new(ExtractiveGenerator::new()))
+        .cache(Some(cache))
+        .build();
 
-    let answer = rag.ask(&AskRequest::new("What does splicing do to a channel?")).await?;
-    println!("{}\n(confidence {:.2}, cited {:?})", answer.text, answer.confidence, answer.citations.iter().map(|c| &c.doc_uid).collect::<Vec<_>>());
-    let again = rag.ask(&AskRequest::new("What does splicing do to a channel?")).await?;
+    let answer = rag
+        .ask(&AskRequest::new("What does splicing do to a channel?"))
+        .await?;
+    println!(
+        "{}\n(confidence {:.2}, cited {:?})",
+        answer.text,
+        answer.confidence,
+        answer
+            .citations
+            .iter()
+            .map(|c| &c.doc_uid)
+            .collect::<Vec<_>>()
+    );
+    let again = rag
+        .ask(&AskRequest::new("What does splicing do to a channel?"))
+        .await?;
     println!("second time served from cache: {}", again.cached);
     Ok(())
 }

@@ -18,17 +18,37 @@ async fn main() -> verity::Result<()> {
 
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let outcome = verity.ingest_paths(&[data], false, &|_| {}).await?;
-    println!("ingested {} documents ({} chunks)", outcome.inserted + outcome.replaced + outcome.unchanged, outcome.chunks);
+    println!(
+        "ingested {} documents ({} chunks)",
+        outcome.inserted + outcome.replaced + outcome.unchanged,
+        outcome.chunks
+    );
 
-    let results = verity.search(&SearchQuery::new("how are routing fees computed").k(3)).await?;
+    let results = verity
+        .search(&SearchQuery::new("how are routing fees computed").k(3))
+        .await?;
     for hit in &results.hits {
-        println!("{:.3}  {}  {}", hit.relevance, hit.doc.uid, hit.doc.title.as_deref().unwrap_or(""));
+        println!(
+            "{:.3}  {}  {}",
+            hit.relevance,
+            hit.doc.uid,
+            hit.doc.title.as_deref().unwrap_or("")
+        );
     }
 
-    let answer = verity.ask(&AskRequest::new("How is the fee of a Lightning forward computed?")).await?;
+    let answer = verity
+        .ask(&AskRequest::new(
+            "How is the fee of a Lightning forward computed?",
+        ))
+        .await?;
     println!("\n{}\n", answer.text);
     for c in &answer.citations {
-        println!("[{}] {} ({})", c.index, c.title.as_deref().unwrap_or(&c.doc_uid), c.doc_uid);
+        println!(
+            "[{}] {} ({})",
+            c.index,
+            c.title.as_deref().unwrap_or(&c.doc_uid),
+            c.doc_uid
+        );
     }
     Ok(())
 }

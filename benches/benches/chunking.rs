@@ -23,7 +23,7 @@ fn build_markdown(target: usize) -> Option<String> {
     let mut i = 0usize;
     while md.len() < target {
         let (title, text) = &records[i % records.len()];
-        if i % 20 == 0 {
+        if i.is_multiple_of(20) {
             md.push_str(&format!("# Part {}\n\n", i / 20 + 1));
         }
         md.push_str(&format!("## {title}\n\n"));
@@ -37,11 +37,11 @@ fn build_markdown(target: usize) -> Option<String> {
             md.push_str(text);
             md.push_str("\n\n");
         }
-        if i % 5 == 0 {
+        if i.is_multiple_of(5) {
             md.push_str("```python\nimport pandas as pd\ndf = pd.read_csv(\"results.csv\")\n");
             md.push_str(&format!("print(df[df.doc_id == {i}].describe())\n```\n\n"));
         }
-        if i % 7 == 0 {
+        if i.is_multiple_of(7) {
             md.push_str("---\n\n");
         }
         i += 1;
@@ -57,17 +57,28 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("chunking");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(md.len() as u64));
-    for (name, cfg) in [("default_900", ChunkerConfig::default()), ("for_embedder_256", ChunkerConfig::for_embedder(256))] {
+    for (name, cfg) in [
+        ("default_900", ChunkerConfig::default()),
+        ("for_embedder_256", ChunkerConfig::for_embedder(256)),
+    ] {
         let chunker = Chunker::new(cfg).expect("bundled tokenizer loads");
         // Warm the word memo once, as a long-running ingest would.
         let n = chunker.chunk("bench", &md).len();
         eprintln!("{name}: {} bytes -> {n} chunks", md.len());
-        group.bench_function(name, |b| b.iter(|| chunker.chunk("bench", std::hint::black_box(&md))));
+        group.bench_function(name, |b| {
+            b.iter(|| chunker.chunk("bench", std::hint::black_box(&md)))
+        });
     }
     // Cold: a fresh tokenizer memo on each iteration (worst case, first document of a run).
     group.bench_function("default_900_cold_memo", |b| {
         b.iter_batched(
-            || Chunker::from_tokenizer_bytes(verity_ingest::BUNDLED_TOKENIZER_JSON, ChunkerConfig::default()).expect("loads"),
+            || {
+                Chunker::from_tokenizer_bytes(
+                    verity_ingest::BUNDLED_TOKENIZER_JSON,
+                    ChunkerConfig::default(),
+                )
+                .expect("loads")
+            },
             |chunker| chunker.chunk("bench", std::hint::black_box(&md)),
             criterion::BatchSize::PerIteration,
         )

@@ -32,7 +32,12 @@ fn workload() -> Vec<String> {
     }
     eprintln!("embed bench: SciFact not found, using synthetic passages");
     (0..CHUNKS)
-        .map(|i| format!("Passage {i}: retrieval-augmented generation grounds answers in cited sources. ").repeat(1 + i % 12))
+        .map(|i| {
+            format!(
+                "Passage {i}: retrieval-augmented generation grounds answers in cited sources. "
+            )
+            .repeat(1 + i % 12)
+        })
         .collect()
 }
 
@@ -75,16 +80,24 @@ fn bench_local(c: &mut Criterion) {
         (Engine::CandleBert, 32),
         (Engine::CandleBert, 64),
     ] {
-        let embedder = match LocalEmbedderConfig::new(&dir).batch_size(batch).engine(engine).build() {
+        let embedder = match LocalEmbedderConfig::new(&dir)
+            .batch_size(batch)
+            .engine(engine)
+            .build()
+        {
             Ok(e) => e,
             Err(e) => {
                 eprintln!("embed bench: cannot load the model: {e}");
                 return;
             }
         };
-        group.bench_with_input(BenchmarkId::new(format!("{engine:?}/batch"), batch), &texts, |b, texts| {
-            b.iter(|| black_box(embedder.embed_blocking(texts).map(|v| v.len()).unwrap_or(0)))
-        });
+        group.bench_with_input(
+            BenchmarkId::new(format!("{engine:?}/batch"), batch),
+            &texts,
+            |b, texts| {
+                b.iter(|| black_box(embedder.embed_blocking(texts).map(|v| v.len()).unwrap_or(0)))
+            },
+        );
     }
     group.finish();
 }

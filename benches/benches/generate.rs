@@ -19,7 +19,11 @@ use verity_core::{ChatMessage, ContextBlock, GenerateRequest, Generator, Groundi
 use verity_llm::{ExtractiveGenerator, LocalGgufConfig, LocalGgufGenerator};
 
 fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().expect("tokio runtime")
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("tokio runtime")
 }
 
 fn context_blocks() -> Vec<ContextBlock> {
@@ -47,7 +51,12 @@ fn context_blocks() -> Vec<ContextBlock> {
     texts
         .into_iter()
         .enumerate()
-        .map(|(i, text)| ContextBlock { index: i + 1, chunk_id: format!("c{i}"), doc_uid: format!("d{i}"), text })
+        .map(|(i, text)| ContextBlock {
+            index: i + 1,
+            chunk_id: format!("c{i}"),
+            doc_uid: format!("d{i}"),
+            text,
+        })
         .collect()
 }
 
@@ -56,11 +65,16 @@ fn bench_extractive(c: &mut Criterion) {
     let blocks = context_blocks();
     let question = "Which cells are affected by the treatment and how does it change their growth?";
     let mut req = GenerateRequest::new(vec![ChatMessage::user(question)]);
-    req.grounding = Some(Grounding { question: question.into(), blocks, lang: Some("en".into()) });
+    req.grounding = Some(Grounding {
+        question: question.into(),
+        blocks,
+        lang: Some("en".into()),
+    });
     let g = ExtractiveGenerator::new();
     let mut group = c.benchmark_group("generate/extractive");
     group.bench_function("answer_5_blocks", |b| {
-        b.to_async(&rt).iter(|| async { black_box(g.generate(black_box(&req)).await.expect("answer")) })
+        b.to_async(&rt)
+            .iter(|| async { black_box(g.generate(black_box(&req)).await.expect("answer")) })
     });
     group.finish();
 }
@@ -77,16 +91,24 @@ fn bench_local(c: &mut Criterion) {
     let g = match LocalGgufConfig::new(&path).build() {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("\n*** generate bench (local GGUF) SKIPPED: cannot load the model: {e} ***\n");
+            eprintln!(
+                "\n*** generate bench (local GGUF) SKIPPED: cannot load the model: {e} ***\n"
+            );
             return;
         }
     };
     let rt = runtime();
 
     // Prompt processing.
-    let context: String = context_blocks().iter().map(|b| format!("[{}] {}\n", b.index, b.text)).take(2).collect();
+    let context: String = context_blocks()
+        .iter()
+        .map(|b| format!("[{}] {}\n", b.index, b.text))
+        .take(2)
+        .collect();
     let mut pp = GenerateRequest::new(vec![
-        ChatMessage::system(format!("Answer from the sources, citing them as [n].\n{context}")),
+        ChatMessage::system(format!(
+            "Answer from the sources, citing them as [n].\n{context}"
+        )),
         ChatMessage::user("What do the sources say?"),
     ]);
     pp.params.temperature = 0.0;
@@ -94,7 +116,9 @@ fn bench_local(c: &mut Criterion) {
     let prompt_tokens = g.prompt_tokens(&pp.messages).map(|t| t.len()).unwrap_or(0);
 
     // Generation.
-    let mut tg = GenerateRequest::new(vec![ChatMessage::user("Write a long story about a dragon who learns to read.")]);
+    let mut tg = GenerateRequest::new(vec![ChatMessage::user(
+        "Write a long story about a dragon who learns to read.",
+    )]);
     tg.params.temperature = 0.0;
     tg.params.max_tokens = 64;
     let probe = rt.block_on(g.generate(&tg)).expect("probe generation");
@@ -107,14 +131,19 @@ fn bench_local(c: &mut Criterion) {
     );
 
     let mut group = c.benchmark_group("generate/local_smollm2_135m_q4_1");
-    group.sample_size(10).measurement_time(Duration::from_secs(20)).warm_up_time(Duration::from_secs(2));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20))
+        .warm_up_time(Duration::from_secs(2));
     group.throughput(Throughput::Elements(prompt_tokens as u64));
     group.bench_function("prompt_processing", |b| {
-        b.to_async(&rt).iter(|| async { black_box(g.generate(black_box(&pp)).await.expect("generation")) })
+        b.to_async(&rt)
+            .iter(|| async { black_box(g.generate(black_box(&pp)).await.expect("generation")) })
     });
     group.throughput(Throughput::Elements(generated));
     group.bench_function("generation_64", |b| {
-        b.to_async(&rt).iter(|| async { black_box(g.generate(black_box(&tg)).await.expect("generation")) })
+        b.to_async(&rt)
+            .iter(|| async { black_box(g.generate(black_box(&tg)).await.expect("generation")) })
     });
     group.finish();
 }

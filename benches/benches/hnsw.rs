@@ -40,6 +40,8 @@ impl Rng {
     }
 }
 
+/// One way of answering a k-NN query, for the filtered-search comparison.
+type SearchFn<'a> = dyn Fn(&[f32]) -> Vec<(u64, f32)> + 'a;
 fn normalize(mut v: Vec<f32>) -> Vec<f32> {
     let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
     v.iter_mut().for_each(|x| *x /= n);
@@ -288,7 +290,7 @@ fn report_dataset(
         let f = |id: u64| allowed.contains(&id);
         let filter: Filter<'_> = Some(&f);
         let truth = ground_truth(&index, queries, filter);
-        let paths: [(&str, &dyn Fn(&[f32]) -> Vec<(u64, f32)>); 3] = [
+        let paths: [(&str, &SearchFn<'_>); 3] = [
             ("graph walk (FilterT)", &|q| {
                 index.search_graph(q, 10, filter).unwrap()
             }),

@@ -9,10 +9,16 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use verity_extract::pdf::extract_pages;
 
 fn inputs() -> Vec<(String, Vec<u8>)> {
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/verity-extract/tests/fixtures/pdf");
-    let mut paths: Vec<PathBuf> =
-        ["groff_two_column.pdf", "unicode_cid.pdf", "single.pdf"].iter().map(|n| fixtures.join(n)).collect();
-    for p in ["/usr/share/doc/libtasn1-doc/libtasn1.pdf", "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf"] {
+    let fixtures =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/verity-extract/tests/fixtures/pdf");
+    let mut paths: Vec<PathBuf> = ["groff_two_column.pdf", "unicode_cid.pdf", "single.pdf"]
+        .iter()
+        .map(|n| fixtures.join(n))
+        .collect();
+    for p in [
+        "/usr/share/doc/libtasn1-doc/libtasn1.pdf",
+        "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf",
+    ] {
         let p = PathBuf::from(p);
         if p.exists() {
             paths.push(p);
@@ -38,7 +44,9 @@ fn bench(c: &mut Criterion) {
             continue;
         };
         group.throughput(Throughput::Elements(pages.len() as u64));
-        group.bench_function(&name, |b| b.iter(|| extract_pages(std::hint::black_box(&bytes))));
+        group.bench_function(&name, |b| {
+            b.iter(|| extract_pages(std::hint::black_box(&bytes)))
+        });
     }
     group.finish();
 }

@@ -24,7 +24,8 @@ fn scifact() -> Option<PathBuf> {
 }
 
 fn queries(dir: &std::path::Path) -> Vec<String> {
-    let text = std::fs::read_to_string(dir.join("queries_train.jsonl")).expect("queries_train.jsonl");
+    let text =
+        std::fs::read_to_string(dir.join("queries_train.jsonl")).expect("queries_train.jsonl");
     text.lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter_map(|v| v["text"].as_str().map(str::to_string))
@@ -40,13 +41,19 @@ fn pct(v: &mut [f64], p: f64) -> f64 {
 fn report(name: &str, mut ms: Vec<f64>) {
     let n = ms.len();
     let (p50, p95, p99) = (pct(&mut ms, 50.0), pct(&mut ms, 95.0), pct(&mut ms, 99.0));
-    eprintln!("RAG {name:<44} p50 {p50:>8.3} ms  p95 {p95:>8.3} ms  p99 {p99:>8.3} ms  ({n} queries)");
+    eprintln!(
+        "RAG {name:<44} p50 {p50:>8.3} ms  p95 {p95:>8.3} ms  p99 {p99:>8.3} ms  ({n} queries)"
+    );
 }
 
 async fn open(home: PathBuf, embedded: bool, cache: bool) -> Verity {
     let config = VerityConfig {
         home,
-        embedder: if embedded { EmbedderSpec::Local(None) } else { EmbedderSpec::None },
+        embedder: if embedded {
+            EmbedderSpec::Local(None)
+        } else {
+            EmbedderSpec::None
+        },
         generator: GeneratorSpec::Extractive,
         cache,
         ..VerityConfig::default()
@@ -59,14 +66,21 @@ fn bench_rag(c: &mut Criterion) {
         eprintln!("rag bench: SciFact data not found (set VERITY_DATA_DIR); skipped");
         return;
     };
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
     let qs = queries(&dir);
     let tmp = tempfile::tempdir().expect("tempdir");
     let (home, embedded) = match std::env::var_os("VERITY_BENCH_RAG_HOME") {
         Some(h) => (PathBuf::from(h), true),
         None => (tmp.path().join("store"), false),
     };
-    let label = if embedded { "hybrid (local MiniLM)" } else { "lexical (no model)" };
+    let label = if embedded {
+        "hybrid (local MiniLM)"
+    } else {
+        "lexical (no model)"
+    };
 
     rt.block_on(async {
         if !embedded {
@@ -86,12 +100,21 @@ fn bench_rag(c: &mut Criterion) {
         // Uncached: retrieval only (embed query + search + re-rank + guardrail), then the whole ask.
         let v = open(home.clone(), embedded, false).await;
         let first = Instant::now();
-        v.search(&SearchQuery::new(qs[0].clone()).k(8)).await.expect("warm-up search");
-        eprintln!("RAG first search after open: {:.1} ms", first.elapsed().as_secs_f64() * 1e3);
+        v.search(&SearchQuery::new(qs[0].clone()).k(8))
+            .await
+            .expect("warm-up search");
+        eprintln!(
+            "RAG first search after open: {:.1} ms",
+            first.elapsed().as_secs_f64() * 1e3
+        );
         let mut ms = Vec::new();
         for q in &qs {
             let t = Instant::now();
-            std::hint::black_box(v.search(&SearchQuery::new(q.clone()).k(8)).await.expect("search"));
+            std::hint::black_box(
+                v.search(&SearchQuery::new(q.clone()).k(8))
+                    .await
+                    .expect("search"),
+            );
             ms.push(t.elapsed().as_secs_f64() * 1e3);
         }
         report(&format!("retrieve k=8, {label}"), ms);
@@ -115,7 +138,11 @@ fn bench_rag(c: &mut Criterion) {
         let mut ms = Vec::new();
         for q in &qs {
             let t = Instant::now();
-            std::hint::black_box(v.search(&SearchQuery::new(q.clone()).k(8)).await.expect("search"));
+            std::hint::black_box(
+                v.search(&SearchQuery::new(q.clone()).k(8))
+                    .await
+                    .expect("search"),
+            );
             ms.push(t.elapsed().as_secs_f64() * 1e3);
         }
         report(&format!("retrieval cache hit, {label}"), ms);
@@ -135,13 +162,15 @@ fn bench_rag(c: &mut Criterion) {
     group.bench_function("retrieve_k8", |b| {
         b.iter(|| {
             i = (i + 1) % qs.len();
-            rt.block_on(v.search(&SearchQuery::new(qs[i].clone()).k(8))).expect("search")
+            rt.block_on(v.search(&SearchQuery::new(qs[i].clone()).k(8)))
+                .expect("search")
         })
     });
     group.bench_function("ask_extractive", |b| {
         b.iter(|| {
             i = (i + 1) % qs.len();
-            rt.block_on(v.ask(&AskRequest::new(qs[i].clone()))).expect("ask")
+            rt.block_on(v.ask(&AskRequest::new(qs[i].clone())))
+                .expect("ask")
         })
     });
     group.finish();

@@ -9,7 +9,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// Ingest documents, search them (BM25, dense, hybrid) and get answers that
 /// cite their sources — or say that the evidence is missing.
 #[derive(Debug, Parser)]
-#[command(name = "verity", version, propagate_version = true, max_term_width = 100)]
+#[command(
+    name = "verity",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
 pub struct Cli {
     /// Store directory.
     #[arg(long, global = true, env = "VERITY_HOME", default_value = ".verity")]

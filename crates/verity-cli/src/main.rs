@@ -40,7 +40,10 @@ fn exit_code(e: &Error) -> u8 {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_tracing(cli.verbose);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
@@ -70,7 +73,10 @@ fn init_tracing(verbose: u8) {
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 fn config(cli: &Cli) -> verity::Result<VerityConfig> {
@@ -90,9 +96,19 @@ async fn run(cli: Cli) -> verity::Result<u8> {
     match &cli.command {
         Command::Ingest(a) => {
             let verity = open(config(&cli)?, &out).await?;
-            let (urls, paths): (Vec<String>, Vec<String>) = a.paths.iter().cloned().partition(|p| verity::sources::is_url(p));
+            let (urls, paths): (Vec<String>, Vec<String>) = a
+                .paths
+                .iter()
+                .cloned()
+                .partition(|p| verity::sources::is_url(p));
             let bar = progress::IngestBar::new(cli.quiet || cli.json);
-            let mut outcome = verity.ingest_paths(&paths.iter().map(PathBuf::from).collect::<Vec<_>>(), a.strict, &|p| bar.update(p)).await?;
+            let mut outcome = verity
+                .ingest_paths(
+                    &paths.iter().map(PathBuf::from).collect::<Vec<_>>(),
+                    a.strict,
+                    &|p| bar.update(p),
+                )
+                .await?;
             if !urls.is_empty() {
                 let (docs, errors) = verity::sources::fetch_documents(&urls, false).await;
                 outcome.read_errors.extend(errors);
@@ -144,7 +160,9 @@ async fn run(cli: Cli) -> verity::Result<u8> {
                         RagEvent::Done(a) => done = Some(*a),
                     }
                 }
-                done.ok_or_else(|| Error::invalid_input("the answer stream ended without a final answer"))?
+                done.ok_or_else(|| {
+                    Error::invalid_input("the answer stream ended without a final answer")
+                })?
             } else {
                 verity.ask(&req).await?
             };
@@ -160,27 +178,48 @@ async fn run(cli: Cli) -> verity::Result<u8> {
             let verity = open(config(&cli)?, &out).await?;
             let n = verity.delete(&a.uids).await?;
             out.deleted(n, a.uids.len());
-            Ok(if n == a.uids.len() { exit::OK } else { exit::NOT_FOUND })
+            Ok(if n == a.uids.len() {
+                exit::OK
+            } else {
+                exit::NOT_FOUND
+            })
         }
         Command::Fetch(a) => {
             let fetched = verity::sources::fetch(&a.target, a.allow_private).await?;
-            let format = if cli.json { FetchFormat::Json } else { a.format.unwrap_or(FetchFormat::Markdown) };
+            let format = if cli.json {
+                FetchFormat::Json
+            } else {
+                a.format.unwrap_or(FetchFormat::Markdown)
+            };
             out.fetched(&fetched, format);
-            Ok(if fetched.status == verity::core::FetchStatus::Fetched { exit::OK } else { exit::UNAVAILABLE })
+            Ok(if fetched.status == verity::core::FetchStatus::Fetched {
+                exit::OK
+            } else {
+                exit::UNAVAILABLE
+            })
         }
         Command::Eval(EvalCommand::Beir(a)) => {
-            let modes = a.modes.iter().map(|m| m.parse::<SearchMode>()).collect::<verity::Result<Vec<_>>>()?;
+            let modes = a
+                .modes
+                .iter()
+                .map(|m| m.parse::<SearchMode>())
+                .collect::<verity::Result<Vec<_>>>()?;
             let bar = progress::IngestBar::new(cli.quiet || cli.json);
-            let run = verity::eval::beir(&config(&cli)?, &a.dir, &a.split, &modes, a.limit, &|p| bar.update(p)).await?;
+            let run = verity::eval::beir(&config(&cli)?, &a.dir, &a.split, &modes, a.limit, &|p| {
+                bar.update(p)
+            })
+            .await?;
             bar.finish();
             out.beir(&run);
             Ok(exit::OK)
         }
         Command::Eval(EvalCommand::Extraction(a)) => {
             let dir = a.dir.clone();
-            let report = tokio::task::spawn_blocking(move || verity::extract::eval::evaluate_article_extraction(dir))
-                .await
-                .map_err(|e| Error::invalid_input(format!("evaluation task failed: {e}")))??;
+            let report = tokio::task::spawn_blocking(move || {
+                verity::extract::eval::evaluate_article_extraction(dir)
+            })
+            .await
+            .map_err(|e| Error::invalid_input(format!("evaluation task failed: {e}")))??;
             out.extraction(&report);
             Ok(exit::OK)
         }
@@ -204,11 +243,18 @@ fn query(text: &str, a: &RetrievalArgs, has_embedder: bool) -> verity::Result<Se
         None if has_embedder => SearchMode::Hybrid,
         None => SearchMode::Lexical,
     };
-    let mut filters = Filters { sources: a.source.clone(), tags_any: a.tag.clone(), ..Filters::default() };
+    let mut filters = Filters {
+        sources: a.source.clone(),
+        tags_any: a.tag.clone(),
+        ..Filters::default()
+    };
     for f in &a.filters {
         filters.metadata.push(MetadataFilter::parse(f)?);
     }
-    filters.time = TimeRange { since: a.since.as_deref().map(parse_time).transpose()?, until: a.until.as_deref().map(|s| parse_time_end(s)).transpose()? };
+    filters.time = TimeRange {
+        since: a.since.as_deref().map(parse_time).transpose()?,
+        until: a.until.as_deref().map(parse_time_end).transpose()?,
+    };
     let mut q = SearchQuery::new(text).mode(mode).filters(filters);
     if let Some(k) = a.k {
         q = q.k(k);
@@ -224,7 +270,9 @@ fn parse_time(s: &str) -> verity::Result<chrono::DateTime<chrono::Utc>> {
         .ok()
         .and_then(|d| d.and_hms_opt(0, 0, 0))
         .map(|t| t.and_utc())
-        .ok_or_else(|| Error::invalid_input(format!("`{s}` is not a date (use RFC 3339 or YYYY-MM-DD)")))
+        .ok_or_else(|| {
+            Error::invalid_input(format!("`{s}` is not a date (use RFC 3339 or YYYY-MM-DD)"))
+        })
 }
 
 /// Like [`parse_time`], but a bare date means the end of that day.

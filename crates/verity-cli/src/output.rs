@@ -85,9 +85,16 @@ impl Printer {
         }
         for (i, h) in r.hits.iter().enumerate() {
             let title = h.doc.title.as_deref().unwrap_or(&h.doc.uid);
-            let heading = if h.chunk.heading_path.is_empty() { String::new() } else { format!(" › {}", h.chunk.heading_path.join(" › ")) };
+            let heading = if h.chunk.heading_path.is_empty() {
+                String::new()
+            } else {
+                format!(" › {}", h.chunk.heading_path.join(" › "))
+            };
             println!("{:>2}. [{:.3}] {title}{heading}", i + 1, h.relevance);
-            let mut meta = vec![format!("uid {}", h.doc.uid), format!("chunk {}", h.chunk.index)];
+            let mut meta = vec![
+                format!("uid {}", h.doc.uid),
+                format!("chunk {}", h.chunk.index),
+            ];
             if !h.doc.source.is_empty() {
                 meta.push(h.doc.source.clone());
             }
@@ -139,7 +146,10 @@ impl Printer {
                 println!("{line}");
             }
         }
-        let mut flags = vec![format!("confidence {:.2}", a.confidence), format!("model {}", a.model)];
+        let mut flags = vec![
+            format!("confidence {:.2}", a.confidence),
+            format!("model {}", a.model),
+        ];
         if a.degraded {
             flags.push("degraded".into());
         }
@@ -161,9 +171,17 @@ impl Printer {
             print_json(s);
             return;
         }
-        println!("store      {} ({}), index `{}`", s.home.display(), s.store.backend, s.store.index);
+        println!(
+            "store      {} ({}), index `{}`",
+            s.home.display(),
+            s.store.backend,
+            s.store.index
+        );
         println!("documents  {}", s.store.documents);
-        println!("chunks     {} ({} with vectors)", s.store.chunks, s.store.vectors);
+        println!(
+            "chunks     {} ({} with vectors)",
+            s.store.chunks, s.store.vectors
+        );
         match &s.store.embedder {
             Some(e) => println!("index      built with {e}"),
             None => println!("index      lexical only (no vectors)"),
@@ -189,19 +207,22 @@ impl Printer {
     pub fn fetched(&self, f: &FetchedSource, format: FetchFormat) {
         match format {
             FetchFormat::Json => print_json(f),
-            FetchFormat::Markdown => {
-                match &f.parsed {
-                    Some(p) => {
-                        if let Some(t) = &p.document.title {
-                            if !p.document.content.trim_start().starts_with('#') {
-                                println!("# {t}\n");
-                            }
+            FetchFormat::Markdown => match &f.parsed {
+                Some(p) => {
+                    if let Some(t) = &p.document.title {
+                        if !p.document.content.trim_start().starts_with('#') {
+                            println!("# {t}\n");
                         }
-                        println!("{}", p.document.content);
                     }
-                    None => eprintln!("{}: {:?} {}", f.url, f.status, f.detail.as_deref().unwrap_or("")),
+                    println!("{}", p.document.content);
                 }
-            }
+                None => eprintln!(
+                    "{}: {:?} {}",
+                    f.url,
+                    f.status,
+                    f.detail.as_deref().unwrap_or("")
+                ),
+            },
         }
     }
 
@@ -210,12 +231,21 @@ impl Printer {
             print_json(run);
             return;
         }
-        println!("dataset {} ({} split), {} documents, ingest {:.2} s", run.dataset.display(), run.split, run.documents, run.ingest_seconds);
+        println!(
+            "dataset {} ({} split), {} documents, ingest {:.2} s",
+            run.dataset.display(),
+            run.split,
+            run.documents,
+            run.ingest_seconds
+        );
         match &run.embedder {
             Some(e) => println!("embedder {e}"),
             None => println!("embedder none (lexical only)"),
         }
-        println!("{:<8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8}", "mode", "nDCG@10", "R@5", "R@100", "MRR@10", "p50 ms", "p95 ms", "queries");
+        println!(
+            "{:<8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8}",
+            "mode", "nDCG@10", "R@5", "R@100", "MRR@10", "p50 ms", "p95 ms", "queries"
+        );
         for r in &run.reports {
             println!(
                 "{:<8} {:>8.4} {:>8.4} {:>9.4} {:>9.4} {:>9.2} {:>9.2} {:>8}",

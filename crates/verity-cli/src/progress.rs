@@ -15,7 +15,8 @@ impl IngestBar {
             return Self { bar: None };
         }
         let bar = ProgressBar::new_spinner();
-        let style = ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner());
+        let style = ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner());
         bar.set_style(style);
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
         Self { bar: Some(bar) }

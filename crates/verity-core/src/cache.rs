@@ -20,7 +20,13 @@ pub trait Cache: Send + Sync {
     async fn get(&self, key: &str) -> Result<Option<Vec<u8>>>;
 
     /// Store `value` under `key` for `ttl` (`None`: no expiry), tagged.
-    async fn put(&self, key: &str, value: &[u8], ttl: Option<Duration>, tags: &[String]) -> Result<()>;
+    async fn put(
+        &self,
+        key: &str,
+        value: &[u8],
+        ttl: Option<Duration>,
+        tags: &[String],
+    ) -> Result<()>;
 
     /// Remove every key starting with `prefix`; returns how many.
     async fn invalidate_prefix(&self, prefix: &str) -> Result<usize>;
@@ -45,13 +51,19 @@ pub const EMBEDDING_PREFIX: &str = "rag:embedding:";
 
 /// Normalise a query before hashing: Unicode lower case, whitespace collapsed, trimmed.
 pub fn normalize_query(q: &str) -> String {
-    q.split_whitespace().map(|w| w.to_lowercase()).collect::<Vec<_>>().join(" ")
+    q.split_whitespace()
+        .map(|w| w.to_lowercase())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `rag:retrieval:{sha1(normalised query | scope)}`; `scope` carries
 /// whatever else changes the result (k, mode, filters, index, embed version).
 pub fn retrieval_key(query: &str, scope: &str) -> String {
-    format!("{RETRIEVAL_PREFIX}{}", sha1_hex(format!("{}\u{1f}{scope}", normalize_query(query)).as_bytes()))
+    format!(
+        "{RETRIEVAL_PREFIX}{}",
+        sha1_hex(format!("{}\u{1f}{scope}", normalize_query(query)).as_bytes())
+    )
 }
 
 /// `rag:answer:{sha1(prompt)}`.
@@ -71,7 +83,12 @@ pub fn embed_hash_value(content_sha1: &str, embed_version: &str) -> String {
 
 /// Embedding cache key: `rag:embedding:{sha1(text)}|{embedder model}|{embed_version}`.
 pub fn embedding_key(text: &str, id: &crate::EmbedderId) -> String {
-    format!("{EMBEDDING_PREFIX}{}|{}|{}", sha1_hex(text.as_bytes()), id.model, id.version)
+    format!(
+        "{EMBEDDING_PREFIX}{}|{}|{}",
+        sha1_hex(text.as_bytes()),
+        id.model,
+        id.version
+    )
 }
 
 /// Tag attached to cache entries that depend on document `uid`.
@@ -89,7 +106,11 @@ pub fn vector_from_bytes(b: &[u8]) -> Option<Vec<f32>> {
     if b.len() % 4 != 0 {
         return None;
     }
-    Some(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+    Some(
+        b.chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -98,7 +119,10 @@ mod tests {
 
     #[test]
     fn keys_are_normalised() {
-        assert_eq!(retrieval_key("  Hello   World ", "k8"), retrieval_key("hello world", "k8"));
+        assert_eq!(
+            retrieval_key("  Hello   World ", "k8"),
+            retrieval_key("hello world", "k8")
+        );
         assert_ne!(retrieval_key("hello", "k8"), retrieval_key("hello", "k5"));
         assert!(retrieval_key("x", "").starts_with("rag:retrieval:"));
         assert!(answer_key("p").starts_with("rag:answer:"));

@@ -24,7 +24,11 @@ pub struct EmbedderId {
 impl EmbedderId {
     /// Build an id.
     pub fn new(model: impl Into<String>, version: impl Into<String>, dim: usize) -> Self {
-        Self { model: model.into(), version: version.into(), dim }
+        Self {
+            model: model.into(),
+            version: version.into(),
+            dim,
+        }
     }
 }
 
@@ -67,22 +71,41 @@ pub trait Embedder: Send + Sync {
 }
 
 /// Check a batch of vectors returned by a provider: count, dimension, finite values.
-pub fn validate_embeddings(provider: &str, id: &EmbedderId, expected: usize, vectors: &[Embedding]) -> Result<()> {
+pub fn validate_embeddings(
+    provider: &str,
+    id: &EmbedderId,
+    expected: usize,
+    vectors: &[Embedding],
+) -> Result<()> {
     use crate::{ProviderError, ProviderErrorKind::BadResponse};
     if vectors.len() != expected {
-        return Err(ProviderError::new(provider, BadResponse, format!("expected {expected} vectors, got {}", vectors.len())).into());
+        return Err(ProviderError::new(
+            provider,
+            BadResponse,
+            format!("expected {expected} vectors, got {}", vectors.len()),
+        )
+        .into());
     }
     for (i, v) in vectors.iter().enumerate() {
         if v.len() != id.dim {
             return Err(ProviderError::new(
                 provider,
                 BadResponse,
-                format!("vector {i} has dimension {}, expected {} for {id}", v.len(), id.dim),
+                format!(
+                    "vector {i} has dimension {}, expected {} for {id}",
+                    v.len(),
+                    id.dim
+                ),
             )
             .into());
         }
         if v.iter().any(|x| !x.is_finite()) {
-            return Err(ProviderError::new(provider, BadResponse, format!("vector {i} contains NaN or infinity")).into());
+            return Err(ProviderError::new(
+                provider,
+                BadResponse,
+                format!("vector {i} contains NaN or infinity"),
+            )
+            .into());
         }
     }
     Ok(())
@@ -132,6 +155,9 @@ mod tests {
         assert!((cosine(&[1.0, 0.0], &[0.0, 1.0])).abs() < 1e-6);
         assert!((cosine(&[1.0, 1.0], &[2.0, 2.0]) - 1.0).abs() < 1e-6);
         assert_eq!(cosine(&[0.0, 0.0], &[1.0, 0.0]), 0.0);
-        assert_eq!(EmbedderId::new("m", "2025-10-01", 384).to_string(), "m@2025-10-01/384d");
+        assert_eq!(
+            EmbedderId::new("m", "2025-10-01", 384).to_string(),
+            "m@2025-10-01/384d"
+        );
     }
 }

@@ -186,7 +186,9 @@ impl ProviderErrorKind {
     pub fn is_transient(self) -> bool {
         matches!(
             self,
-            ProviderErrorKind::Unavailable | ProviderErrorKind::Timeout | ProviderErrorKind::RateLimited
+            ProviderErrorKind::Unavailable
+                | ProviderErrorKind::Timeout
+                | ProviderErrorKind::RateLimited
         )
     }
 }
@@ -205,8 +207,16 @@ pub struct ProviderError {
 
 impl ProviderError {
     /// Build a provider error.
-    pub fn new(provider: impl Into<String>, kind: ProviderErrorKind, message: impl Into<String>) -> Self {
-        Self { provider: provider.into(), kind, message: message.into() }
+    pub fn new(
+        provider: impl Into<String>,
+        kind: ProviderErrorKind,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            provider: provider.into(),
+            kind,
+            message: message.into(),
+        }
     }
 
     /// Whether a retry may succeed.
@@ -331,17 +341,30 @@ mod tests {
 
     #[test]
     fn transient_classification() {
-        let e: Error = ProviderError::new("ollama", ProviderErrorKind::Unavailable, "refused").into();
+        let e: Error =
+            ProviderError::new("ollama", ProviderErrorKind::Unavailable, "refused").into();
         assert!(e.is_transient());
         assert_eq!(e.code(), "unavailable");
         let e: Error = ProviderError::new("ollama", ProviderErrorKind::ModelNotFound, "x").into();
         assert!(!e.is_transient());
         assert_eq!(e.code(), "model_not_found");
-        let e: Error = FetchError::Http { url: "u".into(), status: 503 }.into();
+        let e: Error = FetchError::Http {
+            url: "u".into(),
+            status: 503,
+        }
+        .into();
         assert!(e.is_transient());
-        let e: Error = FetchError::Http { url: "u".into(), status: 404 }.into();
+        let e: Error = FetchError::Http {
+            url: "u".into(),
+            status: 404,
+        }
+        .into();
         assert!(!e.is_transient());
-        let e: Error = StoreError::EmbedderMismatch { expected: "a".into(), found: "b".into() }.into();
+        let e: Error = StoreError::EmbedderMismatch {
+            expected: "a".into(),
+            found: "b".into(),
+        }
+        .into();
         assert_eq!(e.code(), "embedder_mismatch");
         assert!(e.to_string().contains("re-index"));
     }

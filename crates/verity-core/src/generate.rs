@@ -32,15 +32,24 @@ pub struct ChatMessage {
 impl ChatMessage {
     /// A system message.
     pub fn system(content: impl Into<String>) -> Self {
-        Self { role: Role::System, content: content.into() }
+        Self {
+            role: Role::System,
+            content: content.into(),
+        }
     }
     /// A user message.
     pub fn user(content: impl Into<String>) -> Self {
-        Self { role: Role::User, content: content.into() }
+        Self {
+            role: Role::User,
+            content: content.into(),
+        }
     }
     /// An assistant message.
     pub fn assistant(content: impl Into<String>) -> Self {
-        Self { role: Role::Assistant, content: content.into() }
+        Self {
+            role: Role::Assistant,
+            content: content.into(),
+        }
     }
 }
 
@@ -65,7 +74,14 @@ pub struct GenerationParams {
 
 impl Default for GenerationParams {
     fn default() -> Self {
-        Self { temperature: 0.2, top_p: 0.9, max_tokens: 1536, num_ctx: 8192, stop: Vec::new(), seed: None }
+        Self {
+            temperature: 0.2,
+            top_p: 0.9,
+            max_tokens: 1536,
+            num_ctx: 8192,
+            stop: Vec::new(),
+            seed: None,
+        }
     }
 }
 
@@ -111,7 +127,11 @@ pub struct GenerateRequest {
 impl GenerateRequest {
     /// A request from messages with default parameters.
     pub fn new(messages: Vec<ChatMessage>) -> Self {
-        Self { messages, params: GenerationParams::default(), grounding: None }
+        Self {
+            messages,
+            params: GenerationParams::default(),
+            grounding: None,
+        }
     }
 }
 

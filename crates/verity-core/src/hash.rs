@@ -11,6 +11,9 @@ pub fn sha1_hex(bytes: &[u8]) -> String {
 mod tests {
     #[test]
     fn known_vector() {
-        assert_eq!(super::sha1_hex(b"abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");
+        assert_eq!(
+            super::sha1_hex(b"abc"),
+            "a9993e364706816aba3e25717850c26c9cd0d89d"
+        );
     }
 }

@@ -34,16 +34,23 @@ pub mod web;
 
 pub use answer::{Answer, Citation, Timings};
 pub use cache::Cache;
-pub use document::{stable_uid, Chunk, Document, DocumentMeta, Fingerprint, IndexedDocument, UpsertReport};
+pub use document::{
+    stable_uid, Chunk, Document, DocumentMeta, Fingerprint, IndexedDocument, UpsertReport,
+};
 pub use embed::{Embedder, EmbedderId, Embedding};
-pub use error::{ConfigError, Error, FetchError, InputError, ParseError, ProviderError, ProviderErrorKind, Result, StoreError};
+pub use error::{
+    ConfigError, Error, FetchError, InputError, ParseError, ProviderError, ProviderErrorKind,
+    Result, StoreError,
+};
 pub use generate::{
-    ChatMessage, ContextBlock, FinishReason, GenerateRequest, Generation, GenerationParams, Generator, Grounding, Role,
-    TokenStream, Usage,
+    ChatMessage, ContextBlock, FinishReason, GenerateRequest, Generation, GenerationParams,
+    Generator, Grounding, Role, TokenStream, Usage,
 };
 pub use retry::RetryPolicy;
 pub use rules::{Priority, RelevanceRule, RuleKind, RuleStore};
-pub use search::{Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode, SearchQuery, SearchResults, TimeRange};
+pub use search::{
+    Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode, SearchQuery, SearchResults, TimeRange,
+};
 pub use source::{FetchStatus, FetchedSource, Fetcher, PageSpan, ParsedDocument, SourceFormat};
 pub use store::{StoreStats, VectorStore};
 pub use web::{WebHit, WebQuery, WebSearch, WebTimeRange};

@@ -11,7 +11,11 @@ use crate::search::Fusion;
 /// Fuse ranked lists of ids (best first) into one, best first, with scores.
 ///
 /// `lexical` and `dense` are `(id, raw score)` lists as returned by each index.
-pub fn fuse(lexical: &[(String, f32)], dense: &[(String, f32)], fusion: Fusion) -> Vec<(String, f32)> {
+pub fn fuse(
+    lexical: &[(String, f32)],
+    dense: &[(String, f32)],
+    fusion: Fusion,
+) -> Vec<(String, f32)> {
     let mut acc: HashMap<&str, f32> = HashMap::new();
     match fusion {
         Fusion::Rrf { k, lexical_weight } => {
@@ -42,14 +46,22 @@ pub fn fuse(lexical: &[(String, f32)], dense: &[(String, f32)], fusion: Fusion) 
 fn min_max(list: &[(String, f32)]) -> impl Iterator<Item = (&str, f32)> {
     let (lo, hi) = list
         .iter()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), (_, s)| (lo.min(*s), hi.max(*s)));
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), (_, s)| {
+            (lo.min(*s), hi.max(*s))
+        });
     let span = hi - lo;
-    list.iter().map(move |(id, s)| (id.as_str(), if span > 0.0 { (s - lo) / span } else { 1.0 }))
+    list.iter()
+        .map(move |(id, s)| (id.as_str(), if span > 0.0 { (s - lo) / span } else { 1.0 }))
 }
 
 /// Exponential freshness decay: 1 at `now`, 0.5 after `half_life`.
 /// Documents without a timestamp get `undated` (a neutral value such as 0.5).
-pub fn freshness(ts: Option<DateTime<Utc>>, now: DateTime<Utc>, half_life: Duration, undated: f32) -> f32 {
+pub fn freshness(
+    ts: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+    half_life: Duration,
+    undated: f32,
+) -> f32 {
     let Some(ts) = ts else { return undated };
     let age = (now - ts).num_seconds().max(0) as f64;
     let hl = half_life.as_secs_f64().max(1.0);
@@ -80,7 +92,11 @@ pub struct Rerank {
 
 impl Default for Rerank {
     fn default() -> Self {
-        Self { freshness_weight: 0.2, half_life: Duration::from_secs(180 * 24 * 3600), top: 3 }
+        Self {
+            freshness_weight: 0.2,
+            half_life: Duration::from_secs(180 * 24 * 3600),
+            top: 3,
+        }
     }
 }
 
@@ -96,12 +112,22 @@ mod tests {
     use chrono::TimeZone;
 
     fn l(ids: &[&str]) -> Vec<(String, f32)> {
-        ids.iter().enumerate().map(|(i, s)| (s.to_string(), 10.0 - i as f32)).collect()
+        ids.iter()
+            .enumerate()
+            .map(|(i, s)| (s.to_string(), 10.0 - i as f32))
+            .collect()
     }
 
     #[test]
     fn rrf_prefers_agreement() {
-        let out = fuse(&l(&["a", "b", "c"]), &l(&["b", "d", "a"]), Fusion::Rrf { k: 60.0, lexical_weight: 0.5 });
+        let out = fuse(
+            &l(&["a", "b", "c"]),
+            &l(&["b", "d", "a"]),
+            Fusion::Rrf {
+                k: 60.0,
+                lexical_weight: 0.5,
+            },
+        );
         assert_eq!(out[0].0, "b");
         assert_eq!(out[1].0, "a");
         assert_eq!(out.len(), 4);
@@ -109,9 +135,21 @@ mod tests {
 
     #[test]
     fn weighted_fusion_respects_weight() {
-        let out = fuse(&l(&["a", "b"]), &l(&["b", "a"]), Fusion::Weighted { lexical_weight: 0.9 });
+        let out = fuse(
+            &l(&["a", "b"]),
+            &l(&["b", "a"]),
+            Fusion::Weighted {
+                lexical_weight: 0.9,
+            },
+        );
         assert_eq!(out[0].0, "a");
-        let out = fuse(&l(&["a", "b"]), &l(&["b", "a"]), Fusion::Weighted { lexical_weight: 0.1 });
+        let out = fuse(
+            &l(&["a", "b"]),
+            &l(&["b", "a"]),
+            Fusion::Weighted {
+                lexical_weight: 0.1,
+            },
+        );
         assert_eq!(out[0].0, "b");
     }
 

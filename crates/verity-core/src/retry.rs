@@ -18,14 +18,21 @@ pub struct RetryPolicy {
 
 impl Default for RetryPolicy {
     fn default() -> Self {
-        Self { max_attempts: 3, base_delay: Duration::from_millis(200), max_delay: Duration::from_secs(5) }
+        Self {
+            max_attempts: 3,
+            base_delay: Duration::from_millis(200),
+            max_delay: Duration::from_secs(5),
+        }
     }
 }
 
 impl RetryPolicy {
     /// No retries.
     pub fn none() -> Self {
-        Self { max_attempts: 1, ..Self::default() }
+        Self {
+            max_attempts: 1,
+            ..Self::default()
+        }
     }
 
     /// Delay before attempt `attempt` (1-based; attempt 1 has none).
@@ -65,7 +72,11 @@ mod tests {
 
     #[test]
     fn delays_double_and_cap() {
-        let p = RetryPolicy { max_attempts: 5, base_delay: Duration::from_millis(100), max_delay: Duration::from_millis(300) };
+        let p = RetryPolicy {
+            max_attempts: 5,
+            base_delay: Duration::from_millis(100),
+            max_delay: Duration::from_millis(300),
+        };
         assert_eq!(p.delay(1), Duration::ZERO);
         assert_eq!(p.delay(2), Duration::from_millis(100));
         assert_eq!(p.delay(3), Duration::from_millis(200));
@@ -79,7 +90,11 @@ mod tests {
         let r: Result<()> = p
             .run(|_| async {
                 calls.fetch_add(1, Ordering::SeqCst);
-                Err(Error::from(ProviderError::new("x", ProviderErrorKind::Unavailable, "down")))
+                Err(Error::from(ProviderError::new(
+                    "x",
+                    ProviderErrorKind::Unavailable,
+                    "down",
+                )))
             })
             .await;
         assert!(r.is_err());
@@ -89,13 +104,25 @@ mod tests {
         let r: Result<()> = p
             .run(|_| async {
                 calls.fetch_add(1, Ordering::SeqCst);
-                Err(Error::from(ProviderError::new("x", ProviderErrorKind::ModelNotFound, "nope")))
+                Err(Error::from(ProviderError::new(
+                    "x",
+                    ProviderErrorKind::ModelNotFound,
+                    "nope",
+                )))
             })
             .await;
         assert!(r.is_err());
         assert_eq!(calls.load(Ordering::SeqCst), 1);
 
-        let r = p.run(|attempt| async move { if attempt < 2 { Err(Error::Timeout(Duration::from_secs(1))) } else { Ok(attempt) } }).await;
+        let r = p
+            .run(|attempt| async move {
+                if attempt < 2 {
+                    Err(Error::Timeout(Duration::from_secs(1)))
+                } else {
+                    Ok(attempt)
+                }
+            })
+            .await;
         assert_eq!(r.unwrap(), 2);
     }
 }

@@ -66,7 +66,11 @@ fn default_active() -> bool {
 #[async_trait]
 pub trait RuleStore: Send + Sync {
     /// Active rules, optionally restricted by kind and priority.
-    async fn rules(&self, kind: Option<RuleKind>, priority: Option<Priority>) -> Result<Vec<RelevanceRule>>;
+    async fn rules(
+        &self,
+        kind: Option<RuleKind>,
+        priority: Option<Priority>,
+    ) -> Result<Vec<RelevanceRule>>;
     /// Create or replace the rule with this name.
     async fn upsert_rule(&self, rule: RelevanceRule) -> Result<()>;
     /// Delete a rule; `false` when it did not exist.

@@ -67,7 +67,9 @@ pub enum Fusion {
 /// docs/benchmarks.d/quality.md.
 impl Default for Fusion {
     fn default() -> Self {
-        Fusion::Weighted { lexical_weight: 0.5 }
+        Fusion::Weighted {
+            lexical_weight: 0.5,
+        }
     }
 }
 
@@ -113,11 +115,15 @@ impl MetadataFilter {
     /// as JSON scalars, strings otherwise).
     pub fn parse(spec: &str) -> crate::Result<Self> {
         let (key, vals) = spec.split_once('=').ok_or_else(|| {
-            crate::Error::invalid_input(format!("filter `{spec}` must look like key=value or key=v1|v2"))
+            crate::Error::invalid_input(format!(
+                "filter `{spec}` must look like key=value or key=v1|v2"
+            ))
         })?;
         let key = key.trim();
         if key.is_empty() {
-            return Err(crate::Error::invalid_input(format!("filter `{spec}` has an empty key")));
+            return Err(crate::Error::invalid_input(format!(
+                "filter `{spec}` has an empty key"
+            )));
         }
         let values = vals
             .split('|')
@@ -126,7 +132,10 @@ impl MetadataFilter {
                 _ => Value::String(v.to_string()),
             })
             .collect();
-        Ok(Self { key: key.to_string(), values })
+        Ok(Self {
+            key: key.to_string(),
+            values,
+        })
     }
 }
 
@@ -326,20 +335,57 @@ mod tests {
     fn filters_semantics() {
         let d = meta();
         assert!(Filters::default().matches(&d));
-        assert!(Filters { sources: vec!["amboss".into()], ..Default::default() }.matches(&d));
-        assert!(!Filters { sources: vec!["x".into()], ..Default::default() }.matches(&d));
-        assert!(Filters { tags_any: vec!["z".into(), "b".into()], ..Default::default() }.matches(&d));
-        assert!(!Filters { tags_all: vec!["a".into(), "z".into()], ..Default::default() }.matches(&d));
-        assert!(Filters { langs: vec!["EN".into()], ..Default::default() }.matches(&d));
-        let f = Filters { metadata: vec![MetadataFilter::parse("channel=7|8").unwrap()], ..Default::default() };
+        assert!(Filters {
+            sources: vec!["amboss".into()],
+            ..Default::default()
+        }
+        .matches(&d));
+        assert!(!Filters {
+            sources: vec!["x".into()],
+            ..Default::default()
+        }
+        .matches(&d));
+        assert!(Filters {
+            tags_any: vec!["z".into(), "b".into()],
+            ..Default::default()
+        }
+        .matches(&d));
+        assert!(!Filters {
+            tags_all: vec!["a".into(), "z".into()],
+            ..Default::default()
+        }
+        .matches(&d));
+        assert!(Filters {
+            langs: vec!["EN".into()],
+            ..Default::default()
+        }
+        .matches(&d));
+        let f = Filters {
+            metadata: vec![MetadataFilter::parse("channel=7|8").unwrap()],
+            ..Default::default()
+        };
         assert!(f.matches(&d));
-        let f = Filters { metadata: vec![MetadataFilter::parse("channel=9").unwrap()], ..Default::default() };
+        let f = Filters {
+            metadata: vec![MetadataFilter::parse("channel=9").unwrap()],
+            ..Default::default()
+        };
         assert!(!f.matches(&d));
-        let t = TimeRange { since: Some(Utc.with_ymd_and_hms(2025, 6, 1, 0, 0, 0).unwrap()), until: None };
-        assert!(!Filters { time: t, ..Default::default() }.matches(&d));
+        let t = TimeRange {
+            since: Some(Utc.with_ymd_and_hms(2025, 6, 1, 0, 0, 0).unwrap()),
+            until: None,
+        };
+        assert!(!Filters {
+            time: t,
+            ..Default::default()
+        }
+        .matches(&d));
         let mut undated = d.clone();
         undated.ts = None;
-        assert!(!Filters { time: t, ..Default::default() }.matches(&undated));
+        assert!(!Filters {
+            time: t,
+            ..Default::default()
+        }
+        .matches(&undated));
     }
 
     #[test]

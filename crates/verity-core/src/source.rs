@@ -51,7 +51,10 @@ pub struct ParsedDocument {
 impl ParsedDocument {
     /// Page holding byte offset `offset` of the content, if known.
     pub fn page_of(&self, offset: usize) -> Option<u32> {
-        self.pages.iter().find(|p| p.start <= offset && offset < p.end).map(|p| p.page)
+        self.pages
+            .iter()
+            .find(|p| p.start <= offset && offset < p.end)
+            .map(|p| p.page)
     }
 }
 

@@ -49,7 +49,13 @@ fn default_page() -> u32 {
 impl WebQuery {
     /// A query with defaults.
     pub fn new(query: impl Into<String>) -> Self {
-        Self { query: query.into(), num_results: default_num_results(), time_range: None, language: None, page: 1 }
+        Self {
+            query: query.into(),
+            num_results: default_num_results(),
+            time_range: None,
+            language: None,
+            page: 1,
+        }
     }
 }
 

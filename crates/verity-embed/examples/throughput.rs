@@ -10,8 +10,9 @@ use verity_core::Embedder;
 use verity_embed::{Engine, LocalEmbedder, LocalEmbedderConfig};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let data = std::env::var("VERITY_DATA_DIR")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data").to_string());
+    let data = std::env::var("VERITY_DATA_DIR").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data").to_string()
+    });
     let corpus = std::fs::read_to_string(format!("{data}/scifact/corpus.jsonl"))?;
     let texts: Vec<String> = corpus
         .lines()
@@ -22,12 +23,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .collect();
     let dir = LocalEmbedder::default_model_dir();
     let probe = LocalEmbedder::builder(&dir).build()?;
-    let tokens: usize = texts.iter().map(|t| probe.count_tokens(t).unwrap_or(0).min(probe.max_tokens())).sum();
-    let reps: usize = std::env::var("REPS").ok().and_then(|r| r.parse().ok()).unwrap_or(3);
-    println!("{} chunks, {tokens} tokens, RAYON_NUM_THREADS={:?}", texts.len(), std::env::var("RAYON_NUM_THREADS").ok());
+    let tokens: usize = texts
+        .iter()
+        .map(|t| probe.count_tokens(t).unwrap_or(0).min(probe.max_tokens()))
+        .sum();
+    let reps: usize = std::env::var("REPS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3);
+    println!(
+        "{} chunks, {tokens} tokens, RAYON_NUM_THREADS={:?}",
+        texts.len(),
+        std::env::var("RAYON_NUM_THREADS").ok()
+    );
     for engine in [Engine::Packed, Engine::CandleBert] {
         for batch in [8, 32, 64] {
-            let e = LocalEmbedderConfig::new(&dir).engine(engine).batch_size(batch).build()?;
+            let e = LocalEmbedderConfig::new(&dir)
+                .engine(engine)
+                .batch_size(batch)
+                .build()?;
             e.embed_blocking(&texts[..8])?; // warm-up
             let mut times = Vec::new();
             for _ in 0..reps {

@@ -1,4 +1,5 @@
 //! PDF extraction on real generated fixtures (see tests/fixtures/pdf/make_fixtures.py).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg(feature = "pdf")]
 
 use std::path::PathBuf;

@@ -5,6 +5,7 @@
 //! Ignored by default (it needs `pdftotext`): run with
 //! `cargo test -p verity-extract --release --test pdf_compare -- --ignored --nocapture`.
 //! Extra files: `VERITY_PDF_COMPARE=/a.pdf:/b.pdf`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg(feature = "pdf")]
 
 use std::collections::HashMap;
@@ -47,7 +48,11 @@ fn normalise(text: &str) -> Vec<String> {
 
 fn f1<T: std::hash::Hash + Eq + Clone>(ours: &[T], theirs: &[T]) -> f64 {
     if ours.is_empty() || theirs.is_empty() {
-        return if ours.is_empty() && theirs.is_empty() { 1.0 } else { 0.0 };
+        return if ours.is_empty() && theirs.is_empty() {
+            1.0
+        } else {
+            0.0
+        };
     }
     let mut counts: HashMap<&T, i64> = HashMap::new();
     for t in theirs {
@@ -72,15 +77,24 @@ fn f1<T: std::hash::Hash + Eq + Clone>(ours: &[T], theirs: &[T]) -> f64 {
 }
 
 fn bigrams(words: &[String]) -> Vec<(String, String)> {
-    words.windows(2).map(|w| (w[0].clone(), w[1].clone())).collect()
+    words
+        .windows(2)
+        .map(|w| (w[0].clone(), w[1].clone()))
+        .collect()
 }
 
 fn files() -> Vec<PathBuf> {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pdf");
-    let mut v: Vec<PathBuf> = ["single.pdf", "two_column.pdf", "unicode_cid.pdf", "handmade.pdf", "groff_two_column.pdf"]
-        .iter()
-        .map(|n| fixtures.join(n))
-        .collect();
+    let mut v: Vec<PathBuf> = [
+        "single.pdf",
+        "two_column.pdf",
+        "unicode_cid.pdf",
+        "handmade.pdf",
+        "groff_two_column.pdf",
+    ]
+    .iter()
+    .map(|n| fixtures.join(n))
+    .collect();
     for p in [
         "/usr/share/doc/libtasn1-doc/libtasn1.pdf",
         "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf",
@@ -88,7 +102,12 @@ fn files() -> Vec<PathBuf> {
         v.push(PathBuf::from(p));
     }
     if let Ok(extra) = std::env::var("VERITY_PDF_COMPARE") {
-        v.extend(extra.split(':').filter(|s| !s.is_empty()).map(PathBuf::from));
+        v.extend(
+            extra
+                .split(':')
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from),
+        );
     }
     v.into_iter().filter(|p| p.exists()).collect()
 }
@@ -103,7 +122,13 @@ fn compare_with_pdftotext() {
     let mut rows = Vec::new();
     for path in files() {
         let bytes = std::fs::read(&path).unwrap();
-        let reference = Command::new("pdftotext").arg("-enc").arg("UTF-8").arg(&path).arg("-").output().unwrap();
+        let reference = Command::new("pdftotext")
+            .arg("-enc")
+            .arg("UTF-8")
+            .arg(&path)
+            .arg("-")
+            .output()
+            .unwrap();
         let theirs = normalise(&String::from_utf8_lossy(&reference.stdout));
         // Warm up once, then time a few runs.
         let pages = match extract_pages(&bytes) {
@@ -123,7 +148,15 @@ fn compare_with_pdftotext() {
         let uni = f1(&ours, &theirs);
         let bi = f1(&bigrams(&ours), &bigrams(&theirs));
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        rows.push((name, pages.len(), ours.len(), theirs.len(), uni, bi, pages.len() as f64 / secs));
+        rows.push((
+            name,
+            pages.len(),
+            ours.len(),
+            theirs.len(),
+            uni,
+            bi,
+            pages.len() as f64 / secs,
+        ));
     }
     println!("| file | pages | words (ours / pdftotext) | word F1 | bigram F1 | pages/s |");
     println!("|---|---:|---:|---:|---:|---:|");
@@ -135,6 +168,9 @@ fn compare_with_pdftotext() {
     let mean_bi = rows.iter().map(|r| r.5).sum::<f64>() / n;
     let total_pages: usize = rows.iter().map(|r| r.1).sum();
     let total_secs: f64 = rows.iter().map(|r| r.1 as f64 / r.6).sum();
-    println!("| **mean** | {total_pages} | | {mean_uni:.3} | {mean_bi:.3} | {:.0} |", total_pages as f64 / total_secs);
+    println!(
+        "| **mean** | {total_pages} | | {mean_uni:.3} | {mean_bi:.3} | {:.0} |",
+        total_pages as f64 / total_secs
+    );
     assert!(!rows.is_empty());
 }

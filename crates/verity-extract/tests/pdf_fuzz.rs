@@ -1,4 +1,5 @@
 //! Smoke fuzzing: mutated fixture bytes never panic the PDF extractor.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg(feature = "pdf")]
 
 use std::path::PathBuf;

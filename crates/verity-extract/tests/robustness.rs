@@ -1,4 +1,5 @@
 //! Property tests: no input makes the parsers panic, and work stays bounded.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use proptest::prelude::*;
 use verity_extract::{parse_bytes, parse_html, parse_markdown, parse_text};

@@ -19,7 +19,8 @@ pub struct ParsedCitations {
 
 fn marker_re() -> Option<&'static Regex> {
     static RE: OnceLock<Option<Regex>> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"\[(\s*\d{1,4}\s*(?:[,;]\s*\d{1,4}\s*)*)\]").ok()).as_ref()
+    RE.get_or_init(|| Regex::new(r"\[(\s*\d{1,4}\s*(?:[,;]\s*\d{1,4}\s*)*)\]").ok())
+        .as_ref()
 }
 
 /// Find `[n]` markers; keep those in `1..=n_blocks`, drop the others.
@@ -27,12 +28,19 @@ pub fn parse(text: &str, n_blocks: usize) -> ParsedCitations {
     let mut cited = BTreeSet::new();
     let mut invalid = BTreeSet::new();
     let Some(re) = marker_re() else {
-        return ParsedCitations { text: text.to_string(), cited: vec![], invalid: vec![] };
+        return ParsedCitations {
+            text: text.to_string(),
+            cited: vec![],
+            invalid: vec![],
+        };
     };
     let out = re.replace_all(text, |caps: &regex::Captures<'_>| {
         let inner = caps.get(1).map_or("", |m| m.as_str());
         let mut keep = Vec::new();
-        for n in inner.split([',', ';']).filter_map(|s| s.trim().parse::<usize>().ok()) {
+        for n in inner
+            .split([',', ';'])
+            .filter_map(|s| s.trim().parse::<usize>().ok())
+        {
             if (1..=n_blocks).contains(&n) {
                 cited.insert(n);
                 keep.push(n.to_string());
@@ -48,7 +56,11 @@ pub fn parse(text: &str, n_blocks: usize) -> ParsedCitations {
     });
     // Removing a marker can leave "word ." or double spaces behind.
     let cleaned = out.replace(" .", ".").replace("  ", " ");
-    ParsedCitations { text: cleaned.trim().to_string(), cited: cited.into_iter().collect(), invalid: invalid.into_iter().collect() }
+    ParsedCitations {
+        text: cleaned.trim().to_string(),
+        cited: cited.into_iter().collect(),
+        invalid: invalid.into_iter().collect(),
+    }
 }
 
 /// Build [`Citation`]s for the cited blocks; `quote` is the sentence of the
@@ -84,9 +96,20 @@ fn verbatim_quote(answer: &str, n: usize, chunk: &str) -> Option<String> {
             .trim_matches(['[', ']'])
             .split([',', ';'])
             .any(|s| s.trim().parse::<usize>().ok() == Some(n));
-        let sentence = answer[last..m.start()].trim().trim_start_matches(['.', ' ']).trim();
-        let sentence = sentence.trim_matches('"').trim_matches('«').trim_matches('»').trim();
-        if cites_n && sentence.len() > 10 && chunk.contains(sentence) && best.as_ref().is_none_or(|b| b.len() < sentence.len()) {
+        let sentence = answer[last..m.start()]
+            .trim()
+            .trim_start_matches(['.', ' '])
+            .trim();
+        let sentence = sentence
+            .trim_matches('"')
+            .trim_matches('«')
+            .trim_matches('»')
+            .trim();
+        if cites_n
+            && sentence.len() > 10
+            && chunk.contains(sentence)
+            && best.as_ref().is_none_or(|b| b.len() < sentence.len())
+        {
             best = Some(sentence.to_string());
         }
         last = m.end();
@@ -108,7 +131,9 @@ pub fn cited_sentence_ratio(text: &str) -> f32 {
     // A marker placed right after the full stop belongs to the previous sentence.
     let mut cited = 0usize;
     for (i, s) in sentences.iter().enumerate() {
-        let next_starts_with_marker = sentences.get(i + 1).is_some_and(|n| n.starts_with('[') && re.is_match(n));
+        let next_starts_with_marker = sentences
+            .get(i + 1)
+            .is_some_and(|n| n.starts_with('[') && re.is_match(n));
         if re.is_match(s) || next_starts_with_marker {
             cited += 1;
         }
@@ -122,10 +147,16 @@ mod tests {
 
     #[test]
     fn keeps_valid_and_removes_invented_markers() {
-        let p = parse("Fees are per channel [1]. Base fee is 1 sat [7]. Both apply [2, 9].", 3);
+        let p = parse(
+            "Fees are per channel [1]. Base fee is 1 sat [7]. Both apply [2, 9].",
+            3,
+        );
         assert_eq!(p.cited, vec![1, 2]);
         assert_eq!(p.invalid, vec![7, 9]);
-        assert_eq!(p.text, "Fees are per channel [1]. Base fee is 1 sat. Both apply [2].");
+        assert_eq!(
+            p.text,
+            "Fees are per channel [1]. Base fee is 1 sat. Both apply [2]."
+        );
     }
 
     #[test]
@@ -140,13 +171,20 @@ mod tests {
     #[test]
     fn ratio_counts_cited_sentences() {
         assert_eq!(cited_sentence_ratio("One fact [1]. Another fact [2]."), 1.0);
-        assert_eq!(cited_sentence_ratio("One fact [1]. Unsupported claim here."), 0.5);
+        assert_eq!(
+            cited_sentence_ratio("One fact [1]. Unsupported claim here."),
+            0.5
+        );
         assert_eq!(cited_sentence_ratio(""), 0.0);
     }
 
     #[test]
     fn verbatim_quotes_are_found() {
-        let q = verbatim_quote("\"Fees are set per channel.\" [1]", 1, "Intro. Fees are set per channel. More.");
+        let q = verbatim_quote(
+            "\"Fees are set per channel.\" [1]",
+            1,
+            "Intro. Fees are set per channel. More.",
+        );
         assert_eq!(q.as_deref(), Some("Fees are set per channel."));
         assert!(verbatim_quote("Something invented entirely [1]", 1, "Other text").is_none());
     }

@@ -13,5 +13,8 @@ pub mod rag;
 pub mod retrieve;
 
 pub use injection::{InjectionFilter, InjectionPolicy};
-pub use rag::{AskRequest, LowEvidencePolicy, RagConfig, RagEvent, RagPipeline, RagPipelineBuilder, RagStream, TimeoutPolicy};
+pub use rag::{
+    AskRequest, LowEvidencePolicy, RagConfig, RagEvent, RagPipeline, RagPipelineBuilder, RagStream,
+    TimeoutPolicy,
+};
 pub use retrieve::{rerank, CacheCounters, Retriever, RetrieverConfig};

@@ -65,8 +65,16 @@ pub fn user_prompt(question: &str, hits: &[ScoredChunk], blocks: &[ContextBlock]
 }
 
 /// The full chat for a grounded answer.
-pub fn messages(question: &str, lang: &str, hits: &[ScoredChunk], blocks: &[ContextBlock]) -> Vec<ChatMessage> {
-    vec![ChatMessage::system(system_prompt(lang)), ChatMessage::user(user_prompt(question, hits, blocks))]
+pub fn messages(
+    question: &str,
+    lang: &str,
+    hits: &[ScoredChunk],
+    blocks: &[ContextBlock],
+) -> Vec<ChatMessage> {
+    vec![
+        ChatMessage::system(system_prompt(lang)),
+        ChatMessage::user(user_prompt(question, hits, blocks)),
+    ]
 }
 
 /// The answer given when the guardrail finds too little evidence.

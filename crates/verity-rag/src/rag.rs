@@ -12,8 +12,9 @@ use futures::{Stream, StreamExt};
 use tracing::{info_span, warn, Instrument};
 use verity_core::cache::{answer_key, uid_tag, ANSWER_TTL};
 use verity_core::{
-    Answer, Cache, Error, Filters, GenerateRequest, Generation, GenerationParams, Generator, Grounding, ProviderErrorKind,
-    Result, ScoredChunk, SearchMode, SearchQuery, SearchResults, Timings,
+    Answer, Cache, Error, Filters, GenerateRequest, Generation, GenerationParams, Generator,
+    Grounding, ProviderErrorKind, Result, ScoredChunk, SearchMode, SearchQuery, SearchResults,
+    Timings,
 };
 
 use crate::citations;
@@ -50,7 +51,13 @@ pub struct TimeoutPolicy {
 
 impl Default for TimeoutPolicy {
     fn default() -> Self {
-        Self { fixed: None, p95_factor: 2.0, floor: Duration::from_secs(5), min_samples: 10, window: 200 }
+        Self {
+            fixed: None,
+            p95_factor: 2.0,
+            floor: Duration::from_secs(5),
+            min_samples: 10,
+            window: 200,
+        }
     }
 }
 
@@ -124,7 +131,10 @@ pub struct AskRequest {
 impl AskRequest {
     /// A request with defaults.
     pub fn new(question: impl Into<String>) -> Self {
-        Self { question: question.into(), ..Self::default() }
+        Self {
+            question: question.into(),
+            ..Self::default()
+        }
     }
 }
 
@@ -155,7 +165,12 @@ impl RagCounters {
     /// `(generations, timeouts, fallbacks, answers without a valid citation)`.
     pub fn snapshot(&self) -> (u64, u64, u64, u64) {
         use std::sync::atomic::Ordering::Relaxed;
-        (self.generations.load(Relaxed), self.timeouts.load(Relaxed), self.fallbacks.load(Relaxed), self.uncited.load(Relaxed))
+        (
+            self.generations.load(Relaxed),
+            self.timeouts.load(Relaxed),
+            self.fallbacks.load(Relaxed),
+            self.uncited.load(Relaxed),
+        )
     }
 }
 
@@ -237,7 +252,13 @@ enum Preparation {
 impl RagPipeline {
     /// Start building a pipeline from a retriever and a generator.
     pub fn builder(retriever: Retriever, generator: Arc<dyn Generator>) -> RagPipelineBuilder {
-        RagPipelineBuilder { retriever, generator, fallback: None, cache: None, config: RagConfig::default() }
+        RagPipelineBuilder {
+            retriever,
+            generator,
+            fallback: None,
+            cache: None,
+            config: RagConfig::default(),
+        }
     }
 
     /// The retriever (search without generation keeps working when generators are down).
@@ -277,7 +298,9 @@ impl RagPipeline {
         let mut timings = p.timings;
         timings.generation_ms = ms(gen_started.elapsed());
         notes.splice(0..0, p.notes.iter().cloned());
-        let answer = self.finish(&p, generation, degraded, notes, timings, started).await?;
+        let answer = self
+            .finish(&p, generation, degraded, notes, timings, started)
+            .await?;
         Ok(answer)
     }
 
@@ -302,7 +325,9 @@ impl RagPipeline {
                     let mut timings = p.timings;
                     timings.generation_ms = ms(gen_started.elapsed());
                     notes.splice(0..0, p.notes.iter().cloned());
-                    this.finish(&p, generation, degraded, notes, timings, started).await.map(|a| RagEvent::Done(Box::new(a)))
+                    this.finish(&p, generation, degraded, notes, timings, started)
+                        .await
+                        .map(|a| RagEvent::Done(Box::new(a)))
                 }
                 Err(e) => Err(e),
             };
@@ -327,14 +352,18 @@ impl RagPipeline {
 
         // Retrieve, preferring documents in the answer language.
         let t0 = Instant::now();
-        let mut query = SearchQuery::new(question).k(req.k.unwrap_or(cfg.k)).mode(req.mode.unwrap_or(cfg.mode));
+        let mut query = SearchQuery::new(question)
+            .k(req.k.unwrap_or(cfg.k))
+            .mode(req.mode.unwrap_or(cfg.mode));
         query.filters = req.filters.clone();
         let retrieval = if req.lang.is_some() && query.filters.langs.is_empty() {
             let mut in_lang = query.clone();
             in_lang.filters.langs = vec![lang.clone()];
             let r = self.inner.retriever.retrieve(&in_lang).await?;
             if r.hits.is_empty() || r.not_enough_evidence {
-                notes.push(format!("no strong sources in `{lang}`: searched all languages"));
+                notes.push(format!(
+                    "no strong sources in `{lang}`: searched all languages"
+                ));
                 self.inner.retriever.retrieve(&query).await?
             } else {
                 r
@@ -352,11 +381,17 @@ impl RagPipeline {
             if self.inner.injection.screen(&h.chunk.text) {
                 match cfg.injection {
                     InjectionPolicy::Drop => {
-                        notes.push(format!("dropped passage {} (looks like a prompt injection)", h.chunk.id));
+                        notes.push(format!(
+                            "dropped passage {} (looks like a prompt injection)",
+                            h.chunk.id
+                        ));
                         continue;
                     }
                     InjectionPolicy::QuoteInert => {
-                        notes.push(format!("quoted passage {} inertly (looks like a prompt injection)", h.chunk.id));
+                        notes.push(format!(
+                            "quoted passage {} inertly (looks like a prompt injection)",
+                            h.chunk.id
+                        ));
                         h.chunk.text = quote_inert(&h.chunk.text);
                     }
                     InjectionPolicy::Allow => {}
@@ -368,7 +403,12 @@ impl RagPipeline {
             }
         }
         let rerank_ms = ms(t1.elapsed());
-        let timings = Timings { retrieval_ms, rerank_ms, generation_ms: 0.0, total_ms: 0.0 };
+        let timings = Timings {
+            retrieval_ms,
+            rerank_ms,
+            generation_ms: 0.0,
+            total_ms: 0.0,
+        };
 
         let weak = retrieval.not_enough_evidence || hits.is_empty();
         if weak && (cfg.low_evidence == LowEvidencePolicy::Refuse || hits.is_empty()) {
@@ -383,7 +423,10 @@ impl RagPipeline {
                 invalid_citations: vec![],
                 model: "guardrail".into(),
                 cached: false,
-                timings: Timings { total_ms: ms(started.elapsed()), ..timings },
+                timings: Timings {
+                    total_ms: ms(started.elapsed()),
+                    ..timings
+                },
                 notes,
             })));
         }
@@ -393,7 +436,11 @@ impl RagPipeline {
         let request = GenerateRequest {
             messages,
             params: cfg.params.clone(),
-            grounding: Some(Grounding { question: question.to_string(), blocks, lang: Some(lang.clone()) }),
+            grounding: Some(Grounding {
+                question: question.to_string(),
+                blocks,
+                lang: Some(lang.clone()),
+            }),
         };
         let cache_key = answer_key(&format!(
             "{}\u{1f}{}\u{1f}{}",
@@ -406,20 +453,33 @@ impl RagPipeline {
                 if let Ok(mut a) = serde_json::from_slice::<Answer>(&bytes) {
                     self.inner.counters.answer_cache.hit();
                     metrics::counter!("verity_cache_hits_total", "cache" => "answer").increment(1);
-                    metrics::gauge!("cache_hit_ratio", "cache" => "answer").set(self.inner.counters.answer_cache.ratio());
+                    metrics::gauge!("cache_hit_ratio", "cache" => "answer")
+                        .set(self.inner.counters.answer_cache.ratio());
                     a.cached = true;
-                    a.timings = Timings { total_ms: ms(started.elapsed()), ..timings };
+                    a.timings = Timings {
+                        total_ms: ms(started.elapsed()),
+                        ..timings
+                    };
                     return Ok(Preparation::Answered(Box::new(a)));
                 }
             }
             self.inner.counters.answer_cache.miss();
             metrics::counter!("verity_cache_misses_total", "cache" => "answer").increment(1);
-            metrics::gauge!("cache_hit_ratio", "cache" => "answer").set(self.inner.counters.answer_cache.ratio());
+            metrics::gauge!("cache_hit_ratio", "cache" => "answer")
+                .set(self.inner.counters.answer_cache.ratio());
         }
         if weak {
             notes.push("the sources are weak for this question".into());
         }
-        Ok(Preparation::Ready(Box::new(Prepared { lang, hits, retrieval, request, cache_key, notes, timings })))
+        Ok(Preparation::Ready(Box::new(Prepared {
+            lang,
+            hits,
+            retrieval,
+            request,
+            cache_key,
+            notes,
+            timings,
+        })))
     }
 
     /// Current generation deadline, if any.
@@ -434,7 +494,9 @@ impl RagPipeline {
         }
         let mut v: Vec<f64> = lat.iter().copied().collect();
         v.sort_by(f64::total_cmp);
-        let idx = ((v.len() as f64 * 0.95).ceil() as usize).saturating_sub(1).min(v.len() - 1);
+        let idx = ((v.len() as f64 * 0.95).ceil() as usize)
+            .saturating_sub(1)
+            .min(v.len() - 1);
         let p95 = Duration::from_secs_f64(v[idx] / 1000.0);
         Some(p95.mul_f64(t.p95_factor).max(t.floor))
     }
@@ -452,7 +514,9 @@ impl RagPipeline {
         use std::sync::atomic::Ordering::Relaxed;
         self.inner.counters.generations.fetch_add(1, Relaxed);
         let started = Instant::now();
-        let fut = g.generate(req).instrument(info_span!("generate", model = g.model()));
+        let fut = g
+            .generate(req)
+            .instrument(info_span!("generate", model = g.model()));
         let out = match self.current_timeout() {
             Some(t) => match tokio::time::timeout(t, fut).await {
                 Ok(r) => r,
@@ -464,7 +528,10 @@ impl RagPipeline {
             },
             None => fut.await,
         };
-        let (g_total, t_total) = (self.inner.counters.generations.load(Relaxed), self.inner.counters.timeouts.load(Relaxed));
+        let (g_total, t_total) = (
+            self.inner.counters.generations.load(Relaxed),
+            self.inner.counters.timeouts.load(Relaxed),
+        );
         metrics::gauge!("timeout_rate").set(t_total as f64 / g_total.max(1) as f64);
         if out.is_ok() {
             self.record_latency(started.elapsed());
@@ -475,12 +542,19 @@ impl RagPipeline {
     fn should_fall_back(e: &Error) -> bool {
         match e {
             Error::Timeout(_) => true,
-            Error::Provider(p) => p.is_transient() || p.kind == ProviderErrorKind::ModelNotFound || p.kind == ProviderErrorKind::BadResponse,
+            Error::Provider(p) => {
+                p.is_transient()
+                    || p.kind == ProviderErrorKind::ModelNotFound
+                    || p.kind == ProviderErrorKind::BadResponse
+            }
             _ => false,
         }
     }
 
-    async fn generate_with_fallback(&self, p: &Prepared) -> Result<(Generation, bool, Vec<String>)> {
+    async fn generate_with_fallback(
+        &self,
+        p: &Prepared,
+    ) -> Result<(Generation, bool, Vec<String>)> {
         let mut notes = Vec::new();
         let primary = self.run_once(&self.inner.generator, &p.request).await;
         let fallback = self.inner.fallback.clone();
@@ -489,14 +563,19 @@ impl RagPipeline {
                 let conf = self.confidence_of(&g.text, &p.hits);
                 if conf < self.inner.config.min_confidence {
                     if let Some(fb) = fallback {
-                        notes.push(format!("low confidence ({conf:.2}) from {}: retried on fallback {}", g.model, fb.model()));
+                        notes.push(format!(
+                            "low confidence ({conf:.2}) from {}: retried on fallback {}",
+                            g.model,
+                            fb.model()
+                        ));
                         let span = info_span!("fallback", reason = "low_confidence");
                         match self.run_once(&fb, &p.request).instrument(span).await {
                             Ok(g2) if self.confidence_of(&g2.text, &p.hits) >= conf => {
                                 self.note_fallback();
                                 return Ok((g2, true, notes));
                             }
-                            Ok(_) => notes.push("fallback did not do better: kept the first answer".into()),
+                            Ok(_) => notes
+                                .push("fallback did not do better: kept the first answer".into()),
                             Err(e) => notes.push(format!("fallback failed: {e}")),
                         }
                     }
@@ -506,8 +585,15 @@ impl RagPipeline {
             Err(e) if Self::should_fall_back(&e) => {
                 let Some(fb) = fallback else { return Err(e) };
                 warn!(error = %e, "primary generator failed, using fallback");
-                notes.push(format!("{} failed ({e}): answered by fallback {}", self.inner.generator.model(), fb.model()));
-                let g = self.run_once(&fb, &p.request).instrument(info_span!("fallback", reason = "error")).await?;
+                notes.push(format!(
+                    "{} failed ({e}): answered by fallback {}",
+                    self.inner.generator.model(),
+                    fb.model()
+                ));
+                let g = self
+                    .run_once(&fb, &p.request)
+                    .instrument(info_span!("fallback", reason = "error"))
+                    .await?;
                 self.note_fallback();
                 Ok((g, true, notes))
             }
@@ -516,7 +602,10 @@ impl RagPipeline {
     }
 
     fn note_fallback(&self) {
-        self.inner.counters.fallbacks.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.inner
+            .counters
+            .fallbacks
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         metrics::counter!("rag_fallback_total").increment(1);
     }
 
@@ -528,8 +617,9 @@ impl RagPipeline {
         tx: &futures::channel::mpsc::UnboundedSender<Result<RagEvent>>,
     ) -> Result<(Generation, bool, Vec<String>)> {
         let mut notes = Vec::new();
-        let gens: Vec<Arc<dyn Generator>> =
-            std::iter::once(self.inner.generator.clone()).chain(self.inner.fallback.clone()).collect();
+        let gens: Vec<Arc<dyn Generator>> = std::iter::once(self.inner.generator.clone())
+            .chain(self.inner.fallback.clone())
+            .collect();
         let mut last_err = None;
         for (attempt, g) in gens.iter().enumerate() {
             let started = Instant::now();
@@ -601,11 +691,17 @@ impl RagPipeline {
         let parsed = citations::parse(&generation.text, p.hits.len());
         let cites = citations::resolve(&parsed, &p.hits);
         if !parsed.invalid.is_empty() {
-            notes.push(format!("removed citations to nonexistent sources: {:?}", parsed.invalid));
+            notes.push(format!(
+                "removed citations to nonexistent sources: {:?}",
+                parsed.invalid
+            ));
         }
         let confidence = confidence(&parsed, &p.hits, &generation.text);
         if cites.is_empty() {
-            self.inner.counters.uncited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.inner
+                .counters
+                .uncited
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             metrics::counter!("answer_hallucination_flag").increment(1);
             notes.push("the answer cites no valid source: treat it as unsupported".into());
         }
@@ -631,7 +727,14 @@ impl RagPipeline {
         if let Some(cache) = &self.inner.cache {
             if let Ok(bytes) = serde_json::to_vec(&answer) {
                 let tags: Vec<String> = p.hits.iter().map(|h| uid_tag(&h.doc.uid)).collect();
-                cache.put(&p.cache_key, &bytes, Some(self.inner.config.answer_ttl), &tags).await?;
+                cache
+                    .put(
+                        &p.cache_key,
+                        &bytes,
+                        Some(self.inner.config.answer_ttl),
+                        &tags,
+                    )
+                    .await?;
             }
         }
         Ok(answer)
@@ -640,11 +743,20 @@ impl RagPipeline {
 
 /// Confidence in `[0, 1]`: mean relevance of the cited blocks, scaled by the
 /// share of sentences that carry a citation; 0 without any valid citation.
-pub fn confidence(parsed: &citations::ParsedCitations, hits: &[ScoredChunk], raw_text: &str) -> f32 {
+pub fn confidence(
+    parsed: &citations::ParsedCitations,
+    hits: &[ScoredChunk],
+    raw_text: &str,
+) -> f32 {
     if parsed.cited.is_empty() {
         return 0.0;
     }
-    let rel: Vec<f32> = parsed.cited.iter().filter_map(|&n| hits.get(n - 1)).map(|h| h.relevance.clamp(0.0, 1.0)).collect();
+    let rel: Vec<f32> = parsed
+        .cited
+        .iter()
+        .filter_map(|&n| hits.get(n - 1))
+        .map(|h| h.relevance.clamp(0.0, 1.0))
+        .collect();
     if rel.is_empty() {
         return 0.0;
     }

@@ -9,7 +9,9 @@ use chrono::Utc;
 use tracing::{debug, info_span, Instrument};
 use verity_core::cache::{retrieval_key, RETRIEVAL_TTL};
 use verity_core::rank::{freshness, not_enough_evidence, Rerank};
-use verity_core::{Cache, Embedder, Result, ScoredChunk, SearchMode, SearchQuery, SearchResults, VectorStore};
+use verity_core::{
+    Cache, Embedder, Result, ScoredChunk, SearchMode, SearchQuery, SearchResults, VectorStore,
+};
 
 /// Settings of a [`Retriever`].
 #[derive(Debug, Clone, PartialEq)]
@@ -24,7 +26,11 @@ pub struct RetrieverConfig {
 
 impl Default for RetrieverConfig {
     fn default() -> Self {
-        Self { rerank: Some(Rerank::default()), min_relevance: 0.35, cache_ttl: RETRIEVAL_TTL }
+        Self {
+            rerank: Some(Rerank::default()),
+            min_relevance: 0.35,
+            cache_ttl: RETRIEVAL_TTL,
+        }
     }
 }
 
@@ -46,7 +52,10 @@ impl CacheCounters {
     }
     /// `(hits, misses)` so far.
     pub fn get(&self) -> (u64, u64) {
-        (self.hits.load(Ordering::Relaxed), self.misses.load(Ordering::Relaxed))
+        (
+            self.hits.load(Ordering::Relaxed),
+            self.misses.load(Ordering::Relaxed),
+        )
     }
     /// Hits / (hits + misses), 0 when nothing was looked up.
     pub fn ratio(&self) -> f64 {
@@ -132,12 +141,16 @@ impl Retriever {
         let mut q = query.clone();
         self.resolve_mode(&mut q, &mut notes).await?;
 
-        let key = self.cache.as_ref().map(|_| retrieval_key(&q.text, &self.scope(&q)));
+        let key = self
+            .cache
+            .as_ref()
+            .map(|_| retrieval_key(&q.text, &self.scope(&q)));
         if let (Some(cache), Some(key)) = (&self.cache, &key) {
             if let Some(bytes) = cache.get(key).await? {
                 if let Ok(hits) = serde_json::from_slice::<Vec<ScoredChunk>>(&bytes) {
                     self.counters.hit();
-                    metrics::counter!("verity_cache_hits_total", "cache" => "retrieval").increment(1);
+                    metrics::counter!("verity_cache_hits_total", "cache" => "retrieval")
+                        .increment(1);
                     notes.push("served from the retrieval cache".into());
                     return Ok(self.finish(hits, q.mode, notes, started));
                 }
@@ -146,7 +159,11 @@ impl Retriever {
             metrics::counter!("verity_cache_misses_total", "cache" => "retrieval").increment(1);
         }
 
-        let hits = self.store.search(&q).instrument(info_span!("search", mode = %q.mode, k = q.k)).await?;
+        let hits = self
+            .store
+            .search(&q)
+            .instrument(info_span!("search", mode = %q.mode, k = q.k))
+            .await?;
         let hits = {
             let _span = info_span!("rerank", n = hits.len()).entered();
             match &self.config.rerank {
@@ -156,23 +173,41 @@ impl Retriever {
         };
         if let (Some(cache), Some(key)) = (&self.cache, &key) {
             if let Ok(bytes) = serde_json::to_vec(&hits) {
-                cache.put(key, &bytes, Some(self.config.cache_ttl), &[]).await?;
+                cache
+                    .put(key, &bytes, Some(self.config.cache_ttl), &[])
+                    .await?;
             }
         }
         Ok(self.finish(hits, q.mode, notes, started))
     }
 
-    fn finish(&self, hits: Vec<ScoredChunk>, mode: SearchMode, notes: Vec<String>, started: Instant) -> SearchResults {
+    fn finish(
+        &self,
+        hits: Vec<ScoredChunk>,
+        mode: SearchMode,
+        notes: Vec<String>,
+        started: Instant,
+    ) -> SearchResults {
         let rel: Vec<f32> = hits.iter().map(|h| h.relevance).collect();
         let max = rel.iter().copied().fold(0.0f32, f32::max);
-        let mean = if rel.is_empty() { 0.0 } else { rel.iter().sum::<f32>() / rel.len() as f32 };
-        metrics::histogram!("rag_retrieval_latency_ms").record(started.elapsed().as_secs_f64() * 1000.0);
+        let mean = if rel.is_empty() {
+            0.0
+        } else {
+            rel.iter().sum::<f32>() / rel.len() as f32
+        };
+        metrics::histogram!("rag_retrieval_latency_ms")
+            .record(started.elapsed().as_secs_f64() * 1000.0);
         metrics::gauge!("rag_topk_score_max").set(max as f64);
         metrics::gauge!("rag_topk_score_mean").set(mean as f64);
         metrics::gauge!("cache_hit_ratio", "cache" => "retrieval").set(self.counters.ratio());
         let not_enough = not_enough_evidence(rel, self.config.min_relevance);
         debug!(hits = hits.len(), max, not_enough, "retrieved");
-        SearchResults { hits, mode, not_enough_evidence: not_enough, notes }
+        SearchResults {
+            hits,
+            mode,
+            not_enough_evidence: not_enough,
+            notes,
+        }
     }
 
     /// Pick the mode that can actually run and embed the query when needed.
@@ -198,18 +233,37 @@ impl Retriever {
             q.mode = SearchMode::Lexical;
             return Ok(());
         }
-        let v = embedder.embed_query(&q.text).instrument(info_span!("embed", n = 1)).await?;
+        let v = embedder
+            .embed_query(&q.text)
+            .instrument(info_span!("embed", n = 1))
+            .await?;
         q.vector = Some(v);
         Ok(())
     }
 
     /// What, besides the query text, changes a retrieval result.
     fn scope(&self, q: &SearchQuery) -> String {
-        let embedder = self.embedder.as_ref().map(|e| e.id().to_string()).unwrap_or_default();
+        let embedder = self
+            .embedder
+            .as_ref()
+            .map(|e| e.id().to_string())
+            .unwrap_or_default();
         let filters = serde_json::to_string(&q.filters).unwrap_or_default();
         let fusion = serde_json::to_string(&q.fusion).unwrap_or_default();
-        let rerank = self.config.rerank.map(|r| format!("{}:{}", r.freshness_weight, r.half_life.as_secs()));
-        format!("{}|{}|{}|{}|{}|{:?}|{}", self.store.backend(), q.mode, q.k, filters, fusion, rerank, embedder)
+        let rerank = self
+            .config
+            .rerank
+            .map(|r| format!("{}:{}", r.freshness_weight, r.half_life.as_secs()));
+        format!(
+            "{}|{}|{}|{}|{}|{:?}|{}",
+            self.store.backend(),
+            q.mode,
+            q.k,
+            filters,
+            fusion,
+            rerank,
+            embedder
+        )
     }
 }
 
@@ -221,7 +275,11 @@ pub fn rerank(mut hits: Vec<ScoredChunk>, rerank: &Rerank) -> Vec<ScoredChunk> {
         return hits;
     }
     let now = Utc::now();
-    let window = if rerank.top == 0 { hits.len() } else { rerank.top.min(hits.len()) };
+    let window = if rerank.top == 0 {
+        hits.len()
+    } else {
+        rerank.top.min(hits.len())
+    };
     let max = hits.iter().map(|h| h.score).fold(f32::MIN, f32::max);
     let w = rerank.freshness_weight.clamp(0.0, 1.0);
     let mut keyed: Vec<(f32, ScoredChunk)> = hits
@@ -277,18 +335,38 @@ mod tests {
 
     #[test]
     fn rerank_promotes_fresh_documents_within_the_window() {
-        let r = Rerank { freshness_weight: 0.5, half_life: Duration::from_secs(30 * 86400), top: 3 };
-        let hits = vec![hit("old", 0.80, Some(3650)), hit("new", 0.75, Some(1)), hit("mid", 0.7, Some(60)), hit("tail", 0.1, Some(0))];
+        let r = Rerank {
+            freshness_weight: 0.5,
+            half_life: Duration::from_secs(30 * 86400),
+            top: 3,
+        };
+        let hits = vec![
+            hit("old", 0.80, Some(3650)),
+            hit("new", 0.75, Some(1)),
+            hit("mid", 0.7, Some(60)),
+            hit("tail", 0.1, Some(0)),
+        ];
         let out = rerank(hits, &r);
         let order: Vec<_> = out.iter().map(|h| h.doc.uid.as_str()).collect();
-        assert_eq!(order, vec!["new", "mid", "old", "tail"], "tail is outside the window");
+        assert_eq!(
+            order,
+            vec!["new", "mid", "old", "tail"],
+            "tail is outside the window"
+        );
         assert!(out[0].freshness.unwrap() > 0.9);
     }
 
     #[test]
     fn rerank_keeps_order_of_undated_hits() {
-        let r = Rerank { top: 0, ..Rerank::default() };
-        let hits = vec![hit("a", 0.9, None), hit("b", 0.5, None), hit("c", 0.4, None)];
+        let r = Rerank {
+            top: 0,
+            ..Rerank::default()
+        };
+        let hits = vec![
+            hit("a", 0.9, None),
+            hit("b", 0.5, None),
+            hit("c", 0.4, None),
+        ];
         let out = rerank(hits, &r);
         let order: Vec<_> = out.iter().map(|h| h.doc.uid.as_str()).collect();
         assert_eq!(order, vec!["a", "b", "c"]);

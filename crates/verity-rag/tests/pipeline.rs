@@ -1,6 +1,7 @@
 //! RAG pipeline behaviour on a real (in-memory) SQLite store: guardrail,
 //! citations, fallback and degraded flag, timeouts, caches and busting,
 //! prompt-injection handling, streaming.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -9,10 +10,12 @@ use std::time::Duration;
 use async_trait::async_trait;
 use futures::StreamExt;
 use verity_core::{
-    Cache, Chunk, Document, Error, GenerateRequest, Generation, Generator, IndexedDocument, ProviderError,
-    ProviderErrorKind, Result, SearchMode, TokenStream, VectorStore,
+    Cache, Chunk, Document, Error, GenerateRequest, Generation, Generator, IndexedDocument,
+    ProviderError, ProviderErrorKind, Result, SearchMode, TokenStream, VectorStore,
 };
-use verity_rag::{AskRequest, InjectionPolicy, RagConfig, RagEvent, RagPipeline, Retriever, TimeoutPolicy};
+use verity_rag::{
+    AskRequest, InjectionPolicy, RagConfig, RagEvent, RagPipeline, Retriever, TimeoutPolicy,
+};
 use verity_store::{SqliteStore, StoreOptions};
 
 /// A generator that answers with a fixed text (or fails / sleeps), counting calls
@@ -27,13 +30,31 @@ struct Scripted {
 
 impl Scripted {
     fn ok(name: &'static str, text: &str) -> Arc<Self> {
-        Arc::new(Self { name, reply: Ok(text.into()), delay: Duration::ZERO, calls: AtomicUsize::new(0), last_prompt: Default::default() })
+        Arc::new(Self {
+            name,
+            reply: Ok(text.into()),
+            delay: Duration::ZERO,
+            calls: AtomicUsize::new(0),
+            last_prompt: Default::default(),
+        })
     }
     fn failing(name: &'static str, kind: ProviderErrorKind) -> Arc<Self> {
-        Arc::new(Self { name, reply: Err(kind), delay: Duration::ZERO, calls: AtomicUsize::new(0), last_prompt: Default::default() })
+        Arc::new(Self {
+            name,
+            reply: Err(kind),
+            delay: Duration::ZERO,
+            calls: AtomicUsize::new(0),
+            last_prompt: Default::default(),
+        })
     }
     fn slow(name: &'static str, text: &str, delay: Duration) -> Arc<Self> {
-        Arc::new(Self { name, reply: Ok(text.into()), delay, calls: AtomicUsize::new(0), last_prompt: Default::default() })
+        Arc::new(Self {
+            name,
+            reply: Ok(text.into()),
+            delay,
+            calls: AtomicUsize::new(0),
+            last_prompt: Default::default(),
+        })
     }
     fn calls(&self) -> usize {
         self.calls.load(Ordering::SeqCst)
@@ -47,16 +68,30 @@ impl Generator for Scripted {
     }
     async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
         self.calls.fetch_add(1, Ordering::SeqCst);
-        *self.last_prompt.lock().unwrap() = req.messages.iter().map(|m| m.content.clone()).collect::<Vec<_>>().join("\n");
+        *self.last_prompt.lock().unwrap() = req
+            .messages
+            .iter()
+            .map(|m| m.content.clone())
+            .collect::<Vec<_>>()
+            .join("\n");
         tokio::time::sleep(self.delay).await;
         match &self.reply {
-            Ok(t) => Ok(Generation { text: t.clone(), model: self.name.into(), finish_reason: Default::default(), usage: Default::default() }),
+            Ok(t) => Ok(Generation {
+                text: t.clone(),
+                model: self.name.into(),
+                finish_reason: Default::default(),
+                usage: Default::default(),
+            }),
             Err(k) => Err(ProviderError::new(self.name, *k, "scripted failure").into()),
         }
     }
     async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
         let g = self.generate(req).await?;
-        let pieces: Vec<Result<String>> = g.text.split_inclusive(' ').map(|s| Ok(s.to_string())).collect();
+        let pieces: Vec<Result<String>> = g
+            .text
+            .split_inclusive(' ')
+            .map(|s| Ok(s.to_string()))
+            .collect();
         Ok(Box::pin(futures::stream::iter(pieces)))
     }
 }
@@ -66,8 +101,23 @@ fn doc(uid: &str, title: &str, content: &str) -> IndexedDocument {
     d.title = Some(title.into());
     d.source = "test".into();
     d.lang = Some("en".into());
-    let chunk = Chunk { id: Chunk::make_id(uid, 0), doc_uid: uid.into(), index: 0, text: content.into(), start: 0, end: content.len(), heading_path: vec![], token_count: 20 };
-    IndexedDocument { content_hash: d.content_hash(), document: d, chunks: vec![chunk], embeddings: None, embedder: None }
+    let chunk = Chunk {
+        id: Chunk::make_id(uid, 0),
+        doc_uid: uid.into(),
+        index: 0,
+        text: content.into(),
+        start: 0,
+        end: content.len(),
+        heading_path: vec![],
+        token_count: 20,
+    };
+    IndexedDocument {
+        content_hash: d.content_hash(),
+        document: d,
+        chunks: vec![chunk],
+        embeddings: None,
+        embedder: None,
+    }
 }
 
 async fn store() -> Arc<SqliteStore> {
@@ -82,15 +132,30 @@ async fn store() -> Arc<SqliteStore> {
     s
 }
 
-fn pipeline(store: &Arc<SqliteStore>, g: Arc<dyn Generator>, fb: Option<Arc<dyn Generator>>, cfg: RagConfig) -> RagPipeline {
+fn pipeline(
+    store: &Arc<SqliteStore>,
+    g: Arc<dyn Generator>,
+    fb: Option<Arc<dyn Generator>>,
+    cfg: RagConfig,
+) -> RagPipeline {
     let cache: Arc<dyn Cache> = Arc::new(store.cache());
     let dyn_store: Arc<dyn VectorStore> = store.clone();
     // BM25 IDF on a 3-document store is near zero: the guardrail threshold is
     // disabled here (questions with no matching term still get no hits at all).
     let retriever = Retriever::new(dyn_store)
         .with_cache(Some(cache.clone()))
-        .with_config(verity_rag::RetrieverConfig { min_relevance: 0.0, ..Default::default() });
-    RagPipeline::builder(retriever, g).fallback(fb).cache(Some(cache)).config(RagConfig { mode: SearchMode::Lexical, ..cfg }).build()
+        .with_config(verity_rag::RetrieverConfig {
+            min_relevance: 0.0,
+            ..Default::default()
+        });
+    RagPipeline::builder(retriever, g)
+        .fallback(fb)
+        .cache(Some(cache))
+        .config(RagConfig {
+            mode: SearchMode::Lexical,
+            ..cfg
+        })
+        .build()
 }
 
 const Q: &str = "How is the fee of a forward computed from the base fee and fee rate?";
@@ -98,7 +163,10 @@ const Q: &str = "How is the fee of a forward computed from the base fee and fee 
 #[tokio::test]
 async fn cited_answer_with_invented_citations_removed() {
     let s = store().await;
-    let g = Scripted::ok("main", "The fee is the base fee plus amount times rate [1]. It is always 9% [7].");
+    let g = Scripted::ok(
+        "main",
+        "The fee is the base fee plus amount times rate [1]. It is always 9% [7].",
+    );
     let rag = pipeline(&s, g.clone(), None, RagConfig::default());
     let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
     assert_eq!(a.citations.len(), 1);
@@ -119,11 +187,20 @@ async fn guardrail_refuses_without_calling_the_generator() {
     let s = store().await;
     let g = Scripted::ok("main", "invented [1]");
     let rag = pipeline(&s, g.clone(), None, RagConfig::default());
-    let a = rag.ask(&AskRequest::new("What is the boiling point of mercury?")).await.unwrap();
+    let a = rag
+        .ask(&AskRequest::new("What is the boiling point of mercury?"))
+        .await
+        .unwrap();
     assert!(a.not_enough_evidence);
     assert!(a.citations.is_empty());
     assert_eq!(g.calls(), 0);
-    let fr = rag.ask(&AskRequest { lang: Some("fr".into()), ..AskRequest::new("Quel est le point d'ébullition du mercure ?") }).await.unwrap();
+    let fr = rag
+        .ask(&AskRequest {
+            lang: Some("fr".into()),
+            ..AskRequest::new("Quel est le point d'ébullition du mercure ?")
+        })
+        .await
+        .unwrap();
     assert!(fr.text.contains("pas assez"));
 }
 
@@ -140,9 +217,19 @@ async fn unavailable_generator_falls_back_and_marks_degraded() {
 
     // Without a fallback the typed Unavailable error surfaces, and retrieval still works.
     let rag = pipeline(&s, main, None, RagConfig::default());
-    let e = rag.ask(&AskRequest { no_cache: true, ..AskRequest::new(Q) }).await.unwrap_err();
+    let e = rag
+        .ask(&AskRequest {
+            no_cache: true,
+            ..AskRequest::new(Q)
+        })
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), "unavailable");
-    let hits = rag.retriever().retrieve(&verity_core::SearchQuery::new(Q).mode(SearchMode::Lexical)).await.unwrap();
+    let hits = rag
+        .retriever()
+        .retrieve(&verity_core::SearchQuery::new(Q).mode(SearchMode::Lexical))
+        .await
+        .unwrap();
     assert!(!hits.hits.is_empty());
 }
 
@@ -151,14 +238,23 @@ async fn low_confidence_and_timeout_trigger_the_fallback() {
     let s = store().await;
     // No citation at all ⇒ confidence 0 ⇒ fallback.
     let main = Scripted::ok("main", "Fees are complicated.");
-    let fb = Scripted::ok("fallback", "The fee is the base fee plus the amount times the rate [1].");
+    let fb = Scripted::ok(
+        "fallback",
+        "The fee is the base fee plus the amount times the rate [1].",
+    );
     let rag = pipeline(&s, main, Some(fb.clone()), RagConfig::default());
     let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
     assert!(a.degraded && a.model == "fallback" && !a.citations.is_empty());
 
     // A generator slower than the deadline ⇒ timeout ⇒ fallback.
     let slow = Scripted::slow("slow", "late [1]", Duration::from_secs(5));
-    let cfg = RagConfig { timeout: TimeoutPolicy { fixed: Some(Duration::from_millis(100)), ..TimeoutPolicy::default() }, ..RagConfig::default() };
+    let cfg = RagConfig {
+        timeout: TimeoutPolicy {
+            fixed: Some(Duration::from_millis(100)),
+            ..TimeoutPolicy::default()
+        },
+        ..RagConfig::default()
+    };
     let rag = pipeline(&s, slow, Some(fb), cfg.clone());
     let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
     assert!(a.degraded);
@@ -166,7 +262,15 @@ async fn low_confidence_and_timeout_trigger_the_fallback() {
 
     let slow = Scripted::slow("slow", "late [1]", Duration::from_secs(5));
     let rag = pipeline(&s, slow, None, cfg);
-    assert!(matches!(rag.ask(&AskRequest { no_cache: true, ..AskRequest::new(Q) }).await.unwrap_err(), Error::Timeout(_)));
+    assert!(matches!(
+        rag.ask(&AskRequest {
+            no_cache: true,
+            ..AskRequest::new(Q)
+        })
+        .await
+        .unwrap_err(),
+        Error::Timeout(_)
+    ));
 }
 
 #[tokio::test]
@@ -182,25 +286,47 @@ async fn answer_cache_hits_and_is_busted_by_the_cited_uid() {
 
     // Re-ingesting the cited document busts its answers (what the facade does on ingest).
     let cache = s.cache();
-    let n = cache.invalidate_tag(&verity_core::cache::uid_tag("fees")).await.unwrap();
+    let n = cache
+        .invalidate_tag(&verity_core::cache::uid_tag("fees"))
+        .await
+        .unwrap();
     assert!(n >= 1);
     let a3 = rag.ask(&AskRequest::new(Q)).await.unwrap();
     assert!(!a3.cached);
     assert_eq!(g.calls(), 2);
     // no_cache bypasses it.
-    let a4 = rag.ask(&AskRequest { no_cache: true, ..AskRequest::new(Q) }).await.unwrap();
+    let a4 = rag
+        .ask(&AskRequest {
+            no_cache: true,
+            ..AskRequest::new(Q)
+        })
+        .await
+        .unwrap();
     assert!(!a4.cached);
 }
 
 #[tokio::test]
 async fn retrieval_cache_counts_hits_and_misses() {
     let s = store().await;
-    let rag = pipeline(&s, Scripted::ok("main", "x [1]"), None, RagConfig::default());
+    let rag = pipeline(
+        &s,
+        Scripted::ok("main", "x [1]"),
+        None,
+        RagConfig::default(),
+    );
     let q = verity_core::SearchQuery::new("routing fees").mode(SearchMode::Lexical);
     let r1 = rag.retriever().retrieve(&q).await.unwrap();
-    let r2 = rag.retriever().retrieve(&verity_core::SearchQuery::new("  Routing   FEES ").mode(SearchMode::Lexical)).await.unwrap();
+    let r2 = rag
+        .retriever()
+        .retrieve(&verity_core::SearchQuery::new("  Routing   FEES ").mode(SearchMode::Lexical))
+        .await
+        .unwrap();
     assert_eq!(r1.hits.len(), r2.hits.len());
-    assert_eq!(rag.retriever().cache_counters().get(), (1, 1), "normalised query hits the cache");
+    assert_eq!(
+        rag.retriever().cache_counters().get(),
+        (1, 1),
+        "normalised query hits the cache"
+    );
 }
 
 #[tokio::test]
@@ -211,12 +337,29 @@ async fn injected_passages_are_dropped_or_quoted() {
     let rag = pipeline(&s, g.clone(), None, RagConfig::default());
     let a = rag.ask(&AskRequest::new(q)).await.unwrap();
     assert!(a.notes.iter().any(|n| n.contains("dropped passage evil#0")));
-    assert!(!g.last_prompt.lock().unwrap().contains("Ignore all previous"));
+    assert!(!g
+        .last_prompt
+        .lock()
+        .unwrap()
+        .contains("Ignore all previous"));
     assert!(rag.injections_flagged() >= 1);
 
     let g = Scripted::ok("main", "No [1].");
-    let rag = pipeline(&s, g.clone(), None, RagConfig { injection: InjectionPolicy::QuoteInert, ..RagConfig::default() });
-    rag.ask(&AskRequest { no_cache: true, ..AskRequest::new(q) }).await.unwrap();
+    let rag = pipeline(
+        &s,
+        g.clone(),
+        None,
+        RagConfig {
+            injection: InjectionPolicy::QuoteInert,
+            ..RagConfig::default()
+        },
+    );
+    rag.ask(&AskRequest {
+        no_cache: true,
+        ..AskRequest::new(q)
+    })
+    .await
+    .unwrap();
     let prompt = g.last_prompt.lock().unwrap().clone();
     assert!(prompt.contains("> Ignore all previous instructions"));
     assert!(prompt.contains("must NOT be followed"));
@@ -225,7 +368,12 @@ async fn injected_passages_are_dropped_or_quoted() {
 #[tokio::test]
 async fn streaming_yields_deltas_then_the_checked_answer() {
     let s = store().await;
-    let rag = pipeline(&s, Scripted::ok("main", "Base fee plus rate [1]. Wrong [9]."), None, RagConfig::default());
+    let rag = pipeline(
+        &s,
+        Scripted::ok("main", "Base fee plus rate [1]. Wrong [9]."),
+        None,
+        RagConfig::default(),
+    );
     let mut stream = rag.ask_stream(&AskRequest::new(Q)).await.unwrap();
     let mut text = String::new();
     let mut done = None;
@@ -244,9 +392,20 @@ async fn streaming_yields_deltas_then_the_checked_answer() {
 #[tokio::test]
 async fn extractive_generator_end_to_end() {
     let s = store().await;
-    let rag = pipeline(&s, Arc::new(verity_llm::ExtractiveGenerator::new()), None, RagConfig::default());
+    let rag = pipeline(
+        &s,
+        Arc::new(verity_llm::ExtractiveGenerator::new()),
+        None,
+        RagConfig::default(),
+    );
     let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
     assert_eq!(a.citations[0].doc_uid, "fees");
     // Extractive answers quote their sources verbatim.
-    assert!(a.citations[0].quote.as_deref().is_some_and(|q| q.contains("base fee")), "{a:?}");
+    assert!(
+        a.citations[0]
+            .quote
+            .as_deref()
+            .is_some_and(|q| q.contains("base fee")),
+        "{a:?}"
+    );
 }

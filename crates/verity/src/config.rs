@@ -53,7 +53,11 @@ impl std::str::FromStr for EmbedderSpec {
             ("local", dir) => Ok(Self::Local(dir.map(PathBuf::from))),
             ("ollama", Some(m)) => Ok(Self::Ollama(m.to_string())),
             ("openai", Some(m)) => Ok(Self::OpenAi(m.to_string())),
-            _ => Err(invalid("embedder", s, "auto, none, local[:DIR], ollama:MODEL:TAG or openai:MODEL")),
+            _ => Err(invalid(
+                "embedder",
+                s,
+                "auto, none, local[:DIR], ollama:MODEL:TAG or openai:MODEL",
+            )),
         }
     }
 }
@@ -67,13 +71,21 @@ impl std::str::FromStr for GeneratorSpec {
             ("local", path) => Ok(Self::Local(path.map(PathBuf::from))),
             ("ollama", Some(m)) => Ok(Self::Ollama(m.to_string())),
             ("openai", Some(m)) => Ok(Self::OpenAi(m.to_string())),
-            _ => Err(invalid("generator", s, "extractive, local[:FILE], ollama:MODEL:TAG or openai:MODEL")),
+            _ => Err(invalid(
+                "generator",
+                s,
+                "extractive, local[:FILE], ollama:MODEL:TAG or openai:MODEL",
+            )),
         }
     }
 }
 
 fn invalid(key: &str, value: &str, expected: &str) -> Error {
-    ConfigError::Invalid { key: key.into(), message: format!("`{value}`: expected {expected}") }.into()
+    ConfigError::Invalid {
+        key: key.into(),
+        message: format!("`{value}`: expected {expected}"),
+    }
+    .into()
 }
 
 /// Everything a [`crate::Verity`] handle needs.
@@ -156,14 +168,20 @@ impl VerityConfig {
         c.openai_key = var("OPENAI_API_KEY");
         c.embed_version = var("EMBED_VERSION");
         if let Some(v) = var("RAG_TOPK") {
-            c.rag.k = v.parse().map_err(|_| invalid("RAG_TOPK", &v, "a positive integer"))?;
+            c.rag.k = v
+                .parse()
+                .map_err(|_| invalid("RAG_TOPK", &v, "a positive integer"))?;
         }
         if let Some(v) = var("RAG_MIN_SCORE") {
-            let s: f32 = v.parse().map_err(|_| invalid("RAG_MIN_SCORE", &v, "a number in [0, 1]"))?;
+            let s: f32 = v
+                .parse()
+                .map_err(|_| invalid("RAG_MIN_SCORE", &v, "a number in [0, 1]"))?;
             c.retriever.min_relevance = s;
         }
         if let Some(v) = var("RAG_TIMEOUT_SECS") {
-            let s: f64 = v.parse().map_err(|_| invalid("RAG_TIMEOUT_SECS", &v, "seconds"))?;
+            let s: f64 = v
+                .parse()
+                .map_err(|_| invalid("RAG_TIMEOUT_SECS", &v, "seconds"))?;
             c.rag.timeout.fixed = Some(Duration::from_secs_f64(s.max(0.001)));
         }
         Ok(c)

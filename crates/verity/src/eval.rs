@@ -38,7 +38,11 @@ pub async fn beir(
     limit: Option<usize>,
     progress: &(dyn Fn(&verity_ingest::IngestProgress) + Sync),
 ) -> Result<BeirRun> {
-    let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("dataset").to_string();
+    let name = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("dataset")
+        .to_string();
     let mut cfg = config.clone();
     cfg.home = config.home.join("eval").join(&name);
     cfg.cache = false;
@@ -57,11 +61,23 @@ pub async fn beir(
     let mut skipped = Vec::new();
     for &mode in modes {
         if mode != SearchMode::Lexical && verity.embedder().is_none() {
-            skipped.push(format!("{mode}: no embedder (install the local model with scripts/fetch-models.sh)"));
+            skipped.push(format!(
+                "{mode}: no embedder (install the local model with scripts/fetch-models.sh)"
+            ));
             continue;
         }
-        let opts = EvalOptions { mode, limit, ..EvalOptions::default() };
-        let report = verity_eval::evaluate(verity.store().as_ref(), verity.embedder().cloned(), &split_data, &opts).await?;
+        let opts = EvalOptions {
+            mode,
+            limit,
+            ..EvalOptions::default()
+        };
+        let report = verity_eval::evaluate(
+            verity.store().as_ref(),
+            verity.embedder().cloned(),
+            &split_data,
+            &opts,
+        )
+        .await?;
         reports.push(report);
     }
     Ok(BeirRun {

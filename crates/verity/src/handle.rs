@@ -9,10 +9,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use verity_core::cache::{uid_tag, ANSWER_PREFIX, RETRIEVAL_PREFIX};
 use verity_core::{
-    Answer, Cache, ConfigError, Document, Embedder, EmbedderId, Error, InputError, Result, SearchQuery, SearchResults,
-    StoreError, StoreStats, VectorStore,
+    Answer, Cache, ConfigError, Document, Embedder, EmbedderId, Error, InputError, Result,
+    SearchQuery, SearchResults, StoreError, StoreStats, VectorStore,
 };
-use verity_ingest::{read_paths, Ingestor, IngestProgress, IngestReport};
+use verity_ingest::{read_paths, IngestProgress, IngestReport, Ingestor};
 use verity_rag::{AskRequest, RagPipeline, RagStream, Retriever};
 use verity_store::{SqliteCache, SqliteStore, StoreOptions};
 
@@ -93,7 +93,10 @@ impl std::fmt::Debug for Verity {
         f.debug_struct("Verity")
             .field("home", &self.config.home)
             .field("index", &self.config.index)
-            .field("embedder", &self.embedder.as_ref().map(|e| e.id().to_string()))
+            .field(
+                "embedder",
+                &self.embedder.as_ref().map(|e| e.id().to_string()),
+            )
             .field("generator", &self.rag.model())
             .finish()
     }
@@ -128,7 +131,8 @@ impl Verity {
             Some(spec) => Some(providers::generator(&config, spec).await?),
             None => None,
         };
-        let cache_dyn: Option<Arc<dyn Cache>> = config.cache.then(|| cache.clone() as Arc<dyn Cache>);
+        let cache_dyn: Option<Arc<dyn Cache>> =
+            config.cache.then(|| cache.clone() as Arc<dyn Cache>);
         let store_dyn: Arc<dyn VectorStore> = store.clone();
         let retriever = Retriever::new(store_dyn.clone())
             .with_embedder(embedder.clone())
@@ -139,8 +143,18 @@ impl Verity {
             .cache(cache_dyn)
             .config(config.rag.clone())
             .build();
-        let ingestor = Ingestor::builder(store_dyn).embedder(embedder.clone()).build()?;
-        Ok(Self { config, store, cache, embedder, ingestor, rag, notes })
+        let ingestor = Ingestor::builder(store_dyn)
+            .embedder(embedder.clone())
+            .build()?;
+        Ok(Self {
+            config,
+            store,
+            cache,
+            embedder,
+            ingestor,
+            rag,
+            notes,
+        })
     }
 
     /// Open with [`VerityConfig::from_env`].
@@ -180,7 +194,11 @@ impl Verity {
 
     /// Ingest documents (chunk, embed, index); unchanged ones are skipped and
     /// caches depending on replaced documents are busted.
-    pub async fn ingest(&self, docs: Vec<Document>, progress: &(dyn Fn(&IngestProgress) + Sync)) -> Result<IngestReport> {
+    pub async fn ingest(
+        &self,
+        docs: Vec<Document>,
+        progress: &(dyn Fn(&IngestProgress) + Sync),
+    ) -> Result<IngestReport> {
         let changed = self.changed_uids(&docs).await?;
         let report = self.ingestor.ingest(docs, progress).await?;
         self.bust(&changed).await?;
@@ -297,7 +315,11 @@ impl Verity {
         let known = self.store.fingerprints(&uids).await?;
         Ok(docs
             .iter()
-            .filter(|d| known.get(&d.uid).is_some_and(|f| f.content_hash != d.content_hash()))
+            .filter(|d| {
+                known
+                    .get(&d.uid)
+                    .is_some_and(|f| f.content_hash != d.content_hash())
+            })
             .map(|d| d.uid.clone())
             .collect())
     }
@@ -318,14 +340,18 @@ impl Verity {
 
 /// Seed 001: a change of `EMBED_VERSION` (or model) invalidates retrieval and answer caches.
 async fn bust_on_embed_space_change(cache: &SqliteCache, id: Option<&EmbedderId>) -> Result<()> {
-    let current = id.map(|i| i.to_string()).unwrap_or_else(|| "lexical".into());
+    let current = id
+        .map(|i| i.to_string())
+        .unwrap_or_else(|| "lexical".into());
     let previous = cache.get(EMBED_SPACE_KEY).await?;
     if previous.as_deref() != Some(current.as_bytes()) {
         if previous.is_some() {
             cache.invalidate_prefix(RETRIEVAL_PREFIX).await?;
             cache.invalidate_prefix(ANSWER_PREFIX).await?;
         }
-        cache.put(EMBED_SPACE_KEY, current.as_bytes(), None, &[]).await?;
+        cache
+            .put(EMBED_SPACE_KEY, current.as_bytes(), None, &[])
+            .await?;
     }
     Ok(())
 }
@@ -334,7 +360,10 @@ async fn bust_on_embed_space_change(cache: &SqliteCache, id: Option<&EmbedderId>
 pub(crate) fn missing_model(what: &str, path: &std::path::Path) -> Error {
     ConfigError::Missing {
         what: what.into(),
-        detail: format!("{} not found; run scripts/fetch-models.sh (or set VERITY_MODEL_DIR)", path.display()),
+        detail: format!(
+            "{} not found; run scripts/fetch-models.sh (or set VERITY_MODEL_DIR)",
+            path.display()
+        ),
     }
     .into()
 }

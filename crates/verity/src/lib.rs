@@ -36,8 +36,9 @@ pub use handle::{IngestOutcome, Verity, VerityStats};
 
 pub use verity_core as core;
 pub use verity_core::{
-    Answer, Chunk, Citation, Document, DocumentMeta, Embedder, EmbedderId, Error, Filters, Fusion, Generator,
-    MetadataFilter, Result, ScoredChunk, SearchMode, SearchQuery, SearchResults, TimeRange, VectorStore,
+    Answer, Chunk, Citation, Document, DocumentMeta, Embedder, EmbedderId, Error, Filters, Fusion,
+    Generator, MetadataFilter, Result, ScoredChunk, SearchMode, SearchQuery, SearchResults,
+    TimeRange, VectorStore,
 };
 pub use verity_embed as embed;
 #[cfg(feature = "sources")]

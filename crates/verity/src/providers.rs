@@ -9,7 +9,9 @@ use verity_llm::{ExtractiveGenerator, OllamaGenerator, OpenAiGenerator};
 use crate::config::{EmbedderSpec, GeneratorSpec, VerityConfig};
 
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| Error::from(StoreError::Backend(format!("loader task failed: {e}"))))?
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Error::from(StoreError::Backend(format!("loader task failed: {e}"))))?
 }
 
 /// The embedder for `config`, wrapped in the embedding cache.
@@ -37,7 +39,12 @@ pub(crate) async fn embedder(
         },
         EmbedderSpec::Local(dir) => match local_embedder(dir.clone(), false).await? {
             Some(e) => e,
-            None => return Err(crate::handle::missing_model("local embedding model", &default_embed_dir(dir))),
+            None => {
+                return Err(crate::handle::missing_model(
+                    "local embedding model",
+                    &default_embed_dir(dir),
+                ))
+            }
         },
         EmbedderSpec::Ollama(model) => {
             let mut b = OllamaEmbedder::builder(model.clone()).base_url(config.ollama_url.clone());
@@ -62,7 +69,8 @@ pub(crate) async fn embedder(
 
 #[cfg(feature = "local-embed")]
 fn default_embed_dir(dir: &Option<std::path::PathBuf>) -> std::path::PathBuf {
-    dir.clone().unwrap_or_else(verity_embed::LocalEmbedder::default_model_dir)
+    dir.clone()
+        .unwrap_or_else(verity_embed::LocalEmbedder::default_model_dir)
 }
 
 #[cfg(not(feature = "local-embed"))]
@@ -72,17 +80,26 @@ fn default_embed_dir(dir: &Option<std::path::PathBuf>) -> std::path::PathBuf {
 
 /// Load the local embedder; `Ok(None)` when its files are absent and `optional`.
 #[cfg(feature = "local-embed")]
-async fn local_embedder(dir: Option<std::path::PathBuf>, optional: bool) -> Result<Option<Arc<dyn Embedder>>> {
+async fn local_embedder(
+    dir: Option<std::path::PathBuf>,
+    optional: bool,
+) -> Result<Option<Arc<dyn Embedder>>> {
     let dir = default_embed_dir(&dir);
     if optional && !dir.join("model.safetensors").is_file() {
         return Ok(None);
     }
-    let e = blocking(move || verity_embed::LocalEmbedder::load(verity_embed::LocalEmbedderConfig::new(dir))).await?;
+    let e = blocking(move || {
+        verity_embed::LocalEmbedder::load(verity_embed::LocalEmbedderConfig::new(dir))
+    })
+    .await?;
     Ok(Some(Arc::new(e)))
 }
 
 #[cfg(not(feature = "local-embed"))]
-async fn local_embedder(dir: Option<std::path::PathBuf>, optional: bool) -> Result<Option<Arc<dyn Embedder>>> {
+async fn local_embedder(
+    dir: Option<std::path::PathBuf>,
+    optional: bool,
+) -> Result<Option<Arc<dyn Embedder>>> {
     if optional {
         return Ok(None);
     }
@@ -94,13 +111,18 @@ async fn local_embedder(dir: Option<std::path::PathBuf>, optional: bool) -> Resu
 }
 
 /// The generator described by `spec`.
-pub(crate) async fn generator(config: &VerityConfig, spec: &GeneratorSpec) -> Result<Arc<dyn Generator>> {
+pub(crate) async fn generator(
+    config: &VerityConfig,
+    spec: &GeneratorSpec,
+) -> Result<Arc<dyn Generator>> {
     Ok(match spec {
         GeneratorSpec::Extractive => Arc::new(ExtractiveGenerator::new()),
         GeneratorSpec::Local(path) => local_generator(path.clone()).await?,
-        GeneratorSpec::Ollama(model) => {
-            Arc::new(OllamaGenerator::builder(model.clone()).base_url(config.ollama_url.clone()).build()?)
-        }
+        GeneratorSpec::Ollama(model) => Arc::new(
+            OllamaGenerator::builder(model.clone())
+                .base_url(config.ollama_url.clone())
+                .build()?,
+        ),
         GeneratorSpec::OpenAi(model) => {
             let mut b = OpenAiGenerator::builder(config.openai_url.clone(), model.clone());
             if let Some(k) = &config.openai_key {
@@ -117,7 +139,10 @@ async fn local_generator(path: Option<std::path::PathBuf>) -> Result<Arc<dyn Gen
     if !path.is_file() {
         return Err(crate::handle::missing_model("local GGUF model", &path));
     }
-    let g = blocking(move || verity_llm::LocalGgufGenerator::new(verity_llm::LocalGgufConfig::new(path))).await?;
+    let g = blocking(move || {
+        verity_llm::LocalGgufGenerator::new(verity_llm::LocalGgufConfig::new(path))
+    })
+    .await?;
     Ok(Arc::new(g))
 }
 

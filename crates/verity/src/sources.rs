@@ -30,7 +30,8 @@ pub async fn fetch(target: &str, allow_private: bool) -> Result<FetchedSource> {
     }
     let path = Path::new(target).to_path_buf();
     let abs = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-    let url = Url::from_file_path(&abs).map_err(|_| Error::invalid_input(format!("not a usable path: {target}")))?;
+    let url = Url::from_file_path(&abs)
+        .map_err(|_| Error::invalid_input(format!("not a usable path: {target}")))?;
     let parsed = tokio::task::spawn_blocking(move || verity_extract::parse_file(&path))
         .await
         .map_err(|e| Error::invalid_input(format!("parser task failed: {e}")))??;
@@ -53,22 +54,31 @@ pub async fn fetch_documents(urls: &[String], allow_private: bool) -> (Vec<Docum
     let mut errors = Vec::new();
     for u in urls {
         match fetch(u, allow_private).await {
-            Ok(FetchedSource { parsed: Some(p), status, .. })
-                if matches!(status, FetchStatus::Fetched | FetchStatus::Paywalled) =>
-            {
+            Ok(FetchedSource {
+                parsed: Some(p),
+                status: FetchStatus::Fetched | FetchStatus::Paywalled,
+                ..
+            }) => {
                 let mut d = p.document;
                 if d.uid.is_empty() {
                     d.uid = verity_core::stable_uid(u, &d.content);
                 }
                 if d.source.is_empty() {
-                    d.source = Url::parse(u).ok().and_then(|x| x.host_str().map(str::to_string)).unwrap_or_default();
+                    d.source = Url::parse(u)
+                        .ok()
+                        .and_then(|x| x.host_str().map(str::to_string))
+                        .unwrap_or_default();
                 }
                 if d.url.is_none() {
                     d.url = Some(u.clone());
                 }
                 docs.push(d);
             }
-            Ok(f) => errors.push(format!("{u}: {:?}{}", f.status, f.detail.map(|d| format!(" ({d})")).unwrap_or_default())),
+            Ok(f) => errors.push(format!(
+                "{u}: {:?}{}",
+                f.status,
+                f.detail.map(|d| format!(" ({d})")).unwrap_or_default()
+            )),
             Err(e) => errors.push(format!("{u}: {e}")),
         }
     }
