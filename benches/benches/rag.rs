@@ -61,6 +61,21 @@ async fn open(home: PathBuf, embedded: bool, cache: bool) -> Verity {
     Verity::open(config).await.expect("open the store")
 }
 
+/// Milliseconds of one `search` (k = 8) per query.
+async fn time_searches(v: &Verity, qs: &[String]) -> Vec<f64> {
+    let mut ms = Vec::with_capacity(qs.len());
+    for q in qs {
+        let t = Instant::now();
+        std::hint::black_box(
+            v.search(&SearchQuery::new(q.clone()).k(8))
+                .await
+                .expect("search"),
+        );
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    ms
+}
+
 fn bench_rag(c: &mut Criterion) {
     let Some(dir) = scifact() else {
         eprintln!("rag bench: SciFact data not found (set VERITY_DATA_DIR); skipped");
@@ -107,17 +122,10 @@ fn bench_rag(c: &mut Criterion) {
             "RAG first search after open: {:.1} ms",
             first.elapsed().as_secs_f64() * 1e3
         );
-        let mut ms = Vec::new();
-        for q in &qs {
-            let t = Instant::now();
-            std::hint::black_box(
-                v.search(&SearchQuery::new(q.clone()).k(8))
-                    .await
-                    .expect("search"),
-            );
-            ms.push(t.elapsed().as_secs_f64() * 1e3);
-        }
-        report(&format!("retrieve k=8, {label}"), ms);
+        report(
+            &format!("retrieve k=8, {label}"),
+            time_searches(&v, &qs).await,
+        );
         let mut ms = Vec::new();
         let mut answered = 0;
         for q in &qs {
@@ -135,17 +143,10 @@ fn bench_rag(c: &mut Criterion) {
         for q in &qs {
             v.ask(&AskRequest::new(q.clone())).await.expect("ask");
         }
-        let mut ms = Vec::new();
-        for q in &qs {
-            let t = Instant::now();
-            std::hint::black_box(
-                v.search(&SearchQuery::new(q.clone()).k(8))
-                    .await
-                    .expect("search"),
-            );
-            ms.push(t.elapsed().as_secs_f64() * 1e3);
-        }
-        report(&format!("retrieval cache hit, {label}"), ms);
+        report(
+            &format!("retrieval cache hit, {label}"),
+            time_searches(&v, &qs).await,
+        );
         let mut ms = Vec::new();
         for q in &qs {
             let t = Instant::now();
