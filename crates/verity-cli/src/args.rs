@@ -65,6 +65,41 @@ pub enum Command {
     Eval(EvalCommand),
     /// Show where the local models are expected and whether they are installed.
     Models,
+    /// Re-index into a shadow index, check it against an evaluation set, then switch the alias.
+    #[command(disable_version_flag = true)]
+    Reindex(ReindexArgs),
+}
+
+/// `verity reindex`: shadow index `idx:<name>:v<version>`, gate, alias `idx:<name>:current`.
+#[derive(Debug, Args)]
+pub struct ReindexArgs {
+    /// Files and directories to ingest into the new index (JSONL, Markdown, text).
+    #[arg(required = true)]
+    pub paths: Vec<std::path::PathBuf>,
+    /// EMBED_VERSION of the new index (must equal the embedder's when one is configured).
+    #[arg(long)]
+    pub version: String,
+    /// Logical index name.
+    #[arg(long, default_value = "default")]
+    pub name: String,
+    /// Gate thresholds, e.g. `recall@5=0.8,p95=2.5s` (default: the seed's).
+    #[arg(long)]
+    pub gate: Option<String>,
+    /// Evaluation set as JSONL lines `{"query": …, "relevant_uids": [uid, …]}`.
+    #[arg(long, value_name = "FILE")]
+    pub eval: Option<std::path::PathBuf>,
+    /// Evaluation set in BEIR format: a queries JSONL file and a qrels TSV file.
+    #[arg(long, num_args = 2, value_names = ["QUERIES", "QRELS"], conflicts_with = "eval")]
+    pub eval_beir: Option<Vec<std::path::PathBuf>>,
+    /// Report what would be embedded; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Search mode of the gate: lexical, dense or hybrid (default: hybrid with an embedder).
+    #[arg(long)]
+    pub mode: Option<String>,
+    /// Re-index on Redis instead of the embedded store.
+    #[arg(long, env = "REDIS_URL", value_name = "URL")]
+    pub redis: Option<String>,
 }
 
 /// `verity ingest`.

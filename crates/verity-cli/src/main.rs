@@ -14,7 +14,7 @@ use futures::StreamExt;
 use verity::core::{Error, Filters, MetadataFilter, SearchMode, TimeRange};
 use verity::{AskRequest, RagEvent, SearchQuery, Verity, VerityConfig};
 
-use args::{Cli, Command, EvalCommand, FetchFormat, RetrievalArgs};
+use args::{Cli, Command, EvalCommand, FetchFormat, ReindexArgs, RetrievalArgs};
 
 /// Exit codes (also documented in `verity --help` output of the README).
 mod exit {
@@ -25,6 +25,7 @@ mod exit {
     pub const UNAVAILABLE: u8 = 5;
     pub const CONFIG: u8 = 6;
     pub const PARTIAL: u8 = 7;
+    pub const GATE_FAILED: u8 = 8;
 }
 
 fn exit_code(e: &Error) -> u8 {
@@ -227,7 +228,63 @@ async fn run(cli: Cli) -> verity::Result<u8> {
             out.models();
             Ok(exit::OK)
         }
+        Command::Reindex(a) => reindex(&cli, a, &out).await,
     }
+}
+
+/// `verity reindex`: on the embedded store, or on Redis with `--redis` / `REDIS_URL`.
+async fn reindex(cli: &Cli, a: &ReindexArgs, out: &output::Printer) -> verity::Result<u8> {
+    use verity::core::Cache;
+    use verity_redis::{
+        EvalSet, GateConfig, RedisCache, RedisCatalog, ReindexOptions, SqliteCatalog,
+    };
+
+    let mut opts = ReindexOptions::new(a.name.clone(), a.version.clone());
+    if let Some(g) = &a.gate {
+        opts.gate = GateConfig::parse(g)?;
+    }
+    opts.eval = match (&a.eval, a.eval_beir.as_deref()) {
+        (Some(f), _) => Some(EvalSet::from_jsonl(f)?),
+        (None, Some([queries, qrels])) => Some(EvalSet::from_beir(queries, qrels)?),
+        _ => None,
+    };
+    opts.dry_run = a.dry_run;
+    opts.mode = a.mode.as_deref().map(str::parse).transpose()?;
+    // The embedder (and the embedded cache) come from the usual configuration.
+    let verity = open(config(cli)?, out).await?;
+    let embedder = verity.embedder().cloned();
+    let bar = progress::IngestBar::new(cli.quiet || cli.json || a.dry_run);
+    let report = match &a.redis {
+        Some(url) => {
+            let catalog = RedisCatalog::connect(url, Default::default()).await?;
+            let cache = RedisCache::connect(url, &Default::default()).await?;
+            verity_redis::reindex_paths(
+                &catalog,
+                &a.paths,
+                embedder,
+                Some(&cache as &dyn Cache),
+                &opts,
+                &|p| bar.update(p),
+            )
+            .await?
+        }
+        None => {
+            let catalog = SqliteCatalog::open(&cli.home, verity::store::StoreOptions::default())?;
+            let cache: &dyn Cache = verity.cache().as_ref();
+            verity_redis::reindex_paths(&catalog, &a.paths, embedder, Some(cache), &opts, &|p| {
+                bar.update(p)
+            })
+            .await?
+        }
+    };
+    bar.finish();
+    out.reindex(&report);
+    let gate_failed = report.gate.as_ref().is_some_and(|g| !g.passed);
+    Ok(if gate_failed {
+        exit::GATE_FAILED
+    } else {
+        exit::OK
+    })
 }
 
 async fn open(config: VerityConfig, out: &output::Printer) -> verity::Result<Verity> {

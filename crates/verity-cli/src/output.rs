@@ -278,6 +278,82 @@ impl Printer {
         );
     }
 
+    /// Outcome of `verity reindex`.
+    pub fn reindex(&self, r: &verity_redis::ReindexReport) {
+        let ingest = r.ingest.as_ref().map(|i| {
+            serde_json::json!({
+                "inserted": i.upsert.inserted,
+                "replaced": i.upsert.replaced,
+                "unchanged": i.upsert.unchanged,
+                "chunks": i.upsert.chunks,
+                "errors": i.errors,
+                "seconds": i.seconds,
+            })
+        });
+        if self.json {
+            print_json(&serde_json::json!({
+                "backend": r.backend,
+                "shadow": r.shadow,
+                "alias": r.alias,
+                "previous": r.previous,
+                "plan": r.plan,
+                "ingest": ingest,
+                "gate": r.gate,
+                "cut_over": r.cut_over,
+                "purged": r.purged,
+                "notes": r.notes,
+            }));
+            return;
+        }
+        println!("re-index {} → {} ({})", r.alias, r.shadow, r.backend);
+        println!("  alias was: {}", r.previous.as_deref().unwrap_or("(none)"));
+        if let Some(p) = &r.plan {
+            println!(
+                "  dry run: {} documents, {} to embed ({} chunks), {} unchanged",
+                p.documents, p.to_embed, p.chunks_to_embed, p.unchanged
+            );
+        }
+        if let Some(i) = &r.ingest {
+            println!(
+                "  ingested: {} new, {} replaced, {} unchanged, {} chunks in {:.1} s ({} errors)",
+                i.upsert.inserted,
+                i.upsert.replaced,
+                i.upsert.unchanged,
+                i.upsert.chunks,
+                i.seconds,
+                i.errors.len()
+            );
+        }
+        if let Some(g) = &r.gate {
+            println!(
+                "  gate ({} mode, {} queries): recall@{} {:.3}, p95 {:.1} ms — {}",
+                g.mode,
+                g.queries,
+                g.k,
+                g.recall,
+                g.p95.as_secs_f64() * 1000.0,
+                if g.passed { "passed" } else { "FAILED" }
+            );
+            for f in &g.failures {
+                println!("    {f}");
+            }
+        }
+        println!(
+            "  {}",
+            if r.cut_over {
+                format!(
+                    "cut over: {} now points at {} ({} cache entries purged)",
+                    r.alias, r.shadow, r.purged
+                )
+            } else {
+                format!("no cutover: {} unchanged", r.alias)
+            }
+        );
+        for n in &r.notes {
+            println!("  note: {n}");
+        }
+    }
+
     pub fn models(&self) {
         let embed = verity::embed::LocalEmbedder::default_model_dir();
         let llm = verity::llm::LocalGgufGenerator::default_model_path();

@@ -278,3 +278,153 @@ fn fetch_parses_local_files_with_the_same_parsers() {
     assert!(md.contains("First paragraph"));
     assert!(!md.contains("Copyright"));
 }
+
+fn eval_set(dir: &Path, relevant: &str) -> std::path::PathBuf {
+    let p = dir.join(format!("eval-{relevant}.jsonl"));
+    let lines = [
+        format!(
+            r#"{{"query": "base fee plus the fee rate in parts per million", "relevant_uids": ["{relevant}"]}}"#
+        ),
+        format!(r#"{{"query": "routing fees of a forward", "relevant_uids": ["{relevant}"]}}"#),
+    ];
+    std::fs::write(&p, lines.join("\n")).unwrap();
+    p
+}
+
+#[test]
+fn reindex_dry_run_gate_pass_and_refusal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    let docs = corpus(tmp.path());
+    let reindex = |extra: &[&str]| {
+        verity(&home)
+            .env_remove("REDIS_URL")
+            .args(["--json", "reindex"])
+            .args(extra)
+            .arg(&docs)
+            .output()
+            .unwrap()
+    };
+
+    // Dry run: a plan, nothing written, no alias.
+    let out = reindex(&["--version", "1", "--dry-run"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = json(&out.stdout);
+    assert_eq!(r["shadow"], "default:v1");
+    assert_eq!(r["alias"], "default:current");
+    assert_eq!(r["plan"]["documents"], 3);
+    assert_eq!(r["cut_over"], false);
+    assert!(r["ingest"].is_null());
+
+    // A gate the new index passes: the alias switches to it.
+    let good = eval_set(tmp.path(), "fees");
+    let out = verity(&home)
+        .env_remove("REDIS_URL")
+        .args([
+            "--json",
+            "reindex",
+            "--version",
+            "1",
+            "--gate",
+            "recall@5=0.5",
+            "--eval",
+        ])
+        .arg(&good)
+        .arg(&docs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = json(&out.stdout);
+    assert_eq!(r["ingest"]["inserted"], 3);
+    assert_eq!(r["gate"]["passed"], true);
+    assert_eq!(r["cut_over"], true);
+    assert!(r["previous"].is_null());
+
+    // A gate the next version fails (its relevant document does not exist): refused, exit 8,
+    // and the alias keeps pointing at v1.
+    let bad = eval_set(tmp.path(), "no-such-uid");
+    let out = verity(&home)
+        .env_remove("REDIS_URL")
+        .args(["--json", "reindex", "--version", "2", "--eval"])
+        .arg(&bad)
+        .arg(&docs)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(8),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = json(&out.stdout);
+    assert_eq!(r["gate"]["passed"], false);
+    assert_eq!(r["cut_over"], false);
+    assert_eq!(r["previous"], "default:v1");
+    let out = reindex(&["--version", "3", "--dry-run"]);
+    assert_eq!(json(&out.stdout)["previous"], "default:v1");
+
+    // A malformed gate is a clear input error (exit 3), before anything is written.
+    let out = reindex(&["--version", "4", "--gate", "recall@5=1.5"]);
+    assert_eq!(out.status.code(), Some(3));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("recall in `recall@5=1.5` must be in [0, 1]"),
+        "{said}"
+    );
+}
+
+#[test]
+fn reindex_on_redis_through_redis_url() {
+    // Starts a real Redis (scripts/redis.sh); skips loudly, or fails when VERITY_REQUIRE_REDIS=1.
+    let Some(server) =
+        verity_redis::server::RedisServer::start_or_skip("reindex_on_redis_through_redis_url", &[])
+    else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    let docs = corpus(tmp.path());
+    let eval = eval_set(tmp.path(), "fees");
+    let out = verity(&home)
+        .env("REDIS_URL", server.url())
+        .args([
+            "--json",
+            "reindex",
+            "--name",
+            "cli",
+            "--version",
+            "1",
+            "--gate",
+            "recall@5=0.5",
+            "--eval",
+        ])
+        .arg(&eval)
+        .arg(&docs)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r = json(&out.stdout);
+    assert_eq!(r["backend"], "redis");
+    assert_eq!(r["ingest"]["inserted"], 3);
+    assert_eq!(r["gate"]["passed"], true);
+    assert_eq!(r["cut_over"], true);
+    // Nothing went to the embedded store.
+    let out = verity(&home).args(["--json", "stats"]).output().unwrap();
+    assert_eq!(json(&out.stdout)["store"]["documents"], 0);
+}
