@@ -28,6 +28,11 @@ pub struct Cli {
     #[arg(long, global = true, env = "VERITY_EMBEDDER")]
     pub embedder: Option<String>,
 
+    /// Use Redis (RediSearch) instead of the embedded store: ingest, search,
+    /// stats, delete and reindex run there (`ask` stays embedded for now).
+    #[arg(long, global = true, env = "REDIS_URL", value_name = "URL")]
+    pub redis: Option<String>,
+
     /// Machine-readable JSON output.
     #[arg(long, global = true)]
     pub json: bool,
@@ -97,9 +102,6 @@ pub struct ReindexArgs {
     /// Search mode of the gate: lexical, dense or hybrid (default: hybrid with an embedder).
     #[arg(long)]
     pub mode: Option<String>,
-    /// Re-index on Redis instead of the embedded store.
-    #[arg(long, env = "REDIS_URL", value_name = "URL")]
-    pub redis: Option<String>,
 }
 
 /// `verity ingest`.

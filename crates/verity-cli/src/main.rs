@@ -94,6 +94,11 @@ fn config(cli: &Cli) -> verity::Result<VerityConfig> {
 
 async fn run(cli: Cli) -> verity::Result<u8> {
     let out = output::Printer { json: cli.json };
+    if let Some(url) = &cli.redis {
+        if let Some(code) = on_redis(&cli, url, &out).await? {
+            return Ok(code);
+        }
+    }
     match &cli.command {
         Command::Ingest(a) => {
             let verity = open(config(&cli)?, &out).await?;
@@ -232,6 +237,116 @@ async fn run(cli: Cli) -> verity::Result<u8> {
     }
 }
 
+/// `ingest`, `search`, `stats` and `delete` against Redis (`--redis` / `REDIS_URL`), on the
+/// index readers of `--index` see (its `:current` alias once a re-index made one).
+/// `None`: the command has no Redis variant and runs as usual.
+async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result<Option<u8>> {
+    use std::sync::Arc;
+    use verity::core::VectorStore;
+    use verity::rag::Retriever;
+    use verity_redis::RedisStore;
+
+    if !matches!(
+        cli.command,
+        Command::Ingest(_) | Command::Search(_) | Command::Stats | Command::Delete(_)
+    ) {
+        return Ok(None);
+    }
+    let config = config(cli)?;
+    let name = config.index.clone();
+    // The configured embedder (local model, Ollama, …), as for the embedded store.
+    let embedder = open(config, out).await?.embedder().cloned();
+    let store = Arc::new(RedisStore::connect_current(url, &name, Default::default()).await?);
+    let code = match &cli.command {
+        Command::Ingest(a) => {
+            let started = std::time::Instant::now();
+            let (urls, paths): (Vec<String>, Vec<String>) = a
+                .paths
+                .iter()
+                .cloned()
+                .partition(|p| verity::sources::is_url(p));
+            let mut outcome = verity::IngestOutcome {
+                lexical_only: embedder.is_none(),
+                embedder: embedder.as_ref().map(|e| e.id().clone()),
+                ..Default::default()
+            };
+            let mut docs = Vec::new();
+            for item in
+                verity::ingest::read_paths(&paths.iter().map(PathBuf::from).collect::<Vec<_>>())
+            {
+                match item {
+                    Ok(d) => docs.push(d),
+                    Err(e) if a.strict => return Err(e.into()),
+                    Err(e) => outcome.read_errors.push(e.to_string()),
+                }
+            }
+            let (fetched, errors) = verity::sources::fetch_documents(&urls, false).await;
+            docs.extend(fetched);
+            outcome.read_errors.extend(errors);
+            let bar = progress::IngestBar::new(cli.quiet || cli.json);
+            let ingestor = verity::ingest::Ingestor::builder(store.clone())
+                .embedder(embedder)
+                .build()?;
+            let report = ingestor.ingest(docs, &|p| bar.update(p)).await?;
+            bar.finish();
+            outcome.inserted = report.upsert.inserted;
+            outcome.replaced = report.upsert.replaced;
+            outcome.unchanged = report.upsert.unchanged;
+            outcome.chunks = report.upsert.chunks;
+            outcome.rejected = report.errors;
+            outcome.bytes = report.bytes;
+            outcome.seconds = started.elapsed().as_secs_f64();
+            out.ingest(&outcome, &[]);
+            if outcome.read_errors.is_empty() && outcome.rejected.is_empty() {
+                exit::OK
+            } else {
+                exit::PARTIAL
+            }
+        }
+        Command::Search(a) => {
+            let mut q = query(&a.query, &a.retrieval, embedder.is_some())?;
+            q.filters.langs = a.lang.clone();
+            let store: Arc<dyn VectorStore> = store;
+            let results = Retriever::new(store)
+                .with_embedder(embedder)
+                .retrieve(&q)
+                .await?;
+            out.search(&results);
+            exit::OK
+        }
+        Command::Stats => {
+            out.redis_stats(
+                &without_password(url),
+                &store.stats().await?,
+                embedder.as_ref().map(|e| e.id()),
+            );
+            exit::OK
+        }
+        Command::Delete(a) => {
+            let n = store.delete(&a.uids).await?;
+            out.deleted(n, a.uids.len());
+            if n == a.uids.len() {
+                exit::OK
+            } else {
+                exit::NOT_FOUND
+            }
+        }
+        _ => return Ok(None),
+    };
+    Ok(Some(code))
+}
+
+/// `url` with any password masked, for display.
+fn without_password(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut u) if u.password().is_some() => {
+            let _ = u.set_password(Some("***"));
+            u.to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
 /// `verity reindex`: on the embedded store, or on Redis with `--redis` / `REDIS_URL`.
 async fn reindex(cli: &Cli, a: &ReindexArgs, out: &output::Printer) -> verity::Result<u8> {
     use verity::core::Cache;
@@ -254,7 +369,7 @@ async fn reindex(cli: &Cli, a: &ReindexArgs, out: &output::Printer) -> verity::R
     let verity = open(config(cli)?, out).await?;
     let embedder = verity.embedder().cloned();
     let bar = progress::IngestBar::new(cli.quiet || cli.json || a.dry_run);
-    let report = match &a.redis {
+    let report = match &cli.redis {
         Some(url) => {
             let catalog = RedisCatalog::connect(url, Default::default()).await?;
             let cache = RedisCache::connect(url, &Default::default()).await?;

@@ -196,6 +196,30 @@ impl Printer {
         }
     }
 
+    /// `verity stats` on Redis.
+    pub fn redis_stats(
+        &self,
+        url: &str,
+        s: &verity::core::StoreStats,
+        embedder: Option<&verity::core::EmbedderId>,
+    ) {
+        if self.json {
+            print_json(&serde_json::json!({"redis": url, "store": s, "embedder": embedder}));
+            return;
+        }
+        println!("store      {url} ({}), index `{}`", s.backend, s.index);
+        println!("documents  {}", s.documents);
+        println!("chunks     {} ({} with vectors)", s.chunks, s.vectors);
+        match &s.embedder {
+            Some(e) => println!("index      built with {e}"),
+            None => println!("index      lexical only (no vectors)"),
+        }
+        match embedder {
+            Some(e) => println!("embedder   {e}"),
+            None => println!("embedder   none (BM25 only)"),
+        }
+    }
+
     pub fn deleted(&self, n: usize, asked: usize) {
         if self.json {
             print_json(&serde_json::json!({"deleted": n, "requested": asked}));

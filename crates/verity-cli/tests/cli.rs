@@ -427,4 +427,38 @@ fn reindex_on_redis_through_redis_url() {
     // Nothing went to the embedded store.
     let out = verity(&home).args(["--json", "stats"]).output().unwrap();
     assert_eq!(json(&out.stdout)["store"]["documents"], 0);
+
+    // search, ingest, stats and delete run on Redis too, on the alias the re-index switched.
+    let on_redis = |args: &[&str]| {
+        verity(&home)
+            .env("REDIS_URL", server.url())
+            .args(["--json", "--index", "cli"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = on_redis(&["search", "fee rate parts per million", "--mode", "lexical"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json(&out.stdout)["hits"][0]["doc"]["uid"], "fees");
+    let notes = tmp.path().join("notes.md");
+    let out = on_redis(&["ingest", notes.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(json(&out.stdout)["inserted"], 1);
+    let out = on_redis(&["stats"]);
+    let s = json(&out.stdout);
+    assert_eq!(s["store"]["documents"], 4);
+    assert_eq!(s["store"]["backend"], "redis");
+    let out = on_redis(&["delete", "liq", "no-such-uid"]);
+    assert_eq!(out.status.code(), Some(4));
+    assert_eq!(json(&out.stdout)["deleted"], 1);
+    let out = on_redis(&["stats"]);
+    assert_eq!(json(&out.stdout)["store"]["documents"], 3);
 }
