@@ -29,7 +29,7 @@ pub struct Cli {
     pub embedder: Option<String>,
 
     /// Use Redis (RediSearch) instead of the embedded store: ingest, search,
-    /// stats, delete and reindex run there (`ask` stays embedded for now).
+    /// ask, stats, delete and reindex run there (index and caches).
     #[arg(long, global = true, env = "REDIS_URL", value_name = "URL")]
     pub redis: Option<String>,
 

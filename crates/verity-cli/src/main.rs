@@ -14,7 +14,7 @@ use futures::StreamExt;
 use verity::core::{Error, Filters, MetadataFilter, SearchMode, TimeRange};
 use verity::{AskRequest, RagEvent, SearchQuery, Verity, VerityConfig};
 
-use args::{Cli, Command, EvalCommand, FetchFormat, ReindexArgs, RetrievalArgs};
+use args::{AskArgs, Cli, Command, EvalCommand, FetchFormat, ReindexArgs, RetrievalArgs};
 
 /// Exit codes (also documented in `verity --help` output of the README).
 mod exit {
@@ -140,40 +140,8 @@ async fn run(cli: Cli) -> verity::Result<u8> {
             Ok(exit::OK)
         }
         Command::Ask(a) => {
-            let mut c = config(&cli)?;
-            if let Some(g) = &a.generator {
-                c.generator = g.parse()?;
-            }
-            if let Some(f) = &a.fallback {
-                c.fallback = Some(f.parse()?);
-            }
-            let verity = open(c, &out).await?;
-            let q = query(&a.question, &a.retrieval, verity.embedder().is_some())?;
-            let req = AskRequest {
-                question: a.question.clone(),
-                lang: a.lang.clone(),
-                filters: q.filters,
-                k: a.retrieval.k,
-                mode: Some(q.mode),
-                no_cache: a.no_cache,
-            };
-            let answer = if a.stream && !cli.json {
-                let mut stream = verity.ask_stream(&req).await?;
-                let mut done = None;
-                while let Some(ev) = stream.next().await {
-                    match ev? {
-                        RagEvent::Delta(d) => out.delta(&d),
-                        RagEvent::Done(a) => done = Some(*a),
-                    }
-                }
-                done.ok_or_else(|| {
-                    Error::invalid_input("the answer stream ended without a final answer")
-                })?
-            } else {
-                verity.ask(&req).await?
-            };
-            out.answer(&answer, a.stream && !cli.json);
-            Ok(exit::OK)
+            let verity = open(ask_config(&cli, a)?, &out).await?;
+            answer(verity.rag(), a, verity.embedder().is_some(), cli.json, &out).await
         }
         Command::Stats => {
             let verity = open(config(&cli)?, &out).await?;
@@ -242,21 +210,29 @@ async fn run(cli: Cli) -> verity::Result<u8> {
 /// `None`: the command has no Redis variant and runs as usual.
 async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result<Option<u8>> {
     use std::sync::Arc;
-    use verity::core::VectorStore;
+    use verity::core::{Cache, VectorStore};
     use verity::rag::Retriever;
-    use verity_redis::RedisStore;
+    use verity_redis::{RedisCache, RedisStore};
 
     if !matches!(
         cli.command,
-        Command::Ingest(_) | Command::Search(_) | Command::Stats | Command::Delete(_)
+        Command::Ingest(_)
+            | Command::Search(_)
+            | Command::Ask(_)
+            | Command::Stats
+            | Command::Delete(_)
     ) {
         return Ok(None);
     }
-    let config = config(cli)?;
+    let config = match &cli.command {
+        Command::Ask(a) => ask_config(cli, a)?,
+        _ => config(cli)?,
+    };
     let name = config.index.clone();
     // The configured embedder (local model, Ollama, …), as for the embedded store.
-    let embedder = open(config, out).await?.embedder().cloned();
+    let embedder = open(config.clone(), out).await?.embedder().cloned();
     let store = Arc::new(RedisStore::connect_current(url, &name, Default::default()).await?);
+    let cache: Arc<dyn Cache> = Arc::new(RedisCache::connect(url, &Default::default()).await?);
     let code = match &cli.command {
         Command::Ingest(a) => {
             let started = std::time::Instant::now();
@@ -283,12 +259,34 @@ async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result
             let (fetched, errors) = verity::sources::fetch_documents(&urls, false).await;
             docs.extend(fetched);
             outcome.read_errors.extend(errors);
+            // Seed 001 busting, as on the embedded store: answers citing a changed uid, all retrievals.
+            let uids: Vec<String> = docs.iter().map(|d| d.uid.clone()).collect();
+            let known = store.fingerprints(&uids).await?;
+            let changed: std::collections::BTreeSet<String> = docs
+                .iter()
+                .filter(|d| {
+                    known
+                        .get(&d.uid)
+                        .is_some_and(|f| f.content_hash != d.content_hash())
+                })
+                .map(|d| d.uid.clone())
+                .collect();
             let bar = progress::IngestBar::new(cli.quiet || cli.json);
             let ingestor = verity::ingest::Ingestor::builder(store.clone())
                 .embedder(embedder)
                 .build()?;
             let report = ingestor.ingest(docs, &|p| bar.update(p)).await?;
             bar.finish();
+            if !changed.is_empty() {
+                for uid in &changed {
+                    cache
+                        .invalidate_tag(&verity::core::cache::uid_tag(uid))
+                        .await?;
+                }
+                cache
+                    .invalidate_prefix(verity::core::cache::RETRIEVAL_PREFIX)
+                    .await?;
+            }
             outcome.inserted = report.upsert.inserted;
             outcome.replaced = report.upsert.replaced;
             outcome.unchanged = report.upsert.unchanged;
@@ -314,6 +312,25 @@ async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result
             out.search(&results);
             exit::OK
         }
+        Command::Ask(a) => {
+            let has_embedder = embedder.is_some();
+            let store: Arc<dyn VectorStore> = store;
+            let retriever = Retriever::new(store)
+                .with_embedder(embedder)
+                .with_cache(Some(cache.clone()))
+                .with_config(config.retriever.clone());
+            let fallback = match &config.fallback {
+                Some(spec) => Some(verity::generator(&config, spec).await?),
+                None => None,
+            };
+            let generator = verity::generator(&config, &config.generator).await?;
+            let rag = verity::rag::RagPipeline::builder(retriever, generator)
+                .fallback(fallback)
+                .cache(Some(cache))
+                .config(config.rag.clone())
+                .build();
+            answer(&rag, a, has_embedder, cli.json, out).await?
+        }
         Command::Stats => {
             out.redis_stats(
                 &without_password(url),
@@ -334,6 +351,53 @@ async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result
         _ => return Ok(None),
     };
     Ok(Some(code))
+}
+
+/// The configuration of `verity ask`: generator and fallback overrides.
+fn ask_config(cli: &Cli, a: &AskArgs) -> verity::Result<VerityConfig> {
+    let mut c = config(cli)?;
+    if let Some(g) = &a.generator {
+        c.generator = g.parse()?;
+    }
+    if let Some(f) = &a.fallback {
+        c.fallback = Some(f.parse()?);
+    }
+    Ok(c)
+}
+
+/// Ask `rag` and print the answer (streamed when asked and not in JSON mode).
+async fn answer(
+    rag: &verity::rag::RagPipeline,
+    a: &AskArgs,
+    has_embedder: bool,
+    json: bool,
+    out: &output::Printer,
+) -> verity::Result<u8> {
+    let q = query(&a.question, &a.retrieval, has_embedder)?;
+    let req = AskRequest {
+        question: a.question.clone(),
+        lang: a.lang.clone(),
+        filters: q.filters,
+        k: a.retrieval.k,
+        mode: Some(q.mode),
+        no_cache: a.no_cache,
+    };
+    let stream = a.stream && !json;
+    let answer = if stream {
+        let mut events = rag.ask_stream(&req).await?;
+        let mut done = None;
+        while let Some(ev) = events.next().await {
+            match ev? {
+                RagEvent::Delta(d) => out.delta(&d),
+                RagEvent::Done(a) => done = Some(*a),
+            }
+        }
+        done.ok_or_else(|| Error::invalid_input("the answer stream ended without a final answer"))?
+    } else {
+        rag.ask(&req).await?
+    };
+    out.answer(&answer, stream);
+    Ok(exit::OK)
 }
 
 /// `url` with any password masked, for display.

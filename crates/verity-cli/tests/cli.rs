@@ -444,21 +444,52 @@ fn reindex_on_redis_through_redis_url() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(json(&out.stdout)["hits"][0]["doc"]["uid"], "fees");
+    // More documents, so that BM25 document frequencies mean something for `ask`'s guardrail.
     let notes = tmp.path().join("notes.md");
-    let out = on_redis(&["ingest", notes.to_str().unwrap()]);
+    let filler = tmp.path().join("filler.jsonl");
+    let lines: Vec<String> = [
+        "Watchtowers monitor the chain for revoked commitment transactions.",
+        "Onion routing hides the payment path from intermediate nodes.",
+        "Anchor outputs let either party bump the commitment transaction later.",
+        "Gossip messages announce channels and node addresses to the network.",
+        "Invoices encode the payment hash, amount and expiry in bech32.",
+        "Keysend payments carry the preimage inside the onion payload.",
+        "Dual-funded channels let both peers contribute to the funding output.",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, t)| {
+        format!(
+            r#"{{"uid":"f{i}","source":"internal","lang":"en","title":"Note","content":"{t}"}}"#
+        )
+    })
+    .collect();
+    std::fs::write(&filler, lines.join("\n")).unwrap();
+    let out = on_redis(&["ingest", notes.to_str().unwrap(), filler.to_str().unwrap()]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(json(&out.stdout)["inserted"], 1);
+    assert_eq!(json(&out.stdout)["inserted"], 8);
     let out = on_redis(&["stats"]);
     let s = json(&out.stdout);
-    assert_eq!(s["store"]["documents"], 4);
+    assert_eq!(s["store"]["documents"], 11);
     assert_eq!(s["store"]["backend"], "redis");
+    let out = on_redis(&[
+        "ask",
+        "How is the fee of a forward computed from the base fee and the fee rate?",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let a = json(&out.stdout);
+    assert_eq!(a["citations"][0]["doc_uid"], "fees", "{a}");
     let out = on_redis(&["delete", "liq", "no-such-uid"]);
     assert_eq!(out.status.code(), Some(4));
     assert_eq!(json(&out.stdout)["deleted"], 1);
     let out = on_redis(&["stats"]);
-    assert_eq!(json(&out.stdout)["store"]["documents"], 3);
+    assert_eq!(json(&out.stdout)["store"]["documents"], 10);
 }

@@ -33,6 +33,7 @@ pub mod sources;
 
 pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig};
 pub use handle::{IngestOutcome, Verity, VerityStats};
+pub use providers::generator;
 
 pub use verity_core as core;
 pub use verity_core::{

@@ -110,11 +110,9 @@ async fn local_embedder(
     .into())
 }
 
-/// The generator described by `spec`.
-pub(crate) async fn generator(
-    config: &VerityConfig,
-    spec: &GeneratorSpec,
-) -> Result<Arc<dyn Generator>> {
+/// The generator described by `spec` (Ollama and OpenAI-compatible ones use the
+/// URLs and key of `config`), for pipelines built outside [`crate::Verity`].
+pub async fn generator(config: &VerityConfig, spec: &GeneratorSpec) -> Result<Arc<dyn Generator>> {
     Ok(match spec {
         GeneratorSpec::Extractive => Arc::new(ExtractiveGenerator::new()),
         GeneratorSpec::Local(path) => local_generator(path.clone()).await?,
