@@ -20,7 +20,7 @@ pub struct Cli {
     #[arg(long, global = true, env = "VERITY_HOME", default_value = ".verity")]
     pub home: PathBuf,
 
-    /// Index (or alias) to use.
+    /// Index (or alias) to use; its `<INDEX>:current` alias is followed once `reindex` made one.
     #[arg(long, global = true, env = "VERITY_INDEX")]
     pub index: Option<String>,
 

@@ -304,8 +304,10 @@ async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result
         Command::Search(a) => {
             let mut q = query(&a.query, &a.retrieval, embedder.is_some())?;
             q.filters.langs = a.lang.clone();
+            let index = store.index_name().to_string();
             let store: Arc<dyn VectorStore> = store;
             let results = Retriever::new(store)
+                .with_index(index)
                 .with_embedder(embedder)
                 .retrieve(&q)
                 .await?;
@@ -314,8 +316,10 @@ async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result
         }
         Command::Ask(a) => {
             let has_embedder = embedder.is_some();
+            let index = store.index_name().to_string();
             let store: Arc<dyn VectorStore> = store;
             let retriever = Retriever::new(store)
+                .with_index(index)
                 .with_embedder(embedder)
                 .with_cache(Some(cache.clone()))
                 .with_config(config.retriever.clone());

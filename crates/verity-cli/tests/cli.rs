@@ -306,6 +306,21 @@ fn reindex_dry_run_gate_pass_and_refusal() {
             .unwrap()
     };
 
+    // The store as it was before any re-index: one document in the plain `default` index.
+    let old = tmp.path().join("old.jsonl");
+    std::fs::write(
+        &old,
+        r#"{"uid":"old","title":"Old","content":"Routing fees as the old index described them."}"#,
+    )
+    .unwrap();
+    let out = verity(&home)
+        .env_remove("REDIS_URL")
+        .arg("ingest")
+        .arg(&old)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+
     // Dry run: a plan, nothing written, no alias.
     let out = reindex(&["--version", "1", "--dry-run"]);
     assert!(
@@ -347,6 +362,46 @@ fn reindex_dry_run_gate_pass_and_refusal() {
     assert_eq!(r["gate"]["passed"], true);
     assert_eq!(r["cut_over"], true);
     assert!(r["previous"].is_null());
+
+    // Readers follow the alias: `default` now means default:v1, without `--index`.
+    let search = |index: &str| {
+        let out = verity(&home)
+            .env_remove("REDIS_URL")
+            .args([
+                "--json",
+                "--index",
+                index,
+                "search",
+                "routing fees",
+                "-k",
+                "10",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let uids: Vec<String> = json(&out.stdout)["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["doc"]["uid"].as_str().unwrap().to_string())
+            .collect();
+        uids
+    };
+    let uids = search("default");
+    assert!(uids.contains(&"fees".to_string()), "{uids:?}");
+    assert!(!uids.contains(&"old".to_string()), "{uids:?}");
+    let out = verity(&home)
+        .env_remove("REDIS_URL")
+        .args(["--json", "stats"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out.stdout)["store"]["documents"], 3);
+    // The same query on another index is not answered from the retrieval cache.
+    assert!(search("scratch").is_empty());
 
     // A gate the next version fails (its relevant document does not exist): refused, exit 8,
     // and the alias keeps pointing at v1.

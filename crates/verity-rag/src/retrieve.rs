@@ -79,6 +79,7 @@ pub struct Retriever {
     cache: Option<Arc<dyn Cache>>,
     config: RetrieverConfig,
     counters: Arc<CacheCounters>,
+    index: String,
 }
 
 impl Retriever {
@@ -90,7 +91,15 @@ impl Retriever {
             cache: None,
             config: RetrieverConfig::default(),
             counters: Arc::new(CacheCounters::default()),
+            index: String::new(),
         }
+    }
+
+    /// Name of the index searched, part of the retrieval cache key so that
+    /// indexes sharing a cache (one home, one Redis server) never see each other's hits.
+    pub fn with_index(mut self, index: impl Into<String>) -> Self {
+        self.index = index.into();
+        self
     }
 
     /// Embed queries with `embedder` (enables dense and hybrid modes).
@@ -255,8 +264,9 @@ impl Retriever {
             .rerank
             .map(|r| format!("{}:{}", r.freshness_weight, r.half_life.as_secs()));
         format!(
-            "{}|{}|{}|{}|{}|{:?}|{}",
+            "{}|{}|{}|{}|{}|{}|{:?}|{}",
             self.store.backend(),
+            self.index,
             q.mode,
             q.k,
             filters,

@@ -107,8 +107,8 @@ impl Verity {
     pub async fn open(config: VerityConfig) -> Result<Self> {
         let mut notes = Vec::new();
         let home = config.home.clone();
-        let opts = StoreOptions::default().index(config.index.clone());
-        let store = tokio::task::spawn_blocking(move || SqliteStore::open(&home, opts))
+        let index = config.index.clone();
+        let store = tokio::task::spawn_blocking(move || open_current(&home, &index))
             .await
             .map_err(|e| StoreError::Backend(format!("store open task failed: {e}")))??;
         let store = Arc::new(store);
@@ -135,6 +135,7 @@ impl Verity {
             config.cache.then(|| cache.clone() as Arc<dyn Cache>);
         let store_dyn: Arc<dyn VectorStore> = store.clone();
         let retriever = Retriever::new(store_dyn.clone())
+            .with_index(store.index_name())
             .with_embedder(embedder.clone())
             .with_cache(cache_dyn.clone())
             .with_config(config.retriever.clone());
@@ -335,6 +336,19 @@ impl Verity {
         }
         self.cache.invalidate_prefix(RETRIEVAL_PREFIX).await?;
         Ok(())
+    }
+}
+
+/// Open `index` in `home`, or the index its alias `<index>:current` points at once a
+/// re-index has switched it (as `RedisStore::connect_current` does on Redis).
+fn open_current(home: &std::path::Path, index: &str) -> Result<SqliteStore> {
+    let store = SqliteStore::open(home, StoreOptions::default().index(index))?;
+    match store.resolve_alias(&format!("{index}:current"))? {
+        Some(target) if target != store.index_name() => {
+            drop(store);
+            SqliteStore::open(home, StoreOptions::default().index(target))
+        }
+        _ => Ok(store),
     }
 }
 
