@@ -16,6 +16,7 @@ use serde_json::Value;
 use url::Url;
 use verity_core::{ParsedDocument, Result, SourceFormat};
 
+use crate::boilerplate;
 use crate::dom::{Dom, NodeData, NodeId};
 
 /// Largest HTML input processed (bytes); longer input is cut at a character boundary.
@@ -878,6 +879,7 @@ fn mark_removed(dom: &Dom) -> Vec<bool> {
     let mut removed = vec![false; n];
     let raw = compute_stats(dom, &removed);
     let body_text = raw.ptext.first().copied().unwrap_or(0);
+    let tag_links = boilerplate::tag_link_counts(dom);
     for id in 1..n {
         let Some(node) = dom.nodes.get(id) else {
             continue;
@@ -891,6 +893,10 @@ fn mark_removed(dom: &Dom) -> Vec<bool> {
         let NodeData::Element { tag, .. } = &node.data else {
             continue;
         };
+        if removed.get(id).copied().unwrap_or(false) {
+            // Already dropped as a sibling of a "related" heading.
+            continue;
+        }
         let tag = tag.as_str();
         // Holding half of the page's paragraph text makes an element a content wrapper.
         let text = raw.ptext.get(id).copied().unwrap_or(0);
@@ -903,13 +909,65 @@ fn mark_removed(dom: &Dom) -> Vec<bool> {
             _ => false,
         } || (!matches!(tag, "html" | "body") && is_hidden(dom, id))
             || unlikely(dom, id, tag, big);
-        if drop {
+        let tag_list = !big
+            && !matches!(tag, "body" | "main" | "article")
+            && tag_links.get(id).copied().unwrap_or(0) >= 2
+            && raw.link.get(id).copied().unwrap_or(0) * 2 >= raw.text.get(id).copied().unwrap_or(0);
+        let date = !big
+            && raw.text.get(id).copied().unwrap_or(0) < 100
+            && boilerplate::is_date_microdata(dom, id);
+        let label = !drop
+            && matches!(
+                tag,
+                "span" | "div" | "p" | "small" | "strong" | "b" | "em" | "i"
+            )
+            && raw
+                .text
+                .get(id)
+                .is_some_and(|&t| t > 0 && t <= boilerplate::MAX_LABEL_CHARS)
+            && boilerplate::is_label(&dom.text_content(id));
+        let related = boilerplate::related_heading(dom, id, raw.text.get(id).copied().unwrap_or(0));
+        if related != boilerplate::Related::No {
+            // A class says it outright; a text match keeps siblings holding the article.
+            let guard = if related == boilerplate::Related::ByText {
+                body_text
+            } else {
+                0
+            };
+            drop_related_block(dom, &raw, &mut removed, id, guard);
+        } else if drop || tag_list || date || label {
             if let Some(r) = removed.get_mut(id) {
                 *r = true;
             }
         }
     }
     removed
+}
+
+/// Remove a "related" heading and the teasers after it in its parent, unless
+/// those siblings hold half of `body_text` (0: no guard).
+fn drop_related_block(dom: &Dom, raw: &Stats, removed: &mut [bool], id: NodeId, body_text: u32) {
+    let sibs = dom.parent(id).map(|p| dom.children(p)).unwrap_or(&[]);
+    let after = sibs
+        .iter()
+        .position(|&c| c == id)
+        .map_or(sibs.len(), |i| i + 1);
+    let rest = sibs.get(after..).unwrap_or(&[]);
+    let text: u64 = rest
+        .iter()
+        .map(|&c| u64::from(raw.ptext.get(c).copied().unwrap_or(0)))
+        .sum();
+    if let Some(r) = removed.get_mut(id) {
+        *r = true;
+    }
+    if body_text > 0 && text * 2 >= u64::from(body_text) {
+        return;
+    }
+    for &c in rest {
+        if let Some(r) = removed.get_mut(c) {
+            *r = true;
+        }
+    }
 }
 
 fn unlikely(dom: &Dom, id: NodeId, tag: &str, big: bool) -> bool {
@@ -1902,6 +1960,7 @@ pub fn markdown_to_plain(md: &str) -> String {
 }
 
 fn strip_inline(s: &str, out: &mut String) {
+    let start = out.len();
     let b = s.as_bytes();
     let mut i = 0;
     let mut last = 0;
@@ -1939,10 +1998,17 @@ fn strip_inline(s: &str, out: &mut String) {
         i += 1;
     }
     out.push_str(s.get(last..).unwrap_or(""));
-    // Markers were replaced by NUL to keep word boundaries as in the source.
-    if out.contains('\0') {
-        let cleaned: String = out.chars().filter(|&c| c != '\0').collect();
-        *out = cleaned;
+    // Markers were replaced by NUL to keep word boundaries as in the source;
+    // only this line's part of `out` is scanned (no quadratic rescans).
+    if out.get(start..).is_some_and(|l| l.contains('\0')) {
+        let line: String = out
+            .get(start..)
+            .unwrap_or("")
+            .chars()
+            .filter(|&c| c != '\0')
+            .collect();
+        out.truncate(start);
+        out.push_str(&line);
     }
 }
 
@@ -2125,6 +2191,62 @@ mod tests {
         ] {
             let p = parse_html(input, None).unwrap();
             assert!(p.document.content.len() <= input.len() + 16);
+        }
+    }
+
+    /// Article paragraphs long enough to be selected, around `extra`.
+    fn article(extra: &str) -> String {
+        let para =
+            "<p>The council voted on Tuesday, after a long debate, to expand the bus network, \
+                    adding routes, shelters, and later evening service for riders.</p>";
+        let page = format!(
+            "<html><body><div id=\"primary\"><article><h1>Bus plan</h1>{para}{para}{extra}</article></div></body></html>"
+        );
+        parse_html(&page, None).unwrap().document.content
+    }
+
+    #[test]
+    fn related_heading_by_class_drops_following_teasers() {
+        // Teasers outweigh the article: a class-marked heading still removes them.
+        let teaser = "<article><p>Another story about something else entirely, with commas, \
+                      clauses, and enough words to score well as a paragraph …</p></article>";
+        let c = article(&format!(
+            "</article><article><h3 class=\"relatedpoststitle\">You may like</h3>{}",
+            teaser.repeat(6)
+        ));
+        assert!(c.contains("The council voted"), "{c}");
+        assert!(!c.contains("Another story"), "{c}");
+        assert!(!c.contains("You may like"), "{c}");
+    }
+
+    #[test]
+    fn related_heading_by_text_drops_following_list() {
+        let c = article(
+            "<h2>Related posts</h2><ul><li>Road works on Main Street</li><li>New trams</li></ul>",
+        );
+        assert!(c.contains("The council voted"), "{c}");
+        assert!(
+            !c.contains("Related posts") && !c.contains("New trams"),
+            "{c}"
+        );
+        let c =
+            article(r#"<div class="heading-h3">More Great Stories</div><ul><li>Trams</li></ul>"#);
+        assert!(!c.contains("More Great") && !c.contains("Trams"), "{c}");
+        // An ordinary sub-heading and its section stay.
+        let c = article("<h2>Routes</h2><p>Route 7 runs to the airport every ten minutes.</p>");
+        assert!(c.contains("## Routes\n\nRoute 7 runs"), "{c}");
+    }
+
+    #[test]
+    fn tag_lists_dates_and_labels_are_dropped() {
+        let c = article(
+            r#"<span itemprop="datePublished">Monday, 22 January 2018</span>
+            <strong>Tags<br><a rel="tag" href="/t/bus">bus</a>, <a rel="tag" href="/t/city">city</a></strong>
+            <div><span>Advertisement</span></div><span class="count">Image 1 of 5</span>"#,
+        );
+        assert!(c.contains("The council voted"), "{c}");
+        for junk in ["Monday", "Tags", "city", "Advertisement", "Image 1"] {
+            assert!(!c.contains(junk), "{junk} leaked: {c}");
         }
     }
 }

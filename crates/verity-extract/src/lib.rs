@@ -11,6 +11,7 @@
 //! Byte input is decoded with [`encoding::decode_text`] / [`encoding::decode_html`]
 //! (BOM, `charset`, `<meta charset>`, UTF-8, Windows-1252 fallback).
 
+mod boilerplate;
 pub mod dom;
 pub mod encoding;
 mod entities;
