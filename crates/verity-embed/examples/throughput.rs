@@ -2,6 +2,7 @@
 //! the reference): embeds the first 64 SciFact abstracts once per engine and
 //! batch size, after a warm-up, and prints chunks/s and tokens/s.
 //! `RAYON_NUM_THREADS=2 cargo run --release -p verity-embed --example throughput`
+//! (`ENGINES=packed`, `BATCHES=8` to narrow the run, e.g. under a profiler).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;
@@ -36,8 +37,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         texts.len(),
         std::env::var("RAYON_NUM_THREADS").ok()
     );
-    for engine in [Engine::Packed, Engine::CandleBert] {
-        for batch in [8, 32, 64] {
+    // ENGINES=packed|candle|both (default both), BATCHES=8,32 (default 8,32,64).
+    let engines = match std::env::var("ENGINES").as_deref() {
+        Ok("packed") => vec![Engine::Packed],
+        Ok("candle") => vec![Engine::CandleBert],
+        _ => vec![Engine::Packed, Engine::CandleBert],
+    };
+    let batches: Vec<usize> = std::env::var("BATCHES")
+        .ok()
+        .map(|b| b.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .filter(|b: &Vec<usize>| !b.is_empty())
+        .unwrap_or_else(|| vec![8, 32, 64]);
+    for engine in engines {
+        for &batch in &batches {
             let e = LocalEmbedderConfig::new(&dir)
                 .engine(engine)
                 .batch_size(batch)

@@ -8,14 +8,17 @@
 //! - Q, K and V are one fused matrix product, with the `1/sqrt(d)` scale folded
 //!   into the query weights at load time;
 //! - bias + GELU and bias + residual are fused element-wise passes run on the
-//!   rayon pool (candle's generic element-wise ops are single-threaded), and
-//!   the softmax is candle's fused `softmax_last_dim`;
+//!   rayon pool (candle's generic element-wise ops are single-threaded); GELU
+//!   and the attention softmax use the vectorised `erf`/`exp` of
+//!   [`crate::fastmath`] instead of libm's scalar ones;
 //! - per-text attention runs in parallel across texts.
 
 use candle_core::{CpuStorage, CustomOp1, CustomOp2, DType, Device, Layout, Result, Shape, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{Config, HiddenAct};
 use rayon::prelude::*;
+
+use crate::fastmath;
 
 struct Layer {
     /// `(3h, h)`: query (pre-scaled), key, value.
@@ -183,7 +186,7 @@ impl Bert {
                     .contiguous()?;
                 let (q, k, v) = (s.get(0)?, s.get(1)?, s.get(2)?);
                 let scores = q.matmul(&k.t()?)?; // (heads, len, len), scale folded into q
-                let probs = candle_nn::ops::softmax_last_dim(&scores)?;
+                let probs = scores.apply_op1_no_bwd(&SoftmaxRows)?;
                 probs
                     .matmul(&v)?
                     .transpose(0, 1)?
@@ -228,7 +231,7 @@ fn activate(act: Option<HiddenAct>, v: f32) -> f32 {
     match act {
         None => v,
         Some(HiddenAct::Gelu) => {
-            0.5 * v * (1.0 + candle_core::cpu::erf::erf_f32(v * std::f32::consts::FRAC_1_SQRT_2))
+            0.5 * v * (1.0 + fastmath::erf(v * std::f32::consts::FRAC_1_SQRT_2))
         }
         Some(HiddenAct::GeluApproximate) => {
             0.5 * v
@@ -259,13 +262,38 @@ impl CustomOp1 for BiasAct<'_> {
             );
         }
         let mut out = vec![0f32; src.len()];
-        out.par_chunks_mut(n)
-            .zip(src.par_chunks(n))
-            .for_each(|(o, x)| {
+        let rows = out.par_chunks_mut(n).zip(src.par_chunks(n));
+        match self.act {
+            Some(HiddenAct::Gelu) => {
+                rows.for_each(|(o, x)| fastmath::bias_gelu_row(o, x, self.bias));
+            }
+            act => rows.for_each(|(o, x)| {
                 for ((o, &x), &b) in o.iter_mut().zip(x).zip(self.bias) {
-                    *o = activate(self.act, x + b);
+                    *o = activate(act, x + b);
                 }
-            });
+            }),
+        }
+        Ok((CpuStorage::F32(out), l.shape().clone()))
+    }
+}
+
+/// Softmax over the last dimension (one text's attention scores; the caller
+/// already runs texts in parallel, so this stays on the calling thread).
+struct SoftmaxRows;
+
+impl CustomOp1 for SoftmaxRows {
+    fn name(&self) -> &'static str {
+        "softmax-rows"
+    }
+
+    fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
+        let src = contiguous_f32(s, l, "softmax-rows")?;
+        let row = l.dims().last().copied().unwrap_or(0);
+        if row == 0 || src.len() % row != 0 {
+            candle_core::bail!("softmax-rows: shape {:?}", l.shape());
+        }
+        let mut out = src.to_vec();
+        fastmath::softmax_rows(&mut out, row);
         Ok((CpuStorage::F32(out), l.shape().clone()))
     }
 }

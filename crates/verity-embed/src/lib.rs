@@ -26,6 +26,8 @@
 mod bert;
 mod cached;
 #[cfg(feature = "local")]
+mod fastmath;
+#[cfg(feature = "local")]
 mod local;
 mod ollama;
 mod openai;
