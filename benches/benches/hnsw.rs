@@ -5,9 +5,17 @@
 //!
 //! Knobs (environment): `VERITY_HNSW_N` (points, default 100000), `VERITY_HNSW_DIM` (384),
 //! `VERITY_HNSW_QUERIES` (300), `VERITY_HNSW_CONFIGS` (`m,efc,efs1/efs2;…`, default: the chosen
-//! defaults plus alternatives), `VERITY_HNSW_CLUSTERED=0` to skip the clustered data set.
+//! defaults plus alternatives), `VERITY_HNSW_CLUSTERED=0` to skip the clustered data set,
+//! `VERITY_HNSW_RANDOM=0` to skip the random one.
+//!
+//! Real embeddings: `VERITY_HNSW_VECTORS=path.npy` (float32, shape `(n, dim)`, e.g. from
+//! `scripts/eval/make_hnsw_vectors.py`) adds that set, truncated to `VERITY_HNSW_N` rows; its
+//! query sets are `VERITY_HNSW_QUERY_VECTORS` (comma-separated `.npy` paths), by default the
+//! sibling files `<stem>.queries.npy` and `<stem>.heldout.npy` that exist. Every query of a file
+//! is used unless `VERITY_HNSW_QUERIES` is set.
+//!
 //! Each index is built once per run; the report (markdown) goes to stdout, then criterion measures
-//! the default configuration's unfiltered and filtered queries.
+//! the default configuration's unfiltered and filtered queries (on the first data set reported).
 
 use std::collections::HashSet;
 use std::hint::black_box;
@@ -166,7 +174,8 @@ fn configs() -> Vec<Config> {
             .collect();
     }
     let d = HnswParams::default();
-    let mut efs = vec![128, 256, d.ef_search];
+    let mut efs = vec![32, 64, 128, 256, 512, d.ef_search];
+    efs.sort_unstable();
     efs.dedup();
     vec![
         Config {
@@ -201,25 +210,34 @@ fn build(data: &[Vec<f32>], params: HnswParams) -> (DenseIndex, Duration) {
     (index, start.elapsed())
 }
 
+/// A named set of queries.
+type QuerySet = (String, Vec<Vec<f32>>);
+
 fn report_dataset(
     name: &str,
     data: &[Vec<f32>],
-    queries: &[Vec<f32>],
+    query_sets: &[QuerySet],
     configs: &[Config],
     full: bool,
 ) -> Option<DenseIndex> {
+    let sets: Vec<String> = query_sets
+        .iter()
+        .map(|(n, q)| format!("{n} ({})", q.len()))
+        .collect();
     println!(
-        "\n### {name}: {} vectors × {} dims, {} queries, k = 10\n",
+        "\n### {name}: {} vectors × {} dims, queries: {}, k = 10\n",
         data.len(),
         data[0].len(),
-        queries.len()
+        sets.join(", ")
     );
-    println!("| M | ef_construction | build (s) | ef_search | recall@10 | p50 (ms) | p95 (ms) |");
-    println!("|---|---|---|---|---|---|---|");
-    let mut truth: Option<Vec<HashSet<u64>>> = None;
+    println!(
+        "| queries | M | ef_construction | build (s) | ef_search | recall@10 | p50 (ms) | p95 (ms) |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    let mut truths: Option<Vec<Vec<HashSet<u64>>>> = None;
     let mut default_index = None;
     let d = HnswParams::default();
-    for c in configs {
+    for (ci, c) in configs.iter().enumerate() {
         let (mut index, build_time) = build(
             data,
             HnswParams {
@@ -228,16 +246,33 @@ fn report_dataset(
                 ef_search: c.efs[0],
             },
         );
-        let truth = truth.get_or_insert_with(|| ground_truth(&index, queries, None));
-        for &efs in &c.efs {
-            index.set_ef_search(efs);
-            let m = measure(queries, truth, |q| index.search(q, 10, None).unwrap());
+        let truths = truths.get_or_insert_with(|| {
+            query_sets
+                .iter()
+                .map(|(_, q)| ground_truth(&index, q, None))
+                .collect()
+        });
+        for ((set, queries), truth) in query_sets.iter().zip(truths.iter()) {
+            for &efs in &c.efs {
+                index.set_ef_search(efs);
+                let m = measure(queries, truth, |q| index.search_graph(q, 10, None).unwrap());
+                println!(
+                    "| {set} | {} | {} | {:.1} | {} | {:.4} | {} | {} |",
+                    c.m,
+                    c.efc,
+                    build_time.as_secs_f64(),
+                    efs,
+                    m.recall,
+                    ms(m.p50),
+                    ms(m.p95)
+                );
+            }
+            if ci > 0 {
+                continue;
+            }
+            let m = measure(queries, truth, |q| index.search_exact(q, 10, None).unwrap());
             println!(
-                "| {} | {} | {:.1} | {} | {:.4} | {} | {} |",
-                c.m,
-                c.efc,
-                build_time.as_secs_f64(),
-                efs,
+                "| {set} | exact scan | | | | {:.4} | {} | {} |",
                 m.recall,
                 ms(m.p50),
                 ms(m.p95)
@@ -248,6 +283,10 @@ fn report_dataset(
             default_index = Some(index);
         }
     }
+    let (_, queries) = query_sets.first()?;
+    let truth = truths
+        .and_then(|t| t.into_iter().next())
+        .unwrap_or_default();
     let index = default_index?;
     if !full {
         return Some(index);
@@ -266,7 +305,6 @@ fn report_dataset(
     let loaded = DenseIndex::load(&dir, "bench", data[0].len(), 1).unwrap();
     let load_time = start.elapsed();
     let _ = std::fs::remove_dir_all(&dir);
-    let truth = truth.unwrap_or_default();
     let m = measure(queries, &truth, |q| loaded.search(q, 10, None).unwrap());
     println!(
         "\nDefault (M={}, ef_construction={}, ef_search={}): dump {:.2} s, load {:.2} s ({:.0} MiB on disk, checksums verified); recall after reload {:.4}.",
@@ -280,7 +318,8 @@ fn report_dataset(
     );
     drop(loaded);
 
-    // Filtered search.
+    // Filtered search (at most 200 queries: the filtered graph walk is slow by design).
+    let queries = &queries[..queries.len().min(200)];
     println!("\n| selectivity | path | recall@10 vs filtered exact | p50 (ms) | p95 (ms) |");
     println!("|---|---|---|---|---|");
     for (label, modulo) in [("10 %", 10u64), ("1 %", 100)] {
@@ -312,6 +351,100 @@ fn report_dataset(
     Some(index)
 }
 
+fn env_on(key: &str) -> bool {
+    std::env::var(key).map(|v| v != "0").unwrap_or(true)
+}
+
+/// Read a little-endian float32, C-order, 2-d `.npy` file (NumPy format 1.0–3.0).
+fn read_npy(path: &str) -> Result<Vec<Vec<f32>>, String> {
+    let b = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    if b.len() < 12 || &b[..6] != b"\x93NUMPY" {
+        return Err(format!("{path}: not a .npy file"));
+    }
+    let (hlen, off) = if b[6] == 1 {
+        (usize::from(u16::from_le_bytes([b[8], b[9]])), 10)
+    } else {
+        (u32::from_le_bytes([b[8], b[9], b[10], b[11]]) as usize, 12)
+    };
+    let header = b
+        .get(off..off + hlen)
+        .and_then(|h| std::str::from_utf8(h).ok())
+        .ok_or_else(|| format!("{path}: bad header"))?;
+    if !header.contains("'<f4'") || !header.contains("'fortran_order': False") {
+        return Err(format!(
+            "{path}: expected little-endian float32 in C order, header {header}"
+        ));
+    }
+    let shape = header
+        .split("'shape': (")
+        .nth(1)
+        .and_then(|r| r.split(')').next())
+        .ok_or_else(|| format!("{path}: no shape in header"))?;
+    let dims: Vec<usize> = shape
+        .split(',')
+        .filter_map(|x| x.trim().parse().ok())
+        .collect();
+    let [n, dim] = dims[..] else {
+        return Err(format!("{path}: expected a 2-d array, shape ({shape})"));
+    };
+    let body = &b[off + hlen..];
+    if dim == 0 || body.len() != n * dim * 4 {
+        return Err(format!(
+            "{path}: {} data bytes for shape ({n}, {dim})",
+            body.len()
+        ));
+    }
+    Ok(body
+        .chunks_exact(dim * 4)
+        .map(|row| {
+            row.chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect()
+        })
+        .collect())
+}
+
+/// The real-embedding set of `VERITY_HNSW_VECTORS`, with its query sets.
+fn vector_file_sets(path: &str, n: usize) -> Result<(Vec<Vec<f32>>, Vec<QuerySet>), String> {
+    let mut data = read_npy(path)?;
+    data.truncate(n);
+    let stem = path.strip_suffix(".npy").unwrap_or(path);
+    let paths: Vec<String> = match std::env::var("VERITY_HNSW_QUERY_VECTORS") {
+        Ok(list) => list.split(',').map(|p| p.trim().to_string()).collect(),
+        Err(_) => ["queries", "heldout"]
+            .iter()
+            .map(|k| format!("{stem}.{k}.npy"))
+            .filter(|p| std::path::Path::new(p).exists())
+            .collect(),
+    };
+    let limit = std::env::var("VERITY_HNSW_QUERIES")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok());
+    let mut sets = Vec::new();
+    for p in paths {
+        let mut q = read_npy(&p)?;
+        if let Some(l) = limit {
+            q.truncate(l);
+        }
+        let name = p
+            .strip_suffix(".npy")
+            .and_then(|s| s.rsplit('.').next())
+            .unwrap_or("queries")
+            .to_string();
+        sets.push((name, q));
+    }
+    if sets.is_empty() {
+        return Err(format!("{path}: no query file ({stem}.queries.npy / {stem}.heldout.npy); set VERITY_HNSW_QUERY_VECTORS"));
+    }
+    if let Some((name, _)) = sets
+        .iter()
+        .find(|(_, q)| q.iter().any(|v| v.len() != data[0].len()))
+    {
+        return Err(format!("{name}: dimension differs from {path}"));
+    }
+    Ok((data, sets))
+}
+
 fn main() {
     let n = env_usize("VERITY_HNSW_N", 100_000);
     let dim = env_usize("VERITY_HNSW_DIM", 384);
@@ -323,17 +456,39 @@ fn main() {
             .map(|n| n.get())
             .unwrap_or(1)
     );
+    let d = HnswParams::default();
+    let mut first: Option<(DenseIndex, Vec<Vec<f32>>)> = None;
 
-    let data = random_data(n, dim, 1);
-    let queries = random_data(nq, dim, 2);
-    let index = report_dataset("Random unit vectors", &data, &queries, &configs, true);
-    drop(data);
+    if let Ok(path) = std::env::var("VERITY_HNSW_VECTORS") {
+        match vector_file_sets(&path, n) {
+            Ok((data, sets)) if !data.is_empty() => {
+                let name = format!("Real embeddings ({path})");
+                let index = report_dataset(&name, &data, &sets, &configs, true);
+                if let (Some(index), Some((_, q))) = (index, sets.into_iter().next()) {
+                    first = Some((index, q));
+                }
+            }
+            Ok(_) => eprintln!("{path}: no vectors"),
+            Err(e) => {
+                eprintln!("VERITY_HNSW_VECTORS: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
 
-    if std::env::var("VERITY_HNSW_CLUSTERED")
-        .map(|v| v != "0")
-        .unwrap_or(true)
-    {
-        let d = HnswParams::default();
+    if env_on("VERITY_HNSW_RANDOM") {
+        let data = random_data(n, dim, 1);
+        let queries = random_data(nq, dim, 2);
+        let sets = vec![("random".to_string(), queries)];
+        let index = report_dataset("Random unit vectors", &data, &sets, &configs, true);
+        if first.is_none() {
+            if let (Some(index), Some((_, q))) = (index, sets.into_iter().next()) {
+                first = Some((index, q));
+            }
+        }
+    }
+
+    if env_on("VERITY_HNSW_CLUSTERED") {
         let data = clustered_data(n, dim, 3);
         let queries = clustered_data(nq, dim, 4);
         let cfg = [Config {
@@ -344,13 +499,13 @@ fn main() {
         report_dataset(
             "Clustered vectors (200 centroids)",
             &data,
-            &queries,
+            &[("clustered".to_string(), queries)],
             &cfg,
             false,
         );
     }
 
-    let Some(index) = index else {
+    let Some((index, queries)) = first else {
         println!("(default configuration not in VERITY_HNSW_CONFIGS: criterion part skipped)");
         return;
     };
@@ -359,6 +514,7 @@ fn main() {
         .sample_size(20)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
+    let n = index.len();
     let allowed10: HashSet<u64> = (0..n as u64).filter(|i| i % 10 == 0).collect();
     let allowed1: HashSet<u64> = (0..n as u64).filter(|i| i % 100 == 0).collect();
     let f10 = |id: u64| allowed10.contains(&id);

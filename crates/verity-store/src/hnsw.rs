@@ -42,7 +42,7 @@ impl Default for HnswParams {
         Self {
             m: 24,
             ef_construction: 200,
-            ef_search: 512,
+            ef_search: 128,
         }
     }
 }
@@ -107,6 +107,10 @@ const REBUILD_TOMBSTONE_RATIO: f64 = 0.20;
 const EXACT_SELECTIVITY: f64 = 0.5;
 /// Filters estimated to allow fewer than this many points use the exact scan whatever the share.
 const EXACT_MAX_ALLOWED: f64 = 2_000.0;
+/// Indexes with at most this many live points are searched exactly (brute force): below this size
+/// a scan of every vector is faster than the graph walk at the default `ef_search` and has perfect
+/// recall (`docs/benchmarks.d/hnsw.md`). [`DenseIndex::search_graph`] always walks the graph.
+pub const EXACT_SCAN_MAX_POINTS: usize = 10_000;
 /// Number of slots sampled to estimate a filter's selectivity.
 const SELECTIVITY_SAMPLES: usize = 256;
 
@@ -389,6 +393,7 @@ impl DenseIndex {
 
     /// `k` nearest live vectors by cosine similarity, best first, as `(id, similarity)`.
     ///
+    /// Indexes of at most [`EXACT_SCAN_MAX_POINTS`] live points are scanned exactly. Above that,
     /// `filter` restricts the hits to ids for which it returns `true`; it is applied during the
     /// graph walk. Selective filters (estimated < 50 % of the points or < 2,000 points) and
     /// graph walks that come back short use an exact scan instead, so `k` hits come back whenever
@@ -402,6 +407,9 @@ impl DenseIndex {
         let q = normalized(query, self.dim, "query")?;
         if k == 0 || self.by_id.is_empty() {
             return Ok(Vec::new());
+        }
+        if self.by_id.len() <= EXACT_SCAN_MAX_POINTS {
+            return Ok(self.exact(&q, k, filter));
         }
         if let Some(f) = filter {
             let est = self.estimate_allowed(f);
@@ -481,22 +489,32 @@ impl DenseIndex {
         k: usize,
         filter: Option<&(dyn Fn(u64) -> bool + Sync)>,
     ) -> Vec<(u64, f32)> {
-        let mut scored: Vec<(u64, f32)> = Vec::new();
-        for (slot, s) in self.slots.iter().enumerate() {
-            if let (Some(id), Some(p)) = (self.allowed(slot, filter), &s.point) {
-                scored.push((id, dot(q, p.get_v()).clamp(-1.0, 1.0)));
-            }
-        }
-        let k = k.min(scored.len());
+        // Bounded buffer: keep the best `k` so far, compact when it reaches `2k` (no allocation
+        // proportional to the index size).
         if k == 0 {
             return Vec::new();
         }
-        if k < scored.len() {
-            scored.select_nth_unstable_by(k - 1, by_similarity);
-            scored.truncate(k);
+        let cap = k.saturating_mul(2).max(k + 1);
+        let mut best: Vec<(u64, f32)> = Vec::with_capacity(cap.min(self.slots.len()));
+        let mut floor = f32::NEG_INFINITY;
+        for (slot, s) in self.slots.iter().enumerate() {
+            let (Some(id), Some(p)) = (self.allowed(slot, filter), &s.point) else {
+                continue;
+            };
+            let sim = dot(q, p.get_v()).clamp(-1.0, 1.0);
+            if sim < floor {
+                continue;
+            }
+            best.push((id, sim));
+            if best.len() >= cap {
+                best.select_nth_unstable_by(k - 1, by_similarity);
+                best.truncate(k);
+                floor = best.iter().map(|h| h.1).fold(f32::INFINITY, f32::min);
+            }
         }
-        scored.sort_by(by_similarity);
-        scored
+        best.sort_by(by_similarity);
+        best.truncate(k);
+        best
     }
 
     fn graph_search(

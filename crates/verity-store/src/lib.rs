@@ -21,5 +21,5 @@ mod store;
 pub use bm25::LexicalIndexStats;
 pub use cache::{CacheStats, SqliteCache};
 pub use fts::fts_match_expression;
-pub use hnsw::{DenseIndex, HnswParams};
+pub use hnsw::{DenseIndex, HnswParams, EXACT_SCAN_MAX_POINTS};
 pub use store::{IndexInfo, SqliteStore, StoreOptions, DB_FILE, DEFAULT_INDEX};

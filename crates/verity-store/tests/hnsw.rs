@@ -84,7 +84,8 @@ fn recall_against_brute_force() {
     let (mut found, mut total) = (0usize, 0usize);
     for _ in 0..100 {
         let q = rng.vector(DIM);
-        let hits = index.search(&q, 10, None).unwrap();
+        // The graph itself (`search` scans small indexes exactly).
+        let hits = index.search_graph(&q, 10, None).unwrap();
         assert_eq!(hits.len(), 10);
         assert!(
             hits.windows(2).all(|w| w[0].1 >= w[1].1),
@@ -106,6 +107,24 @@ fn recall_against_brute_force() {
     }
     let recall = found as f64 / total as f64;
     assert!(recall >= 0.95, "recall@10 = {recall}");
+}
+
+#[test]
+fn small_indexes_are_searched_exactly() {
+    let (index, items) = build(1500, 21);
+    assert!(index.len() <= verity_store::EXACT_SCAN_MAX_POINTS);
+    let mut rng = Rng(22);
+    for _ in 0..20 {
+        let q = rng.vector(DIM);
+        let as_set = |hits: &[(u64, f32)]| ids(hits).into_iter().collect::<HashSet<u64>>();
+        let truth = brute_force(&items, &q, 10, |_| true);
+        assert_eq!(as_set(&index.search(&q, 10, None).unwrap()), as_set(&truth));
+        let even = |id: u64| id % 2 == 0;
+        let truth = brute_force(&items, &q, 25, even);
+        let hits = index.search(&q, 25, Some(&even)).unwrap();
+        assert!(hits.windows(2).all(|w| w[0].1 >= w[1].1));
+        assert_eq!(as_set(&hits), as_set(&truth));
+    }
 }
 
 #[test]
