@@ -77,6 +77,7 @@ fn load(dir: &std::path::Path) -> Vec<IndexedDocument> {
                 document: d,
                 chunks: vec![chunk],
                 embeddings: Some(vec![vec]),
+                sentence_embeddings: None,
                 embedder: Some(id.clone()),
                 content_hash,
             }

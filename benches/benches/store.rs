@@ -38,6 +38,7 @@ fn load_corpus(dir: &Path) -> Vec<IndexedDocument> {
                 document: d,
                 chunks: vec![chunk],
                 embeddings: None,
+                sentence_embeddings: None,
                 embedder: None,
                 content_hash,
             }

@@ -2,6 +2,24 @@
 //! arguments are parsed in [`args`], turned into library calls here, and
 //! printed by [`output`].
 
+/// `println!` for stdout that ends the process quietly when the reader has
+/// gone away (`verity stats | head`) instead of panicking.
+macro_rules! outln {
+    () => {
+        $crate::write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` counterpart of [`outln!`], flushed at once (streamed answers).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::write_stdout(format_args!($($arg)*))
+    };
+}
+
 mod args;
 mod output;
 mod progress;
@@ -57,12 +75,26 @@ fn main() -> ExitCode {
         Err(e) => {
             if json {
                 let body = serde_json::json!({"error": {"code": e.code(), "message": e.to_string(), "transient": e.is_transient()}});
-                println!("{body}");
+                outln!("{body}");
             } else {
                 eprintln!("error: {e}");
             }
             ExitCode::from(exit_code(&e))
         }
+    }
+}
+
+/// Writes to stdout and flushes. A closed pipe exits 0 like other Unix
+/// filters; any other write error exits 1 with a message on stderr.
+fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout.write_fmt(args).and_then(|()| stdout.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(i32::from(exit::OK));
+        }
+        eprintln!("error: cannot write to stdout: {e}");
+        std::process::exit(i32::from(exit::FAILURE));
     }
 }
 

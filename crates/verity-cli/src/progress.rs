@@ -27,7 +27,7 @@ impl IngestBar {
         if let Some(bar) = &self.bar {
             let total = p.docs_total.map(|t| format!("/{t}")).unwrap_or_default();
             bar.set_message(format!(
-                "{:?}: {}{} documents, {:.1} MB, {} chunks embedded",
+                "{:?}: {}{} documents, {:.1} MB, {} texts embedded",
                 p.phase,
                 p.docs_done,
                 total,

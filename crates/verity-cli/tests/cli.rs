@@ -548,3 +548,31 @@ fn reindex_on_redis_through_redis_url() {
     let out = on_redis(&["stats"]);
     assert_eq!(json(&out.stdout)["store"]["documents"], 10);
 }
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    corpus(tmp.path());
+    let out = verity(&home)
+        .arg("ingest")
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+
+    // `verity stats | head -0`: the reader is gone before the first write.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("verity"))
+        .env("VERITY_HOME", &home)
+        .env("VERITY_EMBEDDER", "none")
+        .args(["--quiet", "stats"])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}

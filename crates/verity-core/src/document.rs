@@ -182,6 +182,14 @@ pub struct IndexedDocument {
     pub chunks: Vec<Chunk>,
     /// One vector per chunk, or `None` in lexical-only mode.
     pub embeddings: Option<Vec<Vec<f32>>>,
+    /// Optional extra vectors per chunk, one per sentence ("small-to-big"
+    /// retrieval): `sentence_embeddings[i]` belongs to chunk `i` and may be
+    /// empty. A chunk's dense score is then the best of its own vector and
+    /// its sentences' vectors. Only stores whose
+    /// [`VectorStore::supports_sentence_vectors`](crate::VectorStore::supports_sentence_vectors)
+    /// is `true` accept them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sentence_embeddings: Option<Vec<Vec<Vec<f32>>>>,
     /// Identity of the embedder that produced `embeddings`.
     pub embedder: Option<crate::EmbedderId>,
     /// [`Document::content_hash`].

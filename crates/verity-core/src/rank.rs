@@ -37,6 +37,17 @@ pub fn fuse(
                 *acc.entry(id).or_default() += (1.0 - wl) * s;
             }
         }
+        Fusion::ZScore { lexical_weight } => {
+            let wl = lexical_weight.clamp(0.0, 1.0);
+            let (lex, lex_floor) = z_scores(lexical);
+            let (den, den_floor) = z_scores(dense);
+            for id in lex.keys().chain(den.keys()) {
+                acc.entry(id).or_insert_with(|| {
+                    wl * lex.get(id).copied().unwrap_or(lex_floor)
+                        + (1.0 - wl) * den.get(id).copied().unwrap_or(den_floor)
+                });
+            }
+        }
     }
     let mut out: Vec<(String, f32)> = acc.into_iter().map(|(id, s)| (id.to_string(), s)).collect();
     out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -52,6 +63,45 @@ fn min_max(list: &[(String, f32)]) -> impl Iterator<Item = (&str, f32)> {
     let span = hi - lo;
     list.iter()
         .map(move |(id, s)| (id.as_str(), if span > 0.0 { (s - lo) / span } else { 1.0 }))
+}
+
+/// Z-scores of a list (population standard deviation) and the lowest of
+/// them, which stands in for ids the list does not contain.
+///
+/// Scale does not matter: BM25 on a tiny corpus yields scores around 1e-6
+/// and their order still counts. A list whose scores are all equal carries
+/// no order, only membership: its ids score 0 and absent ids -1, as min-max
+/// fusion would rank them.
+fn z_scores(list: &[(String, f32)]) -> (HashMap<&str, f32>, f32) {
+    if list.is_empty() {
+        return (HashMap::new(), 0.0);
+    }
+    let n = list.len() as f64;
+    let mean = list.iter().map(|(_, s)| f64::from(*s)).sum::<f64>() / n;
+    let var = list
+        .iter()
+        .map(|(_, s)| (f64::from(*s) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    let sd = var.sqrt();
+    let magnitude = list
+        .iter()
+        .map(|(_, s)| f64::from(*s).abs())
+        .fold(0.0, f64::max);
+    if sd.is_nan() || sd <= magnitude * 1e-9 {
+        let out = list.iter().map(|(id, _)| (id.as_str(), 0.0)).collect();
+        return (out, -1.0);
+    }
+    let mut floor = f32::INFINITY;
+    let mut out = HashMap::with_capacity(list.len());
+    for (id, s) in list {
+        let z = ((f64::from(*s) - mean) / sd) as f32;
+        floor = floor.min(z);
+        // A list may repeat an id; keep its best score.
+        let e = out.entry(id.as_str()).or_insert(z);
+        *e = e.max(z);
+    }
+    (out, floor)
 }
 
 /// Exponential freshness decay: 1 at `now`, 0.5 after `half_life`.
@@ -151,6 +201,63 @@ mod tests {
             },
         );
         assert_eq!(out[0].0, "b");
+    }
+
+    #[test]
+    fn z_score_fusion_matches_hand_computation() {
+        // lexical a=3, b=1 -> z = +1, -1; dense b=0.9, c=0.5, d=0.1 -> z = 1.2247, 0, -1.2247.
+        let lex = vec![("a".to_string(), 3.0), ("b".to_string(), 1.0)];
+        let den = vec![
+            ("b".to_string(), 0.9),
+            ("c".to_string(), 0.5),
+            ("d".to_string(), 0.1),
+        ];
+        let out = fuse(
+            &lex,
+            &den,
+            Fusion::ZScore {
+                lexical_weight: 0.5,
+            },
+        );
+        let score = |id: &str| out.iter().find(|(i, _)| i == id).map(|(_, s)| *s);
+        let z = 1.224_745;
+        // a: lexical +1, missing from dense -> dense floor -z.
+        assert!((score("a").unwrap() - 0.5 * (1.0 - z)).abs() < 1e-5);
+        assert!((score("b").unwrap() - 0.5 * (-1.0 + z)).abs() < 1e-5);
+        // c: missing from lexical -> lexical floor -1.
+        assert!((score("c").unwrap() - 0.5 * (-1.0 + 0.0)).abs() < 1e-5);
+        assert_eq!(out[0].0, "b");
+        assert_eq!(out.len(), 4);
+        // Weight 1: lexical order, ids absent from it last.
+        let out = fuse(
+            &lex,
+            &den,
+            Fusion::ZScore {
+                lexical_weight: 1.0,
+            },
+        );
+        assert_eq!(out[0].0, "a");
+        // Constant list: no division by zero; membership still counts.
+        let flat = vec![("x".to_string(), 2.0), ("y".to_string(), 2.0)];
+        let out = fuse(
+            &flat,
+            &[("w".to_string(), 0.5)],
+            Fusion::ZScore {
+                lexical_weight: 0.9,
+            },
+        );
+        assert!(out.iter().all(|(_, s)| s.is_finite()), "{out:?}");
+        assert_eq!(out[2].0, "w", "{out:?}");
+        // Tiny scores (BM25 on a three-document corpus) keep their order.
+        let tiny = vec![("p".to_string(), 1.5e-6), ("q".to_string(), 1.0e-6)];
+        let out = fuse(
+            &tiny,
+            &[],
+            Fusion::ZScore {
+                lexical_weight: 1.0,
+            },
+        );
+        assert!((out[0].1 - 1.0).abs() < 1e-4 && out[0].0 == "p", "{out:?}");
     }
 
     #[test]

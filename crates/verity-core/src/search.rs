@@ -59,16 +59,23 @@ pub enum Fusion {
         /// Weight of the lexical score in `[0, 1]`.
         lexical_weight: f32,
     },
+    /// Convex combination of z-scores (`(s - mean) / std` over each list); an id
+    /// missing from a list gets that list's lowest z-score. A list whose scores
+    /// are all equal only says which ids matched: they get 0, the others -1.
+    ZScore {
+        /// Weight of the lexical score in `[0, 1]`.
+        lexical_weight: f32,
+    },
 }
 
-/// Min-max weighted fusion, equal weights. On SciFact train (809 claims, BM25 FTS5 +
-/// all-MiniLM-L6-v2, 254-token chunks) it gives nDCG@10 0.731 against 0.718 for RRF k = 60
-/// (0.723 at best for RRF, k = 10); weights 0.4 / 0.6 lose 0.001–0.006. Table and command:
-/// docs/benchmarks.d/quality.md.
+/// Z-score weighted fusion, lexical weight 0.45. On SciFact train (809 claims, BM25 +
+/// all-MiniLM-L6-v2 with sentence vectors, whole-abstract chunks) it gives nDCG@10
+/// 0.7468 at 100 candidates per list (min-max 0.5: 0.7461; RRF is ~0.02 lower); the
+/// optimum is flat over weights 0.4–0.55. Table and command: docs/benchmarks.d/quality.md.
 impl Default for Fusion {
     fn default() -> Self {
-        Fusion::Weighted {
-            lexical_weight: 0.5,
+        Fusion::ZScore {
+            lexical_weight: 0.45,
         }
     }
 }

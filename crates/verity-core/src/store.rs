@@ -40,6 +40,13 @@ pub trait VectorStore: Send + Sync {
     /// Backend name (`sqlite`, `redis`).
     fn backend(&self) -> &'static str;
 
+    /// Whether [`IndexedDocument::sentence_embeddings`] are indexed (a chunk
+    /// then ranks by the best of its vectors). Stores that return `false`
+    /// refuse documents carrying them.
+    fn supports_sentence_vectors(&self) -> bool {
+        false
+    }
+
     /// Embedder recorded in the index (`None` until vectors are written).
     async fn embedder(&self) -> Result<Option<EmbedderId>>;
 

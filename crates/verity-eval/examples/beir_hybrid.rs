@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p verity-eval --example beir_hybrid -- <dataset dir> <split> <work dir> \
-//!     [--no-context] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]
+//!     [--no-context] [--chunk-vectors-only] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]
 //! ```
 //!
 //! * The corpus is ingested (chunked, embedded, upserted) into `<work dir>/<variant>`; the
@@ -11,6 +11,10 @@
 //!   embedding the same texts, costs no model time. Re-runs skip unchanged documents.
 //! * Prints nDCG@10, recall@5, recall@100, MRR@10 and latency p50/p95 (query embedding
 //!   included, uncached) for lexical, dense and hybrid with the store's defaults.
+//! * Sentence vectors are on (the ingest default: each chunk also gets one vector per
+//!   sentence, chunks keep the chunker's own 700–900-token budget);
+//!   `--chunk-vectors-only` turns them off and caps chunks at `--max-tokens` (254 by
+//!   default, MiniLM's window).
 //! * `--grid` also evaluates fusion variants offline on the same candidate lists (RRF k and
 //!   weights, min-max and z-score weighted fusion, chunk- or document-level, candidate depth)
 //!   and dense search with an exhaustive `ef_search` (HNSW approximation loss).
@@ -39,7 +43,8 @@ struct Args {
     split: String,
     work: PathBuf,
     context: bool,
-    max_tokens: usize,
+    sentences: bool,
+    max_tokens: Option<usize>,
     overlap: Option<usize>,
     ef: Option<usize>,
     limit: Option<usize>,
@@ -49,7 +54,7 @@ struct Args {
 
 fn args() -> Res<Args> {
     let mut it = std::env::args().skip(1);
-    let usage = "usage: beir_hybrid <dataset dir> <split> <work dir> [--no-context] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]";
+    let usage = "usage: beir_hybrid <dataset dir> <split> <work dir> [--no-context] [--chunk-vectors-only] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]";
     let dir = PathBuf::from(it.next().ok_or(usage)?);
     let split = it.next().ok_or(usage)?;
     let work = PathBuf::from(it.next().ok_or(usage)?);
@@ -58,7 +63,8 @@ fn args() -> Res<Args> {
         split,
         work,
         context: true,
-        max_tokens: 254,
+        sentences: true,
+        max_tokens: None,
         overlap: None,
         ef: None,
         limit: None,
@@ -69,7 +75,8 @@ fn args() -> Res<Args> {
         let mut num = || -> Res<usize> { Ok(it.next().ok_or(usage)?.parse()?) };
         match flag.as_str() {
             "--no-context" => a.context = false,
-            "--max-tokens" => a.max_tokens = num()?,
+            "--chunk-vectors-only" => a.sentences = false,
+            "--max-tokens" => a.max_tokens = Some(num()?),
             "--overlap" => a.overlap = Some(num()?),
             "--ef" => a.ef = Some(num()?),
             "--limit" => a.limit = Some(num()?),
@@ -133,32 +140,7 @@ fn collapse(h: &[(String, String, f32)]) -> Vec<(String, f32)> {
 
 /// Z-score fusion: each list standardised, missing entries get the list's minimum.
 fn zfuse(lex: &[(String, f32)], dense: &[(String, f32)], wl: f32) -> Vec<(String, f32)> {
-    fn z(l: &[(String, f32)]) -> (HashMap<&str, f32>, f32) {
-        let n = l.len().max(1) as f32;
-        let mean = l.iter().map(|x| x.1).sum::<f32>() / n;
-        let sd = (l.iter().map(|x| (x.1 - mean).powi(2)).sum::<f32>() / n)
-            .sqrt()
-            .max(1e-6);
-        let m: HashMap<&str, f32> = l
-            .iter()
-            .map(|(id, s)| (id.as_str(), (s - mean) / sd))
-            .collect();
-        let lo = m.values().copied().fold(0.0f32, f32::min);
-        (m, lo)
-    }
-    let (zl, lo_l) = z(lex);
-    let (zd, lo_d) = z(dense);
-    let ids: HashSet<&str> = zl.keys().chain(zd.keys()).copied().collect();
-    let mut out: Vec<(String, f32)> = ids
-        .into_iter()
-        .map(|id| {
-            let s = wl * zl.get(id).copied().unwrap_or(lo_l)
-                + (1.0 - wl) * zd.get(id).copied().unwrap_or(lo_d);
-            (id.to_string(), s)
-        })
-        .collect();
-    out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    out
+    fuse(lex, dense, Fusion::ZScore { lexical_weight: wl })
 }
 
 async fn hits(store: &SqliteStore, q: SearchQuery) -> Res<Hits> {
@@ -196,16 +178,21 @@ async fn main() -> Res<()> {
         local.clone(),
         Arc::new(cache_store.cache()),
     ));
-    let d = ChunkerConfig::for_embedder(a.max_tokens + 2);
+    let d = match (a.max_tokens, a.sentences) {
+        (Some(n), _) => ChunkerConfig::for_embedder(n + 2),
+        (None, true) => ChunkerConfig::default(),
+        (None, false) => ChunkerConfig::for_embedder(256),
+    };
     let cfg = ChunkerConfig {
         overlap_tokens: a.overlap.unwrap_or(d.overlap_tokens),
         ..d
     };
     let variant = format!(
-        "ctx{}-max{}-ov{}",
+        "ctx{}-max{}-ov{}{}",
         u8::from(a.context),
         cfg.max_tokens,
-        cfg.overlap_tokens
+        cfg.overlap_tokens,
+        if a.sentences { "-sent" } else { "" }
     );
     let home = a.work.join(&variant);
     let mut opts = StoreOptions::default();
@@ -217,6 +204,7 @@ async fn main() -> Res<()> {
         .embedder(Some(cached.clone()))
         .chunker(Chunker::new(cfg)?)
         .embed_context(a.context)
+        .sentence_vectors(a.sentences)
         .build()?;
     let docs: Vec<Document> =
         JsonlReader::open(a.dir.join("corpus.jsonl"))?.collect::<Result<_, _>>()?;
@@ -389,7 +377,7 @@ async fn main() -> Res<()> {
                     });
                 }
             }
-            for wl in [0.2f32, 0.3, 0.4, 0.5, 0.6, 0.7] {
+            for wl in [0.2f32, 0.3, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7] {
                 let fusion = Fusion::Weighted { lexical_weight: wl };
                 add(format!("minmax wl={wl} chunk depth={depth}"), &|l, d| {
                     to_docs(fuse(&cut(l, depth), &cut(d, depth), fusion))

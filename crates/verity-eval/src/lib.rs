@@ -64,6 +64,7 @@ impl BeirDoc {
             document,
             chunks: vec![chunk],
             embeddings: None,
+            sentence_embeddings: None,
             embedder: None,
             content_hash,
         }

@@ -324,6 +324,11 @@ mod tests {
             r.precision, r.recall, r.f1, r.pages
         );
         assert_eq!(r.pages, r.per_page.len());
-        assert!(r.f1 > 0.85, "F1 regressed: {}", r.f1);
+        // Deterministic: the target of docs/benchmarks.d/extract.md is a regression gate.
+        assert!(
+            r.f1 >= 0.975,
+            "F1 regressed below the 0.975 target: {}",
+            r.f1
+        );
     }
 }

@@ -387,7 +387,7 @@ fn is_indented(line: &str) -> bool {
 }
 
 /// Does this word end a sentence?
-fn ends_sentence(word: &str) -> bool {
+pub(crate) fn ends_sentence(word: &str) -> bool {
     let w = word.trim_end_matches(['"', '\'', ')', ']', '”', '’', '»', '*', '_']);
     match w.chars().last() {
         Some('!' | '?' | '。' | '！' | '？' | '…') => true,

@@ -17,6 +17,7 @@ pub mod chunk;
 pub mod lang;
 pub mod pipeline;
 pub mod read;
+pub mod sentences;
 mod tokens;
 
 pub use chunk::{Chunker, ChunkerConfig};

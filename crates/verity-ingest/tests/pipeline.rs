@@ -19,12 +19,17 @@ struct MemStore {
     upserts: AtomicUsize,
     /// Fail the n-th upsert call (1-based) once, to simulate a crash.
     fail_on: Mutex<Option<usize>>,
+    /// Whether the store says it indexes sentence vectors.
+    sentences: bool,
 }
 
 #[async_trait]
 impl VectorStore for MemStore {
     fn backend(&self) -> &'static str {
         "memory"
+    }
+    fn supports_sentence_vectors(&self) -> bool {
+        self.sentences
     }
     async fn embedder(&self) -> Result<Option<EmbedderId>> {
         Ok(self
@@ -334,4 +339,86 @@ fn ingest_future_is_send() {
     let ing = Ingestor::builder(store).build().unwrap();
     let fut = ing.ingest(docs(1, 1), &no_progress);
     assert_send(&fut);
+}
+
+#[tokio::test]
+async fn sentence_vectors_follow_the_store_and_cover_every_sentence() {
+    let store = Arc::new(MemStore {
+        sentences: true,
+        ..MemStore::default()
+    });
+    let emb = Arc::new(FakeEmbedder::new("v1", 64));
+    let ing = Ingestor::builder(store.clone())
+        .embedder(Some(emb.clone() as Arc<dyn Embedder>))
+        .build()
+        .unwrap();
+    assert!(
+        ing.sentence_vectors(),
+        "on by default when the store supports it"
+    );
+    assert_eq!(
+        ing.chunker().config().max_tokens,
+        ChunkerConfig::default().max_tokens,
+        "chunks keep their own budget: sentences cover what the embedder window cuts"
+    );
+    let mut doc = Document::new(
+        "s1",
+        "Aspirin lowers the risk of stroke. It was tested in 400 patients. Side effects were rare.",
+    );
+    doc.title = Some("Aspirin trial".into());
+    doc.lang = Some("en".into());
+    let mut single = Document::new("s2", "Only one sentence lives in this document.");
+    single.lang = Some("en".into());
+    let r = ing.ingest(vec![doc, single], &no_progress).await.unwrap();
+    assert_eq!(r.upsert.inserted, 2);
+    let (s1, s2) = {
+        let map = store.docs.lock().unwrap();
+        (map["s1"].clone(), map["s2"].clone())
+    };
+    assert_eq!(s1.chunks.len(), 1);
+    let sentences = &s1.sentence_embeddings.as_ref().unwrap()[0];
+    assert_eq!(sentences.len(), 3);
+    // Each sentence vector is the embedding of "title\n\nsentence".
+    let expected = emb
+        .embed(&[
+            "Aspirin trial\n\nAspirin lowers the risk of stroke.".to_string(),
+            "Aspirin trial\n\nIt was tested in 400 patients.".to_string(),
+            "Aspirin trial\n\nSide effects were rare.".to_string(),
+        ])
+        .await
+        .unwrap();
+    assert_eq!(sentences, &expected);
+    // A one-sentence chunk gets no extra vector.
+    assert_eq!(
+        s2.sentence_embeddings.unwrap(),
+        vec![Vec::<Vec<f32>>::new()]
+    );
+    // 2 chunk texts + 3 sentence texts (+ the 3 re-embedded above for the check).
+    assert_eq!(emb.texts.load(Ordering::SeqCst), 2 + 3 + 3);
+
+    // Off on request: no sentence vectors, chunker capped for the embedder again.
+    let off = Ingestor::builder(store.clone())
+        .embedder(Some(emb.clone() as Arc<dyn Embedder>))
+        .sentence_vectors(false)
+        .build()
+        .unwrap();
+    assert!(!off.sentence_vectors());
+    assert_eq!(off.chunker().config().max_tokens, 62);
+
+    // A store without support: off by default, refused when asked for.
+    let plain: Arc<dyn VectorStore> = Arc::new(MemStore::default());
+    let auto = Ingestor::builder(plain.clone())
+        .embedder(Some(emb.clone() as Arc<dyn Embedder>))
+        .build()
+        .unwrap();
+    assert!(!auto.sentence_vectors());
+    let err = Ingestor::builder(plain)
+        .embedder(Some(emb as Arc<dyn Embedder>))
+        .sentence_vectors(true)
+        .build()
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("does not index sentence vectors"),
+        "{err}"
+    );
 }

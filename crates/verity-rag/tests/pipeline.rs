@@ -116,6 +116,7 @@ fn doc(uid: &str, title: &str, content: &str) -> IndexedDocument {
         document: d,
         chunks: vec![chunk],
         embeddings: None,
+        sentence_embeddings: None,
         embedder: None,
     }
 }

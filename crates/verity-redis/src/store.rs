@@ -451,6 +451,16 @@ impl RedisStore {
                     )));
                 }
             }
+            if d.sentence_embeddings
+                .as_ref()
+                .is_some_and(|s| s.iter().any(|v| !v.is_empty()))
+            {
+                return Err(Error::invalid_input(format!(
+                    "document `{}` carries sentence vectors, which RedisStore does not index \
+                     (supports_sentence_vectors() is false); ingest without them",
+                    d.document.uid
+                )));
+            }
             let Some(vectors) = &d.embeddings else {
                 continue;
             };

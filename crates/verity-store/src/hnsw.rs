@@ -778,7 +778,8 @@ impl DenseIndex {
     }
 }
 
-const MAGIC: &str = "verity-hnsw 1";
+/// Version 2: keys are `chunk << 12 | vector` (several vectors per chunk).
+const MAGIC: &str = "verity-hnsw 2";
 
 fn meta_file(basename: &str) -> String {
     format!("{basename}.hnsw.meta")

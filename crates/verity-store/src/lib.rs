@@ -17,6 +17,7 @@ pub mod hnsw;
 mod lexical;
 mod schema;
 mod store;
+mod vector_keys;
 
 pub use bm25::LexicalIndexStats;
 pub use cache::{CacheStats, SqliteCache};

@@ -26,6 +26,7 @@ use crate::fts::{query_words, words_expression};
 use crate::hnsw::{DenseIndex, HnswParams};
 use crate::lexical::{Accelerator, Delta};
 use crate::schema::{migrate, DEFAULT_TOKENIZER};
+use crate::vector_keys;
 
 /// File name of the database inside the home directory.
 pub const DB_FILE: &str = "verity.db";
@@ -329,14 +330,16 @@ impl SqliteStore {
             for row in rows {
                 let (id, blob) = row.map_err(db_err)?;
                 let v = verity_core::cache::vector_from_bytes(&blob)
-                    .filter(|v| v.len() == emb.dim)
+                    .filter(|v| !v.is_empty() && v.len() % emb.dim == 0)
                     .ok_or_else(|| {
                         StoreError::Corrupt(format!(
                             "chunk {id}: vector blob of {} bytes",
                             blob.len()
                         ))
                     })?;
-                items.push((id as u64, v));
+                for (n, part) in v.chunks_exact(emb.dim).enumerate() {
+                    items.push((vector_keys::key(id, n), part.to_vec()));
+                }
             }
             Ok(items)
         })?;
@@ -530,6 +533,12 @@ impl SqliteStore {
                 }
             }
             let Some(vectors) = &d.embeddings else {
+                if d.sentence_embeddings.is_some() {
+                    return Err(Error::invalid_input(format!(
+                        "document `{}` has sentence vectors but no chunk vectors",
+                        d.document.uid
+                    )));
+                }
                 continue;
             };
             let Some(id) = &d.embedder else {
@@ -546,7 +555,30 @@ impl SqliteStore {
                     d.chunks.len()
                 )));
             }
-            for (i, v) in vectors.iter().enumerate() {
+            let sentences = match &d.sentence_embeddings {
+                Some(s) if s.len() != d.chunks.len() => {
+                    return Err(Error::invalid_input(format!(
+                        "document `{}`: sentence vectors for {} chunks, it has {}",
+                        d.document.uid,
+                        s.len(),
+                        d.chunks.len()
+                    )));
+                }
+                Some(s) => s.as_slice(),
+                None => &[],
+            };
+            for (i, s) in sentences.iter().enumerate() {
+                if s.len() >= vector_keys::MAX_VECTORS_PER_CHUNK {
+                    return Err(Error::invalid_input(format!(
+                        "document `{}`: chunk {i} has {} sentence vectors, at most {} are indexed",
+                        d.document.uid,
+                        s.len(),
+                        vector_keys::MAX_VECTORS_PER_CHUNK - 1
+                    )));
+                }
+            }
+            let all = vectors.iter().chain(sentences.iter().flatten());
+            for (i, v) in all.enumerate() {
                 if v.len() != id.dim {
                     return Err(StoreError::EmbedderMismatch {
                         expected: id.to_string(),
@@ -711,7 +743,25 @@ impl SqliteStore {
                     };
                     let title = doc.title.as_deref().unwrap_or("");
                     for (i, ch) in d.chunks.iter().enumerate() {
-                        let vector = d.embeddings.as_ref().and_then(|v| v.get(i));
+                        // The chunk's own vector, then its sentences', in one BLOB.
+                        let vectors: Vec<&Vec<f32>> = match d.embeddings.as_ref().and_then(|v| v.get(i)) {
+                            Some(v) => std::iter::once(v)
+                                .chain(
+                                    d.sentence_embeddings
+                                        .as_ref()
+                                        .and_then(|s| s.get(i))
+                                        .into_iter()
+                                        .flatten(),
+                                )
+                                .collect(),
+                            None => Vec::new(),
+                        };
+                        let blob = (!vectors.is_empty()).then(|| {
+                            vectors
+                                .iter()
+                                .flat_map(|v| verity_core::cache::vector_to_bytes(v))
+                                .collect::<Vec<u8>>()
+                        });
                         let heading = serde_json::to_string(&ch.heading_path).map_err(json_err)?;
                         ins_chunk
                             .execute(params![
@@ -722,7 +772,7 @@ impl SqliteStore {
                                 to_i64(ch.end),
                                 heading,
                                 i64::from(ch.token_count),
-                                vector.map(|v| verity_core::cache::vector_to_bytes(v))
+                                blob
                             ])
                             .map_err(db_err)?;
                         let cid = tx.last_insert_rowid();
@@ -731,8 +781,8 @@ impl SqliteStore {
                         if lex.is_some() {
                             delta.added.push((cid, title.to_string(), heading, ch.text.clone()));
                         }
-                        if let Some(v) = vector {
-                            added.push((cid as u64, v.clone()));
+                        for (n, v) in vectors.into_iter().enumerate() {
+                            added.push((vector_keys::key(cid, n), v.clone()));
                         }
                         report.chunks += 1;
                     }
@@ -762,7 +812,7 @@ impl SqliteStore {
             }
             if let Some(idx) = dense.as_mut() {
                 for id in &removed {
-                    idx.remove(*id);
+                    vector_keys::remove_chunk(idx, *id as i64);
                 }
                 // Vectors were validated before the commit; a failure here leaves
                 // SQLite right and the cache stale, so rebuild it at next open.
@@ -848,7 +898,7 @@ impl SqliteStore {
             drop(lex_guard);
             if let Some(idx) = dense.as_mut() {
                 for id in &removed {
-                    idx.remove(*id);
+                    vector_keys::remove_chunk(idx, *id as i64);
                 }
             }
             Ok(())
@@ -1010,14 +1060,25 @@ impl SqliteStore {
             )
             .into());
         }
-        let hits = match &allowed {
-            Some(set) => {
-                let f = |id: u64| set.contains(&id);
-                idx.search(vector, limit, Some(&f))?
+        // Several vectors may belong to one chunk: fetch deeper until `limit`
+        // distinct chunks are found or the index is exhausted. Chunks that
+        // appear are then exactly the best by their best vector.
+        let mut fetch = limit.max(1);
+        loop {
+            let hits = match &allowed {
+                Some(set) => {
+                    let f = |key: u64| set.contains(&(vector_keys::chunk_of(key) as u64));
+                    idx.search(vector, fetch, Some(&f))?
+                }
+                None => idx.search(vector, fetch, None)?,
+            };
+            let mut chunks = vector_keys::best_per_chunk(&hits);
+            if chunks.len() >= limit || hits.len() < fetch || fetch >= idx.len() {
+                chunks.truncate(limit);
+                return Ok(chunks);
             }
-            None => idx.search(vector, limit, None)?,
-        };
-        Ok(hits.into_iter().map(|(id, s)| (id as i64, s)).collect())
+            fetch = (fetch * 4).min(idx.len());
+        }
     }
 
     fn search_sync(&self, q: &SearchQuery) -> Result<Vec<ScoredChunk>> {
@@ -1283,6 +1344,10 @@ fn hydrate(c: &Connection, ids: &[i64]) -> Result<HashMap<i64, (Chunk, DocumentM
 impl VectorStore for SqliteStore {
     fn backend(&self) -> &'static str {
         "sqlite"
+    }
+
+    fn supports_sentence_vectors(&self) -> bool {
+        true
     }
 
     async fn embedder(&self) -> Result<Option<EmbedderId>> {

@@ -57,6 +57,7 @@ fn doc(i: usize, v: usize) -> IndexedDocument {
         document,
         chunks,
         embeddings: Some(vectors),
+        sentence_embeddings: None,
         embedder: Some(emb()),
         content_hash,
     }

@@ -44,6 +44,7 @@ fn doc(
         document: d,
         chunks,
         embeddings: None,
+        sentence_embeddings: None,
         embedder: None,
         content_hash,
     }

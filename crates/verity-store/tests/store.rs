@@ -40,6 +40,7 @@ fn chunked(doc: Document, parts: &[&str]) -> IndexedDocument {
         document,
         chunks,
         embeddings: None,
+        sentence_embeddings: None,
         embedder: None,
         content_hash,
     }
@@ -222,7 +223,8 @@ async fn dense_and_hybrid_search() {
         .unwrap();
     let uids: Vec<_> = hits.iter().map(|h| h.doc.uid.as_str()).collect();
     assert_eq!(hits.len(), 3);
-    // z is second in both lists, x only matches lexically, y only densely: RRF puts z first.
+    // z leads the lexical list and is second in the dense one; x trails both and
+    // y has no lexical match: the default z-score fusion puts z first.
     assert_eq!(uids[0], "z", "{uids:?}");
     let z = &hits[0];
     assert!(z.lexical.is_some() && z.dense.is_some());
@@ -613,4 +615,213 @@ async fn stale_dense_dump_is_rebuilt() {
     }
     let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
     assert_eq!(s.search(&q()).await.unwrap().len(), 2);
+}
+
+fn with_sentences(mut d: IndexedDocument, sentences: Vec<Vec<Vec<f32>>>) -> IndexedDocument {
+    d.sentence_embeddings = Some(sentences);
+    d
+}
+
+fn dense_uids_and_chunks(hits: &[verity_core::ScoredChunk]) -> Vec<String> {
+    hits.iter().map(|h| h.chunk.id.clone()).collect()
+}
+
+/// A chunk ranks by the best of its own vector and its sentences' vectors;
+/// sentence vectors survive a reopen (dump and SQLite rebuild) and go away
+/// with their chunk.
+#[tokio::test]
+async fn sentence_vectors_rank_their_chunk() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = emb();
+    let dense = |v: Vec<f32>| SearchQuery::new("").mode(SearchMode::Dense).vector(v).k(10);
+    let doc = || {
+        with_sentences(
+            with_vectors(
+                chunked(Document::new("a", ""), &["first part", "second part"]),
+                &id,
+                vec![vec![1.0, 0.0, 0.0], vec![1.0, 0.1, 0.0]],
+            ),
+            // Chunk 0 has no sentence vectors; chunk 1 has two.
+            vec![vec![], vec![vec![0.0, 0.0, 1.0], vec![0.0, 1.0, 0.0]]],
+        )
+    };
+    {
+        let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
+        assert!(s.supports_sentence_vectors());
+        s.upsert(vec![doc()]).await.unwrap();
+        let hits = s.search(&dense(vec![0.0, 0.0, 1.0])).await.unwrap();
+        // One hit per chunk, the sentence vector's exact match first.
+        assert_eq!(dense_uids_and_chunks(&hits), ["a#1", "a#0"]);
+        assert!((hits[0].dense.unwrap() - 1.0).abs() < 1e-5);
+        let stats = s.stats().await.unwrap();
+        assert_eq!((stats.chunks, stats.vectors), (2, 2));
+        s.flush().unwrap();
+    }
+    // Reopen from the dump, then with the dump gone (rebuilt from SQLite BLOBs).
+    for remove_dump in [false, true] {
+        if remove_dump {
+            std::fs::remove_dir_all(dir.path().join("index")).unwrap();
+        }
+        let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
+        let hits = s.search(&dense(vec![0.0, 1.0, 0.0])).await.unwrap();
+        assert_eq!(
+            dense_uids_and_chunks(&hits),
+            ["a#1", "a#0"],
+            "dump removed: {remove_dump}"
+        );
+        assert!((hits[0].dense.unwrap() - 1.0).abs() < 1e-5);
+    }
+    // Replacing the document without sentence vectors drops the old ones.
+    let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
+    let mut plain = doc();
+    plain.sentence_embeddings = None;
+    plain.document.title = Some("changed".into());
+    plain.content_hash = "changed".into();
+    s.upsert(vec![plain]).await.unwrap();
+    let hits = s.search(&dense(vec![0.0, 0.0, 1.0])).await.unwrap();
+    assert_eq!(hits.len(), 2);
+    assert!(
+        hits[0].dense.unwrap() < 0.2,
+        "sentence vector still indexed"
+    );
+    // Deleting the document removes every vector.
+    s.upsert(vec![with_sentences(
+        with_vectors(
+            chunked(Document::new("b", ""), &["other"]),
+            &id,
+            vec![vec![1.0, 0.0, 0.0]],
+        ),
+        vec![vec![vec![0.0, 0.0, 1.0]]],
+    )])
+    .await
+    .unwrap();
+    assert_eq!(s.delete(&["b".into(), "a".into()]).await.unwrap(), 2);
+    assert!(s
+        .search(&dense(vec![0.0, 0.0, 1.0]))
+        .await
+        .unwrap()
+        .is_empty());
+    s.integrity_check().unwrap();
+}
+
+/// Malformed sentence vectors are refused with a typed error and nothing is written.
+#[tokio::test]
+async fn bad_sentence_vectors_are_refused_whole() {
+    let s = SqliteStore::open_in_memory(StoreOptions::default()).unwrap();
+    let id = emb();
+    let base = || {
+        with_vectors(
+            chunked(Document::new("a", ""), &["one", "two"]),
+            &id,
+            vec![vec![1.0, 0.0, 0.0], vec![0.0, 1.0, 0.0]],
+        )
+    };
+    let cases: Vec<(IndexedDocument, &str)> = vec![
+        (
+            with_sentences(base(), vec![vec![]]),
+            "sentence vectors for 1 chunks",
+        ),
+        (
+            with_sentences(base(), vec![vec![], vec![vec![1.0, 0.0]]]),
+            "dimension 2",
+        ),
+        (
+            with_sentences(base(), vec![vec![vec![f32::NAN, 0.0, 0.0]], vec![]]),
+            "not finite",
+        ),
+        (
+            {
+                let mut d = with_sentences(base(), vec![vec![], vec![]]);
+                d.embeddings = None;
+                d
+            },
+            "no chunk vectors",
+        ),
+    ];
+    for (doc, expected) in cases {
+        let err = s.upsert(vec![doc]).await.unwrap_err();
+        assert!(
+            err.to_string().contains(expected),
+            "{err} should mention `{expected}`"
+        );
+        assert!(!err.is_transient());
+        let stats = s.stats().await.unwrap();
+        assert_eq!((stats.documents, stats.chunks), (0, 0), "nothing written");
+    }
+}
+
+/// Above the exact-scan size the graph walk with several vectors per chunk
+/// still finds the chunks whose best vector is nearest, with filters applied
+/// during the walk.
+#[tokio::test]
+async fn sentence_vectors_through_the_graph_walk() {
+    let s = SqliteStore::open_in_memory(StoreOptions::default()).unwrap();
+    let dim = 8;
+    let id = EmbedderId::new("toy8", "v1", dim);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut unit = move || -> Vec<f32> {
+        let v: Vec<f32> = (0..dim).map(|_| rng.random_range(-1.0f32..1.0)).collect();
+        let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+        v.into_iter().map(|x| x / n).collect()
+    };
+    let per_chunk = 7; // own vector + 6 sentences
+    let mut all: Vec<(String, bool, Vec<Vec<f32>>)> = Vec::new(); // (chunk id, tagged, vectors)
+    let mut docs = Vec::new();
+    for i in 0..1_600 {
+        let mut d = Document::new(format!("d{i}"), "");
+        if i % 2 == 0 {
+            d.tags = vec!["even".into()];
+        }
+        let vecs: Vec<Vec<f32>> = (0..per_chunk).map(|_| unit()).collect();
+        all.push((format!("d{i}#0"), i % 2 == 0, vecs.clone()));
+        docs.push(with_sentences(
+            with_vectors(chunked(d, &["text"]), &id, vec![vecs[0].clone()]),
+            vec![vecs[1..].to_vec()],
+        ));
+    }
+    for batch in docs.chunks(200) {
+        s.upsert(batch.to_vec()).await.unwrap();
+    }
+    assert!(1_600 * per_chunk > verity_store::EXACT_SCAN_MAX_POINTS);
+    let mut found = 0;
+    let mut expected_total = 0;
+    for _ in 0..20 {
+        let q = unit();
+        for even_only in [false, true] {
+            let mut truth: Vec<(f32, &str)> = all
+                .iter()
+                .filter(|(_, tagged, _)| !even_only || *tagged)
+                .map(|(cid, _, vs)| {
+                    let best = vs
+                        .iter()
+                        .map(|v| v.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>())
+                        .fold(f32::MIN, f32::max);
+                    (best, cid.as_str())
+                })
+                .collect();
+            truth.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let truth: HashSet<&str> = truth.iter().take(10).map(|t| t.1).collect();
+            let mut sq = SearchQuery::new("")
+                .mode(SearchMode::Dense)
+                .vector(q.clone())
+                .k(10);
+            if even_only {
+                sq.filters = Filters {
+                    tags_any: vec!["even".into()],
+                    ..Default::default()
+                };
+            }
+            let hits = s.search(&sq).await.unwrap();
+            assert_eq!(hits.len(), 10);
+            let ids: HashSet<String> = hits.iter().map(|h| h.chunk.id.clone()).collect();
+            assert_eq!(ids.len(), 10, "one hit per chunk");
+            if even_only {
+                assert!(hits.iter().all(|h| h.doc.tags == ["even"]));
+            }
+            found += ids.iter().filter(|c| truth.contains(c.as_str())).count();
+            expected_total += 10;
+        }
+    }
+    let recall = found as f64 / expected_total as f64;
+    assert!(recall >= 0.95, "recall@10 over best-vector truth: {recall}");
 }

@@ -44,6 +44,7 @@ pub fn chunked(doc: Document, parts: &[&str]) -> IndexedDocument {
         document,
         chunks,
         embeddings: None,
+        sentence_embeddings: None,
         embedder: None,
         content_hash,
     }
