@@ -82,6 +82,8 @@ export interface IngestReport {
   lexical_only: boolean
   seconds: number
   bytes: number
+  /** Unchanged documents re-chunked and re-embedded because they were indexed with other settings. */
+  reprocessed: number
 }
 
 export interface IngestOutcome {
@@ -96,6 +98,8 @@ export interface IngestOutcome {
   embedder: string | null
   seconds: number
   bytes: number
+  /** Unchanged documents re-chunked and re-embedded because they were indexed with other settings. */
+  reprocessed: number
 }
 
 export interface Stats {

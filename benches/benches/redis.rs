@@ -78,6 +78,7 @@ fn load(dir: &std::path::Path) -> Vec<IndexedDocument> {
                 chunks: vec![chunk],
                 embeddings: Some(vec![vec]),
                 sentence_embeddings: None,
+                chunking: None,
                 embedder: Some(id.clone()),
                 content_hash,
             }

@@ -39,6 +39,7 @@ fn load_corpus(dir: &Path) -> Vec<IndexedDocument> {
                 chunks: vec![chunk],
                 embeddings: None,
                 sentence_embeddings: None,
+                chunking: None,
                 embedder: None,
                 content_hash,
             }

@@ -30,6 +30,7 @@ test('ingest, re-ingest is a no-op', async () => {
   assert.equal(r.lexical_only, true)
   const again = await s.ingest(DOCS)
   assert.equal(again.unchanged, 3)
+  assert.equal(again.reprocessed, 0)
   assert.equal(again.inserted, 0)
 })
 

@@ -30,7 +30,7 @@ def test_ingest_dicts_and_documents(store: verity.Store) -> None:
     assert store.ingest([doc])["inserted"] == 1
     # Re-ingesting the same content is a no-op.
     again = store.ingest(DOCS)
-    assert again["unchanged"] == 3 and again["inserted"] == 0
+    assert again["unchanged"] == 3 and again["inserted"] == 0 and again["reprocessed"] == 0
     assert store.stats()["store"]["documents"] == 4
 
 

@@ -228,6 +228,7 @@ pub fn ingest_report(r: &verity::IngestReport) -> Value {
         "lexical_only": r.lexical_only,
         "seconds": r.seconds,
         "bytes": r.bytes,
+        "reprocessed": r.reprocessed,
     })
 }
 

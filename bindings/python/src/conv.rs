@@ -387,5 +387,6 @@ pub fn ingest_report(r: verity::IngestReport) -> PyResult<Json> {
         "lexical_only": r.lexical_only,
         "seconds": r.seconds,
         "bytes": r.bytes,
+        "reprocessed": r.reprocessed,
     })))
 }

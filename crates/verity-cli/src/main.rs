@@ -151,11 +151,7 @@ async fn run(cli: Cli) -> verity::Result<u8> {
                 let (docs, errors) = verity::sources::fetch_documents(&urls, false).await;
                 outcome.read_errors.extend(errors);
                 let report = verity.ingest(docs, &|p| bar.update(p)).await?;
-                outcome.inserted += report.upsert.inserted;
-                outcome.replaced += report.upsert.replaced;
-                outcome.unchanged += report.upsert.unchanged;
-                outcome.chunks += report.upsert.chunks;
-                outcome.rejected.extend(report.errors);
+                outcome.add(&report);
                 verity.flush()?;
             }
             bar.finish();
@@ -293,20 +289,21 @@ async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result
             outcome.read_errors.extend(errors);
             // Seed 001 busting, as on the embedded store: answers citing a changed uid, all retrievals.
             let uids: Vec<String> = docs.iter().map(|d| d.uid.clone()).collect();
+            let ingestor = verity::ingest::Ingestor::builder(store.clone())
+                .embedder(embedder)
+                .build()?;
             let known = store.fingerprints(&uids).await?;
             let changed: std::collections::BTreeSet<String> = docs
                 .iter()
                 .filter(|d| {
-                    known
-                        .get(&d.uid)
-                        .is_some_and(|f| f.content_hash != d.content_hash())
+                    known.get(&d.uid).is_some_and(|f| {
+                        f.content_hash != d.content_hash()
+                            || f.chunking.as_deref() != Some(ingestor.chunking())
+                    })
                 })
                 .map(|d| d.uid.clone())
                 .collect();
             let bar = progress::IngestBar::new(cli.quiet || cli.json);
-            let ingestor = verity::ingest::Ingestor::builder(store.clone())
-                .embedder(embedder)
-                .build()?;
             let report = ingestor.ingest(docs, &|p| bar.update(p)).await?;
             bar.finish();
             if !changed.is_empty() {
@@ -319,12 +316,7 @@ async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result
                     .invalidate_prefix(verity::core::cache::RETRIEVAL_PREFIX)
                     .await?;
             }
-            outcome.inserted = report.upsert.inserted;
-            outcome.replaced = report.upsert.replaced;
-            outcome.unchanged = report.upsert.unchanged;
-            outcome.chunks = report.upsert.chunks;
-            outcome.rejected = report.errors;
-            outcome.bytes = report.bytes;
+            outcome.add(&report);
             outcome.seconds = started.elapsed().as_secs_f64();
             out.ingest(&outcome, &[]);
             if outcome.read_errors.is_empty() && outcome.rejected.is_empty() {

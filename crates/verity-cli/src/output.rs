@@ -58,6 +58,13 @@ impl Printer {
         if o.lexical_only && notes.is_empty() {
             outln!("note: no embedder: only the BM25 index was built");
         }
+        if o.reprocessed > 0 {
+            outln!(
+                "note: {} unchanged documents were re-chunked and re-embedded: they had been \
+                 indexed with other chunking or embedding settings",
+                o.reprocessed
+            );
+        }
         for e in &o.read_errors {
             eprintln!("skipped: {e}");
         }

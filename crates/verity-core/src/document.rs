@@ -171,6 +171,9 @@ pub struct Fingerprint {
     pub content_hash: String,
     /// Embedding version the chunks were embedded with (`None`: lexical only).
     pub embed_version: Option<String>,
+    /// [`IndexedDocument::chunking`] at indexing time (`None`: not recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunking: Option<String>,
 }
 
 /// A document ready to be written: chunked and (optionally) embedded.
@@ -194,6 +197,12 @@ pub struct IndexedDocument {
     pub embedder: Option<crate::EmbedderId>,
     /// [`Document::content_hash`].
     pub content_hash: String,
+    /// Fingerprint of the settings that cut `chunks` and built the embedded
+    /// texts (chunk sizes, tokenizer, embedded context, sentence vectors). An
+    /// ingest whose settings differ re-processes the document even when its
+    /// content is unchanged (seed 001: a chunking change needs a re-index).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chunking: Option<String>,
 }
 
 /// Outcome of a batch write.

@@ -65,6 +65,7 @@ impl BeirDoc {
             chunks: vec![chunk],
             embeddings: None,
             sentence_embeddings: None,
+            chunking: None,
             embedder: None,
             content_hash,
         }

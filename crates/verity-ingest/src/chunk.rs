@@ -32,6 +32,10 @@ const BLOCK: u8 = 3;
 const SECTION: u8 = 4;
 const HEADING: u8 = 5;
 
+/// Revision of the cutting algorithm, part of [`Chunker::fingerprint`]: bump it
+/// when a change moves chunk boundaries, so that stores re-chunk on ingest.
+const CHUNKER_REVISION: u32 = 1;
+
 /// Chunk sizes, in tokens of the chunking tokenizer, without special tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChunkerConfig {
@@ -174,6 +178,19 @@ impl Chunker {
     /// The sizes in use.
     pub fn config(&self) -> &ChunkerConfig {
         &self.config
+    }
+
+    /// Identifies what this chunker produces: algorithm revision, tokenizer
+    /// hash and sizes, e.g. `chunk/1 tok=8f2c0e… max=900 min=700 overlap=120`.
+    /// Two chunkers with the same fingerprint cut any document identically.
+    pub fn fingerprint(&self) -> String {
+        format!(
+            "chunk/{CHUNKER_REVISION} tok={} max={} min={} overlap={}",
+            self.counter.fingerprint(),
+            self.config.max_tokens,
+            self.config.min_tokens,
+            self.config.overlap_tokens
+        )
     }
 
     /// Tokens of `text` for the chunking tokenizer, without special tokens.
@@ -767,6 +784,22 @@ mod tests {
             overlap_tokens: overlap,
         })
         .unwrap()
+    }
+
+    #[test]
+    fn fingerprint_names_tokenizer_and_sizes() {
+        let a = chunker(900, 700, 120);
+        assert_eq!(a.fingerprint(), chunker(900, 700, 120).fingerprint());
+        assert_ne!(a.fingerprint(), chunker(254, 197, 33).fingerprint());
+        assert_ne!(a.fingerprint(), chunker(900, 700, 100).fingerprint());
+        let fp = a.fingerprint();
+        let tok = fp
+            .split(' ')
+            .find_map(|p| p.strip_prefix("tok="))
+            .unwrap_or_default();
+        assert_eq!(tok.len(), 12, "{fp}");
+        assert!(tok.bytes().all(|b| b.is_ascii_hexdigit()), "{fp}");
+        assert!(fp.ends_with("max=900 min=700 overlap=120"), "{fp}");
     }
 
     fn check_invariants(c: &Chunker, content: &str, chunks: &[Chunk]) {

@@ -23,7 +23,8 @@ mod tokens;
 pub use chunk::{Chunker, ChunkerConfig};
 pub use lang::detect_lang;
 pub use pipeline::{
-    embedding_input, IngestPhase, IngestProgress, IngestReport, Ingestor, IngestorBuilder,
+    chunking_fingerprint, embedding_input, fit_chunker, IngestPhase, IngestProgress, IngestReport,
+    Ingestor, IngestorBuilder,
 };
 pub use read::{read_paths, read_text_file, InputKind, JsonlReader, PathReader};
 

@@ -67,6 +67,10 @@ pub struct IngestReport {
     pub seconds: f64,
     /// Content bytes seen.
     pub bytes: u64,
+    /// Documents whose content was unchanged but that had been indexed with
+    /// another embedding version or chunking ([`Ingestor::chunking`]), and
+    /// were therefore chunked and embedded again.
+    pub reprocessed: usize,
 }
 
 /// Builds an [`Ingestor`].
@@ -125,8 +129,8 @@ impl IngestorBuilder {
     ///
     /// On SciFact (all-MiniLM-L6-v2) dense nDCG@10 goes from 0.670 to 0.698
     /// and hybrid from 0.731 to 0.746 (docs/benchmarks.d/quality.md), for about
-    /// 5× more vectors and 1.5× the embedding time. Changing it on an existing
-    /// index needs a re-index (vectors of unchanged documents are kept).
+    /// 5× more vectors and 1.5× the embedding time. Changing it re-processes
+    /// every document on its next ingest (see [`Ingestor::chunking`]).
     pub fn sentence_vectors(mut self, yes: bool) -> Self {
         self.sentence_vectors = Some(yes);
         self
@@ -150,18 +154,12 @@ impl IngestorBuilder {
             Some(c) => c,
             None => Chunker::new(ChunkerConfig::default())?,
         };
-        let chunker = match &self.embedder {
-            Some(_) if sentence_vectors => chunker,
-            Some(e) => {
-                let cap = ChunkerConfig::for_embedder(e.max_tokens());
-                if cap.max_tokens < chunker.config().max_tokens {
-                    chunker.with_config(cap)?
-                } else {
-                    chunker
-                }
-            }
-            None => chunker,
-        };
+        let chunker = fit_chunker(chunker, self.embedder.as_deref(), sentence_vectors)?;
+        let chunking = chunking_fingerprint(
+            &chunker,
+            self.embedder.is_some() && self.embed_context,
+            sentence_vectors,
+        );
         Ok(Ingestor {
             store: self.store,
             embedder: self.embedder,
@@ -170,6 +168,7 @@ impl IngestorBuilder {
             embed_batch_size: self.embed_batch_size,
             embed_context: self.embed_context,
             sentence_vectors,
+            chunking,
         })
     }
 }
@@ -183,6 +182,44 @@ pub struct Ingestor {
     embed_batch_size: usize,
     embed_context: bool,
     sentence_vectors: bool,
+    chunking: String,
+}
+
+/// The chunker an ingest uses: `chunker` as is without an embedder or with
+/// sentence vectors, otherwise capped to the embedder's window
+/// ([`ChunkerConfig::for_embedder`]). Dry runs use it to predict the work.
+pub fn fit_chunker(
+    chunker: Chunker,
+    embedder: Option<&dyn Embedder>,
+    sentence_vectors: bool,
+) -> Result<Chunker> {
+    match embedder {
+        Some(e) if !sentence_vectors => {
+            let cap = ChunkerConfig::for_embedder(e.max_tokens());
+            if cap.max_tokens < chunker.config().max_tokens {
+                chunker.with_config(cap)
+            } else {
+                Ok(chunker)
+            }
+        }
+        _ => Ok(chunker),
+    }
+}
+
+/// The chunking fingerprint an ingest records on each document
+/// ([`IndexedDocument::chunking`]): the chunker's own
+/// ([`Chunker::fingerprint`]) plus how embedded texts are built.
+pub fn chunking_fingerprint(
+    chunker: &Chunker,
+    embed_context: bool,
+    sentence_vectors: bool,
+) -> String {
+    format!(
+        "{} context={} sentences={}",
+        chunker.fingerprint(),
+        u8::from(embed_context),
+        u8::from(sentence_vectors)
+    )
 }
 
 impl std::fmt::Debug for Ingestor {
@@ -232,8 +269,19 @@ impl Ingestor {
         self.sentence_vectors
     }
 
-    /// Ingest documents: per batch, skip unchanged ones (same content hash and
-    /// embedding version), chunk, embed, and upsert. Documents with an empty
+    /// The chunking fingerprint recorded on every document this ingestor
+    /// writes (see [`chunking_fingerprint`]). A document stored with another
+    /// one (other sizes, tokenizer, context or sentence vectors, or written
+    /// before fingerprints existed) is re-chunked and re-embedded by the next
+    /// ingest even if its content is unchanged, and counted in
+    /// [`IngestReport::reprocessed`]: one index never mixes two chunkings
+    /// once a corpus has been re-ingested.
+    pub fn chunking(&self) -> &str {
+        &self.chunking
+    }
+
+    /// Ingest documents: per batch, skip unchanged ones (same content hash,
+    /// embedding version and chunking), chunk, embed, and upsert. Documents with an empty
     /// uid or whitespace-only content are refused and listed in
     /// [`IngestReport::errors`]; store and embedder failures stop the run with
     /// an error (batches already written stay written: re-running resumes).
@@ -285,8 +333,9 @@ impl Ingestor {
             progress(&state);
             let chunker = self.chunker.clone();
             let version = embed_version.clone();
-            let work = move || prepare(&chunker, batch, &known, version.as_deref());
-            let (prepared, unchanged) = match tokio::runtime::Handle::try_current() {
+            let chunking = self.chunking.clone();
+            let work = move || prepare(&chunker, batch, &known, version.as_deref(), &chunking);
+            let (prepared, unchanged, reprocessed) = match tokio::runtime::Handle::try_current() {
                 Ok(h) => h
                     .spawn_blocking(work)
                     .await
@@ -294,6 +343,7 @@ impl Ingestor {
                 Err(_) => work(),
             };
             report.upsert.unchanged += unchanged;
+            report.reprocessed += reprocessed;
 
             let embeddings = match &self.embedder {
                 Some(embedder) if !prepared.is_empty() => {
@@ -326,6 +376,7 @@ impl Ingestor {
                         sentence_embeddings,
                         embedder: embedder_id.clone(),
                         content_hash: p.hash,
+                        chunking: Some(self.chunking.clone()),
                     });
                 }
                 let r = self.store.upsert(indexed).await?;
@@ -487,14 +538,16 @@ pub fn embedding_input(title: Option<&str>, heading_path: &[String], text: &str)
 }
 
 /// Fill missing languages, skip unchanged documents, chunk the others.
-/// Returns the documents to write and how many were unchanged.
+/// Returns the documents to write, how many were unchanged and how many have
+/// unchanged content but were indexed with other settings.
 fn prepare(
     chunker: &Chunker,
     batch: Vec<Document>,
     known: &HashMap<String, verity_core::Fingerprint>,
     embed_version: Option<&str>,
-) -> (Vec<Prepared>, usize) {
-    let mut unchanged = 0;
+    chunking: &str,
+) -> (Vec<Prepared>, usize, usize) {
+    let (mut unchanged, mut reprocessed) = (0, 0);
     let mut out = Vec::with_capacity(batch.len());
     for mut doc in batch {
         if doc.lang.is_none() {
@@ -502,15 +555,20 @@ fn prepare(
         }
         let hash = doc.content_hash();
         if let Some(fp) = known.get(&doc.uid) {
-            if fp.content_hash == hash && fp.embed_version.as_deref() == embed_version {
-                unchanged += 1;
-                continue;
+            if fp.content_hash == hash {
+                if fp.embed_version.as_deref() == embed_version
+                    && fp.chunking.as_deref() == Some(chunking)
+                {
+                    unchanged += 1;
+                    continue;
+                }
+                reprocessed += 1;
             }
         }
         let chunks = chunker.chunk_document(&doc);
         out.push(Prepared { doc, hash, chunks });
     }
-    (out, unchanged)
+    (out, unchanged, reprocessed)
 }
 
 #[cfg(test)]

@@ -88,6 +88,8 @@ pub(crate) struct TokenCounter {
     tokenizer: Tokenizer,
     fast: Option<FastBert>,
     memo: Mutex<Memo>,
+    /// First 12 hex digits of the SHA-1 of the `tokenizer.json` bytes.
+    fingerprint: String,
 }
 
 /// Whitespace that separates words for BERT: `char::is_whitespace` minus the
@@ -155,11 +157,19 @@ impl TokenCounter {
         })?;
         tokenizer.with_padding(None);
         let fast = Self::fast_setup(&tokenizer);
+        let mut fingerprint = verity_core::hash::sha1_hex(bytes);
+        fingerprint.truncate(12);
         Ok(Self {
             tokenizer,
             fast,
             memo: Mutex::new(Memo::default()),
+            fingerprint,
         })
+    }
+
+    /// Identifies the tokenizer (a hash of its `tokenizer.json`).
+    pub(crate) fn fingerprint(&self) -> &str {
+        &self.fingerprint
     }
 
     fn fast_setup(tokenizer: &Tokenizer) -> Option<FastBert> {

@@ -48,6 +48,7 @@ impl VectorStore for MemStore {
                     let fp = Fingerprint {
                         content_hash: d.content_hash.clone(),
                         embed_version: d.embedder.as_ref().map(|e| e.version.clone()),
+                        chunking: d.chunking.clone(),
                     };
                     (u.clone(), fp)
                 })
@@ -421,4 +422,67 @@ async fn sentence_vectors_follow_the_store_and_cover_every_sentence() {
         err.to_string().contains("does not index sentence vectors"),
         "{err}"
     );
+}
+
+#[tokio::test]
+async fn a_chunking_change_reprocesses_unchanged_documents_once() {
+    let store = Arc::new(MemStore::default());
+    let small = Chunker::new(ChunkerConfig {
+        max_tokens: 40,
+        min_tokens: 30,
+        overlap_tokens: 5,
+    })
+    .unwrap();
+    let first = Ingestor::builder(store.clone())
+        .chunker(small.clone())
+        .build()
+        .unwrap();
+    let r = first.ingest(docs(3, 60), &no_progress).await.unwrap();
+    assert_eq!((r.upsert.inserted, r.reprocessed), (3, 0));
+    let stored = store.docs.lock().unwrap().get("doc-1").cloned().unwrap();
+    assert_eq!(stored.chunking.as_deref(), Some(first.chunking()));
+    assert!(stored.chunks.len() > 1, "{}", stored.chunks.len());
+    assert!(first.chunking().contains("max=40"), "{}", first.chunking());
+
+    // Same chunking: nothing to do.
+    let r = first.ingest(docs(3, 60), &no_progress).await.unwrap();
+    assert_eq!((r.upsert.unchanged, r.reprocessed), (3, 0));
+
+    // Default sizes: same content, other chunking -> re-chunked, said so.
+    let second = Ingestor::builder(store.clone()).build().unwrap();
+    assert_ne!(first.chunking(), second.chunking());
+    let r = second.ingest(docs(3, 60), &no_progress).await.unwrap();
+    assert_eq!(
+        (r.upsert.replaced, r.upsert.unchanged, r.reprocessed),
+        (3, 0, 3)
+    );
+    let stored = store.docs.lock().unwrap().get("doc-1").cloned().unwrap();
+    assert_eq!(stored.chunks.len(), 1);
+    assert_eq!(stored.chunking.as_deref(), Some(second.chunking()));
+    let r = second.ingest(docs(3, 60), &no_progress).await.unwrap();
+    assert_eq!((r.upsert.unchanged, r.reprocessed), (3, 0));
+
+    // The embedded-text settings count too: context off changes the vectors.
+    let embedder: Arc<dyn Embedder> = Arc::new(FakeEmbedder::new("v1", 512));
+    let with_context = Ingestor::builder(store.clone())
+        .embedder(Some(embedder.clone()))
+        .build()
+        .unwrap();
+    let without = Ingestor::builder(store.clone())
+        .embedder(Some(embedder))
+        .embed_context(false)
+        .build()
+        .unwrap();
+    assert_ne!(with_context.chunking(), without.chunking());
+
+    // A document written without a fingerprint (older store rows) is re-chunked.
+    store
+        .docs
+        .lock()
+        .unwrap()
+        .get_mut("doc-2")
+        .unwrap()
+        .chunking = None;
+    let r = second.ingest(docs(3, 60), &no_progress).await.unwrap();
+    assert_eq!((r.upsert.unchanged, r.reprocessed), (2, 1));
 }

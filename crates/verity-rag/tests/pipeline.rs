@@ -117,6 +117,7 @@ fn doc(uid: &str, title: &str, content: &str) -> IndexedDocument {
         chunks: vec![chunk],
         embeddings: None,
         sentence_embeddings: None,
+        chunking: None,
         embedder: None,
     }
 }

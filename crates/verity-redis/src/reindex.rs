@@ -4,7 +4,7 @@
 //! `reindex(name, version V)`:
 //! 1. build (or resume) the shadow index `<name>:v<V>` (RediSearch `idx:<name>:v<V>`):
 //!    read → chunk → embed → upsert with [`verity_ingest::Ingestor`]; documents
-//!    whose fingerprint (content hash + embed version) is already in the shadow
+//!    whose fingerprint (content hash, embed version, chunking) is already in the shadow
 //!    are skipped, so an interrupted run resumes where it stopped;
 //! 2. evaluate the shadow (recall@5 on an evaluation set, retrieval p95);
 //! 3. only when the gate passes, point the alias `<name>:current` at the
@@ -27,7 +27,10 @@ use verity_core::cache::{ANSWER_PREFIX, RETRIEVAL_PREFIX};
 use verity_core::{
     Cache, Document, Embedder, Error, Result, SearchMode, SearchQuery, StoreError, VectorStore,
 };
-use verity_ingest::{Chunker, ChunkerConfig, IngestProgress, IngestReport, Ingestor};
+use verity_ingest::{
+    chunking_fingerprint, fit_chunker, Chunker, ChunkerConfig, IngestProgress, IngestReport,
+    Ingestor,
+};
 use verity_store::{SqliteStore, StoreOptions};
 
 use crate::conn::{as_string, map_err};
@@ -51,6 +54,9 @@ pub fn current_alias(name: &str) -> String {
 pub trait IndexCatalog: Send + Sync {
     /// Backend name (`sqlite`, `redis`).
     fn backend(&self) -> &'static str;
+    /// Whether its stores index sentence vectors
+    /// ([`VectorStore::supports_sentence_vectors`]).
+    fn supports_sentence_vectors(&self) -> bool;
     /// Names of the existing indexes.
     async fn index_names(&self) -> Result<Vec<String>>;
     /// The index an alias points at (`None`: not an alias).
@@ -88,6 +94,9 @@ impl SqliteCatalog {
 impl IndexCatalog for SqliteCatalog {
     fn backend(&self) -> &'static str {
         "sqlite"
+    }
+    fn supports_sentence_vectors(&self) -> bool {
+        true
     }
     async fn index_names(&self) -> Result<Vec<String>> {
         Ok(self
@@ -149,6 +158,9 @@ impl RedisCatalog {
 impl IndexCatalog for RedisCatalog {
     fn backend(&self) -> &'static str {
         "redis"
+    }
+    fn supports_sentence_vectors(&self) -> bool {
+        false
     }
     async fn index_names(&self) -> Result<Vec<String>> {
         let mut con = self.con.clone();
@@ -502,21 +514,6 @@ pub struct ReindexReport {
     pub notes: Vec<String>,
 }
 
-fn chunker_for(embedder: Option<&Arc<dyn Embedder>>) -> Result<Chunker> {
-    let chunker = Chunker::new(ChunkerConfig::default())?;
-    match embedder {
-        Some(e) => {
-            let cap = ChunkerConfig::for_embedder(e.max_tokens());
-            if cap.max_tokens < chunker.config().max_tokens {
-                chunker.with_config(cap)
-            } else {
-                Ok(chunker)
-            }
-        }
-        None => Ok(chunker),
-    }
-}
-
 async fn plan<I>(
     catalog: &(impl IndexCatalog + ?Sized),
     shadow: &str,
@@ -531,7 +528,14 @@ where
     } else {
         None
     };
-    let chunker = chunker_for(embedder)?;
+    // What `Ingestor::builder(store).embedder(..).build()` would use (defaults).
+    let sentences = embedder.is_some() && catalog.supports_sentence_vectors();
+    let chunker = fit_chunker(
+        Chunker::new(ChunkerConfig::default())?,
+        embedder.map(|e| e.as_ref()),
+        sentences,
+    )?;
+    let chunking = chunking_fingerprint(&chunker, embedder.is_some(), sentences);
     let version = embedder.map(|e| e.id().version.clone());
     let mut out = DryRunPlan::default();
     let mut seen = HashSet::new();
@@ -556,10 +560,11 @@ where
                 d.lang = verity_ingest::detect_lang(&d.content);
             }
             let hash = d.content_hash();
-            if known
-                .get(&d.uid)
-                .is_some_and(|fp| fp.content_hash == hash && fp.embed_version == version)
-            {
+            if known.get(&d.uid).is_some_and(|fp| {
+                fp.content_hash == hash
+                    && fp.embed_version == version
+                    && fp.chunking.as_deref() == Some(chunking.as_str())
+            }) {
                 out.unchanged += 1;
                 continue;
             }

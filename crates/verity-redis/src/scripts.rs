@@ -6,8 +6,8 @@
 /// `KEYS[1]` document JSON key, `KEYS[2]` index meta hash.
 /// `ARGV`: 1 chunk key prefix, 2 uid, 3 content hash, 4 embed version (`""`:
 /// none), 5 document JSON, 6 embed-hash key (`""`: none), 7 embed-hash value,
-/// 8 number of chunks, 9 number of vectors, then per chunk: the number of
-/// field/value pairs followed by the pairs.
+/// 8 number of chunks, 9 number of vectors, 10 chunking fingerprint (`""`:
+/// none), then per chunk: the number of field/value pairs followed by the pairs.
 ///
 /// Returns 0 (unchanged), 1 (inserted) or 2 (replaced).
 pub const UPSERT: &str = r#"
@@ -19,7 +19,9 @@ if old then
   if m then
     local ev = m.embed_version
     if ev == nil or ev == cjson.null then ev = '' end
-    if m.content_hash == ARGV[3] and ev == ARGV[4] then return 0 end
+    local ck = m.chunking
+    if ck == nil or ck == cjson.null then ck = '' end
+    if m.content_hash == ARGV[3] and ev == ARGV[4] and ck == ARGV[10] then return 0 end
     old_n = tonumber(m.chunks) or 0
     old_v = tonumber(m.vectors) or 0
     for i = 0, old_n - 1 do redis.call('DEL', ARGV[1] .. ARGV[2] .. '#' .. i) end
@@ -27,7 +29,7 @@ if old then
   end
 end
 local n = tonumber(ARGV[8])
-local pos = 10
+local pos = 11
 for c = 0, n - 1 do
   local nf = tonumber(ARGV[pos])
   local key = ARGV[1] .. ARGV[2] .. '#' .. c

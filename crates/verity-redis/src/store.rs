@@ -909,6 +909,7 @@ fn document_json(
             "lang": doc.lang,
             "embed_version": embed_version,
             "content_hash": d.content_hash,
+            "chunking": d.chunking,
             "chunks": d.chunks.len(),
             "vectors": n_vectors,
         }
@@ -969,11 +970,16 @@ impl VectorStore for RedisStore {
                     .get("embed_version")
                     .and_then(|x| x.as_str())
                     .map(str::to_string);
+                let chunking = m
+                    .get("chunking")
+                    .and_then(|x| x.as_str())
+                    .map(str::to_string);
                 out.insert(
                     uid.clone(),
                     Fingerprint {
                         content_hash: h.to_string(),
                         embed_version: ev,
+                        chunking,
                     },
                 );
             }
@@ -1035,7 +1041,8 @@ impl VectorStore for RedisStore {
                 .arg(hk)
                 .arg(hv)
                 .arg(d.chunks.len())
-                .arg(n_vec);
+                .arg(n_vec)
+                .arg(d.chunking.as_deref().unwrap_or(""));
             for (i, ch) in d.chunks.iter().enumerate() {
                 let fields = self.chunk_fields(d, i, ch)?;
                 inv.arg(fields.len());

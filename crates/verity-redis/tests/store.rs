@@ -616,3 +616,27 @@ async fn unreachable_server_is_a_transient_error() {
     .await;
     assert!(e.is_err());
 }
+
+#[tokio::test]
+async fn the_chunking_fingerprint_is_recorded_and_compared() {
+    let Some(srv) = server("the_chunking_fingerprint_is_recorded_and_compared") else {
+        return;
+    };
+    let s = RedisStore::connect(&srv.url(), "ck", RedisStoreOptions::default())
+        .await
+        .unwrap();
+    let mut two = chunked(Document::new("a", ""), &["one two", "three four"]);
+    two.chunking = Some("chunk/1 max=2".into());
+    assert_eq!(s.upsert(vec![two.clone()]).await.unwrap().inserted, 1);
+    let fp = s.fingerprints(&["a".into()]).await.unwrap();
+    assert_eq!(fp["a"].chunking.as_deref(), Some("chunk/1 max=2"));
+    assert_eq!(s.upsert(vec![two]).await.unwrap().unchanged, 1);
+
+    let mut one = chunked(Document::new("a", ""), &["one two three four"]);
+    one.chunking = Some("chunk/1 max=4".into());
+    let r = s.upsert(vec![one]).await.unwrap();
+    assert_eq!((r.replaced, r.unchanged), (1, 0));
+    assert_eq!(s.stats().await.unwrap().chunks, 1);
+    let fp = s.fingerprints(&["a".into()]).await.unwrap();
+    assert_eq!(fp["a"].chunking.as_deref(), Some("chunk/1 max=4"));
+}

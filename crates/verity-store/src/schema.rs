@@ -6,7 +6,11 @@ use verity_core::{ConfigError, Error};
 use crate::db::db_err;
 
 /// Current schema version.
-pub(crate) const SCHEMA_VERSION: i64 = 1;
+pub(crate) const SCHEMA_VERSION: i64 = 2;
+
+/// Version 2: each document records the chunking fingerprint it was cut with
+/// (`IndexedDocument::chunking`); rows from version 1 have none.
+const V2: &str = "ALTER TABLE documents ADD COLUMN chunking TEXT;";
 
 const V1: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -123,6 +127,19 @@ pub(crate) fn migrate(conn: &mut Connection, tokenizer: &str) -> Result<String, 
         .map_err(db_err)?;
         if version < 1 {
             tx.pragma_update(None, "user_version", 1).map_err(db_err)?;
+        }
+        tx.commit().map_err(db_err)?;
+    }
+    if version < 2 {
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db_err)?;
+        let version: i64 = tx
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(db_err)?;
+        if version < 2 {
+            tx.execute_batch(V2).map_err(db_err)?;
+            tx.pragma_update(None, "user_version", 2).map_err(db_err)?;
         }
         tx.commit().map_err(db_err)?;
     }

@@ -647,7 +647,7 @@ impl SqliteStore {
             }
             {
                 let mut find = tx
-                    .prepare_cached("SELECT id, content_hash, embed_version FROM documents WHERE index_id = ?1 AND uid = ?2")
+                    .prepare_cached("SELECT id, content_hash, embed_version, chunking FROM documents WHERE index_id = ?1 AND uid = ?2")
                     .map_err(db_err)?;
                 let mut old_chunks = tx.prepare_cached("SELECT id FROM chunks WHERE doc_id = ?1").map_err(db_err)?;
                 let mut del_fts = tx.prepare_cached("DELETE FROM chunks_fts WHERE rowid = ?1").map_err(db_err)?;
@@ -655,13 +655,13 @@ impl SqliteStore {
                 let mut upd_doc = tx
                     .prepare_cached(
                         "UPDATE documents SET source = ?2, ts = ?3, lang = ?4, title = ?5, url = ?6, tags = ?7, \
-                         metadata = ?8, content = ?9, content_hash = ?10, embed_version = ?11, n_chunks = ?12 WHERE id = ?1",
+                         metadata = ?8, content = ?9, content_hash = ?10, embed_version = ?11, n_chunks = ?12, chunking = ?13 WHERE id = ?1",
                     )
                     .map_err(db_err)?;
                 let mut ins_doc = tx
                     .prepare_cached(
                         "INSERT INTO documents(index_id, uid, source, ts, lang, title, url, tags, metadata, content, \
-                         content_hash, embed_version, n_chunks) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                         content_hash, embed_version, n_chunks, chunking) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
                     )
                     .map_err(db_err)?;
                 let mut ins_chunk = tx
@@ -676,8 +676,10 @@ impl SqliteStore {
                 for d in &docs {
                     let doc = &d.document;
                     let ev = d.embeddings.as_ref().and_then(|_| d.embedder.as_ref().map(|e| e.version.clone()));
-                    let existing: Option<(i64, String, Option<String>)> = find
-                        .query_row(params![self.index_id, doc.uid], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    let existing: Option<(i64, String, Option<String>, Option<String>)> = find
+                        .query_row(params![self.index_id, doc.uid], |r| {
+                            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                        })
                         .optional()
                         .map_err(db_err)?;
                     let tags = serde_json::to_string(&doc.tags).map_err(json_err)?;
@@ -685,11 +687,11 @@ impl SqliteStore {
                     let ts = doc.ts.map(|t| t.timestamp_millis());
                     let n = to_i64(d.chunks.len());
                     let doc_id = match existing {
-                        Some((_, ref h, ref e)) if *h == d.content_hash && *e == ev => {
+                        Some((_, ref h, ref e, ref c)) if *h == d.content_hash && *e == ev && *c == d.chunking => {
                             report.unchanged += 1;
                             continue;
                         }
-                        Some((id, _, _)) => {
+                        Some((id, _, _, _)) => {
                             let ids: Vec<i64> = old_chunks
                                 .query_map([id], |r| r.get(0))
                                 .map_err(db_err)?
@@ -713,7 +715,8 @@ impl SqliteStore {
                                     doc.content,
                                     d.content_hash,
                                     ev,
-                                    n
+                                    n,
+                                    d.chunking
                                 ])
                                 .map_err(db_err)?;
                             report.replaced += 1;
@@ -734,7 +737,8 @@ impl SqliteStore {
                                     doc.content,
                                     d.content_hash,
                                     ev,
-                                    n
+                                    n,
+                                    d.chunking
                                 ])
                                 .map_err(db_err)?;
                             report.inserted += 1;
@@ -1357,13 +1361,15 @@ impl VectorStore for SqliteStore {
     async fn fingerprints(&self, uids: &[String]) -> Result<HashMap<String, Fingerprint>> {
         self.db.read(|c| {
             let mut st = c
-                .prepare_cached("SELECT content_hash, embed_version FROM documents WHERE index_id = ?1 AND uid = ?2")
+                .prepare_cached(
+                    "SELECT content_hash, embed_version, chunking FROM documents WHERE index_id = ?1 AND uid = ?2",
+                )
                 .map_err(db_err)?;
             let mut out = HashMap::new();
             for uid in uids {
                 let fp = st
                     .query_row(params![self.index_id, uid], |r| {
-                        Ok(Fingerprint { content_hash: r.get(0)?, embed_version: r.get(1)? })
+                        Ok(Fingerprint { content_hash: r.get(0)?, embed_version: r.get(1)?, chunking: r.get(2)? })
                     })
                     .optional()
                     .map_err(db_err)?;

@@ -58,6 +58,7 @@ fn doc(i: usize, v: usize) -> IndexedDocument {
         chunks,
         embeddings: Some(vectors),
         sentence_embeddings: None,
+        chunking: None,
         embedder: Some(emb()),
         content_hash,
     }

@@ -45,6 +45,7 @@ fn doc(
         chunks,
         embeddings: None,
         sentence_embeddings: None,
+        chunking: None,
         embedder: None,
         content_hash,
     }

@@ -41,6 +41,7 @@ fn chunked(doc: Document, parts: &[&str]) -> IndexedDocument {
         chunks,
         embeddings: None,
         sentence_embeddings: None,
+        chunking: None,
         embedder: None,
         content_hash,
     }
@@ -824,4 +825,45 @@ async fn sentence_vectors_through_the_graph_walk() {
     }
     let recall = found as f64 / expected_total as f64;
     assert!(recall >= 0.95, "recall@10 over best-vector truth: {recall}");
+}
+
+#[tokio::test]
+async fn the_chunking_fingerprint_is_recorded_compared_and_migrated() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
+    let mut two = chunked(Document::new("a", ""), &["one two", "three four"]);
+    two.chunking = Some("chunk/1 max=2".into());
+    let r = s.upsert(vec![two.clone()]).await.unwrap();
+    assert_eq!(r.inserted, 1);
+    let fp = s.fingerprints(&["a".into()]).await.unwrap();
+    assert_eq!(fp["a"].chunking.as_deref(), Some("chunk/1 max=2"));
+    assert_eq!(s.upsert(vec![two.clone()]).await.unwrap().unchanged, 1);
+
+    // Same content, cut differently: replaced, not skipped.
+    let mut one = chunked(Document::new("a", ""), &["one two three four"]);
+    assert_eq!(one.content_hash, two.content_hash);
+    one.chunking = Some("chunk/1 max=4".into());
+    let r = s.upsert(vec![one]).await.unwrap();
+    assert_eq!((r.replaced, r.unchanged), (1, 0));
+    assert_eq!(s.stats().await.unwrap().chunks, 1);
+    drop(s);
+
+    // A version-1 database (no chunking column) opens, migrates and keeps its rows.
+    {
+        let c = rusqlite::Connection::open(dir.path().join(verity_store::DB_FILE)).unwrap();
+        c.execute_batch("ALTER TABLE documents DROP COLUMN chunking; PRAGMA user_version = 1;")
+            .unwrap();
+    }
+    let s = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
+    let fp = s.fingerprints(&["a".into()]).await.unwrap();
+    assert_eq!(fp["a"].chunking, None);
+    assert_eq!(
+        s.get("a").await.unwrap().unwrap().content,
+        "one two three four"
+    );
+    let hits = s
+        .search(&SearchQuery::new("three").mode(SearchMode::Lexical))
+        .await
+        .unwrap();
+    assert_eq!(hits.len(), 1);
 }

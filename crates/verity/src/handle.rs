@@ -49,12 +49,18 @@ pub struct IngestOutcome {
     pub seconds: f64,
     /// Content bytes ingested.
     pub bytes: u64,
+    /// Documents with unchanged content re-chunked and re-embedded because
+    /// they had been indexed with other settings ([`IngestReport::reprocessed`]).
+    #[serde(default)]
+    pub reprocessed: usize,
 }
 
 impl IngestOutcome {
-    fn add(&mut self, r: &IngestReport) {
+    /// Add one ingest batch's counts.
+    pub fn add(&mut self, r: &IngestReport) {
         self.inserted += r.upsert.inserted;
         self.replaced += r.upsert.replaced;
+        self.reprocessed += r.reprocessed;
         self.unchanged += r.upsert.unchanged;
         self.chunks += r.upsert.chunks;
         self.rejected.extend(r.errors.iter().cloned());
@@ -314,12 +320,14 @@ impl Verity {
     async fn changed_uids(&self, docs: &[Document]) -> Result<Vec<String>> {
         let uids: Vec<String> = docs.iter().map(|d| d.uid.clone()).collect();
         let known = self.store.fingerprints(&uids).await?;
+        // A document re-chunked under new settings changes its cached chunks too.
+        let chunking = self.ingestor.chunking();
         Ok(docs
             .iter()
             .filter(|d| {
-                known
-                    .get(&d.uid)
-                    .is_some_and(|f| f.content_hash != d.content_hash())
+                known.get(&d.uid).is_some_and(|f| {
+                    f.content_hash != d.content_hash() || f.chunking.as_deref() != Some(chunking)
+                })
             })
             .map(|d| d.uid.clone())
             .collect())

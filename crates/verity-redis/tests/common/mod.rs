@@ -45,6 +45,7 @@ pub fn chunked(doc: Document, parts: &[&str]) -> IndexedDocument {
         chunks,
         embeddings: None,
         sentence_embeddings: None,
+        chunking: None,
         embedder: None,
         content_hash,
     }
