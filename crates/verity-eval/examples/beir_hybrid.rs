@@ -461,5 +461,30 @@ async fn main() -> Res<()> {
             lat.len()
         );
     }
+    // The store alone (query vectors embedded beforehand), at k = 10 and at the
+    // evaluator's depth: where the search time goes without the embedder.
+    let mut vectors = Vec::with_capacity(queries.len());
+    for q in &queries {
+        vectors.push(local.embed_query(&q.text).await?);
+    }
+    for k in [10, 100] {
+        for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
+            let mut lat = Vec::new();
+            for (q, v) in queries.iter().zip(&vectors) {
+                let mut sq = SearchQuery::new(q.text.clone()).mode(mode).k(k);
+                if mode != SearchMode::Lexical {
+                    sq = sq.vector(v.clone());
+                }
+                let t = Instant::now();
+                std::hint::black_box(store.search(&sq).await?);
+                lat.push(t.elapsed().as_secs_f64() * 1000.0);
+            }
+            println!(
+                "STORE k={k:<3} {mode:<8} {} over {} queries",
+                latency(&lat),
+                lat.len()
+            );
+        }
+    }
     Ok(())
 }

@@ -393,7 +393,9 @@ impl DenseIndex {
 
     /// `k` nearest live vectors by cosine similarity, best first, as `(id, similarity)`.
     ///
-    /// Indexes of at most [`EXACT_SCAN_MAX_POINTS`] live points are scanned exactly. Above that,
+    /// Indexes of at most [`EXACT_SCAN_MAX_POINTS`] live points are scanned exactly, and so are
+    /// requests deep enough that the walk would compute as many distances as a scan
+    /// (`max(ef_search, k) × 2m ≥ live points`). Above that,
     /// `filter` restricts the hits to ids for which it returns `true`; it is applied during the
     /// graph walk. Selective filters (estimated < 50 % of the points or < 2,000 points) and
     /// graph walks that come back short use an exact scan instead, so `k` hits come back whenever
@@ -409,6 +411,15 @@ impl DenseIndex {
             return Ok(Vec::new());
         }
         if self.by_id.len() <= EXACT_SCAN_MAX_POINTS {
+            return Ok(self.exact(&q, k, filter));
+        }
+        // Deep requests (a store over-fetching sentence vectors, an evaluator
+        // asking for hundreds of chunks): a walk whose candidate list is `ef`
+        // long computes about `ef × 2m` distances (layer 0 keeps 2m links),
+        // with random memory access; once that reaches the number of points,
+        // the sequential scan is cheaper and exact.
+        let ef = self.params.ef_search.max(k);
+        if ef.saturating_mul(2 * self.params.m) >= self.by_id.len() {
             return Ok(self.exact(&q, k, filter));
         }
         if let Some(f) = filter {

@@ -6,7 +6,7 @@ use verity_core::{ConfigError, Error};
 use crate::db::db_err;
 
 /// Current schema version.
-pub(crate) const SCHEMA_VERSION: i64 = 2;
+pub(crate) const SCHEMA_VERSION: i64 = 3;
 
 /// Version 2: each document records the chunking fingerprint it was cut with
 /// (`IndexedDocument::chunking`); rows from version 1 have none.
@@ -140,6 +140,21 @@ pub(crate) fn migrate(conn: &mut Connection, tokenizer: &str) -> Result<String, 
         if version < 2 {
             tx.execute_batch(V2).map_err(db_err)?;
             tx.pragma_update(None, "user_version", 2).map_err(db_err)?;
+        }
+        tx.commit().map_err(db_err)?;
+    }
+    if version < 3 {
+        // Version 3: FTS5's totals count live rows only (see
+        // `lexical::DeletedRows`); recount them once from the live rows' sizes.
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(db_err)?;
+        let version: i64 = tx
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(db_err)?;
+        if version < 3 {
+            crate::lexical::recount_totals(&tx)?;
+            tx.pragma_update(None, "user_version", 3).map_err(db_err)?;
         }
         tx.commit().map_err(db_err)?;
     }

@@ -24,7 +24,7 @@ use crate::db::{db_err, Db};
 use crate::filter_sql::filters_to_sql;
 use crate::fts::{query_words, words_expression};
 use crate::hnsw::{DenseIndex, HnswParams};
-use crate::lexical::{Accelerator, Delta};
+use crate::lexical::{Accelerator, DeletedRows, Delta};
 use crate::schema::{migrate, DEFAULT_TOKENIZER};
 use crate::vector_keys;
 
@@ -478,6 +478,8 @@ impl SqliteStore {
                 .optional()
                 .map_err(db_err)?;
             let id = id.ok_or_else(|| StoreError::NotFound { what: "index", id: name.to_string() })?;
+            let mut deleted = DeletedRows::default();
+            deleted.record_where(&tx, "c.doc_id IN (SELECT id FROM documents WHERE index_id = ?1)", id)?;
             tx.execute(
                 "DELETE FROM chunks_fts WHERE rowid IN (SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE d.index_id = ?1)",
                 [id],
@@ -488,6 +490,7 @@ impl SqliteStore {
             tx.execute("DELETE FROM documents WHERE index_id = ?1", [id]).map_err(db_err)?;
             tx.execute("DELETE FROM aliases WHERE index_id = ?1", [id]).map_err(db_err)?;
             tx.execute("DELETE FROM indexes WHERE id = ?1", [id]).map_err(db_err)?;
+            deleted.settle(&tx)?;
             tx.commit().map_err(db_err)
         })?;
         if let Some(home) = &self.home {
@@ -637,6 +640,7 @@ impl SqliteStore {
                 _ => None,
             };
             let mut delta = Delta::default();
+            let mut deleted = DeletedRows::default();
             let new_embedder = if current.is_none() { emb.clone() } else { None };
             if let Some(e) = &new_embedder {
                 tx.execute(
@@ -698,6 +702,7 @@ impl SqliteStore {
                                 .collect::<rusqlite::Result<_>>()
                                 .map_err(db_err)?;
                             for cid in ids {
+                                deleted.record(&tx, cid)?;
                                 del_fts.execute([cid]).map_err(db_err)?;
                                 removed.push(cid as u64);
                             }
@@ -796,6 +801,7 @@ impl SqliteStore {
                 .map_err(db_err)?;
             // The lexical index is updated from the uncommitted write and its lock
             // held across the commit (dropped if the commit fails).
+            deleted.settle(&tx)?;
             delta.removed = removed.iter().map(|&id| id as i64).collect();
             let mut lex_guard = lex.map(|acc| acc.apply(&tx, &delta));
             // Apply to the dense index while holding its lock across the commit, so
@@ -848,6 +854,7 @@ impl SqliteStore {
                 Some(acc) if acc.in_sync(&tx)? => Some(acc),
                 _ => None,
             };
+            let mut deleted = DeletedRows::default();
             {
                 let mut find = tx
                     .prepare_cached("SELECT id FROM documents WHERE index_id = ?1 AND uid = ?2")
@@ -869,6 +876,7 @@ impl SqliteStore {
                         .collect::<rusqlite::Result<_>>()
                         .map_err(db_err)?;
                     for cid in ids {
+                        deleted.record(&tx, cid)?;
                         tx.execute("DELETE FROM chunks_fts WHERE rowid = ?1", [cid])
                             .map_err(db_err)?;
                         removed.push(cid as u64);
@@ -887,6 +895,7 @@ impl SqliteStore {
                 )
                 .map_err(db_err)?;
             }
+            deleted.settle(&tx)?;
             let delta = Delta {
                 removed: removed.iter().map(|&id| id as i64).collect(),
                 added: Vec::new(),
@@ -1108,9 +1117,10 @@ impl SqliteStore {
         let pivot = self.opts.bm25_pivot;
         let out = self.db.read(|c| {
             let tx = c.transaction().map_err(db_err)?;
-            // Candidates per list in hybrid mode. Min-max fusion normalises over the
-            // lists, so they must be deep enough to reach low scores: 100 was as good
-            // as 200 on SciFact (docs/benchmarks.d/quality.md) and keeps recall@100.
+            // Candidates per list in hybrid mode. Score fusion (z-score, min-max)
+            // normalises over the lists, so they must be deep enough to reach low
+            // scores: 100 was as good as 200 on SciFact (docs/benchmarks.d/quality.md)
+            // and keeps recall@100.
             let depth = (q.k * 4).max(100);
             let ranked: Vec<(i64, f32, Option<f32>, Option<f32>)> = match q.mode {
                 SearchMode::Lexical => self
