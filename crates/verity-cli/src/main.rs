@@ -296,10 +296,9 @@ async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result
             let changed: std::collections::BTreeSet<String> = docs
                 .iter()
                 .filter(|d| {
-                    known.get(&d.uid).is_some_and(|f| {
-                        f.content_hash != d.content_hash()
-                            || f.chunking.as_deref() != Some(ingestor.chunking())
-                    })
+                    known
+                        .get(&d.uid)
+                        .is_some_and(|f| !ingestor.settings().is_current(&d.content_hash(), f))
                 })
                 .map(|d| d.uid.clone())
                 .collect();

@@ -24,7 +24,7 @@ pub use chunk::{Chunker, ChunkerConfig};
 pub use lang::detect_lang;
 pub use pipeline::{
     chunking_fingerprint, embedding_input, fit_chunker, IngestPhase, IngestProgress, IngestReport,
-    Ingestor, IngestorBuilder,
+    IngestSettings, Ingestor, IngestorBuilder,
 };
 pub use read::{read_paths, read_text_file, InputKind, JsonlReader, PathReader};
 

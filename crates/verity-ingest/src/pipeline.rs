@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use verity_core::embed::validate_embeddings;
 use verity_core::{
-    Chunk, Document, Embedder, Error, IndexedDocument, Result, UpsertReport, VectorStore,
+    Chunk, Document, Embedder, Error, Fingerprint, IndexedDocument, Result, UpsertReport,
+    VectorStore,
 };
 
 use crate::chunk::{Chunker, ChunkerConfig};
@@ -155,11 +156,14 @@ impl IngestorBuilder {
             None => Chunker::new(ChunkerConfig::default())?,
         };
         let chunker = fit_chunker(chunker, self.embedder.as_deref(), sentence_vectors)?;
-        let chunking = chunking_fingerprint(
-            &chunker,
-            self.embedder.is_some() && self.embed_context,
-            sentence_vectors,
-        );
+        let settings = IngestSettings {
+            embed_version: self.embedder.as_ref().map(|e| e.id().version.clone()),
+            chunking: chunking_fingerprint(
+                &chunker,
+                self.embedder.is_some() && self.embed_context,
+                sentence_vectors,
+            ),
+        };
         Ok(Ingestor {
             store: self.store,
             embedder: self.embedder,
@@ -168,7 +172,7 @@ impl IngestorBuilder {
             embed_batch_size: self.embed_batch_size,
             embed_context: self.embed_context,
             sentence_vectors,
-            chunking,
+            settings,
         })
     }
 }
@@ -182,7 +186,7 @@ pub struct Ingestor {
     embed_batch_size: usize,
     embed_context: bool,
     sentence_vectors: bool,
-    chunking: String,
+    settings: IngestSettings,
 }
 
 /// The chunker an ingest uses: `chunker` as is without an embedder or with
@@ -203,6 +207,28 @@ pub fn fit_chunker(
             }
         }
         _ => Ok(chunker),
+    }
+}
+
+/// What a stored document must have been indexed with for an ingest to skip
+/// it: the embedder's version and the chunking fingerprint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IngestSettings {
+    /// Embedding version (`None`: lexical only).
+    pub embed_version: Option<String>,
+    /// [`chunking_fingerprint`].
+    pub chunking: String,
+}
+
+impl IngestSettings {
+    /// Whether a stored document with fingerprint `fp` is up to date for
+    /// content hashed `content_hash` ([`Document::content_hash`]): same
+    /// content, embedding version and chunking. Anything else is re-processed
+    /// by the next ingest, and its cached retrievals and answers are stale.
+    pub fn is_current(&self, content_hash: &str, fp: &Fingerprint) -> bool {
+        fp.content_hash == content_hash
+            && fp.embed_version == self.embed_version
+            && fp.chunking.as_deref() == Some(self.chunking.as_str())
     }
 }
 
@@ -277,7 +303,13 @@ impl Ingestor {
     /// [`IngestReport::reprocessed`]: one index never mixes two chunkings
     /// once a corpus has been re-ingested.
     pub fn chunking(&self) -> &str {
-        &self.chunking
+        &self.settings.chunking
+    }
+
+    /// What a stored document must match to be skipped (see
+    /// [`IngestSettings::is_current`]).
+    pub fn settings(&self) -> &IngestSettings {
+        &self.settings
     }
 
     /// Ingest documents: per batch, skip unchanged ones (same content hash,
@@ -310,7 +342,6 @@ impl Ingestor {
             lexical_only: self.embedder.is_none(),
             ..IngestReport::default()
         };
-        let embed_version = self.embedder.as_ref().map(|e| e.id().version.clone());
         loop {
             let batch: Vec<Document> = iter.by_ref().take(self.batch_size).collect();
             if batch.is_empty() {
@@ -332,9 +363,8 @@ impl Ingestor {
             state.phase = IngestPhase::Chunking;
             progress(&state);
             let chunker = self.chunker.clone();
-            let version = embed_version.clone();
-            let chunking = self.chunking.clone();
-            let work = move || prepare(&chunker, batch, &known, version.as_deref(), &chunking);
+            let settings = self.settings.clone();
+            let work = move || prepare(&chunker, batch, &known, &settings);
             let (prepared, unchanged, reprocessed) = match tokio::runtime::Handle::try_current() {
                 Ok(h) => h
                     .spawn_blocking(work)
@@ -376,7 +406,7 @@ impl Ingestor {
                         sentence_embeddings,
                         embedder: embedder_id.clone(),
                         content_hash: p.hash,
-                        chunking: Some(self.chunking.clone()),
+                        chunking: Some(self.settings.chunking.clone()),
                     });
                 }
                 let r = self.store.upsert(indexed).await?;
@@ -543,9 +573,8 @@ pub fn embedding_input(title: Option<&str>, heading_path: &[String], text: &str)
 fn prepare(
     chunker: &Chunker,
     batch: Vec<Document>,
-    known: &HashMap<String, verity_core::Fingerprint>,
-    embed_version: Option<&str>,
-    chunking: &str,
+    known: &HashMap<String, Fingerprint>,
+    settings: &IngestSettings,
 ) -> (Vec<Prepared>, usize, usize) {
     let (mut unchanged, mut reprocessed) = (0, 0);
     let mut out = Vec::with_capacity(batch.len());
@@ -555,13 +584,11 @@ fn prepare(
         }
         let hash = doc.content_hash();
         if let Some(fp) = known.get(&doc.uid) {
+            if settings.is_current(&hash, fp) {
+                unchanged += 1;
+                continue;
+            }
             if fp.content_hash == hash {
-                if fp.embed_version.as_deref() == embed_version
-                    && fp.chunking.as_deref() == Some(chunking)
-                {
-                    unchanged += 1;
-                    continue;
-                }
                 reprocessed += 1;
             }
         }

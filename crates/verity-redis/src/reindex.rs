@@ -29,7 +29,7 @@ use verity_core::{
 };
 use verity_ingest::{
     chunking_fingerprint, fit_chunker, Chunker, ChunkerConfig, IngestProgress, IngestReport,
-    Ingestor,
+    IngestSettings, Ingestor,
 };
 use verity_store::{SqliteStore, StoreOptions};
 
@@ -535,8 +535,10 @@ where
         embedder.map(|e| e.as_ref()),
         sentences,
     )?;
-    let chunking = chunking_fingerprint(&chunker, embedder.is_some(), sentences);
-    let version = embedder.map(|e| e.id().version.clone());
+    let settings = IngestSettings {
+        embed_version: embedder.map(|e| e.id().version.clone()),
+        chunking: chunking_fingerprint(&chunker, embedder.is_some(), sentences),
+    };
     let mut out = DryRunPlan::default();
     let mut seen = HashSet::new();
     let mut iter = docs.into_iter();
@@ -560,11 +562,10 @@ where
                 d.lang = verity_ingest::detect_lang(&d.content);
             }
             let hash = d.content_hash();
-            if known.get(&d.uid).is_some_and(|fp| {
-                fp.content_hash == hash
-                    && fp.embed_version == version
-                    && fp.chunking.as_deref() == Some(chunking.as_str())
-            }) {
+            if known
+                .get(&d.uid)
+                .is_some_and(|fp| settings.is_current(&hash, fp))
+            {
                 out.unchanged += 1;
                 continue;
             }

@@ -1,6 +1,6 @@
 //! Versioned schema (`PRAGMA user_version`) and its migrations.
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior};
 use verity_core::{ConfigError, Error};
 
 use crate::db::db_err;
@@ -94,6 +94,26 @@ fn check_tokenizer(t: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// Apply migration step `to` in its own immediate transaction, unless another
+/// process applied it while this one waited for the lock.
+fn step(
+    conn: &mut Connection,
+    to: i64,
+    apply: impl FnOnce(&Transaction<'_>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(db_err)?;
+    let version: i64 = tx
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(db_err)?;
+    if version < to {
+        apply(&tx)?;
+        tx.pragma_update(None, "user_version", to).map_err(db_err)?;
+    }
+    tx.commit().map_err(db_err)
+}
+
 /// Bring the database to [`SCHEMA_VERSION`]; returns the FTS tokenizer in force.
 pub(crate) fn migrate(conn: &mut Connection, tokenizer: &str) -> Result<String, Error> {
     check_tokenizer(tokenizer)?;
@@ -107,56 +127,28 @@ pub(crate) fn migrate(conn: &mut Connection, tokenizer: &str) -> Result<String, 
         .into());
     }
     if version < 1 {
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
+        step(conn, 1, |tx| {
+            tx.execute_batch(V1).map_err(db_err)?;
+            tx.execute_batch(&format!(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(title, heading, text, \
+                 content='', contentless_delete=1, tokenize='{tokenizer}');"
+            ))
             .map_err(db_err)?;
-        // Another process may have migrated while we waited for the lock.
-        let version: i64 = tx
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            tx.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_tokenizer', ?1)",
+                [tokenizer],
+            )
             .map_err(db_err)?;
-        tx.execute_batch(V1).map_err(db_err)?;
-        tx.execute_batch(&format!(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(title, heading, text, \
-             content='', contentless_delete=1, tokenize='{tokenizer}');"
-        ))
-        .map_err(db_err)?;
-        tx.execute(
-            "INSERT OR REPLACE INTO meta(key, value) VALUES ('fts_tokenizer', ?1)",
-            [tokenizer],
-        )
-        .map_err(db_err)?;
-        if version < 1 {
-            tx.pragma_update(None, "user_version", 1).map_err(db_err)?;
-        }
-        tx.commit().map_err(db_err)?;
+            Ok(())
+        })?;
     }
     if version < 2 {
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(db_err)?;
-        let version: i64 = tx
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(db_err)?;
-        if version < 2 {
-            tx.execute_batch(V2).map_err(db_err)?;
-            tx.pragma_update(None, "user_version", 2).map_err(db_err)?;
-        }
-        tx.commit().map_err(db_err)?;
+        step(conn, 2, |tx| tx.execute_batch(V2).map_err(db_err))?;
     }
     if version < 3 {
-        // Version 3: FTS5's totals count live rows only (see
-        // `lexical::DeletedRows`); recount them once from the live rows' sizes.
-        let tx = conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(db_err)?;
-        let version: i64 = tx
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(db_err)?;
-        if version < 3 {
-            crate::lexical::recount_totals(&tx)?;
-            tx.pragma_update(None, "user_version", 3).map_err(db_err)?;
-        }
-        tx.commit().map_err(db_err)?;
+        // FTS5's totals count live rows only (see `lexical::DeletedRows`):
+        // recount them once from the live rows' sizes.
+        step(conn, 3, |tx| crate::lexical::recount_totals(tx))?;
     }
     let tok: Option<String> = conn
         .query_row(

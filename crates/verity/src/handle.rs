@@ -320,14 +320,14 @@ impl Verity {
     async fn changed_uids(&self, docs: &[Document]) -> Result<Vec<String>> {
         let uids: Vec<String> = docs.iter().map(|d| d.uid.clone()).collect();
         let known = self.store.fingerprints(&uids).await?;
-        // A document re-chunked under new settings changes its cached chunks too.
-        let chunking = self.ingestor.chunking();
+        // Re-chunked or re-embedded documents change their cached chunks too.
+        let settings = self.ingestor.settings();
         Ok(docs
             .iter()
             .filter(|d| {
-                known.get(&d.uid).is_some_and(|f| {
-                    f.content_hash != d.content_hash() || f.chunking.as_deref() != Some(chunking)
-                })
+                known
+                    .get(&d.uid)
+                    .is_some_and(|f| !settings.is_current(&d.content_hash(), f))
             })
             .map(|d| d.uid.clone())
             .collect())
