@@ -298,7 +298,7 @@ async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result
                 .filter(|d| {
                     known
                         .get(&d.uid)
-                        .is_some_and(|f| !ingestor.settings().is_current(&d.content_hash(), f))
+                        .is_some_and(|f| !ingestor.is_current(d, f))
                 })
                 .map(|d| d.uid.clone())
                 .collect();

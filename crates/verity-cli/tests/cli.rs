@@ -576,3 +576,61 @@ fn a_closed_stdout_ends_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(0), "{stderr}");
 }
+
+#[test]
+fn re_ingesting_unchanged_files_keeps_cached_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    corpus(tmp.path());
+    std::fs::write(
+        tmp.path().join("watchtowers.md"),
+        "# Watchtowers\n\nA watchtower monitors the blockchain for revoked commitment \
+         transactions. When a watchtower sees a revoked commitment, the watchtower broadcasts \
+         the penalty transaction on behalf of its offline client.\n",
+    )
+    .unwrap();
+    let ingest = || {
+        let out = verity(&home)
+            .arg("ingest")
+            .arg(tmp.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let ask = || {
+        // A five-document corpus gives BM25 little contrast: lower the evidence floor.
+        let out = verity(&home)
+            .env("RAG_MIN_SCORE", "0.05")
+            .args([
+                "--json",
+                "ask",
+                "What does a watchtower broadcast when it sees a revoked commitment?",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json(&out.stdout)
+    };
+    ingest();
+    let first = ask();
+    assert_eq!(first["cached"], false);
+    let cites_file = first["citations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c.to_string().contains("watchtowers"));
+    assert!(cites_file, "{first}");
+    assert_eq!(ask()["cached"], true);
+    // The Markdown file has no language field: the ingest detects it before
+    // hashing, and so must the check that decides what to bust.
+    ingest();
+    assert_eq!(ask()["cached"], true, "nothing changed, nothing busted");
+}

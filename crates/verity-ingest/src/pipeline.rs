@@ -312,6 +312,21 @@ impl Ingestor {
         &self.settings
     }
 
+    /// Whether `doc`, as it would be given to [`ingest`](Self::ingest), is
+    /// stored up to date under `fp`: hashed the way the ingest hashes it (a
+    /// missing language detected first), then [`IngestSettings::is_current`].
+    /// Callers deciding what a re-ingest makes stale (cache busting) use it.
+    pub fn is_current(&self, doc: &Document, fp: &Fingerprint) -> bool {
+        let hash = if doc.lang.is_none() {
+            let mut d = doc.clone();
+            d.lang = detect_lang(&d.content);
+            d.content_hash()
+        } else {
+            doc.content_hash()
+        };
+        self.settings.is_current(&hash, fp)
+    }
+
     /// Ingest documents: per batch, skip unchanged ones (same content hash,
     /// embedding version and chunking), chunk, embed, and upsert. Documents with an empty
     /// uid or whitespace-only content are refused and listed in

@@ -486,3 +486,38 @@ async fn a_chunking_change_reprocesses_unchanged_documents_once() {
     let r = second.ingest(docs(3, 60), &no_progress).await.unwrap();
     assert_eq!((r.upsert.unchanged, r.reprocessed), (2, 1));
 }
+
+#[tokio::test]
+async fn is_current_hashes_like_the_ingest() {
+    let store = Arc::new(MemStore::default());
+    let ing = Ingestor::builder(store.clone()).build().unwrap();
+    // No language: the ingest detects it before hashing, and so must the check.
+    let doc = Document::new(
+        "u",
+        "The channel stays open while the splice confirms on chain.",
+    );
+    assert!(doc.lang.is_none());
+    ing.ingest(vec![doc.clone()], &no_progress).await.unwrap();
+    let fp = store.fingerprints(&["u".into()]).await.unwrap()["u"].clone();
+    assert_ne!(
+        fp.content_hash,
+        doc.content_hash(),
+        "stored with its detected language"
+    );
+    assert!(ing.is_current(&doc, &fp));
+    let mut edited = doc.clone();
+    edited.content.push_str(" Edited.");
+    assert!(!ing.is_current(&edited, &fp));
+    let other = Ingestor::builder(store.clone())
+        .chunker(
+            Chunker::new(ChunkerConfig {
+                max_tokens: 40,
+                min_tokens: 30,
+                overlap_tokens: 5,
+            })
+            .unwrap(),
+        )
+        .build()
+        .unwrap();
+    assert!(!other.is_current(&doc, &fp), "other chunking");
+}

@@ -321,13 +321,12 @@ impl Verity {
         let uids: Vec<String> = docs.iter().map(|d| d.uid.clone()).collect();
         let known = self.store.fingerprints(&uids).await?;
         // Re-chunked or re-embedded documents change their cached chunks too.
-        let settings = self.ingestor.settings();
         Ok(docs
             .iter()
             .filter(|d| {
                 known
                     .get(&d.uid)
-                    .is_some_and(|f| !settings.is_current(&d.content_hash(), f))
+                    .is_some_and(|f| !self.ingestor.is_current(d, f))
             })
             .map(|d| d.uid.clone())
             .collect())
