@@ -16,6 +16,15 @@ fn verity(home: &Path) -> Command {
     c
 }
 
+/// The command succeeded (its stderr otherwise).
+fn assert_ok(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn json(out: &[u8]) -> Value {
     serde_json::from_slice(out)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(out)))
@@ -48,11 +57,7 @@ fn ingest_search_ask_stats_delete() {
         .arg(tmp.path())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let o = json(&out.stdout);
     assert_eq!(o["inserted"], 4);
     assert_eq!(o["lexical_only"], true);
@@ -130,11 +135,7 @@ fn ingest_search_ask_stats_delete() {
         .args(["--json", "ask", "How is the fee of a forward computed?"])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let a = json(&out.stdout);
     assert_eq!(a["citations"][0]["doc_uid"], "fees");
     assert!(a["text"].as_str().unwrap().contains("[1]"));
@@ -269,11 +270,7 @@ fn fetch_parses_local_files_with_the_same_parsers() {
         .arg(&page)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(md.contains("First paragraph"));
     assert!(!md.contains("Copyright"));
@@ -323,11 +320,7 @@ fn reindex_dry_run_gate_pass_and_refusal() {
 
     // Dry run: a plan, nothing written, no alias.
     let out = reindex(&["--version", "1", "--dry-run"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let r = json(&out.stdout);
     assert_eq!(r["shadow"], "default:v1");
     assert_eq!(r["alias"], "default:current");
@@ -352,11 +345,7 @@ fn reindex_dry_run_gate_pass_and_refusal() {
         .arg(&docs)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let r = json(&out.stdout);
     assert_eq!(r["ingest"]["inserted"], 3);
     assert_eq!(r["gate"]["passed"], true);
@@ -378,11 +367,7 @@ fn reindex_dry_run_gate_pass_and_refusal() {
             ])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ok(&out);
         let uids: Vec<String> = json(&out.stdout)["hits"]
             .as_array()
             .unwrap()
@@ -469,11 +454,7 @@ fn reindex_on_redis_through_redis_url() {
         .arg(&docs)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let r = json(&out.stdout);
     assert_eq!(r["backend"], "redis");
     assert_eq!(r["ingest"]["inserted"], 3);
@@ -493,11 +474,7 @@ fn reindex_on_redis_through_redis_url() {
             .unwrap()
     };
     let out = on_redis(&["search", "fee rate parts per million", "--mode", "lexical"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     assert_eq!(json(&out.stdout)["hits"][0]["doc"]["uid"], "fees");
     // More documents, so that BM25 document frequencies mean something for `ask`'s guardrail.
     let notes = tmp.path().join("notes.md");
@@ -521,11 +498,7 @@ fn reindex_on_redis_through_redis_url() {
     .collect();
     std::fs::write(&filler, lines.join("\n")).unwrap();
     let out = on_redis(&["ingest", notes.to_str().unwrap(), filler.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     assert_eq!(json(&out.stdout)["inserted"], 8);
     let out = on_redis(&["stats"]);
     let s = json(&out.stdout);
@@ -535,11 +508,7 @@ fn reindex_on_redis_through_redis_url() {
         "ask",
         "How is the fee of a forward computed from the base fee and the fee rate?",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let a = json(&out.stdout);
     assert_eq!(a["citations"][0]["doc_uid"], "fees", "{a}");
     let out = on_redis(&["delete", "liq", "no-such-uid"]);
@@ -595,11 +564,7 @@ fn re_ingesting_unchanged_files_keeps_cached_answers() {
             .arg(tmp.path())
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ok(&out);
     };
     let ask = || {
         // A five-document corpus gives BM25 little contrast: lower the evidence floor.
@@ -612,11 +577,7 @@ fn re_ingesting_unchanged_files_keeps_cached_answers() {
             ])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ok(&out);
         json(&out.stdout)
     };
     ingest();
