@@ -13,6 +13,7 @@ use serde_json::{json, Map};
 use verity_core::cache::{embed_hash_key, embed_hash_value, vector_to_bytes};
 use verity_core::hash::sha1_hex;
 use verity_core::rank::{bm25_relevance, fuse};
+use verity_core::validate::{candidate_depth, check_embedder, validate_batch, validate_query};
 use verity_core::{
     Chunk, Document, DocumentMeta, EmbedderId, Error, Fingerprint, IndexedDocument, Result,
     ScoredChunk, SearchMode, SearchQuery, StoreError, StoreStats, UpsertReport, VectorStore,
@@ -169,7 +170,7 @@ impl RedisStore {
     pub async fn connect_current(url: &str, name: &str, opts: RedisStoreOptions) -> Result<Self> {
         let con = connect(url, &opts.connect).await?;
         validate_name(name)?;
-        let alias = crate::reindex::current_alias(name);
+        let alias = verity_core::catalog::current_alias(name);
         let target = if resolve_alias(&con, &alias).await?.is_some() {
             alias
         } else {
@@ -432,77 +433,13 @@ impl RedisStore {
     }
 
     fn check_batch(&self, docs: &[IndexedDocument]) -> Result<Option<EmbedderId>> {
-        let mut emb: Option<EmbedderId> = self.embedder.read().clone();
-        for d in docs {
-            if d.document.uid.is_empty() {
-                return Err(Error::invalid_input("document uid must not be empty"));
-            }
-            for (i, c) in d.chunks.iter().enumerate() {
-                if c.doc_uid != d.document.uid {
-                    return Err(Error::invalid_input(format!(
-                        "chunk `{}` belongs to `{}`, not to document `{}`",
-                        c.id, c.doc_uid, d.document.uid
-                    )));
-                }
-                if c.index as usize != i {
-                    return Err(Error::invalid_input(format!(
-                        "document `{}`: chunk {i} has index {} (chunks must be numbered 0..n in order)",
-                        d.document.uid, c.index
-                    )));
-                }
-            }
-            if d.sentence_embeddings
-                .as_ref()
-                .is_some_and(|s| s.iter().any(|v| !v.is_empty()))
-            {
-                return Err(Error::invalid_input(format!(
-                    "document `{}` carries sentence vectors, which RedisStore does not index \
-                     (supports_sentence_vectors() is false); ingest without them",
-                    d.document.uid
-                )));
-            }
-            let Some(vectors) = &d.embeddings else {
-                continue;
-            };
-            let Some(id) = &d.embedder else {
-                return Err(Error::invalid_input(format!(
-                    "document `{}` has vectors but no embedder id",
-                    d.document.uid
-                )));
-            };
-            if vectors.len() != d.chunks.len() {
-                return Err(Error::invalid_input(format!(
-                    "document `{}`: {} vectors for {} chunks",
-                    d.document.uid,
-                    vectors.len(),
-                    d.chunks.len()
-                )));
-            }
-            for (i, v) in vectors.iter().enumerate() {
-                if v.len() != id.dim {
-                    return Err(StoreError::EmbedderMismatch {
-                        expected: id.to_string(),
-                        found: format!(
-                            "vector {i} of document `{}` with dimension {}",
-                            d.document.uid,
-                            v.len()
-                        ),
-                    }
-                    .into());
-                }
-                if v.iter().any(|x| !x.is_finite()) || v.iter().all(|x| *x == 0.0) {
-                    return Err(Error::invalid_input(format!(
-                        "document `{}`: vector {i} is not finite or is the zero vector",
-                        d.document.uid
-                    )));
-                }
-            }
-            match &emb {
-                None => emb = Some(id.clone()),
-                Some(e) => check_embedder(&self.index, e, id)?,
-            }
-        }
-        Ok(emb)
+        let current = self.embedder.read().clone();
+        validate_batch(
+            docs,
+            current.as_ref(),
+            &self.index,
+            self.supports_sentence_vectors(),
+        )
     }
 
     async fn ft_search(&self, args: Vec<Vec<u8>>, what: &str) -> Result<Vec<Hit>> {
@@ -698,26 +635,6 @@ impl RedisStore {
             })
             .collect()
     }
-}
-
-fn check_embedder(index: &str, cur: &EmbedderId, id: &EmbedderId) -> Result<()> {
-    if cur.model != id.model || cur.dim != id.dim {
-        return Err(StoreError::EmbedderMismatch {
-            expected: cur.to_string(),
-            found: id.to_string(),
-        }
-        .into());
-    }
-    if cur.version != id.version {
-        return Err(StoreError::ReindexRequired {
-            reason: format!(
-                "index `{index}` holds vectors with embed_version `{}`, got `{}` (re-index into a new index)",
-                cur.version, id.version
-            ),
-        }
-        .into());
-    }
-    Ok(())
 }
 
 fn push_return(args: &mut Vec<Vec<u8>>, with_dist: bool) {
@@ -1126,13 +1043,9 @@ impl VectorStore for RedisStore {
     }
 
     async fn search(&self, q: &SearchQuery) -> Result<Vec<ScoredChunk>> {
+        validate_query(q, self.embedder.read().as_ref())?;
         if q.k == 0 {
             return Ok(Vec::new());
-        }
-        if q.mode == SearchMode::Dense && q.vector.is_none() {
-            return Err(Error::invalid_input(
-                "dense search needs a query vector (embed the query first)",
-            ));
         }
         let fc = filter_clause(&q.filters);
         let factor = if fc.post_filter {
@@ -1140,7 +1053,7 @@ impl VectorStore for RedisStore {
         } else {
             1
         };
-        let depth = (q.k * 4).max(50);
+        let depth = candidate_depth(q.k);
         let cap = |n: usize| (n * factor).min(10_000);
         let pivot = self.opts.bm25_pivot;
         let mut ranked: Vec<(String, f32, Option<f32>, Option<f32>)> = Vec::new();

@@ -13,6 +13,7 @@ use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 use serde::{Deserialize, Serialize};
 use verity_core::rank::{bm25_relevance, fuse};
+use verity_core::validate::{candidate_depth, validate_batch, validate_query};
 use verity_core::{
     Chunk, Document, DocumentMeta, EmbedderId, Error, Fingerprint, IndexedDocument, Result,
     ScoredChunk, SearchMode, SearchQuery, StoreError, StoreStats, UpsertReport, VectorStore,
@@ -517,113 +518,6 @@ impl SqliteStore {
         })
     }
 
-    fn check_batch(
-        &self,
-        docs: &[IndexedDocument],
-        current: Option<&EmbedderId>,
-    ) -> Result<Option<EmbedderId>> {
-        let mut emb = current.cloned();
-        for d in docs {
-            if d.document.uid.is_empty() {
-                return Err(Error::invalid_input("document uid must not be empty"));
-            }
-            for c in &d.chunks {
-                if c.doc_uid != d.document.uid {
-                    return Err(Error::invalid_input(format!(
-                        "chunk `{}` belongs to `{}`, not to document `{}`",
-                        c.id, c.doc_uid, d.document.uid
-                    )));
-                }
-            }
-            let Some(vectors) = &d.embeddings else {
-                if d.sentence_embeddings.is_some() {
-                    return Err(Error::invalid_input(format!(
-                        "document `{}` has sentence vectors but no chunk vectors",
-                        d.document.uid
-                    )));
-                }
-                continue;
-            };
-            let Some(id) = &d.embedder else {
-                return Err(Error::invalid_input(format!(
-                    "document `{}` has vectors but no embedder id",
-                    d.document.uid
-                )));
-            };
-            if vectors.len() != d.chunks.len() {
-                return Err(Error::invalid_input(format!(
-                    "document `{}`: {} vectors for {} chunks",
-                    d.document.uid,
-                    vectors.len(),
-                    d.chunks.len()
-                )));
-            }
-            let sentences = match &d.sentence_embeddings {
-                Some(s) if s.len() != d.chunks.len() => {
-                    return Err(Error::invalid_input(format!(
-                        "document `{}`: sentence vectors for {} chunks, it has {}",
-                        d.document.uid,
-                        s.len(),
-                        d.chunks.len()
-                    )));
-                }
-                Some(s) => s.as_slice(),
-                None => &[],
-            };
-            for (i, s) in sentences.iter().enumerate() {
-                if s.len() >= vector_keys::MAX_VECTORS_PER_CHUNK {
-                    return Err(Error::invalid_input(format!(
-                        "document `{}`: chunk {i} has {} sentence vectors, at most {} are indexed",
-                        d.document.uid,
-                        s.len(),
-                        vector_keys::MAX_VECTORS_PER_CHUNK - 1
-                    )));
-                }
-            }
-            let all = vectors.iter().chain(sentences.iter().flatten());
-            for (i, v) in all.enumerate() {
-                if v.len() != id.dim {
-                    return Err(StoreError::EmbedderMismatch {
-                        expected: id.to_string(),
-                        found: format!(
-                            "vector {i} of document `{}` with dimension {}",
-                            d.document.uid,
-                            v.len()
-                        ),
-                    }
-                    .into());
-                }
-                if v.iter().any(|x| !x.is_finite()) || v.iter().all(|x| *x == 0.0) {
-                    return Err(Error::invalid_input(format!(
-                        "document `{}`: vector {i} is not finite or is the zero vector",
-                        d.document.uid
-                    )));
-                }
-            }
-            match &emb {
-                None => emb = Some(id.clone()),
-                Some(e) if e.model != id.model || e.dim != id.dim => {
-                    return Err(StoreError::EmbedderMismatch {
-                        expected: e.to_string(),
-                        found: id.to_string(),
-                    }
-                    .into());
-                }
-                Some(e) if e.version != id.version => {
-                    return Err(StoreError::ReindexRequired {
-                        reason: format!(
-                            "index `{}` holds vectors with embed_version `{}`, document `{}` has `{}`",
-                            self.index_name, e.version, d.document.uid, id.version
-                        ),
-                    }
-                    .into());
-                }
-                Some(_) => {}
-            }
-        }
-        Ok(emb)
-    }
-
     fn upsert_sync(&self, docs: Vec<IndexedDocument>) -> Result<UpsertReport> {
         let mut report = UpsertReport::default();
         if docs.is_empty() {
@@ -634,7 +528,7 @@ impl SqliteStore {
         let new_embedder = self.db.write(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
             let current = index_embedder(&tx, self.index_id)?;
-            let emb = self.check_batch(&docs, current.as_ref())?;
+            let emb = validate_batch(&docs, current.as_ref(), &self.index_name, true)?;
             let lex = match self.lexical_accelerator() {
                 Some(acc) if acc.in_sync(&tx)? => Some(acc),
                 _ => None,
@@ -1095,33 +989,14 @@ impl SqliteStore {
     }
 
     fn search_sync(&self, q: &SearchQuery) -> Result<Vec<ScoredChunk>> {
+        validate_query(q, self.embedder.read().as_ref())?;
         if q.k == 0 {
             return Ok(Vec::new());
-        }
-        if q.mode == SearchMode::Dense && q.vector.is_none() {
-            return Err(Error::invalid_input(
-                "dense search needs a query vector (embed the query first)",
-            ));
-        }
-        if q.mode != SearchMode::Lexical {
-            if let (Some(v), Some(emb)) = (&q.vector, self.embedder.read().as_ref()) {
-                if v.len() != emb.dim {
-                    return Err(StoreError::EmbedderMismatch {
-                        expected: emb.to_string(),
-                        found: format!("a query vector of dimension {}", v.len()),
-                    }
-                    .into());
-                }
-            }
         }
         let pivot = self.opts.bm25_pivot;
         let out = self.db.read(|c| {
             let tx = c.transaction().map_err(db_err)?;
-            // Candidates per list in hybrid mode. Score fusion (z-score, min-max)
-            // normalises over the lists, so they must be deep enough to reach low
-            // scores: 100 was as good as 200 on SciFact (docs/benchmarks.d/quality.md)
-            // and keeps recall@100.
-            let depth = (q.k * 4).max(100);
+            let depth = candidate_depth(q.k);
             let ranked: Vec<(i64, f32, Option<f32>, Option<f32>)> = match q.mode {
                 SearchMode::Lexical => self
                     .lexical(&tx, q, q.k)?
