@@ -441,9 +441,9 @@ fn without_password(url: &str) -> String {
 /// `verity reindex`: on the embedded store, or on Redis with `--redis` / `REDIS_URL`.
 async fn reindex(cli: &Cli, a: &ReindexArgs, out: &output::Printer) -> verity::Result<u8> {
     use verity::core::Cache;
-    use verity_redis::{
-        EvalSet, GateConfig, RedisCache, RedisCatalog, ReindexOptions, SqliteCatalog,
-    };
+    use verity::ingest::reindex::{reindex_paths, EvalSet, GateConfig, ReindexOptions};
+    use verity::store::SqliteCatalog;
+    use verity_redis::{RedisCache, RedisCatalog};
 
     let mut opts = ReindexOptions::new(a.name.clone(), a.version.clone());
     if let Some(g) = &a.gate {
@@ -464,7 +464,7 @@ async fn reindex(cli: &Cli, a: &ReindexArgs, out: &output::Printer) -> verity::R
         Some(url) => {
             let catalog = RedisCatalog::connect(url, Default::default()).await?;
             let cache = RedisCache::connect(url, &Default::default()).await?;
-            verity_redis::reindex_paths(
+            reindex_paths(
                 &catalog,
                 &a.paths,
                 embedder,
@@ -477,7 +477,7 @@ async fn reindex(cli: &Cli, a: &ReindexArgs, out: &output::Printer) -> verity::R
         None => {
             let catalog = SqliteCatalog::open(&cli.home, verity::store::StoreOptions::default())?;
             let cache: &dyn Cache = verity.cache().as_ref();
-            verity_redis::reindex_paths(&catalog, &a.paths, embedder, Some(cache), &opts, &|p| {
+            reindex_paths(&catalog, &a.paths, embedder, Some(cache), &opts, &|p| {
                 bar.update(p)
             })
             .await?

@@ -319,7 +319,7 @@ impl Printer {
     }
 
     /// Outcome of `verity reindex`.
-    pub fn reindex(&self, r: &verity_redis::ReindexReport) {
+    pub fn reindex(&self, r: &verity::ingest::reindex::ReindexReport) {
         let ingest = r.ingest.as_ref().map(|i| {
             serde_json::json!({
                 "inserted": i.upsert.inserted,

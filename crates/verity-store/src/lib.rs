@@ -7,9 +7,11 @@
 //! * Lexical search is answered by an in-memory BM25 index built from FTS5's own tokenisation,
 //!   with FTS5's exact `bm25()` scores and max-score top-k; FTS5 ranks when it is off or stale.
 //! * [`SqliteCache`] implements [`verity_core::Cache`] in the same database.
+//! * [`SqliteCatalog`] implements [`verity_core::IndexCatalog`] (indexes and aliases, for re-indexing).
 
 mod bm25;
 mod cache;
+mod catalog;
 mod db;
 mod filter_sql;
 mod fts;
@@ -21,6 +23,7 @@ mod vector_keys;
 
 pub use bm25::LexicalIndexStats;
 pub use cache::{CacheStats, SqliteCache};
+pub use catalog::SqliteCatalog;
 pub use fts::fts_match_expression;
 pub use hnsw::{DenseIndex, HnswParams, EXACT_SCAN_MAX_POINTS};
 pub use store::{IndexInfo, SqliteStore, StoreOptions, DB_FILE, DEFAULT_INDEX};
