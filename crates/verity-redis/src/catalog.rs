@@ -51,7 +51,7 @@ impl IndexCatalog for RedisCatalog {
         "redis"
     }
     fn supports_sentence_vectors(&self) -> bool {
-        false
+        true
     }
     async fn index_names(&self) -> Result<Vec<String>> {
         let mut con = self.con.clone();
