@@ -6,8 +6,9 @@
 //! * [`RedisStore`] implements [`verity_core::VectorStore`]: documents as
 //!   RedisJSON `doc:{index}:{uid}`, chunks as hashes `hv:{index}:{chunk_id}`
 //!   indexed by RediSearch `idx:<index>` (BM25 text, TAG/NUMERIC filters, HNSW
-//!   cosine vectors); each document is written by one Lua script, so a reader
-//!   never sees half a document.
+//!   cosine vectors), plus one text-less hash `hv:{index}:{chunk_id}~<j>` per
+//!   sentence vector (a chunk ranks by its best vector); each document is
+//!   written by one Lua script, so a reader never sees half a document.
 //! * [`RedisCache`] implements [`verity_core::Cache`] (seed-001 keys, TTLs,
 //!   tag sets, `SCAN`-based prefix busting).
 //! * [`RedisCatalog`] implements [`verity_core::IndexCatalog`] (indexes and
@@ -36,6 +37,6 @@ pub mod server;
 pub mod store;
 
 pub use cache::RedisCache;
-pub use conn::ConnectOptions;
 pub use catalog::{redis_document_uids, RedisCatalog};
+pub use conn::ConnectOptions;
 pub use store::{RedisStore, RedisStoreOptions};

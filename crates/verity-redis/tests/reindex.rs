@@ -9,12 +9,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use verity_core::cache::{answer_key, retrieval_key, RETRIEVAL_TTL};
-use verity_core::{Cache, Document, Embedder, SearchMode, SearchQuery, VectorStore};
-use verity_ingest::Ingestor;
 use verity_core::IndexCatalog;
-use verity_ingest::reindex::{
-    reindex, EvalQuery, EvalSet, GateConfig, ReindexOptions,
-};
+use verity_core::{Cache, Document, Embedder, SearchMode, SearchQuery, VectorStore};
+use verity_ingest::reindex::{reindex, EvalQuery, EvalSet, GateConfig, ReindexOptions};
+use verity_ingest::Ingestor;
 use verity_redis::server::RedisServer;
 use verity_redis::{RedisCache, RedisCatalog, RedisStore, RedisStoreOptions};
 use verity_store::{SqliteCatalog, StoreOptions};

@@ -11,7 +11,6 @@
 
 mod bm25;
 mod cache;
-mod catalog;
 mod db;
 mod filter_sql;
 mod fts;
@@ -23,7 +22,6 @@ mod vector_keys;
 
 pub use bm25::LexicalIndexStats;
 pub use cache::{CacheStats, SqliteCache};
-pub use catalog::SqliteCatalog;
 pub use fts::fts_match_expression;
 pub use hnsw::{DenseIndex, HnswParams, EXACT_SCAN_MAX_POINTS};
-pub use store::{IndexInfo, SqliteStore, StoreOptions, DB_FILE, DEFAULT_INDEX};
+pub use store::{IndexInfo, SqliteCatalog, SqliteStore, StoreOptions, DB_FILE, DEFAULT_INDEX};
