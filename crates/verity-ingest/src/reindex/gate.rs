@@ -281,4 +281,3 @@ pub async fn evaluate(
         failures,
     })
 }
-

@@ -311,4 +311,3 @@ where
     }
     Ok(report)
 }
-
