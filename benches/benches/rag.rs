@@ -105,7 +105,7 @@ fn bench_rag(c: &mut Criterion) {
                 .ingest_paths(&[dir.join("corpus.jsonl")], false, &|_| {})
                 .await
                 .expect("ingest SciFact");
-            v.flush().expect("flush");
+            v.flush().await.expect("flush");
             eprintln!(
                 "RAG ingest SciFact (lexical, facade defaults): {} documents in {:.2} s",
                 out.inserted,

@@ -191,17 +191,17 @@ fn bench(c: &mut Criterion) {
         );
     }
     // Retrieval quality parity on the BEIR train split (lexical BM25, recall@5 over distinct documents).
-    if let Ok(eval) = verity_redis::EvalSet::from_beir(
+    if let Ok(eval) = verity_ingest::reindex::EvalSet::from_beir(
         &dir.join("queries_train.jsonl"),
         &dir.join("qrels/train.tsv"),
     ) {
         for (name, s) in [("redis", &redis), ("sqlite", &sqlite)] {
             let g = rt
-                .block_on(verity_redis::evaluate(
+                .block_on(verity_ingest::reindex::evaluate(
                     s.as_ref(),
                     None,
                     &eval,
-                    &verity_redis::GateConfig::default(),
+                    &verity_ingest::reindex::GateConfig::default(),
                     SearchMode::Lexical,
                 ))
                 .unwrap();

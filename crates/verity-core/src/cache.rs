@@ -28,7 +28,8 @@ pub trait Cache: Send + Sync {
         tags: &[String],
     ) -> Result<()>;
 
-    /// Remove every key starting with `prefix`; returns how many.
+    /// Remove every key starting with `prefix` (literal, not a pattern);
+    /// returns how many. An empty prefix is invalid input.
     async fn invalidate_prefix(&self, prefix: &str) -> Result<usize>;
 
     /// Remove every key carrying `tag`; returns how many.

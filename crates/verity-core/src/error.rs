@@ -112,6 +112,16 @@ pub enum InputError {
     /// Text is not valid UTF-8 where UTF-8 is required.
     #[error("invalid UTF-8: {0}")]
     InvalidUtf8(String),
+    /// A document handed to a store is inconsistent (empty uid, chunks out
+    /// of order, vectors not matching its chunks, non-finite vectors, …); see
+    /// [`crate::validate::validate_batch`].
+    #[error("invalid document `{uid}`: {reason}")]
+    InvalidDocument {
+        /// The document's uid.
+        uid: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// Any other invalid argument or value.
     #[error("invalid input: {0}")]
     Invalid(String),

@@ -19,6 +19,7 @@
 
 pub mod answer;
 pub mod cache;
+pub mod catalog;
 pub mod document;
 pub mod embed;
 pub mod error;
@@ -31,10 +32,12 @@ pub mod rules;
 pub mod search;
 pub mod source;
 pub mod store;
+pub mod validate;
 pub mod web;
 
 pub use answer::{Answer, Citation, Timings};
 pub use cache::Cache;
+pub use catalog::IndexCatalog;
 pub use document::{
     stable_uid, Chunk, Document, DocumentMeta, Fingerprint, IndexedDocument, UpsertReport,
 };
@@ -70,6 +73,7 @@ mod object_safety {
         _: &std::sync::Arc<dyn Fetcher>,
         _: &std::sync::Arc<dyn WebSearch>,
         _: &std::sync::Arc<dyn RuleStore>,
+        _: &std::sync::Arc<dyn IndexCatalog>,
     ) {
     }
     fn _send_sync<T: Send + Sync + ?Sized>() {}

@@ -8,7 +8,9 @@
 //! * [`detect_lang`]: ISO 639-1 language detection;
 //! * [`Chunker`]: token-aware, Markdown-aware chunking (700–900 tokens,
 //!   overlap 120, cuts on headings / sections / sentences, code blocks kept whole);
-//! * [`Ingestor`]: the resumable pipeline fingerprint → chunk → embed → upsert.
+//! * [`Ingestor`]: the resumable pipeline fingerprint → chunk → embed → upsert;
+//! * [`reindex`](reindex::reindex): shadow re-index, evaluation gate and atomic
+//!   alias cutover on any backend's [`IndexCatalog`](verity_core::IndexCatalog).
 //!
 //! Chunking and reading are synchronous, `Send` and CPU-bound: async callers
 //! can move them to `spawn_blocking`.
@@ -17,6 +19,7 @@ pub mod chunk;
 pub mod lang;
 pub mod pipeline;
 pub mod read;
+pub mod reindex;
 pub mod sentences;
 mod tokens;
 

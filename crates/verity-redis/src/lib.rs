@@ -6,13 +6,14 @@
 //! * [`RedisStore`] implements [`verity_core::VectorStore`]: documents as
 //!   RedisJSON `doc:{index}:{uid}`, chunks as hashes `hv:{index}:{chunk_id}`
 //!   indexed by RediSearch `idx:<index>` (BM25 text, TAG/NUMERIC filters, HNSW
-//!   cosine vectors); each document is written by one Lua script, so a reader
-//!   never sees half a document.
+//!   cosine vectors), plus one text-less hash `hv:{index}:{chunk_id}~<j>` per
+//!   sentence vector (a chunk ranks by its best vector); each document is
+//!   written by one Lua script, so a reader never sees half a document.
 //! * [`RedisCache`] implements [`verity_core::Cache`] (seed-001 keys, TTLs,
 //!   tag sets, `SCAN`-based prefix busting).
-//! * [`reindex`](reindex::reindex): shadow re-index `<name>:v<version>`, recall/latency
-//!   gate, atomic alias cutover `<name>:current`, for Redis and for the
-//!   embedded SQLite store (through [`IndexCatalog`]).
+//! * [`RedisCatalog`] implements [`verity_core::IndexCatalog`] (indexes and
+//!   aliases): `verity_ingest::reindex` re-indexes through it, like through
+//!   the embedded store's `SqliteCatalog`.
 //! * [`server::RedisServer`]: a throw-away local server for tests and benchmarks.
 //!
 //! ## Filters
@@ -28,18 +29,14 @@
 //! against `Filters::matches` in all cases.
 
 pub mod cache;
+pub mod catalog;
 pub mod conn;
 pub mod query;
-pub mod reindex;
 mod scripts;
 pub mod server;
 pub mod store;
 
 pub use cache::RedisCache;
+pub use catalog::{redis_document_uids, RedisCatalog};
 pub use conn::ConnectOptions;
-pub use reindex::{
-    current_alias, evaluate, reindex, reindex_paths, versioned_index, DryRunPlan, EvalQuery,
-    EvalSet, GateConfig, GateReport, IndexCatalog, RedisCatalog, ReindexOptions, ReindexReport,
-    SqliteCatalog,
-};
 pub use store::{RedisStore, RedisStoreOptions};

@@ -7,7 +7,11 @@
 /// `ARGV`: 1 chunk key prefix, 2 uid, 3 content hash, 4 embed version (`""`:
 /// none), 5 document JSON, 6 embed-hash key (`""`: none), 7 embed-hash value,
 /// 8 number of chunks, 9 number of vectors, 10 chunking fingerprint (`""`:
-/// none), then per chunk: the number of field/value pairs followed by the pairs.
+/// none), 11 number of hashes, then per hash: its key suffix (`#<i>` for
+/// chunk `i`, `#<i>~<j>` for its sentence vector `j`, from 1), the number of
+/// field/value pairs, the pairs. The document JSON's `meta.sentences` lists
+/// the sentence-vector count of each chunk, so that a replace or a delete
+/// removes every hash of the document.
 ///
 /// Returns 0 (unchanged), 1 (inserted) or 2 (replaced).
 pub const UPSERT: &str = r#"
@@ -24,19 +28,26 @@ if old then
     if m.content_hash == ARGV[3] and ev == ARGV[4] and ck == ARGV[10] then return 0 end
     old_n = tonumber(m.chunks) or 0
     old_v = tonumber(m.vectors) or 0
-    for i = 0, old_n - 1 do redis.call('DEL', ARGV[1] .. ARGV[2] .. '#' .. i) end
+    local sv = m.sentences
+    for i = 0, old_n - 1 do
+      redis.call('DEL', ARGV[1] .. ARGV[2] .. '#' .. i)
+      local c = 0
+      if type(sv) == 'table' then c = tonumber(sv[i + 1]) or 0 end
+      for j = 1, c do redis.call('DEL', ARGV[1] .. ARGV[2] .. '#' .. i .. '~' .. j) end
+    end
     status = 2
   end
 end
 local n = tonumber(ARGV[8])
-local pos = 11
-for c = 0, n - 1 do
-  local nf = tonumber(ARGV[pos])
-  local key = ARGV[1] .. ARGV[2] .. '#' .. c
+local h = tonumber(ARGV[11])
+local pos = 12
+for c = 1, h do
+  local key = ARGV[1] .. ARGV[2] .. ARGV[pos]
+  local nf = tonumber(ARGV[pos + 1])
   local args = {}
-  for j = 1, 2 * nf do args[j] = ARGV[pos + j] end
+  for j = 1, 2 * nf do args[j] = ARGV[pos + 1 + j] end
   redis.call('HSET', key, unpack(args))
-  pos = pos + 1 + 2 * nf
+  pos = pos + 2 + 2 * nf
 end
 redis.call('JSON.SET', KEYS[1], '$', ARGV[5])
 if ARGV[6] ~= '' then redis.call('SET', ARGV[6], ARGV[7]) end
@@ -54,12 +65,18 @@ pub const DELETE: &str = r#"
 local old = redis.call('JSON.GET', KEYS[1], '$.meta')
 if not old then return 0 end
 local m = cjson.decode(old)[1]
-local n, v = 0, 0
+local n, v, sv = 0, 0, nil
 if m then
   n = tonumber(m.chunks) or 0
   v = tonumber(m.vectors) or 0
+  sv = m.sentences
 end
-for i = 0, n - 1 do redis.call('DEL', ARGV[1] .. ARGV[2] .. '#' .. i) end
+for i = 0, n - 1 do
+  redis.call('DEL', ARGV[1] .. ARGV[2] .. '#' .. i)
+  local c = 0
+  if type(sv) == 'table' then c = tonumber(sv[i + 1]) or 0 end
+  for j = 1, c do redis.call('DEL', ARGV[1] .. ARGV[2] .. '#' .. i .. '~' .. j) end
+end
 redis.call('DEL', KEYS[1])
 if ARGV[3] ~= '' then redis.call('DEL', ARGV[3]) end
 redis.call('HINCRBY', KEYS[2], 'documents', -1)

@@ -9,15 +9,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use verity_core::cache::{answer_key, retrieval_key, RETRIEVAL_TTL};
+use verity_core::IndexCatalog;
 use verity_core::{Cache, Document, Embedder, SearchMode, SearchQuery, VectorStore};
+use verity_ingest::reindex::{reindex, EvalQuery, EvalSet, GateConfig, ReindexOptions};
 use verity_ingest::Ingestor;
-use verity_redis::reindex::IndexCatalog;
 use verity_redis::server::RedisServer;
-use verity_redis::{
-    reindex, EvalQuery, EvalSet, GateConfig, RedisCache, RedisCatalog, RedisStore,
-    RedisStoreOptions, ReindexOptions, SqliteCatalog,
-};
-use verity_store::StoreOptions;
+use verity_redis::{RedisCache, RedisCatalog, RedisStore, RedisStoreOptions};
+use verity_store::{SqliteCatalog, StoreOptions};
 
 use common::ToyEmbedder;
 

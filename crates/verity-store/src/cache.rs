@@ -12,6 +12,7 @@ use verity_core::{Cache, Result, StoreError};
 
 use crate::db::{db_err, Db};
 use crate::schema::{migrate, DEFAULT_TOKENIZER};
+use crate::store::blocking;
 
 /// Hit and miss counters of a [`SqliteCache`] handle.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,9 +117,8 @@ impl SqliteCache {
     }
 }
 
-#[async_trait]
-impl Cache for SqliteCache {
-    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
+impl SqliteCache {
+    fn get_sync(&self, key: &str) -> Result<Option<Vec<u8>>> {
         let now = now_ms();
         let row: Option<(Vec<u8>, Option<i64>)> = self.db.read(|c| {
             c.query_row(
@@ -149,7 +149,7 @@ impl Cache for SqliteCache {
         }
     }
 
-    async fn put(
+    fn put_sync(
         &self,
         key: &str,
         value: &[u8],
@@ -190,7 +190,12 @@ impl Cache for SqliteCache {
         })
     }
 
-    async fn invalidate_prefix(&self, prefix: &str) -> Result<usize> {
+    fn invalidate_prefix_sync(&self, prefix: &str) -> Result<usize> {
+        if prefix.is_empty() {
+            return Err(verity_core::Error::invalid_input(
+                "refusing to invalidate the whole cache with an empty prefix",
+            ));
+        }
         // Range scan on the primary key: [prefix, prefix + U+10FFFF).
         let upper = format!("{prefix}\u{10FFFF}");
         self.db.write(|c| {
@@ -203,7 +208,7 @@ impl Cache for SqliteCache {
         })
     }
 
-    async fn invalidate_tag(&self, tag: &str) -> Result<usize> {
+    fn invalidate_tag_sync(&self, tag: &str) -> Result<usize> {
         self.db.write(|c| {
             let tx = c
                 .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -217,5 +222,36 @@ impl Cache for SqliteCache {
             tx.commit().map_err(db_err)?;
             Ok(n)
         })
+    }
+}
+
+/// The SQLite work runs on tokio's blocking threads.
+#[async_trait]
+impl Cache for SqliteCache {
+    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>> {
+        let (this, key) = (self.clone(), key.to_string());
+        blocking(move || this.get_sync(&key)).await
+    }
+
+    async fn put(
+        &self,
+        key: &str,
+        value: &[u8],
+        ttl: Option<Duration>,
+        tags: &[String],
+    ) -> Result<()> {
+        let (this, key, value, tags) =
+            (self.clone(), key.to_string(), value.to_vec(), tags.to_vec());
+        blocking(move || this.put_sync(&key, &value, ttl, &tags)).await
+    }
+
+    async fn invalidate_prefix(&self, prefix: &str) -> Result<usize> {
+        let (this, prefix) = (self.clone(), prefix.to_string());
+        blocking(move || this.invalidate_prefix_sync(&prefix)).await
+    }
+
+    async fn invalidate_tag(&self, tag: &str) -> Result<usize> {
+        let (this, tag) = (self.clone(), tag.to_string());
+        blocking(move || this.invalidate_tag_sync(&tag)).await
     }
 }

@@ -7,6 +7,7 @@
 //! * Lexical search is answered by an in-memory BM25 index built from FTS5's own tokenisation,
 //!   with FTS5's exact `bm25()` scores and max-score top-k; FTS5 ranks when it is off or stale.
 //! * [`SqliteCache`] implements [`verity_core::Cache`] in the same database.
+//! * [`SqliteCatalog`] implements [`verity_core::IndexCatalog`] (indexes and aliases, for re-indexing).
 
 mod bm25;
 mod cache;
@@ -23,4 +24,4 @@ pub use bm25::LexicalIndexStats;
 pub use cache::{CacheStats, SqliteCache};
 pub use fts::fts_match_expression;
 pub use hnsw::{DenseIndex, HnswParams, EXACT_SCAN_MAX_POINTS};
-pub use store::{IndexInfo, SqliteStore, StoreOptions, DB_FILE, DEFAULT_INDEX};
+pub use store::{IndexInfo, SqliteCatalog, SqliteStore, StoreOptions, DB_FILE, DEFAULT_INDEX};

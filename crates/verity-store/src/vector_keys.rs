@@ -7,7 +7,8 @@ use crate::hnsw::DenseIndex;
 const VECTOR_BITS: u32 = 12;
 
 /// Most vectors one chunk may own (its own plus sentences).
-pub(crate) const MAX_VECTORS_PER_CHUNK: usize = 1 << VECTOR_BITS;
+pub(crate) const MAX_VECTORS_PER_CHUNK: usize = verity_core::validate::MAX_VECTORS_PER_CHUNK;
+const _: () = assert!(MAX_VECTORS_PER_CHUNK <= 1 << VECTOR_BITS);
 
 /// Key of vector `n` of chunk `chunk`.
 pub(crate) fn key(chunk: i64, n: usize) -> u64 {

@@ -9,21 +9,17 @@ use crate::api::{self, ReindexRequest, ReindexResponse};
 use crate::handle::Progress;
 use crate::{Result, Verity};
 
-#[cfg(feature = "redis")]
-use verity_redis as machinery;
+use verity_ingest::reindex::{self as machinery, EvalSet, GateConfig, ReindexOptions};
 
 impl Verity {
     /// Re-index `req.paths` into the shadow index `<name>:v<version>`, run the
     /// gate on the evaluation set when one is given, and point `<name>:current`
     /// at the shadow when it passes.
-    #[cfg(feature = "redis")]
     pub async fn reindex(
         &self,
         req: &ReindexRequest,
         progress: Progress<'_>,
     ) -> Result<ReindexResponse> {
-        use machinery::{EvalSet, GateConfig, ReindexOptions};
-
         let mut opts = ReindexOptions::new(
             req.name.clone().unwrap_or_else(|| "default".into()),
             req.version.clone(),
@@ -47,7 +43,7 @@ impl Verity {
         let cache = self.cache().as_ref();
         let report = match self.backend() {
             crate::backend::Backend::Sqlite(_) => {
-                let catalog = machinery::SqliteCatalog::open(
+                let catalog = verity_store::SqliteCatalog::open(
                     &self.config().home,
                     verity_store::StoreOptions::default(),
                 )?;
@@ -61,8 +57,9 @@ impl Verity {
                 )
                 .await?
             }
+            #[cfg(feature = "redis")]
             crate::backend::Backend::Redis { url } => {
-                let catalog = machinery::RedisCatalog::connect(url, Default::default()).await?;
+                let catalog = verity_redis::RedisCatalog::connect(url, Default::default()).await?;
                 machinery::reindex_paths(
                     &catalog,
                     &req.paths,
@@ -76,23 +73,8 @@ impl Verity {
         };
         Ok(response(report))
     }
-
-    /// Re-indexing needs the `redis` feature of the verity crate for now.
-    #[cfg(not(feature = "redis"))]
-    pub async fn reindex(
-        &self,
-        _req: &ReindexRequest,
-        _progress: Progress<'_>,
-    ) -> Result<ReindexResponse> {
-        Err(verity_core::ConfigError::Invalid {
-            key: "reindex".into(),
-            message: "re-indexing needs the `redis` feature of the verity crate".into(),
-        }
-        .into())
-    }
 }
 
-#[cfg(feature = "redis")]
 fn response(r: machinery::ReindexReport) -> ReindexResponse {
     ReindexResponse {
         backend: r.backend,

@@ -1,0 +1,156 @@
+//! The dense index: loaded from its dump or rebuilt from the vector BLOBs,
+//! persisted by `flush`, searched with best-vector-per-chunk grouping.
+
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+
+use rusqlite::Connection;
+use verity_core::{Result, SearchQuery, StoreError};
+
+use super::Inner;
+use crate::db::db_err;
+use crate::hnsw::DenseIndex;
+use crate::vector_keys;
+
+impl Inner {
+    pub(super) fn dump_dir(&self) -> Option<PathBuf> {
+        self.home.as_ref().map(|h| h.join("index"))
+    }
+
+    /// Load the dense index dump when its generation matches SQLite's,
+    /// otherwise rebuild it from the vector BLOBs.
+    pub(super) fn load_dense(&self) -> Result<()> {
+        let Some(emb) = self.embedder.read().clone() else {
+            *self.dense.write() = None;
+            return Ok(());
+        };
+        let generation = self.generation()?;
+        if let Some(dir) = self.dump_dir() {
+            match DenseIndex::load(&dir, &self.index_name, emb.dim, generation) {
+                Ok(mut idx) => {
+                    idx.set_ef_search(self.opts.hnsw.ef_search);
+                    tracing::debug!(index = %self.index_name, vectors = idx.len(), generation, "dense index loaded from its dump");
+                    *self.dense.write() = Some(idx);
+                    return Ok(());
+                }
+                Err(e) => {
+                    tracing::info!(index = %self.index_name, reason = %e, "dense index dump unusable; rebuilding from SQLite")
+                }
+            }
+        }
+        let started = std::time::Instant::now();
+        let items = self.db.read(|c| {
+            let mut st = c
+                .prepare(
+                    "SELECT c.id, c.vector FROM chunks c JOIN documents d ON d.id = c.doc_id \
+                     WHERE d.index_id = ?1 AND c.vector IS NOT NULL",
+                )
+                .map_err(db_err)?;
+            let rows = st
+                .query_map([self.index_id], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, Vec<u8>>(1)?))
+                })
+                .map_err(db_err)?;
+            let mut items = Vec::new();
+            for row in rows {
+                let (id, blob) = row.map_err(db_err)?;
+                let v = verity_core::cache::vector_from_bytes(&blob)
+                    .filter(|v| !v.is_empty() && v.len() % emb.dim == 0)
+                    .ok_or_else(|| {
+                        StoreError::Corrupt(format!(
+                            "chunk {id}: vector blob of {} bytes",
+                            blob.len()
+                        ))
+                    })?;
+                for (n, part) in v.chunks_exact(emb.dim).enumerate() {
+                    items.push((vector_keys::key(id, n), part.to_vec()));
+                }
+            }
+            Ok(items)
+        })?;
+        let mut idx = DenseIndex::new(emb.dim, self.opts.hnsw, items.len().max(1024));
+        idx.insert_batch(&items)?;
+        tracing::info!(index = %self.index_name, vectors = idx.len(), ms = started.elapsed().as_millis() as u64,
+            "dense index rebuilt from SQLite vectors");
+        *self.dense.write() = Some(idx);
+        self.dense_dirty.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+
+    /// Persist what is only in memory: the dense index is dumped to
+    /// `home/index/<index>.hnsw.*` with the current write generation. SQLite
+    /// writes are already durable at commit. No-op in memory or when clean.
+    pub(super) fn flush(&self) -> Result<()> {
+        let Some(dir) = self.dump_dir() else {
+            return Ok(());
+        };
+        if !self.dense_dirty.swap(false, Ordering::SeqCst) {
+            return Ok(());
+        }
+        // Writers take the dense lock before committing, so the generation read
+        // under the read lock is the one the in-memory index reflects.
+        let dense = self.dense.read();
+        let Some(idx) = dense.as_ref() else {
+            return Ok(());
+        };
+        let res = self.generation().and_then(|g| {
+            std::fs::create_dir_all(&dir).map_err(|e| {
+                StoreError::Backend(format!("cannot create {}: {e}", dir.display()))
+            })?;
+            idx.dump(&dir, &self.index_name, g)
+        });
+        if res.is_err() {
+            self.dense_dirty.store(true, Ordering::SeqCst);
+        }
+        res
+    }
+
+    pub(super) fn dense_candidates(
+        &self,
+        c: &Connection,
+        q: &SearchQuery,
+        vector: &[f32],
+        limit: usize,
+    ) -> Result<Vec<(i64, f32)>> {
+        let Some(emb) = self.embedder.read().clone() else {
+            return Ok(Vec::new());
+        };
+        if vector.len() != emb.dim {
+            return Err(StoreError::EmbedderMismatch {
+                expected: emb.to_string(),
+                found: format!("a query vector of dimension {}", vector.len()),
+            }
+            .into());
+        }
+        let allowed = self.allowed_ids(c, q, true)?;
+        let dense = self.dense.read();
+        let Some(idx) = dense.as_ref() else {
+            return Ok(Vec::new());
+        };
+        if idx.dim() != emb.dim {
+            return Err(StoreError::Corrupt(
+                "dense index dimension differs from the index embedder".into(),
+            )
+            .into());
+        }
+        // Several vectors may belong to one chunk: fetch deeper until `limit`
+        // distinct chunks are found or the index is exhausted. Chunks that
+        // appear are then exactly the best by their best vector.
+        let mut fetch = limit.max(1);
+        loop {
+            let hits = match &allowed {
+                Some(set) => {
+                    let f = |key: u64| set.contains(&(vector_keys::chunk_of(key) as u64));
+                    idx.search(vector, fetch, Some(&f))?
+                }
+                None => idx.search(vector, fetch, None)?,
+            };
+            let mut chunks = vector_keys::best_per_chunk(&hits);
+            if chunks.len() >= limit || hits.len() < fetch || fetch >= idx.len() {
+                chunks.truncate(limit);
+                return Ok(chunks);
+            }
+            fetch = (fetch * 4).min(idx.len());
+        }
+    }
+}
