@@ -1,6 +1,8 @@
 """Exceptions raised by Verity. Every error carries ``.code`` (the Rust
 ``verity_core::Error::code()``, e.g. ``"invalid_input"``) and ``.transient``
-(whether retrying may succeed)."""
+(whether retrying may succeed). Which class a code raises is decided by the
+error table shared by every host (``verity::api::error``; see
+``verity._verity._error_table()``)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ pub fn fixture_embedder() -> EmbedderId {
 
 /// A unit vector `axis + Σ weight · other axis`, normalised.
 pub fn query_vector(parts: &[(usize, f32)]) -> Vec<f32> {
-    let mut v = vec![0.0f32; DIM];
+    let mut v = [0.0f32; DIM];
     for &(i, w) in parts {
         v[i % DIM] += w;
     }

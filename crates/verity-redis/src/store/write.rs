@@ -210,7 +210,7 @@ impl RedisStore {
                 .arg(d.chunks.len())
                 .arg(n_vec)
                 .arg(d.chunking.as_deref().unwrap_or(""));
-            let mut hashes: Vec<(String, Vec<(String, Vec<u8>)>)> = Vec::new();
+            let mut hashes: Vec<(String, Fields)> = Vec::new();
             for (i, ch) in d.chunks.iter().enumerate() {
                 let fields = self.chunk_fields(d, i, ch)?;
                 let sentences = sentence_vectors(d, i);
@@ -361,6 +361,9 @@ fn document_from_json(v: &serde_json::Value) -> Result<Document> {
     })
 }
 
+/// Field/value pairs of one hash.
+type Fields = Vec<(String, Vec<u8>)>;
+
 /// The sentence vectors of chunk `i` (none when the document has none).
 fn sentence_vectors(d: &IndexedDocument, i: usize) -> &[Vec<f32>] {
     d.sentence_embeddings
@@ -372,7 +375,7 @@ fn sentence_vectors(d: &IndexedDocument, i: usize) -> &[Vec<f32>] {
 /// Fields of a sentence-vector hash: the chunk's filter and metadata fields
 /// and the vector, no text (so that lexical queries never match it) and the
 /// marker `sv` (its hit is hydrated from the chunk's hash).
-fn sentence_fields(chunk: &[(String, Vec<u8>)], v: &[f32]) -> Vec<(String, Vec<u8>)> {
+fn sentence_fields(chunk: &[(String, Vec<u8>)], v: &[f32]) -> Fields {
     const CHUNK_ONLY: &[&str] = &["text", "title", "heading", "heading_json", "vec"];
     let mut f: Vec<(String, Vec<u8>)> = chunk
         .iter()
