@@ -46,7 +46,7 @@ pub use generate::{
     ChatMessage, ContextBlock, FinishReason, GenerateRequest, Generation, GenerationParams,
     Generator, Grounding, Role, TokenStream, Usage,
 };
-pub use retry::RetryPolicy;
+pub use retry::{RetryPolicy, Retryable};
 pub use rules::{Priority, RelevanceRule, RuleKind, RuleStore};
 pub use search::{
     Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode, SearchQuery, SearchResults, TimeRange,
