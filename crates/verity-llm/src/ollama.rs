@@ -582,12 +582,13 @@ impl Generator for OllamaGenerator {
         let call = async {
             let resp = self
                 .client
+                .client()
                 .get(&url)
                 .send()
                 .await
                 .map_err(|e| http::map_reqwest(PROVIDER, &url, &e))?;
             if !resp.status().is_success() {
-                return Err(self.status_error(&url, resp).await.error);
+                return Err(self.status_error(&url, resp).await);
             }
             let tags: TagsResponse = resp.json().await.map_err(|e| {
                 perr(

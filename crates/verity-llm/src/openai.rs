@@ -597,7 +597,7 @@ impl Generator for OpenAiGenerator {
                 return Ok(());
             }
             if !resp.status().is_success() {
-                return Err(self.status_error(&url, resp).await.error);
+                return Err(self.status_error(&url, resp).await);
             }
             let v: Value = resp.json().await.map_err(|e| {
                 perr(
