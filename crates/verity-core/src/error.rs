@@ -48,6 +48,15 @@ impl Error {
         }
     }
 
+    /// The delay the server asked for before a retry (`Retry-After`), if any.
+    pub fn retry_after(&self) -> Option<std::time::Duration> {
+        match self {
+            Error::Provider(e) => e.retry_after,
+            Error::Fetch(FetchError::Http { retry_after, .. }) => *retry_after,
+            _ => None,
+        }
+    }
+
     /// Stable, machine-readable error code (`snake_case`), used by bindings
     /// (`err.code` in JS, exception class in Python) and the REST server.
     pub fn code(&self) -> &'static str {
@@ -213,6 +222,9 @@ pub struct ProviderError {
     pub kind: ProviderErrorKind,
     /// Human-readable detail.
     pub message: String,
+    /// The delay the server asked for (`Retry-After`), honoured by
+    /// [`RetryPolicy`](crate::RetryPolicy) up to its cap.
+    pub retry_after: Option<std::time::Duration>,
 }
 
 impl ProviderError {
@@ -226,7 +238,14 @@ impl ProviderError {
             provider: provider.into(),
             kind,
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// Attach the server's `Retry-After` hint.
+    pub fn with_retry_after(mut self, after: Option<std::time::Duration>) -> Self {
+        self.retry_after = after;
+        self
     }
 
     /// Whether a retry may succeed.
@@ -285,6 +304,8 @@ pub enum FetchError {
         url: String,
         /// HTTP status code.
         status: u16,
+        /// The server's `Retry-After` hint (429, 503), if any.
+        retry_after: Option<std::time::Duration>,
     },
     /// Too many redirects.
     #[error("{0}: too many redirects")]
@@ -361,12 +382,14 @@ mod tests {
         let e: Error = FetchError::Http {
             url: "u".into(),
             status: 503,
+            retry_after: None,
         }
         .into();
         assert!(e.is_transient());
         let e: Error = FetchError::Http {
             url: "u".into(),
             status: 404,
+            retry_after: None,
         }
         .into();
         assert!(!e.is_transient());

@@ -51,7 +51,7 @@ pub use generate::{
     Generator, Grounding, Role, TokenStream, Usage,
 };
 pub use judge::{Judge, Judgement, Passage, Verdict};
-pub use retry::RetryPolicy;
+pub use retry::{RetryPolicy, Retryable};
 pub use rules::{Priority, RelevanceRule, RuleKind, RuleStore};
 pub use search::{
     check_k, Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode, SearchQuery, SearchResults,

@@ -6,6 +6,8 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use verity_core::{Embedder, EmbedderId, Embedding, ProviderErrorKind, Result, RetryPolicy};
 
+use verity_net::HttpClient;
+
 use crate::remote::{check_base_url, config_invalid, default_prefixes, Remote};
 
 /// Default Ollama address.
@@ -20,7 +22,8 @@ pub struct OllamaEmbedderBuilder {
     dim: Option<usize>,
     embed_version: String,
     timeout: Duration,
-    retry: RetryPolicy,
+    client: Option<HttpClient>,
+    retry: Option<RetryPolicy>,
     batch_size: usize,
     truncate: bool,
     keep_alive: Option<String>,
@@ -62,9 +65,16 @@ impl OllamaEmbedderBuilder {
         self
     }
 
-    /// Retries on transient failures (default: 3 tries, exponential).
+    /// Retries on transient failures (default: the client's policy).
     pub fn retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
+        self.retry = Some(retry);
+        self
+    }
+
+    /// Send requests through the shared network layer (default: the
+    /// process-wide [`HttpClient::shared_default`]).
+    pub fn client(mut self, client: &HttpClient) -> Self {
+        self.client = Some(client.clone());
         self
     }
 
@@ -144,6 +154,7 @@ impl OllamaEmbedderBuilder {
             self.embed_version,
             self.dim,
             self.timeout,
+            self.client,
             self.retry,
         )?;
         Ok(OllamaEmbedder {
@@ -218,7 +229,8 @@ impl OllamaEmbedder {
             dim: None,
             embed_version: "1".to_string(),
             timeout: Duration::from_secs(60),
-            retry: RetryPolicy::default(),
+            client: None,
+            retry: None,
             batch_size: 32,
             truncate: true,
             keep_alive: None,

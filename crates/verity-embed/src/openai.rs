@@ -7,6 +7,8 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use verity_core::{Embedder, EmbedderId, Embedding, ProviderErrorKind, Result, RetryPolicy};
 
+use verity_net::HttpClient;
+
 use crate::remote::{check_base_url, config_invalid, default_prefixes, Remote};
 
 /// Default base URL.
@@ -21,7 +23,8 @@ pub struct OpenAiEmbedderBuilder {
     dim: Option<usize>,
     embed_version: String,
     timeout: Duration,
-    retry: RetryPolicy,
+    client: Option<HttpClient>,
+    retry: Option<RetryPolicy>,
     batch_size: usize,
     document_prefix: Option<String>,
     query_prefix: Option<String>,
@@ -69,9 +72,16 @@ impl OpenAiEmbedderBuilder {
         self
     }
 
-    /// Retries on transient failures (default: 3 tries, exponential).
+    /// Retries on transient failures (default: the client's policy).
     pub fn retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
+        self.retry = Some(retry);
+        self
+    }
+
+    /// Send requests through the shared network layer (default: the
+    /// process-wide [`HttpClient::shared_default`]).
+    pub fn client(mut self, client: &HttpClient) -> Self {
+        self.client = Some(client.clone());
         self
     }
 
@@ -121,6 +131,7 @@ impl OpenAiEmbedderBuilder {
             self.embed_version,
             self.dim,
             self.timeout,
+            self.client,
             self.retry,
         )?;
         Ok(OpenAiEmbedder {
@@ -192,7 +203,8 @@ impl OpenAiEmbedder {
             dim: None,
             embed_version: "1".to_string(),
             timeout: Duration::from_secs(60),
-            retry: RetryPolicy::default(),
+            client: None,
+            retry: None,
             batch_size: 64,
             document_prefix: None,
             query_prefix: None,

@@ -11,6 +11,7 @@ use verity_core::{
     ConfigError, EmbedderId, Embedding, Error, ProviderError, ProviderErrorKind, Result,
     RetryPolicy,
 };
+use verity_net::HttpClient;
 
 /// Prefixes that nomic-embed-text needs (`search_document: ` / `search_query: `).
 pub(crate) const NOMIC_DOCUMENT_PREFIX: &str = "search_document: ";
@@ -58,7 +59,7 @@ pub(crate) fn check_base_url(key: &str, base: &str) -> Result<String> {
 #[derive(Debug)]
 pub(crate) struct Remote {
     pub provider: &'static str,
-    pub client: reqwest::Client,
+    pub client: HttpClient,
     pub retry: RetryPolicy,
     pub timeout: Duration,
     /// Id as configured (`dim` 0 until discovered when no dimension was given).
@@ -73,7 +74,8 @@ impl Remote {
         version: String,
         dim: Option<usize>,
         timeout: Duration,
-        retry: RetryPolicy,
+        client: Option<HttpClient>,
+        retry: Option<RetryPolicy>,
     ) -> Result<Self> {
         if let Some(0) = dim {
             return Err(config_invalid("dim", "the expected dimension must be > 0"));
@@ -81,14 +83,11 @@ impl Remote {
         if timeout.is_zero() {
             return Err(config_invalid("timeout", "the timeout must be > 0"));
         }
-        let client = reqwest::Client::builder()
-            .timeout(timeout)
-            .connect_timeout(timeout.min(Duration::from_secs(10)))
-            .user_agent(concat!("verity-embed/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| {
-                config_invalid("http_client", format!("cannot build the HTTP client: {e}"))
-            })?;
+        let client = match client {
+            Some(c) => c,
+            None => HttpClient::shared_default()?,
+        };
+        let retry = retry.unwrap_or_else(|| client.retry());
         let discovered = OnceLock::new();
         let placeholder = EmbedderId::new(model, version, dim.unwrap_or(0));
         if dim.is_some() {
@@ -154,8 +153,13 @@ impl Remote {
         }
     }
 
-    /// Map an HTTP error status and its body.
-    pub fn status_error(&self, status: reqwest::StatusCode, body: &[u8]) -> Error {
+    /// Map an HTTP error status and its body; `retry_after` is the server's hint.
+    pub fn status_error(
+        &self,
+        status: reqwest::StatusCode,
+        body: &[u8],
+        retry_after: Option<Duration>,
+    ) -> Error {
         let (message, code) = error_message(body);
         let lower = message.to_ascii_lowercase();
         let model_missing = code.as_deref() == Some("model_not_found")
@@ -181,7 +185,9 @@ impl Remote {
         } else {
             format!("HTTP {}: {message}", status.as_u16())
         };
-        self.err(kind, message)
+        ProviderError::new(self.provider, kind, message)
+            .with_retry_after(retry_after)
+            .into()
     }
 
     /// One `POST url` with a JSON body, with retries on transient failures.
@@ -196,7 +202,12 @@ impl Remote {
                 if attempt > 1 {
                     tracing::debug!(provider = self.provider, url, attempt, "retrying");
                 }
-                let mut req = self.client.post(url).json(body);
+                let mut req = self
+                    .client
+                    .client()
+                    .post(url)
+                    .timeout(self.timeout)
+                    .json(body);
                 if let Some(key) = bearer {
                     req = req.bearer_auth(key);
                 }
@@ -213,7 +224,7 @@ impl Remote {
     ) -> Result<R> {
         self.retry
             .run(|_| async move {
-                let mut req = self.client.get(url);
+                let mut req = self.client.client().get(url).timeout(self.timeout);
                 if let Some(key) = bearer {
                     req = req.bearer_auth(key);
                 }
@@ -232,12 +243,13 @@ impl Remote {
             .await
             .map_err(|e| self.transport_error(url, &e))?;
         let status = resp.status();
+        let retry_after = verity_net::retry_after(resp.headers());
         let bytes = resp
             .bytes()
             .await
             .map_err(|e| self.transport_error(url, &e))?;
         if !status.is_success() {
-            return Err(self.status_error(status, &bytes));
+            return Err(self.status_error(status, &bytes, retry_after));
         }
         serde_json::from_slice(&bytes).map_err(|e| {
             self.err(

@@ -11,11 +11,7 @@ use verity_core::{Embedder, Error, ProviderErrorKind, RetryPolicy};
 use verity_embed::OllamaEmbedder;
 
 fn fast_retry() -> RetryPolicy {
-    RetryPolicy {
-        max_attempts: 3,
-        base_delay: Duration::from_millis(5),
-        max_delay: Duration::from_millis(20),
-    }
+    RetryPolicy::new(3, Duration::from_millis(5), Duration::from_millis(20))
 }
 
 fn kind(e: &Error) -> ProviderErrorKind {
@@ -281,4 +277,94 @@ async fn health_checks_the_model_list() {
     assert_eq!(kind(&err), ProviderErrorKind::ModelNotFound);
     assert!(err.to_string().contains("ollama pull bge-m3:567m"));
     assert_eq!(fake.seen()[0].path, "/api/tags");
+}
+
+#[tokio::test]
+async fn retry_after_is_waited_for_then_succeeds() {
+    // 429 with Retry-After: 1 (seconds), then 503 with an HTTP date ~1 s ahead, then success.
+    let (base, fake) = start(|n, seen| match n {
+        1 => Reply::json(429, json!({"error": "slow down"})).retry_after("1"),
+        2 => {
+            let at = chrono_like_http_date(2);
+            Reply::json(503, json!({"error": "busy"})).retry_after(at)
+        }
+        _ => ollama_ok(seen, 3),
+    })
+    .await;
+    let net = verity_net::HttpClient::new(verity_net::HttpConfig::default()).unwrap();
+    let e = OllamaEmbedder::builder("m:1")
+        .base_url(&base)
+        .client(&net)
+        .retry(fast_retry())
+        .build()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let v = e.embed(&texts(1)).await.unwrap();
+    assert_eq!(v.len(), 1);
+    assert_eq!(fake.calls(), 3);
+    // The backoff alone is ≤ 20 ms: only the hints explain the wait.
+    assert!(
+        started.elapsed() >= Duration::from_millis(1900),
+        "waited {:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn retry_after_beyond_the_cap_gives_up_with_a_typed_transient_error() {
+    let (base, fake) =
+        start(|_, _| Reply::json(429, json!({"error": "quota"})).retry_after("120")).await;
+    let e = OllamaEmbedder::builder("m:1")
+        .base_url(&base)
+        .retry(fast_retry().with_max_retry_after(Duration::from_secs(5)))
+        .build()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let err = e.embed(&texts(1)).await.unwrap_err();
+    assert_eq!(kind(&err), ProviderErrorKind::RateLimited);
+    assert!(err.is_transient());
+    assert_eq!(err.code(), "unavailable");
+    assert_eq!(err.retry_after(), Some(Duration::from_secs(120)));
+    assert_eq!(fake.calls(), 1, "a hint beyond the cap is not waited for");
+    assert!(started.elapsed() < Duration::from_secs(2));
+
+    // Hints within the cap, but attempts run out: the last transient error comes back.
+    let (base, fake) =
+        start(|_, _| Reply::json(503, json!({"error": "busy"})).retry_after("0")).await;
+    let e = OllamaEmbedder::builder("m:1")
+        .base_url(&base)
+        .retry(fast_retry())
+        .build()
+        .unwrap();
+    let err = e.embed(&texts(1)).await.unwrap_err();
+    assert_eq!(kind(&err), ProviderErrorKind::Unavailable);
+    assert_eq!(fake.calls(), 3);
+}
+
+/// An IMF-fixdate `secs` seconds from now (whole seconds, so ≥ secs − 1 ahead).
+fn chrono_like_http_date(secs: u64) -> String {
+    let t = std::time::SystemTime::now() + Duration::from_secs(secs);
+    httpdate(t)
+}
+
+fn httpdate(t: std::time::SystemTime) -> String {
+    let secs = t.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let days = secs / 86_400;
+    let rem = secs % 86_400;
+    let (h, m, s) = (rem / 3600, (rem % 3600) / 60, rem % 60);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(mo <= 2);
+    let wd = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][(days % 7) as usize];
+    let mon = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ][(mo - 1) as usize];
+    format!("{wd}, {d:02} {mon} {y} {h:02}:{m:02}:{s:02} GMT")
 }

@@ -11,11 +11,7 @@ use verity_core::{Embedder, Error, ProviderErrorKind, RetryPolicy};
 use verity_embed::OpenAiEmbedder;
 
 fn fast_retry() -> RetryPolicy {
-    RetryPolicy {
-        max_attempts: 3,
-        base_delay: Duration::from_millis(5),
-        max_delay: Duration::from_millis(20),
-    }
+    RetryPolicy::new(3, Duration::from_millis(5), Duration::from_millis(20))
 }
 
 fn kind(e: &Error) -> ProviderErrorKind {

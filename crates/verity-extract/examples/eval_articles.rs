@@ -66,6 +66,15 @@ fn main() {
         par.recall,
         par.f1
     );
+    let md = verity_extract::eval::evaluate_pages_as(
+        &pages,
+        true,
+        verity_extract::eval::Scored::Markdown,
+    );
+    println!(
+        "Markdown output: P={:.4} R={:.4} F1={:.4}",
+        md.precision, md.recall, md.f1
+    );
     println!(
         "single-thread: {:.1} MB/s {:.0} pages/s; rayon ({} threads): {:.1} MB/s {:.0} pages/s",
         single.mb_per_s,

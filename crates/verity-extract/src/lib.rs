@@ -7,6 +7,7 @@
 //! | [`parse_html`] | HTML text: main content (boilerplate stripped) as Markdown, with metadata |
 //! | [`parse_markdown`] | Markdown with optional front matter |
 //! | [`parse_text`] | plain text |
+//! | [`detect_lang`] | the language detector of every Verity reader (ISO 639-1) |
 //!
 //! Byte input is decoded with [`encoding::decode_text`] / [`encoding::decode_html`]
 //! (BOM, `charset`, `<meta charset>`, UTF-8, Windows-1252 fallback).
@@ -17,6 +18,7 @@ pub mod encoding;
 mod entities;
 pub mod eval;
 pub mod html;
+mod lang;
 pub mod markdown;
 #[cfg(feature = "pdf")]
 pub mod pdf;
@@ -28,6 +30,7 @@ use url::Url;
 use verity_core::{Error, InputError, ParseError, ParsedDocument, Result};
 
 pub use html::parse_html;
+pub use lang::detect_lang;
 pub use markdown::parse_markdown;
 pub use text::parse_text;
 
@@ -332,9 +335,13 @@ mod tests {
         let p = parse_bytes(html, None, None, url.as_ref()).unwrap();
         assert_eq!(p.format, verity_core::SourceFormat::Html);
         assert!(
-            p.document.content.contains("[link](https://example.com/x)"),
+            p.document.content.contains("Hello link world"),
             "{}",
             p.document.content
+        );
+        assert_eq!(
+            p.document.metadata["links"][0]["url"],
+            "https://example.com/x"
         );
         assert_eq!(
             p.document.url.as_deref(),

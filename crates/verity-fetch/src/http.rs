@@ -8,12 +8,13 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use chrono::Utc;
-use reqwest::header::{HeaderMap, ACCEPT, CONTENT_TYPE, LOCATION, RETRY_AFTER};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
 use url::Url;
 use verity_core::{
     ConfigError, Error, FetchError, FetchStatus, FetchedSource, Fetcher, ParsedDocument, Result,
-    RetryPolicy,
+    RetryPolicy, Retryable,
 };
+use verity_net::HttpClient;
 
 use crate::guard::{find_refusal, GuardedResolver, NetworkGuard};
 use crate::paywall;
@@ -39,10 +40,9 @@ pub struct FetchConfig {
     pub max_redirects: usize,
     /// Body size cap in bytes (default 20 MB); larger bodies are refused.
     pub max_body_bytes: u64,
-    /// Retries of transient failures (network, timeout, 5xx, 429).
-    pub retry: RetryPolicy,
-    /// Longest `Retry-After` honoured (default 30 s).
-    pub max_retry_after: Duration,
+    /// Retries of transient failures (network, timeout, 5xx, 429); `None`
+    /// (the default) uses the shared [`HttpClient`]'s policy.
+    pub retry: Option<RetryPolicy>,
     /// Minimum interval between two requests to the same host (default 250 ms).
     pub per_host_interval: Duration,
     /// Obey robots.txt (default true).
@@ -71,8 +71,7 @@ impl Default for FetchConfig {
             timeout: Duration::from_secs(30),
             max_redirects: 5,
             max_body_bytes: 20_000_000,
-            retry: RetryPolicy::default(),
-            max_retry_after: Duration::from_secs(30),
+            retry: None,
             per_host_interval: Duration::from_millis(250),
             respect_robots: true,
             robots_ttl: Duration::from_secs(3600),
@@ -126,14 +125,9 @@ impl FetchConfig {
         self.max_body_bytes = n;
         self
     }
-    /// Set the retry policy.
+    /// Use this retry policy instead of the shared client's.
     pub fn with_retry(mut self, p: RetryPolicy) -> Self {
-        self.retry = p;
-        self
-    }
-    /// Set the `Retry-After` cap.
-    pub fn with_max_retry_after(mut self, d: Duration) -> Self {
-        self.max_retry_after = d;
+        self.retry = Some(p);
         self
     }
     /// Set the per-host minimum interval (zero disables rate limiting).
@@ -179,7 +173,7 @@ impl FetchConfig {
         if self.max_body_bytes == 0 {
             return bad("max_body_bytes", "must be positive");
         }
-        if self.retry.max_attempts == 0 {
+        if self.retry.is_some_and(|r| r.max_attempts == 0) {
             return bad("retry.max_attempts", "must be at least 1");
         }
         Ok(())
@@ -232,6 +226,21 @@ enum Step {
         transient: bool,
         retry_after: Option<Duration>,
     },
+}
+
+/// A transient outcome, handed to the retry policy.
+struct Transient {
+    raw: Raw,
+    retry_after: Option<Duration>,
+}
+
+impl Retryable for Transient {
+    fn is_transient(&self) -> bool {
+        true
+    }
+    fn retry_after(&self) -> Option<Duration> {
+        self.retry_after
+    }
 }
 
 /// Per-host minimum interval between requests (async-safe, last-request time).
@@ -311,6 +320,7 @@ impl ResponseCache {
 
 struct Inner {
     client: reqwest::Client,
+    retry: RetryPolicy,
     config: FetchConfig,
     limiter: HostLimiter,
     robots: Mutex<HashMap<String, (Instant, Arc<Robots>)>>,
@@ -351,17 +361,6 @@ fn origin_key(url: &Url) -> String {
     )
 }
 
-/// Parse `Retry-After` (delta-seconds or HTTP-date).
-pub(crate) fn parse_retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let v = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
-    if let Ok(secs) = v.parse::<u64>() {
-        return Some(Duration::from_secs(secs));
-    }
-    let at = chrono::DateTime::parse_from_rfc2822(v).ok()?;
-    let delta = at.with_timezone(&Utc) - Utc::now();
-    Some(delta.to_std().unwrap_or(Duration::ZERO))
-}
-
 /// Check a URL's scheme and host before anything else.
 pub(crate) fn validate_url(url: &Url) -> Result<()> {
     if !matches!(url.scheme(), "http" | "https") {
@@ -385,15 +384,27 @@ pub(crate) fn validate_url(url: &Url) -> Result<()> {
 }
 
 impl HttpFetcher {
-    /// Build a fetcher from a configuration.
+    /// Build a fetcher from a configuration, on the process-wide default
+    /// network settings ([`HttpClient::shared_default`]).
     pub fn new(config: FetchConfig) -> Result<Self> {
+        Self::with_client(config, &HttpClient::shared_default()?)
+    }
+
+    /// Build a fetcher on the shared network layer: its open-web client is
+    /// derived once from `net`'s configuration (TLS roots; no proxy and no
+    /// automatic redirects, so the SSRF guard sees every connection), with
+    /// this fetcher's user agent, connect timeout and guarded resolver; the
+    /// retry policy is `net`'s unless `config` sets one. Build one per
+    /// application and share it (clone or `Arc`): the per-host rate limiter,
+    /// the robots.txt cache and the response cache live inside.
+    pub fn with_client(config: FetchConfig, net: &HttpClient) -> Result<Self> {
         config.validate()?;
         let guard = Arc::new(config.guard.clone());
-        let client = reqwest::Client::builder()
+        let retry = config.retry.unwrap_or_else(|| net.retry());
+        let client = net
+            .web_client_builder()?
             .user_agent(config.user_agent.clone())
             .connect_timeout(config.connect_timeout)
-            .redirect(reqwest::redirect::Policy::none())
-            .no_proxy()
             .dns_resolver(GuardedResolver { guard })
             .build()
             .map_err(|e| ConfigError::Invalid {
@@ -403,6 +414,7 @@ impl HttpFetcher {
         Ok(Self {
             inner: Arc::new(Inner {
                 client,
+                retry,
                 config,
                 limiter: HostLimiter::default(),
                 robots: Mutex::new(HashMap::new()),
@@ -526,56 +538,73 @@ impl HttpFetcher {
         }
     }
 
-    /// One hop, retried on transient failures.
+    /// One hop, retried on transient failures by the shared retry policy.
     async fn with_retries(&self, url: &Url, opts: Opts<'_>) -> Step {
         let cfg = &self.inner.config;
         let key = origin_key(url);
-        let max = cfg.retry.max_attempts.max(1);
-        let mut attempt = 1u32;
-        loop {
-            self.inner.limiter.wait(&key, cfg.per_host_interval).await;
-            let step = match tokio::time::timeout(cfg.timeout, self.request_once(url, opts)).await {
-                Ok(step) => step,
-                Err(_) => Step::Done {
-                    raw: Raw::outcome(
-                        url.clone(),
-                        FetchStatus::Timeout,
-                        None,
-                        FetchError::Timeout(url.to_string()).to_string(),
-                    ),
-                    transient: true,
-                    retry_after: None,
-                },
-            };
-            match step {
-                Step::Done {
-                    transient: true,
-                    retry_after,
-                    raw,
-                } if attempt < max => {
-                    attempt += 1;
-                    let delay = match retry_after {
-                        Some(d) => d.min(cfg.max_retry_after),
-                        None => cfg.retry.delay(attempt),
-                    };
-                    tracing::debug!(url = %url, attempt, ?delay, status = ?raw.status, "retrying");
-                    tokio::time::sleep(delay).await;
-                }
-                Step::Done {
-                    mut raw,
-                    transient,
-                    retry_after,
-                } => {
-                    if transient && max > 1 {
-                        raw.detail = raw.detail.map(|d| format!("{d} (after {max} attempts)"));
+        let tries = std::sync::atomic::AtomicU32::new(0);
+        let result = self
+            .inner
+            .retry
+            .run(|attempt| {
+                let key = &key;
+                let tries = &tries;
+                async move {
+                    tries.store(attempt, std::sync::atomic::Ordering::Relaxed);
+                    if attempt > 1 {
+                        tracing::debug!(url = %url, attempt, "retrying");
                     }
-                    return Step::Done {
-                        raw,
-                        transient,
-                        retry_after,
+                    self.inner.limiter.wait(key, cfg.per_host_interval).await;
+                    let step = match tokio::time::timeout(cfg.timeout, self.request_once(url, opts))
+                        .await
+                    {
+                        Ok(step) => step,
+                        Err(_) => Step::Done {
+                            raw: Raw::outcome(
+                                url.clone(),
+                                FetchStatus::Timeout,
+                                None,
+                                FetchError::Timeout(url.to_string()).to_string(),
+                            ),
+                            transient: true,
+                            retry_after: None,
+                        },
                     };
+                    match step {
+                        Step::Done {
+                            raw,
+                            transient: true,
+                            retry_after,
+                        } => Err(Transient { raw, retry_after }),
+                        other => Ok(other),
+                    }
                 }
-                redirect => return redirect,
+            })
+            .await;
+        match result {
+            Ok(step) => step,
+            Err(Transient {
+                mut raw,
+                retry_after,
+            }) => {
+                let n = tries.load(std::sync::atomic::Ordering::Relaxed);
+                if n > 1 {
+                    raw.detail = raw.detail.map(|d| format!("{d} (after {n} attempts)"));
+                } else if let Some(after) =
+                    retry_after.filter(|_| self.inner.retry.max_attempts > 1)
+                {
+                    raw.detail = raw.detail.map(|d| {
+                        format!(
+                            "{d} (Retry-After {}s is beyond the retry cap)",
+                            after.as_secs()
+                        )
+                    });
+                }
+                Step::Done {
+                    raw,
+                    transient: true,
+                    retry_after,
+                }
             }
         }
     }
@@ -646,6 +675,7 @@ impl HttpFetcher {
             FetchError::Http {
                 url: url.to_string(),
                 status,
+                retry_after: None,
             }
             .to_string()
         };
@@ -660,7 +690,7 @@ impl HttpFetcher {
         };
         if let Some(class) = class {
             let retry_after = if matches!(status, 429 | 503) {
-                parse_retry_after(&headers)
+                verity_net::retry_after(&headers)
             } else {
                 None
             };

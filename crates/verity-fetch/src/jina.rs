@@ -12,7 +12,10 @@ use verity_core::{
 };
 
 use crate::guard::NetworkGuard;
-use crate::http::{error_chain, parse_retry_after, validate_url};
+use verity_core::Retryable;
+use verity_net::HttpClient;
+
+use crate::http::{error_chain, validate_url};
 use crate::paywall;
 
 /// Reads pages through Jina Reader: `GET {base}/{url}` with
@@ -26,11 +29,11 @@ use crate::paywall;
 /// connects to it.
 #[derive(Debug, Clone)]
 pub struct JinaReader {
-    client: reqwest::Client,
+    client: HttpClient,
     base: String,
     api_key: Option<String>,
     timeout: Duration,
-    retry: RetryPolicy,
+    retry: Option<RetryPolicy>,
     guard: NetworkGuard,
     json: bool,
 }
@@ -72,8 +75,15 @@ struct Page {
 }
 
 impl JinaReader {
-    /// A reader at `base` (`https://r.jina.ai` or a self-hosted instance), 30 s timeout.
+    /// A reader at `base` (`https://r.jina.ai` or a self-hosted instance), 30 s
+    /// timeout, on the process-wide default network settings.
     pub fn new(base: &str) -> Result<Self> {
+        Self::with_client(base, &HttpClient::shared_default()?)
+    }
+
+    /// A reader at `base` on the shared network layer (its connection pool
+    /// and, unless [`Self::with_retry`] is called, its retry policy).
+    pub fn with_client(base: &str, net: &HttpClient) -> Result<Self> {
         let parsed = Url::parse(base).map_err(|e| ConfigError::Invalid {
             key: "jina_url".into(),
             message: format!("`{base}`: {e}"),
@@ -87,11 +97,11 @@ impl JinaReader {
         }
         let timeout = Duration::from_secs(30);
         Ok(Self {
-            client: client(timeout)?,
+            client: net.clone(),
             base: base.trim_end_matches('/').to_string(),
             api_key: None,
             timeout,
-            retry: RetryPolicy::default(),
+            retry: None,
             guard: NetworkGuard::default(),
             json: true,
         })
@@ -110,14 +120,20 @@ impl JinaReader {
 
     /// Set the timeout (also sent as `X-Timeout`, in seconds).
     pub fn with_timeout(mut self, timeout: Duration) -> Result<Self> {
-        self.client = client(timeout + Duration::from_secs(2))?;
+        if timeout.is_zero() {
+            return Err(ConfigError::Invalid {
+                key: "jina_timeout".into(),
+                message: "must be positive".into(),
+            }
+            .into());
+        }
         self.timeout = timeout;
         Ok(self)
     }
 
     /// Set the retry policy (429 / 5xx / unreachable).
     pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
+        self.retry = Some(retry);
         self
     }
 
@@ -159,7 +175,9 @@ impl JinaReader {
         let endpoint = format!("{}/{}", self.base, target);
         let mut req = self
             .client
+            .client()
             .get(&endpoint)
+            .timeout(self.timeout + Duration::from_secs(2))
             .header(
                 reqwest::header::ACCEPT,
                 if self.json {
@@ -205,7 +223,7 @@ impl JinaReader {
             }
         };
         let status = resp.status().as_u16();
-        let retry_after = parse_retry_after(resp.headers());
+        let retry_after = verity_net::retry_after(resp.headers());
         let ct = resp
             .headers()
             .get(reqwest::header::CONTENT_TYPE)
@@ -288,7 +306,11 @@ impl JinaReader {
             return Err((
                 self.outcome(target, st, Some(code), detail),
                 transient,
-                if code == 429 { retry_after } else { None },
+                if matches!(code, 429 | 503) {
+                    retry_after
+                } else {
+                    None
+                },
             ));
         }
         let page = match envelope {
@@ -377,20 +399,6 @@ impl JinaReader {
     }
 }
 
-fn client(timeout: Duration) -> Result<reqwest::Client> {
-    reqwest::Client::builder()
-        .user_agent(format!("verity/{}", env!("CARGO_PKG_VERSION")))
-        .timeout(timeout)
-        .build()
-        .map_err(|e| {
-            ConfigError::Invalid {
-                key: "http_client".into(),
-                message: e.to_string(),
-            }
-            .into()
-        })
-}
-
 /// `publishedTime`: RFC 3339, RFC 2822, or a naive date.
 fn parse_published(s: &str) -> Option<DateTime<Utc>> {
     let s = s.trim();
@@ -444,6 +452,23 @@ fn parse_text_format(text: &str) -> Page {
     page
 }
 
+/// A failed attempt, classified for the retry policy.
+struct Failed {
+    src: FetchedSource,
+    transient: bool,
+    retry_after: Option<Duration>,
+}
+
+impl Retryable for Failed {
+    fn is_transient(&self) -> bool {
+        // A refused key is never retried.
+        self.transient && self.src.http_status != Some(401)
+    }
+    fn retry_after(&self) -> Option<Duration> {
+        self.retry_after
+    }
+}
+
 #[async_trait]
 impl Fetcher for JinaReader {
     async fn fetch(&self, url: &Url) -> Result<FetchedSource> {
@@ -453,28 +478,25 @@ impl Fetcher for JinaReader {
                 return Ok(self.outcome(url, FetchStatus::Blocked, None, refusal.to_string()));
             }
         }
-        let max = self.retry.max_attempts.max(1);
-        let mut attempt = 1;
-        loop {
-            match self.once(url).await {
-                Ok(src) => return Ok(src),
-                Err((src, _, _)) if src.http_status == Some(401) => {
-                    return Err(ProviderError::new(
-                        "jina",
-                        ProviderErrorKind::Auth,
-                        src.detail.unwrap_or_default(),
-                    )
-                    .into());
-                }
-                Err((_, true, retry_after)) if attempt < max => {
-                    attempt += 1;
-                    let delay = retry_after
-                        .map(|d| d.min(Duration::from_secs(30)))
-                        .unwrap_or_else(|| self.retry.delay(attempt));
-                    tokio::time::sleep(delay).await;
-                }
-                Err((src, _, _)) => return Ok(src),
-            }
+        let policy = self.retry.unwrap_or_else(|| self.client.retry());
+        let once = |_| async {
+            self.once(url)
+                .await
+                .map_err(|(src, transient, retry_after)| Failed {
+                    src,
+                    transient,
+                    retry_after,
+                })
+        };
+        match policy.run(once).await {
+            Ok(src) => Ok(src),
+            Err(Failed { src, .. }) if src.http_status == Some(401) => Err(ProviderError::new(
+                "jina",
+                ProviderErrorKind::Auth,
+                src.detail.unwrap_or_default(),
+            )
+            .into()),
+            Err(Failed { src, .. }) => Ok(src),
         }
     }
 }

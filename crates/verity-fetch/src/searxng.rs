@@ -11,7 +11,9 @@ use verity_core::{
     WebSearch, WebTimeRange,
 };
 
-use crate::http::{error_chain, parse_retry_after};
+use verity_net::HttpClient;
+
+use crate::http::error_chain;
 
 const PROVIDER: &str = "searxng";
 
@@ -23,11 +25,11 @@ const PROVIDER: &str = "searxng";
 /// `publishedDate` are kept (most engines do not date their results).
 #[derive(Debug, Clone)]
 pub struct SearxngSearch {
-    client: reqwest::Client,
+    client: HttpClient,
     base: Url,
     categories: Option<String>,
     engines: Option<String>,
-    retry: RetryPolicy,
+    retry: Option<RetryPolicy>,
     timeout: Duration,
 }
 
@@ -54,8 +56,15 @@ struct SearxResult {
 }
 
 impl SearxngSearch {
-    /// A client for the instance at `base` (e.g. `http://searxng:8080`), 10 s timeout.
+    /// A client for the instance at `base` (e.g. `http://searxng:8080`), 10 s
+    /// timeout, on the process-wide default network settings.
     pub fn new(base: &str) -> Result<Self> {
+        Self::with_client(base, &HttpClient::shared_default()?)
+    }
+
+    /// A client for the instance at `base` on the shared network layer (its
+    /// connection pool and, unless [`Self::with_retry`] is called, its retry policy).
+    pub fn with_client(base: &str, net: &HttpClient) -> Result<Self> {
         let base = Url::parse(base).map_err(|e| ConfigError::Invalid {
             key: "searxng_url".into(),
             message: format!("`{base}`: {e}"),
@@ -69,18 +78,24 @@ impl SearxngSearch {
         }
         let timeout = Duration::from_secs(10);
         Ok(Self {
-            client: build_client(timeout)?,
+            client: net.clone(),
             base,
             categories: None,
             engines: None,
-            retry: RetryPolicy::default(),
+            retry: None,
             timeout,
         })
     }
 
     /// Set the request timeout.
     pub fn with_timeout(mut self, timeout: Duration) -> Result<Self> {
-        self.client = build_client(timeout)?;
+        if timeout.is_zero() {
+            return Err(ConfigError::Invalid {
+                key: "searxng_timeout".into(),
+                message: "must be positive".into(),
+            }
+            .into());
+        }
         self.timeout = timeout;
         Ok(self)
     }
@@ -99,7 +114,7 @@ impl SearxngSearch {
 
     /// Set the retry policy for transient failures (429, 5xx, unreachable, timeout).
     pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
+        self.retry = Some(retry);
         self
     }
 
@@ -146,7 +161,9 @@ impl SearxngSearch {
         let err = |kind, msg: String| Error::from(ProviderError::new(PROVIDER, kind, msg));
         let resp = self
             .client
+            .client()
             .get(url.clone())
+            .timeout(self.timeout)
             .header(reqwest::header::ACCEPT, "application/json")
             .send()
             .await
@@ -173,10 +190,14 @@ impl SearxngSearch {
                 ))
             }
             429 => {
-                let after = parse_retry_after(resp.headers()).map(|d| format!(" (Retry-After {}s)", d.as_secs())).unwrap_or_default();
-                return Err(err(ProviderErrorKind::RateLimited, format!("SearXNG at {} is rate limiting us (HTTP 429){after}", self.base)));
+                let hint = verity_net::retry_after(resp.headers());
+                let after = hint.map(|d| format!(" (Retry-After {}s)", d.as_secs())).unwrap_or_default();
+                return Err(ProviderError::new(PROVIDER, ProviderErrorKind::RateLimited, format!("SearXNG at {} is rate limiting us (HTTP 429){after}", self.base)).with_retry_after(hint).into());
             }
-            500..=599 => return Err(err(ProviderErrorKind::Unavailable, format!("SearXNG at {} failed with HTTP {status}", self.base))),
+            500..=599 => {
+                let hint = verity_net::retry_after(resp.headers());
+                return Err(ProviderError::new(PROVIDER, ProviderErrorKind::Unavailable, format!("SearXNG at {} failed with HTTP {status}", self.base)).with_retry_after(hint).into());
+            }
             _ => return Err(err(ProviderErrorKind::InvalidRequest, format!("SearXNG at {} answered HTTP {status}", self.base))),
         }
         let bytes = resp.bytes().await.map_err(|e| {
@@ -199,21 +220,6 @@ impl SearxngSearch {
             )
         })
     }
-}
-
-fn build_client(timeout: Duration) -> Result<reqwest::Client> {
-    reqwest::Client::builder()
-        .user_agent(format!("verity/{}", env!("CARGO_PKG_VERSION")))
-        .timeout(timeout)
-        .connect_timeout(timeout)
-        .build()
-        .map_err(|e| {
-            ConfigError::Invalid {
-                key: "http_client".into(),
-                message: e.to_string(),
-            }
-            .into()
-        })
 }
 
 /// Parse SearXNG's `publishedDate` (RFC 3339, naive ISO date-time, or date).
@@ -260,7 +266,8 @@ impl WebSearch for SearxngSearch {
         }
         let n = query.num_results.min(10);
         let url = self.search_url(query)?;
-        let resp = self.retry.run(|_| self.once(&url)).await?;
+        let policy = self.retry.unwrap_or_else(|| self.client.retry());
+        let resp = policy.run(|_| self.once(&url)).await?;
         let week_ago = Utc::now() - chrono::Duration::days(7);
         let mut seen = std::collections::HashSet::new();
         let hits = resp

@@ -301,11 +301,11 @@ fn config(port: u16) -> FetchConfig {
         .with_guard(NetworkGuard::default().allow_host(&format!("127.0.0.1:{port}")))
         .with_timeout(Duration::from_secs(2))
         .with_connect_timeout(Duration::from_secs(2))
-        .with_retry(RetryPolicy {
-            max_attempts: 3,
-            base_delay: Duration::from_millis(20),
-            max_delay: Duration::from_millis(100),
-        })
+        .with_retry(RetryPolicy::new(
+            3,
+            Duration::from_millis(20),
+            Duration::from_millis(100),
+        ))
         .with_per_host_interval(Duration::ZERO)
         .with_max_body_bytes(1 << 20)
         .with_cache(Duration::ZERO, 0)
@@ -478,14 +478,19 @@ async fn rate_limited_honours_retry_after() {
             w[1] - w[0]
         );
     }
-    // With a cap below Retry-After, the cap wins.
-    let capped =
-        HttpFetcher::new(config(s.port).with_max_retry_after(Duration::from_millis(50))).unwrap();
+    // A Retry-After beyond the policy's cap is not waited for: one attempt, and
+    // the transient outcome says why.
+    let capped = HttpFetcher::new(
+        config(s.port).with_retry(
+            RetryPolicy::new(3, Duration::from_millis(20), Duration::from_millis(100))
+                .with_max_retry_after(Duration::from_millis(50)),
+        ),
+    )
+    .unwrap();
     let r = capped.fetch(&s.url("/429")).await.unwrap();
     assert_eq!(r.status, FetchStatus::RateLimited);
-    let times = s.hits.times("429");
-    assert_eq!(times.len(), 6);
-    assert!(times[5] - times[4] < Duration::from_millis(900));
+    assert_eq!(s.hits.times("429").len(), 4);
+    assert!(r.detail.unwrap().contains("beyond the retry cap"));
 }
 
 #[tokio::test]
@@ -679,4 +684,45 @@ async fn real_pages_fetch_and_mostly_not_paywalled() {
         paywalled.len() * 10 <= pages.len(),
         "flagged as paywalled: {paywalled:?}"
     );
+}
+
+#[tokio::test]
+async fn one_shared_fetcher_keeps_rate_limit_and_robots_across_calls() {
+    let (s, _o, _f) = setup(RobotsMode::DisallowPrivate).await;
+    let net = verity_net::HttpClient::new(verity_net::HttpConfig::default()).unwrap();
+    let shared: Arc<dyn Fetcher> = Arc::new(
+        HttpFetcher::with_client(
+            config(s.port)
+                .with_robots(true)
+                .with_per_host_interval(Duration::from_millis(300)),
+            &net,
+        )
+        .unwrap(),
+    );
+    // Two independent callers (two tasks, as two requests to one `Verity` would be).
+    let article = s.url("/article");
+    for _ in 0..2 {
+        let (f, u) = (shared.clone(), article.clone());
+        let r = tokio::spawn(async move { f.fetch(&u).await })
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.status, FetchStatus::Fetched, "{:?}", r.detail);
+    }
+    assert_eq!(
+        s.hits.count("robots"),
+        1,
+        "the second call uses the cached robots.txt"
+    );
+    let t = s.hits.times("article");
+    assert_eq!(t.len(), 2);
+    assert!(
+        t[1] - t[0] >= Duration::from_millis(250),
+        "the second call waits for the host's interval, got {:?}",
+        t[1] - t[0]
+    );
+    // robots.txt still applies to the second caller: the disallowed path is refused without a new robots.txt request.
+    let r = shared.fetch(&s.url("/private/secret")).await.unwrap();
+    assert_eq!(r.status, FetchStatus::Blocked);
+    assert_eq!(s.hits.count("robots"), 1);
 }

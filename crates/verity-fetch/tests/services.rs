@@ -84,11 +84,7 @@ async fn searx_app(mode: &'static str) -> (u16, Seen) {
 }
 
 fn quick() -> RetryPolicy {
-    RetryPolicy {
-        max_attempts: 3,
-        base_delay: Duration::from_millis(10),
-        max_delay: Duration::from_millis(20),
-    }
+    RetryPolicy::new(3, Duration::from_millis(10), Duration::from_millis(20))
 }
 
 #[tokio::test]

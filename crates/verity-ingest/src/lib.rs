@@ -3,9 +3,10 @@
 //! Getting documents into a Verity index:
 //!
 //! * [`read_paths`] / [`JsonlReader`]: streaming readers for the seed-001 JSONL
-//!   schema (and the BEIR corpus format), plain text and Markdown files, and
-//!   whole directories;
-//! * [`detect_lang`]: ISO 639-1 language detection;
+//!   schema (and the BEIR corpus format), Markdown (front matter), text in any
+//!   encoding, HTML and PDF files through `verity-extract`, and whole
+//!   directories, with the files left out and why ([`SkippedFile`]);
+//! * [`detect_lang`]: ISO 639-1 language detection (verity-extract's, the one detector);
 //! * [`Chunker`]: token-aware, Markdown-aware chunking (700–900 tokens,
 //!   overlap 120, cuts on headings / sections / sentences, code blocks kept whole);
 //! * [`Ingestor`]: the resumable pipeline fingerprint → chunk → embed → upsert;
@@ -16,7 +17,6 @@
 //! can move them to `spawn_blocking`.
 
 pub mod chunk;
-pub mod lang;
 pub mod pipeline;
 pub mod read;
 pub mod reindex;
@@ -24,12 +24,15 @@ pub mod sentences;
 mod tokens;
 
 pub use chunk::{Chunker, ChunkerConfig};
-pub use lang::detect_lang;
 pub use pipeline::{
     chunking_fingerprint, embedding_input, fit_chunker, IngestPhase, IngestProgress, IngestReport,
     IngestSettings, Ingestor, IngestorBuilder,
 };
-pub use read::{read_paths, read_text_file, InputKind, JsonlReader, PathReader};
+pub use read::{
+    read_file, read_paths, read_text_file, InputKind, JsonlReader, PathReader, SkipReason,
+    SkippedFile,
+};
+pub use verity_extract::detect_lang;
 
 /// The bundled bert-base-uncased WordPiece `tokenizer.json` (all-MiniLM-L6-v2's),
 /// used by [`Chunker::new`].

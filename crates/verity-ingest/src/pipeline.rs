@@ -16,8 +16,8 @@ use verity_core::{
 };
 
 use crate::chunk::{Chunker, ChunkerConfig};
-use crate::lang::detect_lang;
 use crate::sentences::sentence_spans;
+use verity_extract::detect_lang;
 
 /// Default number of documents per store transaction.
 pub const DEFAULT_BATCH_SIZE: usize = 64;

@@ -1,5 +1,7 @@
-//! Streaming readers: seed-001 JSONL (and BEIR corpus JSONL), plain text,
-//! Markdown, and whole directories.
+//! Streaming readers: seed-001 JSONL (and BEIR corpus JSONL), and whole
+//! files — Markdown (front matter), plain text in any encoding, HTML (main
+//! content), PDF — read through `verity-extract`, the parsers `verity fetch`
+//! uses, and whole directories.
 //!
 //! Every reader yields `Result<Document, InputError>` one record at a time, so
 //! large files are never held in memory as a whole, and a bad record does not
@@ -7,14 +9,14 @@
 
 use std::collections::VecDeque;
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value};
 use verity_core::{stable_uid, Document, InputError};
 
-use crate::lang::detect_lang;
+use verity_extract::detect_lang;
 
 /// What kind of input a file is, by extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,8 +25,12 @@ pub enum InputKind {
     Jsonl,
     /// `.md`, `.markdown`.
     Markdown,
-    /// `.txt`.
+    /// `.txt`, `.text`.
     Text,
+    /// `.html`, `.htm`, `.xhtml`: the page's main content.
+    Html,
+    /// `.pdf`: the text layer.
+    Pdf,
 }
 
 impl InputKind {
@@ -35,6 +41,8 @@ impl InputKind {
             "jsonl" | "ndjson" => Some(Self::Jsonl),
             "md" | "markdown" => Some(Self::Markdown),
             "txt" | "text" => Some(Self::Text),
+            "html" | "htm" | "xhtml" => Some(Self::Html),
+            "pdf" => Some(Self::Pdf),
             _ => None,
         }
     }
@@ -301,98 +309,148 @@ fn record_to_document(
     })
 }
 
-/// Read a plain-text or Markdown file as one [`Document`].
-///
-/// `source` is the path, `title` the first `# heading` (Markdown) or else the
-/// file stem, `uid` = [`stable_uid`]`(path, content)`, `lang` detected,
-/// `metadata.format` = `"markdown"` or `"text"`. Binary content (NUL bytes)
-/// is [`InputError::Unsupported`], invalid UTF-8 is [`InputError::InvalidUtf8`].
-pub fn read_text_file(path: impl AsRef<Path>) -> Result<Document, InputError> {
-    let path = path.as_ref();
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| unreadable(path, &e))?;
-    let markdown = InputKind::from_path(path) == Some(InputKind::Markdown);
-    text_document(path, bytes, markdown)
+/// Why a file gave no document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// Not a type Verity reads (by extension), or binary content.
+    Unsupported,
+    /// It could not be opened or read.
+    Unreadable,
+    /// A PDF without a text layer (scanned or encrypted).
+    NoTextLayer,
+    /// Damaged or not in the format its name says.
+    Malformed,
+    /// It was read but holds no text.
+    Empty,
 }
 
-/// Build a document from a text file's bytes.
-pub(crate) fn text_document(
-    path: &Path,
-    bytes: Vec<u8>,
-    markdown: bool,
-) -> Result<Document, InputError> {
-    if let Some(pos) = bytes.iter().position(|&b| b == 0) {
-        return Err(InputError::Unsupported {
+impl SkipReason {
+    /// Stable machine-readable name (`unsupported`, `unreadable`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::Unsupported => "unsupported",
+            SkipReason::Unreadable => "unreadable",
+            SkipReason::NoTextLayer => "no_text_layer",
+            SkipReason::Malformed => "malformed",
+            SkipReason::Empty => "empty",
+        }
+    }
+}
+
+/// A file left out of a read, and why; hosts report these (the CLI exits 7).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SkippedFile {
+    /// The file.
+    pub path: PathBuf,
+    /// The class of problem.
+    pub reason: SkipReason,
+    /// Human-readable detail.
+    pub detail: String,
+}
+
+/// A file that could not be read into a document: the error to report and
+/// the reason it was skipped.
+fn file_error(path: &Path, e: verity_core::Error) -> (InputError, SkipReason) {
+    use verity_core::{Error, ParseError};
+    let reason = match &e {
+        Error::Input(InputError::Unreadable { .. }) => SkipReason::Unreadable,
+        Error::Input(InputError::Unsupported { .. }) => SkipReason::Unsupported,
+        Error::Parse(ParseError::NoTextLayer { .. }) => SkipReason::NoTextLayer,
+        Error::Parse(ParseError::Unsupported(_)) => SkipReason::Unsupported,
+        _ => SkipReason::Malformed,
+    };
+    let input = match e {
+        Error::Input(i) => i,
+        Error::Parse(ParseError::Unsupported(detail)) => InputError::Unsupported {
             path: path.to_path_buf(),
-            detail: format!("binary content (NUL byte at offset {pos})"),
-        });
-    }
-    let mut content = String::from_utf8(bytes).map_err(|e| {
-        InputError::InvalidUtf8(format!(
-            "{}: {} (at byte {})",
-            path.display(),
-            e.utf8_error(),
-            e.utf8_error().valid_up_to()
-        ))
-    })?;
-    if content.starts_with('\u{feff}') {
-        content.drain(..'\u{feff}'.len_utf8());
-    }
-    let source = path.display().to_string();
-    let title = markdown.then(|| first_h1(&content)).flatten().or_else(|| {
-        path.file_stem()
-            .and_then(|s| s.to_str())
-            .map(str::to_string)
-    });
-    let uid = stable_uid(&source, &content);
-    let lang = detect_lang(&content);
-    let mut metadata = Map::new();
-    metadata.insert(
-        "format".into(),
-        Value::String(if markdown { "markdown" } else { "text" }.into()),
-    );
-    Ok(Document {
-        uid,
-        source,
-        ts: None,
-        lang,
-        title,
-        content,
-        tags: Vec::new(),
-        url: None,
-        metadata,
-    })
+            detail,
+        },
+        other => InputError::Unsupported {
+            path: path.to_path_buf(),
+            detail: other.to_string(),
+        },
+    };
+    (input, reason)
 }
 
-/// The first level-1 ATX heading outside code fences.
-fn first_h1(md: &str) -> Option<String> {
-    let mut fence: Option<&str> = None;
-    for line in md.lines() {
-        let t = line.trim_start();
-        if let Some(f) = fence {
-            if t.starts_with(f) {
-                fence = None;
-            }
-            continue;
-        }
-        if t.starts_with("```") {
-            fence = Some("```");
-            continue;
-        }
-        if t.starts_with("~~~") {
-            fence = Some("~~~");
-            continue;
-        }
-        if let Some(rest) = t.strip_prefix("# ") {
-            let h = rest.trim().trim_end_matches('#').trim();
-            if !h.is_empty() {
-                return Some(h.to_string());
-            }
+/// Read one file — Markdown, text, HTML or PDF — as one [`Document`],
+/// through `verity-extract` (the parsers of `verity fetch`).
+///
+/// `source` is the path, `uid` = [`stable_uid`]`(path, content)`. Markdown
+/// front matter fills `title`, `ts` (`date`), `tags`, `url` and `lang`
+/// (other keys go to `metadata`) and is not part of the content; HTML gives
+/// its main content as Markdown with the page's metadata; PDF its text
+/// layer. Text is decoded whatever its encoding (BOM, UTF-8, else
+/// Windows-1252/Latin-1). The title falls back to the file stem; `lang` is
+/// detected when not declared; `metadata.format` names the format. Binary
+/// content is [`InputError::Unsupported`].
+pub fn read_file(path: impl AsRef<Path>) -> Result<Document, InputError> {
+    read_document(path.as_ref()).map_err(|(e, _)| e)
+}
+
+/// [`read_file`] under its former name.
+pub fn read_text_file(path: impl AsRef<Path>) -> Result<Document, InputError> {
+    read_file(path)
+}
+
+fn read_document(path: &Path) -> Result<Document, (InputError, SkipReason)> {
+    let kind = InputKind::from_path(path);
+    if matches!(kind, Some(InputKind::Markdown | InputKind::Text)) {
+        // A NUL byte outside UTF-16 text means binary content under a text name.
+        let head =
+            std::fs::read(path).map_err(|e| (unreadable(path, &e), SkipReason::Unreadable))?;
+        let utf16 = head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
+        if let Some(pos) = head.iter().position(|&b| b == 0).filter(|_| !utf16) {
+            return Err((
+                InputError::Unsupported {
+                    path: path.to_path_buf(),
+                    detail: format!("binary content (NUL byte at offset {pos})"),
+                },
+                SkipReason::Unsupported,
+            ));
         }
     }
-    None
+    let parsed = verity_extract::parse_file(path).map_err(|e| file_error(path, e))?;
+    let format = match parsed.format {
+        verity_core::SourceFormat::Markdown => "markdown",
+        verity_core::SourceFormat::Html => "html",
+        verity_core::SourceFormat::Pdf => "pdf",
+        _ => "text",
+    };
+    let pages = parsed.pages.len();
+    let mut doc = parsed.document;
+    if doc.content.trim().is_empty() {
+        return Err((
+            InputError::Unsupported {
+                path: path.to_path_buf(),
+                detail: format!("no text in this {format} file"),
+            },
+            SkipReason::Empty,
+        ));
+    }
+    doc.source = path.display().to_string();
+    doc.uid = stable_uid(&doc.source, &doc.content);
+    if doc.title.as_deref().is_none_or(|t| t.trim().is_empty()) {
+        doc.title = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .map(str::to_string);
+    }
+    if doc.url.is_none() {
+        if let Some(Value::String(u)) = doc.metadata.remove("url") {
+            doc.url = Some(u);
+        }
+    }
+    if doc.lang.is_none() {
+        doc.lang = detect_lang(&doc.content);
+    }
+    doc.metadata
+        .insert("format".into(), Value::String(format.into()));
+    if pages > 0 {
+        doc.metadata.insert("pages".into(), Value::from(pages));
+    }
+    Ok(doc)
 }
 
 /// Iterator over the documents under a list of files and directories; see [`read_paths`].
@@ -400,14 +458,32 @@ pub struct PathReader {
     /// Paths still to visit, in order.
     queue: VecDeque<PathBuf>,
     current: Option<JsonlReader<BufReader<File>>>,
-    skipped: Vec<PathBuf>,
+    skipped: Vec<SkippedFile>,
+    skipped_paths: Vec<PathBuf>,
     files: usize,
 }
 
 impl PathReader {
-    /// Files that were skipped because their extension is not supported.
+    /// Paths of the files that gave no document (see [`Self::skipped_files`]).
     pub fn skipped(&self) -> &[PathBuf] {
+        &self.skipped_paths
+    }
+
+    /// The files that gave no document, each with its reason: unsupported
+    /// type, unreadable, no text layer, malformed, empty. A file that failed
+    /// (anything but an unsupported extension) was also yielded once as an
+    /// `Err`, so strict callers can refuse the batch.
+    pub fn skipped_files(&self) -> &[SkippedFile] {
         &self.skipped
+    }
+
+    fn skip(&mut self, path: PathBuf, reason: SkipReason, detail: impl Into<String>) {
+        self.skipped_paths.push(path.clone());
+        self.skipped.push(SkippedFile {
+            path,
+            reason,
+            detail: detail.into(),
+        });
     }
 
     /// Number of supported files opened so far.
@@ -445,17 +521,29 @@ impl Iterator for PathReader {
             let path = self.queue.pop_front()?;
             let meta = match std::fs::symlink_metadata(&path) {
                 Ok(m) => m,
-                Err(e) => return Some(Err(unreadable(&path, &e))),
+                Err(e) => {
+                    let err = unreadable(&path, &e);
+                    self.skip(path, SkipReason::Unreadable, err.to_string());
+                    return Some(Err(err));
+                }
             };
             // Symlinked directories are not followed (no cycles); symlinked files are.
             let meta = if meta.file_type().is_symlink() {
                 match std::fs::metadata(&path) {
                     Ok(m) if m.is_dir() => {
-                        self.skipped.push(path);
+                        self.skip(
+                            path,
+                            SkipReason::Unsupported,
+                            "symbolic link to a directory (not followed)",
+                        );
                         continue;
                     }
                     Ok(m) => m,
-                    Err(e) => return Some(Err(unreadable(&path, &e))),
+                    Err(e) => {
+                        let err = unreadable(&path, &e);
+                        self.skip(path, SkipReason::Unreadable, err.to_string());
+                        return Some(Err(err));
+                    }
                 }
             } else {
                 meta
@@ -471,14 +559,29 @@ impl Iterator for PathReader {
                     self.files += 1;
                     match JsonlReader::open(&path) {
                         Ok(r) => self.current = Some(r),
-                        Err(e) => return Some(Err(e)),
+                        Err(e) => {
+                            self.skip(path, SkipReason::Unreadable, e.to_string());
+                            return Some(Err(e));
+                        }
                     }
                 }
-                Some(InputKind::Markdown | InputKind::Text) => {
+                Some(_) => {
                     self.files += 1;
-                    return Some(read_text_file(&path));
+                    return Some(match read_document(&path) {
+                        Ok(d) => Ok(d),
+                        Err((e, reason)) => {
+                            self.skip(path, reason, e.to_string());
+                            Err(e)
+                        }
+                    });
                 }
-                None => self.skipped.push(path),
+                None => {
+                    let ext = path
+                        .extension()
+                        .map(|e| format!("`.{}` files are not read", e.to_string_lossy()))
+                        .unwrap_or_else(|| "no file extension".into());
+                    self.skip(path, SkipReason::Unsupported, ext);
+                }
             }
         }
     }
@@ -488,15 +591,17 @@ impl Iterator for PathReader {
 ///
 /// Directories are walked recursively in sorted order, hidden files and
 /// directories (`.name`) are left out, and files are read by extension:
-/// `.jsonl`/`.ndjson` ([`JsonlReader`]), `.md`/`.markdown`/`.txt`
-/// ([`read_text_file`]). Other files are not errors: they are listed by
-/// [`PathReader::skipped`]. Each bad record or file yields an `Err` and
+/// `.jsonl`/`.ndjson` ([`JsonlReader`]), `.md`/`.markdown`/`.txt`/`.html`/
+/// `.htm`/`.pdf` ([`read_file`]). Files of other types are listed by
+/// [`PathReader::skipped_files`] (reason `unsupported`); each bad record or
+/// file yields an `Err`, is listed there too when it is a whole file, and
 /// reading continues.
 pub fn read_paths(paths: &[PathBuf]) -> PathReader {
     PathReader {
         queue: paths.iter().cloned().collect(),
         current: None,
         skipped: Vec::new(),
+        skipped_paths: Vec::new(),
         files: 0,
     }
 }
@@ -621,12 +726,10 @@ mod tests {
         assert!(
             matches!(read_text_file(&bin), Err(InputError::Unsupported { path, .. }) if path == bin)
         );
-        let bad = dir.path().join("y.md");
-        std::fs::write(&bad, b"abc \xc3\x28").unwrap();
-        match read_text_file(&bad) {
-            Err(InputError::InvalidUtf8(m)) => assert!(m.contains("y.md")),
-            other => panic!("unexpected {other:?}"),
-        }
+        // Not UTF-8: decoded as Windows-1252 instead of refused.
+        let latin = dir.path().join("y.md");
+        std::fs::write(&latin, b"caf\xe9 au lait").unwrap();
+        assert_eq!(read_text_file(&latin).unwrap().content, "caf\u{e9} au lait");
         let missing = dir.path().join("nope.md");
         assert!(matches!(
             read_text_file(&missing),
@@ -671,7 +774,15 @@ mod tests {
         );
         assert_eq!(names[5], "D");
         assert!(names[6].starts_with("ERR cannot read"), "{names:?}");
-        assert_eq!(reader.skipped(), &[root.join("image.png")]);
+        assert_eq!(
+            reader.skipped(),
+            &[root.join("image.png"), root.join("missing.md")]
+        );
+        let reasons: Vec<SkipReason> = reader.skipped_files().iter().map(|s| s.reason).collect();
+        assert_eq!(
+            reasons,
+            vec![SkipReason::Unsupported, SkipReason::Unreadable]
+        );
         assert_eq!(reader.files_read(), 4);
     }
 }

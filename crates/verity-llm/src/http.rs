@@ -1,18 +1,21 @@
-//! Shared plumbing of the HTTP generators: client construction, error
-//! mapping, the retry loop (which honours `Retry-After`) and line splitting of
-//! streamed bodies.
+//! Shared plumbing of the HTTP generators: the shared client, error mapping
+//! and line splitting of streamed bodies. Retries are
+//! [`RetryPolicy::run`](verity_core::RetryPolicy::run)'s, which honours the
+//! `Retry-After` carried by [`ProviderError::retry_after`].
 
 use std::time::Duration;
 
 use bytes::Bytes;
 use futures::{Stream, StreamExt};
 use tokio::time::Instant;
-use verity_core::{ConfigError, Error, ProviderError, ProviderErrorKind, RetryPolicy};
+use verity_core::{Error, ProviderError, ProviderErrorKind};
+use verity_net::{HttpClient, HttpConfig};
 
 /// Timeouts of one HTTP generator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {
-    /// TCP (and TLS) connection establishment.
+    /// TCP (and TLS) connection establishment; when the generator is given a
+    /// shared [`HttpClient`], that client's connect timeout applies instead.
     pub connect: Duration,
     /// From sending the request to the first generated token (streaming) or
     /// to the response headers (non-streaming). Covers model loading.
@@ -31,63 +34,20 @@ impl Default for Timeouts {
     }
 }
 
-/// An error plus the server's `Retry-After` hint, if any.
-#[derive(Debug)]
-pub(crate) struct CallError {
-    pub error: Error,
-    pub retry_after: Option<Duration>,
-}
+/// What one attempt fails with (the server's `Retry-After` rides on the
+/// [`ProviderError`]).
+pub(crate) type CallError = Error;
 
-impl From<Error> for CallError {
-    fn from(error: Error) -> Self {
-        Self {
-            error,
-            retry_after: None,
+/// The client a generator uses: the one given, else the process-wide default
+/// (or, when only a non-default connect timeout was set, a client with it).
+pub(crate) fn client(given: Option<HttpClient>, timeouts: &Timeouts) -> Result<HttpClient, Error> {
+    match given {
+        Some(c) => Ok(c),
+        None if timeouts.connect != Timeouts::default().connect => {
+            HttpClient::new(HttpConfig::default().with_connect_timeout(timeouts.connect))
         }
+        None => HttpClient::shared_default(),
     }
-}
-
-/// Longest `Retry-After` we are willing to wait for.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
-
-/// Run `op` under `policy`: transient failures are retried with the policy's
-/// exponential delay, or the server's `Retry-After` when that is longer
-/// (capped at 60 s).
-pub(crate) async fn with_retry<T, F, Fut>(policy: &RetryPolicy, mut op: F) -> Result<T, Error>
-where
-    F: FnMut(u32) -> Fut,
-    Fut: std::future::Future<Output = Result<T, CallError>>,
-{
-    let max = policy.max_attempts.max(1);
-    let mut attempt = 1;
-    loop {
-        match op(attempt).await {
-            Ok(v) => return Ok(v),
-            Err(e) if e.error.is_transient() && attempt < max => {
-                attempt += 1;
-                let mut delay = policy.delay(attempt);
-                if let Some(ra) = e.retry_after {
-                    delay = delay.max(ra.min(MAX_RETRY_AFTER));
-                }
-                tracing::debug!(attempt, ?delay, error = %e.error, "retrying generator call");
-                tokio::time::sleep(delay).await;
-            }
-            Err(e) => return Err(e.error),
-        }
-    }
-}
-
-/// Build the reqwest client shared by all calls of one generator.
-pub(crate) fn client(timeouts: &Timeouts) -> Result<reqwest::Client, Error> {
-    reqwest::Client::builder()
-        .connect_timeout(timeouts.connect)
-        .build()
-        .map_err(|e| {
-            Error::from(ConfigError::Invalid {
-                key: "http_client".into(),
-                message: e.to_string(),
-            })
-        })
 }
 
 /// A provider error.
@@ -123,22 +83,6 @@ pub(crate) fn timeout(provider: &str, what: &str, after: Duration) -> Error {
         ProviderErrorKind::Timeout,
         format!("{what} not received within {after:?}"),
     )
-}
-
-/// Parse a `Retry-After` header (delay in seconds; HTTP dates are ignored).
-pub(crate) fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
-    let v = headers
-        .get(reqwest::header::RETRY_AFTER)?
-        .to_str()
-        .ok()?
-        .trim();
-    if let Ok(secs) = v.parse::<u64>() {
-        return Some(Duration::from_secs(secs));
-    }
-    v.parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .map(Duration::from_secs_f64)
 }
 
 /// Generic status → kind mapping shared by both protocols.

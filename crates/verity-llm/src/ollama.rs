@@ -8,9 +8,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::time::Instant;
 use verity_core::{
-    ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator,
+    ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator, ProviderError,
     ProviderErrorKind, Result, RetryPolicy, TokenStream, Usage,
 };
+
+use verity_net::HttpClient;
 
 use crate::http::{self, perr, ByteStream, CallError, LineSplitter, Timeouts};
 
@@ -32,7 +34,7 @@ pub struct OllamaGenerator {
     keep_alive: Option<Value>,
     timeouts: Timeouts,
     retry: RetryPolicy,
-    client: reqwest::Client,
+    client: HttpClient,
 }
 
 /// Builder of [`OllamaGenerator`].
@@ -43,7 +45,8 @@ pub struct OllamaGeneratorBuilder {
     allow_latest: bool,
     keep_alive: Option<Value>,
     timeouts: Timeouts,
-    retry: RetryPolicy,
+    client: Option<HttpClient>,
+    retry: Option<RetryPolicy>,
 }
 
 impl OllamaGeneratorBuilder {
@@ -104,7 +107,15 @@ impl OllamaGeneratorBuilder {
 
     /// Retry policy for transient failures before any output was produced (default: 3 attempts).
     pub fn retry(mut self, policy: RetryPolicy) -> Self {
-        self.retry = policy;
+        self.retry = Some(policy);
+        self
+    }
+
+    /// Send requests through the shared network layer (its connection pool,
+    /// connect timeout, proxy and TLS settings, and its retry policy unless
+    /// [`Self::retry`] is called). Default: the process-wide client.
+    pub fn client(mut self, client: &HttpClient) -> Self {
+        self.client = Some(client.clone());
         self
     }
 
@@ -115,13 +126,14 @@ impl OllamaGeneratorBuilder {
             key: "ollama.base_url".into(),
             message: format!("`{}`: {e}", self.base_url),
         })?;
-        let client = http::client(&self.timeouts)?;
+        let client = http::client(self.client, &self.timeouts)?;
+        let retry = self.retry.unwrap_or_else(|| client.retry());
         Ok(OllamaGenerator {
             base_url: self.base_url.trim_end_matches('/').to_string(),
             model: self.model,
             keep_alive: self.keep_alive,
             timeouts: self.timeouts,
-            retry: self.retry,
+            retry,
             client,
         })
     }
@@ -258,7 +270,8 @@ impl OllamaGenerator {
             allow_latest: false,
             keep_alive: Some(Value::String("5m".into())),
             timeouts: Timeouts::default(),
-            retry: RetryPolicy::default(),
+            client: None,
+            retry: None,
         }
     }
 
@@ -294,7 +307,7 @@ impl OllamaGenerator {
     /// Turn a non-2xx response into a typed error.
     async fn status_error(&self, url: &str, resp: reqwest::Response) -> CallError {
         let status = resp.status().as_u16();
-        let retry_after = http::retry_after(resp.headers());
+        let retry_after = verity_net::retry_after(resp.headers());
         let text = resp.text().await.unwrap_or_default();
         let msg = serde_json::from_str::<Value>(&text)
             .ok()
@@ -309,10 +322,9 @@ impl OllamaGenerator {
         } else {
             format!("{url}: HTTP {status}: {msg}")
         };
-        CallError {
-            error: perr(PROVIDER, kind, message),
-            retry_after,
-        }
+        ProviderError::new(PROVIDER, kind, message)
+            .with_retry_after(retry_after)
+            .into()
     }
 
     /// POST `body` and return the successful response (headers received).
@@ -323,6 +335,7 @@ impl OllamaGenerator {
     ) -> std::result::Result<reqwest::Response, CallError> {
         let resp = self
             .client
+            .client()
             .post(url)
             .json(body)
             .send()
@@ -386,9 +399,7 @@ impl OllamaGenerator {
             keep_alive: self.keep_alive.as_ref(),
         })
         .unwrap_or(Value::Null);
-        http::with_retry(&self.retry, |_| self.chat_once(&body))
-            .await
-            .map(|_| ())
+        self.retry.run(|_| self.chat_once(&body)).await.map(|_| ())
     }
 }
 
@@ -514,7 +525,7 @@ impl Generator for OllamaGenerator {
     async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, false);
-        let chunk = http::with_retry(&self.retry, |_| self.chat_once(&body)).await?;
+        let chunk = self.retry.run(|_| self.chat_once(&body)).await?;
         Ok(Generation {
             text: chunk.message.and_then(|m| m.content).unwrap_or_default(),
             model: self.model.clone(),
@@ -531,20 +542,22 @@ impl Generator for OllamaGenerator {
         let body = self.request_body(req, true);
         let url = self.chat_url();
         let timeouts = self.timeouts;
-        let (resp, start) = http::with_retry(&self.retry, |_| {
-            let (url, body) = (&url, &body);
-            async move {
-                let start = Instant::now();
-                let deadline = start + timeouts.first_token.min(timeouts.total);
-                match tokio::time::timeout_at(deadline, self.post(url, body)).await {
-                    Ok(r) => r.map(|resp| (resp, start)),
-                    Err(_) => {
-                        Err(http::timeout(PROVIDER, "first token", timeouts.first_token).into())
+        let (resp, start) = self
+            .retry
+            .run(|_| {
+                let (url, body) = (&url, &body);
+                async move {
+                    let start = Instant::now();
+                    let deadline = start + timeouts.first_token.min(timeouts.total);
+                    match tokio::time::timeout_at(deadline, self.post(url, body)).await {
+                        Ok(r) => r.map(|resp| (resp, start)),
+                        Err(_) => {
+                            Err(http::timeout(PROVIDER, "first token", timeouts.first_token).into())
+                        }
                     }
                 }
-            }
-        })
-        .await?;
+            })
+            .await?;
         let state = NdjsonState {
             url,
             body: Box::pin(resp.bytes_stream()),
@@ -569,12 +582,13 @@ impl Generator for OllamaGenerator {
         let call = async {
             let resp = self
                 .client
+                .client()
                 .get(&url)
                 .send()
                 .await
                 .map_err(|e| http::map_reqwest(PROVIDER, &url, &e))?;
             if !resp.status().is_success() {
-                return Err(self.status_error(&url, resp).await.error);
+                return Err(self.status_error(&url, resp).await);
             }
             let tags: TagsResponse = resp.json().await.map_err(|e| {
                 perr(

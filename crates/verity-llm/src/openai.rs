@@ -9,9 +9,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::time::Instant;
 use verity_core::{
-    ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator,
+    ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator, ProviderError,
     ProviderErrorKind, Result, RetryPolicy, TokenStream, Usage,
 };
+
+use verity_net::HttpClient;
 
 use crate::http::{self, perr, ByteStream, CallError, LineSplitter, Timeouts};
 
@@ -25,7 +27,7 @@ pub struct OpenAiGenerator {
     api_key: Option<String>,
     timeouts: Timeouts,
     retry: RetryPolicy,
-    client: reqwest::Client,
+    client: HttpClient,
 }
 
 impl std::fmt::Debug for OpenAiGenerator {
@@ -47,7 +49,8 @@ pub struct OpenAiGeneratorBuilder {
     model: String,
     api_key: Option<String>,
     timeouts: Timeouts,
-    retry: RetryPolicy,
+    client: Option<HttpClient>,
+    retry: Option<RetryPolicy>,
 }
 
 impl std::fmt::Debug for OpenAiGeneratorBuilder {
@@ -99,7 +102,15 @@ impl OpenAiGeneratorBuilder {
     /// Retry policy for transient failures before any output was produced
     /// (default: 3 attempts; a `Retry-After` header lengthens the delay).
     pub fn retry(mut self, policy: RetryPolicy) -> Self {
-        self.retry = policy;
+        self.retry = Some(policy);
+        self
+    }
+
+    /// Send requests through the shared network layer (its connection pool,
+    /// connect timeout, proxy and TLS settings, and its retry policy unless
+    /// [`Self::retry`] is called). Default: the process-wide client.
+    pub fn client(mut self, client: &HttpClient) -> Self {
+        self.client = Some(client.clone());
         self
     }
 
@@ -116,13 +127,14 @@ impl OpenAiGeneratorBuilder {
             key: "openai.base_url".into(),
             message: format!("`{}`: {e}", self.base_url),
         })?;
-        let client = http::client(&self.timeouts)?;
+        let client = http::client(self.client, &self.timeouts)?;
+        let retry = self.retry.unwrap_or_else(|| client.retry());
         Ok(OpenAiGenerator {
             base_url: self.base_url.trim_end_matches('/').to_string(),
             model: self.model,
             api_key: self.api_key,
             timeouts: self.timeouts,
-            retry: self.retry,
+            retry,
             client,
         })
     }
@@ -238,7 +250,8 @@ impl OpenAiGenerator {
             model: model.into(),
             api_key: None,
             timeouts: Timeouts::default(),
-            retry: RetryPolicy::default(),
+            client: None,
+            retry: None,
         }
     }
 
@@ -268,7 +281,7 @@ impl OpenAiGenerator {
 
     async fn status_error(&self, url: &str, resp: reqwest::Response) -> CallError {
         let status = resp.status().as_u16();
-        let retry_after = http::retry_after(resp.headers());
+        let retry_after = verity_net::retry_after(resp.headers());
         let text = resp.text().await.unwrap_or_default();
         let (msg, typ, code) = serde_json::from_str::<Value>(&text)
             .ok()
@@ -279,10 +292,9 @@ impl OpenAiGenerator {
         if let Some(c) = code.or(typ) {
             message.push_str(&format!(" ({c})"));
         }
-        CallError {
-            error: perr(PROVIDER, kind, message),
-            retry_after,
-        }
+        ProviderError::new(PROVIDER, kind, message)
+            .with_retry_after(retry_after)
+            .into()
     }
 
     async fn post(
@@ -290,7 +302,7 @@ impl OpenAiGenerator {
         url: &str,
         body: &Value,
     ) -> std::result::Result<reqwest::Response, CallError> {
-        let mut rb = self.client.post(url).json(body);
+        let mut rb = self.client.client().post(url).json(body);
         if let Some(key) = &self.api_key {
             rb = rb.bearer_auth(key);
         }
@@ -518,7 +530,7 @@ impl Generator for OpenAiGenerator {
     async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, false);
-        http::with_retry(&self.retry, |_| self.complete_once(&body)).await
+        self.retry.run(|_| self.complete_once(&body)).await
     }
 
     async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
@@ -526,20 +538,22 @@ impl Generator for OpenAiGenerator {
         let body = self.request_body(req, true);
         let url = self.url();
         let timeouts = self.timeouts;
-        let (resp, start) = http::with_retry(&self.retry, |_| {
-            let (url, body) = (&url, &body);
-            async move {
-                let start = Instant::now();
-                let deadline = start + timeouts.first_token.min(timeouts.total);
-                match tokio::time::timeout_at(deadline, self.post(url, body)).await {
-                    Ok(r) => r.map(|resp| (resp, start)),
-                    Err(_) => {
-                        Err(http::timeout(PROVIDER, "first token", timeouts.first_token).into())
+        let (resp, start) = self
+            .retry
+            .run(|_| {
+                let (url, body) = (&url, &body);
+                async move {
+                    let start = Instant::now();
+                    let deadline = start + timeouts.first_token.min(timeouts.total);
+                    match tokio::time::timeout_at(deadline, self.post(url, body)).await {
+                        Ok(r) => r.map(|resp| (resp, start)),
+                        Err(_) => {
+                            Err(http::timeout(PROVIDER, "first token", timeouts.first_token).into())
+                        }
                     }
                 }
-            }
-        })
-        .await?;
+            })
+            .await?;
         let state = SseState {
             url,
             body: Box::pin(resp.bytes_stream()),
@@ -570,7 +584,7 @@ impl Generator for OpenAiGenerator {
         };
         let budget = self.timeouts.total.min(Duration::from_secs(10));
         let call = async {
-            let mut rb = self.client.get(&url);
+            let mut rb = self.client.client().get(&url);
             if let Some(key) = &self.api_key {
                 rb = rb.bearer_auth(key);
             }
@@ -583,7 +597,7 @@ impl Generator for OpenAiGenerator {
                 return Ok(());
             }
             if !resp.status().is_success() {
-                return Err(self.status_error(&url, resp).await.error);
+                return Err(self.status_error(&url, resp).await);
             }
             let v: Value = resp.json().await.map_err(|e| {
                 perr(

@@ -185,11 +185,11 @@ async fn fake() -> (String, Arc<Fake>) {
 fn gen(base: &str, model: &str) -> OllamaGenerator {
     OllamaGenerator::builder(model)
         .base_url(base)
-        .retry(RetryPolicy {
-            max_attempts: 3,
-            base_delay: Duration::from_millis(10),
-            max_delay: Duration::from_millis(50),
-        })
+        .retry(RetryPolicy::new(
+            3,
+            Duration::from_millis(10),
+            Duration::from_millis(50),
+        ))
         .first_token_timeout(Duration::from_millis(500))
         .total_timeout(Duration::from_secs(5))
         .build()
@@ -472,4 +472,26 @@ async fn invalid_params_are_rejected_before_any_call() {
     let e = gen(&base, "good:1b").generate(&r).await.unwrap_err();
     assert_eq!(kind(&e), ProviderErrorKind::InvalidRequest);
     assert!(st.bodies.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn retry_after_beyond_the_cap_gives_up_at_once() {
+    let (base, st) = fake().await;
+    let net = verity_net::HttpClient::new(verity_net::HttpConfig::default()).unwrap();
+    let g = OllamaGenerator::builder("busy:1b")
+        .base_url(&base)
+        .client(&net)
+        .retry(
+            RetryPolicy::new(3, Duration::from_millis(10), Duration::from_millis(50))
+                .with_max_retry_after(Duration::from_millis(500)),
+        )
+        .build()
+        .unwrap();
+    let t = Instant::now();
+    let e = g.generate(&req()).await.unwrap_err();
+    assert_eq!(kind(&e), ProviderErrorKind::RateLimited);
+    assert!(e.is_transient());
+    assert_eq!(e.retry_after(), Some(Duration::from_secs(1)));
+    assert_eq!(st.busy_calls.load(Ordering::SeqCst), 1, "not retried");
+    assert!(t.elapsed() < Duration::from_millis(900));
 }

@@ -203,11 +203,11 @@ async fn fake() -> (String, Arc<Fake>) {
 
 fn gen(base: &str, model: &str) -> OpenAiGenerator {
     OpenAiGenerator::builder(base, model)
-        .retry(RetryPolicy {
-            max_attempts: 3,
-            base_delay: Duration::from_millis(10),
-            max_delay: Duration::from_millis(50),
-        })
+        .retry(RetryPolicy::new(
+            3,
+            Duration::from_millis(10),
+            Duration::from_millis(50),
+        ))
         .first_token_timeout(Duration::from_millis(500))
         .total_timeout(Duration::from_secs(5))
         .build()

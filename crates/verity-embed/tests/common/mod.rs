@@ -28,6 +28,7 @@ pub struct Reply {
     pub status: u16,
     pub body: String,
     pub delay: Duration,
+    pub retry_after: Option<String>,
 }
 
 impl Reply {
@@ -36,6 +37,7 @@ impl Reply {
             status,
             body: body.to_string(),
             delay: Duration::ZERO,
+            retry_after: None,
         }
     }
     pub fn raw(status: u16, body: impl Into<String>) -> Self {
@@ -43,10 +45,16 @@ impl Reply {
             status,
             body: body.into(),
             delay: Duration::ZERO,
+            retry_after: None,
         }
     }
     pub fn after(mut self, delay: Duration) -> Self {
         self.delay = delay;
+        self
+    }
+    /// Send a `Retry-After` header with this value.
+    pub fn retry_after(mut self, value: impl Into<String>) -> Self {
+        self.retry_after = Some(value.into());
         self
     }
 }
@@ -85,12 +93,17 @@ async fn handle(State(fake): State<Fake>, uri: Uri, headers: HeaderMap, body: By
     if !reply.delay.is_zero() {
         tokio::time::sleep(reply.delay).await;
     }
-    (
+    let mut resp = (
         StatusCode::from_u16(reply.status).unwrap(),
         [("content-type", "application/json")],
         reply.body,
     )
-        .into_response()
+        .into_response();
+    if let Some(ra) = reply.retry_after {
+        resp.headers_mut()
+            .insert("retry-after", ra.parse().unwrap());
+    }
+    resp
 }
 
 /// Start a fake answering `/api/embed`, `/api/tags` and `/v1/embeddings`; returns its base URL.
