@@ -30,6 +30,7 @@ mod handle;
 mod providers;
 #[cfg(feature = "sources")]
 pub mod sources;
+pub mod tools;
 
 pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig};
 pub use handle::{IngestOutcome, Verity, VerityStats};
