@@ -76,3 +76,6 @@ impl ToolRegistry {
         registry
     }
 }
+
+#[cfg(test)]
+mod tests;
