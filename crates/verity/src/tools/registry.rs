@@ -195,7 +195,45 @@ fn object_schema<T: JsonSchema>() -> Map<String, Value> {
     };
     map.entry("type")
         .or_insert_with(|| Value::String("object".into()));
+    for v in map.values_mut() {
+        no_boolean_subschemas(v);
+    }
     map
+}
+
+/// Replace boolean subschemas (`true` for a `serde_json::Value` field) with
+/// their object forms: some clients (the TypeScript SDK) reject `true` as a
+/// property schema. `additionalProperties: bool` stays as is.
+fn no_boolean_subschemas(v: &mut Value) {
+    fn object_form(s: &mut Value) {
+        match s {
+            Value::Bool(true) => *s = Value::Object(Map::new()),
+            Value::Bool(false) => *s = serde_json::json!({"not": {}}),
+            other => no_boolean_subschemas(other),
+        }
+    }
+    match v {
+        Value::Object(map) => {
+            for (key, child) in map.iter_mut() {
+                match key.as_str() {
+                    "properties" | "$defs" | "definitions" | "patternProperties" => {
+                        if let Value::Object(props) = child {
+                            props.values_mut().for_each(object_form);
+                        }
+                    }
+                    "items" | "not" | "contains" | "propertyNames" => object_form(child),
+                    "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+                        if let Value::Array(list) = child {
+                            list.iter_mut().for_each(object_form);
+                        }
+                    }
+                    _ => no_boolean_subschemas(child),
+                }
+            }
+        }
+        Value::Array(list) => list.iter_mut().for_each(no_boolean_subschemas),
+        _ => {}
+    }
 }
 
 /// The set of tools a host exposes, in registration order.

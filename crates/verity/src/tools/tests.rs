@@ -15,6 +15,12 @@ fn builtin_tools_have_valid_distinct_names_and_object_schemas() {
         assert_eq!(tool.output_schema()["type"], "object", "{}", tool.name());
         assert!(!tool.description().is_empty());
     }
+    // No boolean subschema where clients expect an object (TypeScript SDK).
+    for tool in registry.tools() {
+        for schema in [tool.input_schema(), tool.output_schema()] {
+            assert!(!has_boolean_property(schema), "{}: {schema:?}", tool.name());
+        }
+    }
     let search = registry.get("search").unwrap();
     assert!(search.input_schema()["properties"]["query"].is_object());
     assert_eq!(search.input_schema()["required"], json!(["query"]));
@@ -82,4 +88,19 @@ async fn unknown_tools_invalid_arguments_and_failures_stay_distinct() {
         Err(ToolError::Failed(e)) => assert_eq!(e.code(), "invalid_input"),
         other => panic!("{other:?}"),
     }
+}
+
+fn has_boolean_property(schema: &serde_json::Map<String, serde_json::Value>) -> bool {
+    fn walk(v: &serde_json::Value) -> bool {
+        match v {
+            serde_json::Value::Object(m) => m.iter().any(|(k, c)| {
+                (k == "properties" || k == "$defs")
+                    && c.as_object().is_some_and(|p| p.values().any(|s| s.is_boolean()))
+                    || walk(c)
+            }),
+            serde_json::Value::Array(a) => a.iter().any(walk),
+            _ => false,
+        }
+    }
+    walk(&serde_json::Value::Object(schema.clone()))
 }
