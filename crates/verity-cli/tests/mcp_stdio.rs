@@ -21,7 +21,11 @@ async fn rmcp_client_drives_verity_mcp_over_stdio() {
         "# Routing fees\n\nRouting fees are set by each node operator, base plus proportional.\n",
     )
     .unwrap();
-    std::fs::write(outside.path().join("secret.md"), "# Secret\n\nnever ingest me\n").unwrap();
+    std::fs::write(
+        outside.path().join("secret.md"),
+        "# Secret\n\nnever ingest me\n",
+    )
+    .unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink(
         outside.path().join("secret.md"),
@@ -55,14 +59,21 @@ async fn rmcp_client_drives_verity_mcp_over_stdio() {
     assert_eq!(s["inserted"], 1, "{s}");
     #[cfg(unix)]
     assert!(
-        s["errors"].to_string().contains("outside"),
+        s["read_errors"].to_string().contains("outside"),
         "the escaping symlink is reported: {s}"
     );
     let secret = outside.path().join("secret.md");
-    for bad in [json!(["../x.md"]), json!([secret.to_str().unwrap()]), json!(["escape.md"])] {
+    for bad in [
+        json!(["../x.md"]),
+        json!([secret.to_str().unwrap()]),
+        json!(["escape.md"]),
+    ] {
         let r = client.call_tool(ingest(bad.clone())).await.unwrap();
         assert_eq!(r.is_error, Some(true), "{bad}: {r:?}");
-        assert_eq!(r.structured_content.unwrap()["error"]["code"], "invalid_input");
+        assert_eq!(
+            r.structured_content.unwrap()["error"]["code"],
+            "invalid_input"
+        );
     }
 
     // Inline text, then search finds both; nothing from outside the root.
@@ -81,25 +92,39 @@ async fn rmcp_client_drives_verity_mcp_over_stdio() {
         .await
         .unwrap();
     let hits = r.structured_content.unwrap()["hits"].clone();
-    assert!(hits[0]["text"].as_str().unwrap().contains("node operator"), "{hits}");
+    assert!(
+        hits[0]["chunk"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("node operator"),
+        "{hits}"
+    );
     let r = client
         .call_tool(
-            CallToolRequestParams::new("search").with_arguments(args(json!({"query": "never ingest me"}))),
+            CallToolRequestParams::new("search")
+                .with_arguments(args(json!({"query": "never ingest me"}))),
         )
         .await
         .unwrap();
-    assert!(!r.structured_content.unwrap().to_string().contains("never ingest"));
+    assert!(!r
+        .structured_content
+        .unwrap()
+        .to_string()
+        .contains("never ingest"));
 
     let r = client
         .call_tool(CallToolRequestParams::new("stats"))
         .await
         .unwrap();
-    assert_eq!(r.structured_content.unwrap()["documents"], 2);
+    assert_eq!(r.structured_content.unwrap()["store"]["documents"], 2);
 
     let e = client
         .call_tool(CallToolRequestParams::new("no_such_tool"))
         .await
         .unwrap_err();
-    assert!(matches!(e, ServiceError::McpError(ref d) if d.code.0 == -32602), "{e:?}");
+    assert!(
+        matches!(e, ServiceError::McpError(ref d) if d.code.0 == -32602),
+        "{e:?}"
+    );
     client.cancel().await.unwrap();
 }

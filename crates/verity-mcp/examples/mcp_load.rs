@@ -70,10 +70,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("stateless, JSON", HttpOptions::stateless()),
         ("sessions, SSE", HttpOptions::default()),
     ] {
-        let app = axum::Router::new().nest(
-            "/mcp",
-            router(verity.clone(), registry.clone(), options),
-        );
+        let app =
+            axum::Router::new().nest("/mcp", router(verity.clone(), registry.clone(), options));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let url = format!("http://{}/mcp", listener.local_addr()?);
         let server = tokio::spawn(async move {
@@ -172,7 +170,12 @@ fn post(http: &reqwest::Client, url: &str, body: String) -> reqwest::RequestBuil
 /// Initialize; `Some(id)` when the server opened a session.
 async fn open_session(http: &reqwest::Client, url: &str) -> Option<String> {
     let r = post(http, url, INIT.into()).send().await.ok()?;
-    let id = r.headers().get("mcp-session-id")?.to_str().ok()?.to_string();
+    let id = r
+        .headers()
+        .get("mcp-session-id")?
+        .to_str()
+        .ok()?
+        .to_string();
     let _ = r.text().await;
     let _ = post(http, url, INITIALIZED.into())
         .header("mcp-session-id", &id)

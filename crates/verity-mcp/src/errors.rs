@@ -1,33 +1,28 @@
-//! How registry errors reach an MCP client.
+//! How registry errors reach an MCP client (codes from `verity::api::error`).
 
 use rmcp::model::{CallToolResult, ContentBlock, ErrorData};
 use serde_json::{json, Value};
+use verity::api::{ErrorBody, ErrorMapping};
 use verity::tools::ToolError;
 use verity::Error;
 
-/// JSON-RPC code for a failed tool run when the kind has no protocol meaning
-/// (the result is an `isError` tool result, not a protocol error).
-fn mcp_code(e: &Error) -> i32 {
-    match e.code() {
-        "invalid_input" | "not_found" => -32602,
-        _ => -32603,
-    }
-}
-
-/// `{"error": {"code", "message", "transient", "mcp_code"}}` for a failed call.
+/// `{"error": {"code", "message", "transient", "jsonrpc_code"}}`: the
+/// structured content of a failed call; `jsonrpc_code` comes from the
+/// facade's error table.
 pub fn error_payload(e: &Error) -> Value {
+    let body = ErrorBody::from(e);
     json!({
         "error": {
-            "code": e.code(),
-            "message": e.to_string(),
-            "transient": e.is_transient(),
-            "mcp_code": mcp_code(e),
+            "code": body.code,
+            "message": body.message,
+            "transient": body.transient,
+            "jsonrpc_code": ErrorMapping::of(e).jsonrpc_code,
         }
     })
 }
 
-/// A registry error as an MCP answer: protocol errors for unknown tools and
-/// invalid arguments, an `isError` result for a tool that ran and failed.
+/// A registry error as an MCP answer: protocol errors (`-32602`) for unknown
+/// tools and invalid arguments, an `isError` result for a tool that ran and failed.
 pub(crate) fn to_mcp(err: ToolError) -> Result<CallToolResult, ErrorData> {
     match err {
         ToolError::UnknownTool { .. } => Err(ErrorData::invalid_params(

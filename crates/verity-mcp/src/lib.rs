@@ -9,7 +9,7 @@
 //! * Results carry the response as `structuredContent` (valid against the
 //!   tool's `outputSchema`) plus a readable text part.
 //! * A tool that runs and fails answers an `isError` result whose structured
-//!   content is `{"error": {"code", "message", "transient", "mcp_code"}}`; the
+//!   content is `{"error": {"code", "message", "transient", "jsonrpc_code"}}`; the
 //!   code is the error kind's stable [`verity::Error::code`].
 //! * An unknown tool or arguments that do not match the input schema are
 //!   JSON-RPC errors (`-32602`, invalid params) that say what to fix.

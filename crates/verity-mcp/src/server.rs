@@ -10,7 +10,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
-use verity::tools::{ToolRegistry, ToolHints};
+use verity::tools::{ToolHints, ToolRegistry};
 use verity::{Error, Result, Verity};
 
 use crate::errors::to_mcp;

@@ -30,9 +30,7 @@ fn args(v: Value) -> rmcp::model::JsonObject {
     v.as_object().cloned().unwrap()
 }
 
-async fn client(
-    addr: SocketAddr,
-) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
+async fn client(addr: SocketAddr) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
     let transport = StreamableHttpClientTransport::from_uri(format!("http://{addr}/mcp"));
     ().serve(transport).await.expect("initialize")
 }
@@ -40,7 +38,10 @@ async fn client(
 async fn exercise(addr: SocketAddr) {
     let client = client(addr).await;
     let info = client.peer_info().expect("server info");
-    assert_eq!(info.server_info.as_ref().map(|i| i.name.as_str()), Some("verity"));
+    assert_eq!(
+        info.server_info.as_ref().map(|i| i.name.as_str()),
+        Some("verity")
+    );
     assert!(info.capabilities.tools.is_some());
 
     client
@@ -50,11 +51,23 @@ async fn exercise(addr: SocketAddr) {
 
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    for n in ["search", "ask", "ingest", "fetch_url", "get_document", "stats"] {
+    for n in [
+        "search",
+        "ask",
+        "ingest",
+        "fetch_url",
+        "get_document",
+        "stats",
+    ] {
         assert!(names.contains(&n), "{n} missing from {names:?}");
     }
     for t in &tools {
-        assert_eq!(t.input_schema.get("type"), Some(&json!("object")), "{}", t.name);
+        assert_eq!(
+            t.input_schema.get("type"),
+            Some(&json!("object")),
+            "{}",
+            t.name
+        );
         let out = t.output_schema.as_ref().expect("output schema");
         assert_eq!(out.get("type"), Some(&json!("object")), "{}", t.name);
     }
@@ -68,7 +81,7 @@ async fn exercise(addr: SocketAddr) {
         .unwrap();
     assert_eq!(r.is_error, Some(false));
     let s = r.structured_content.expect("structured content");
-    assert_eq!(s["hits"][0]["uid"], "fees-1", "{s}");
+    assert_eq!(s["hits"][0]["doc"]["uid"], "fees-1", "{s}");
     let text = r.content[0].as_text().expect("text part").text.clone();
     assert!(text.contains("Routing fees"), "{text}");
 
@@ -142,7 +155,12 @@ async fn foreign_host_and_origin_are_refused_loopback_ones_accepted() {
     assert_eq!(rebinding.status(), 403);
     let evil_origin = post(addr, &[("origin", "http://evil.example")], INIT).await;
     assert_eq!(evil_origin.status(), 403);
-    let local_origin = post(addr, &[("origin", &format!("http://localhost:{port}"))], INIT).await;
+    let local_origin = post(
+        addr,
+        &[("origin", &format!("http://localhost:{port}"))],
+        INIT,
+    )
+    .await;
     assert_eq!(local_origin.status(), 200);
 }
 
@@ -154,7 +172,12 @@ async fn configured_hosts_replace_the_loopback_default() {
         ..HttpOptions::default()
     };
     let addr = serve(&fx, options).await;
-    assert_eq!(post(addr, &[("host", "verity.internal")], INIT).await.status(), 200);
+    assert_eq!(
+        post(addr, &[("host", "verity.internal")], INIT)
+            .await
+            .status(),
+        200
+    );
     assert_eq!(post(addr, &[], INIT).await.status(), 403);
 }
 
@@ -170,14 +193,22 @@ async fn stateless_mode_answers_without_a_session() {
     let r = post(addr, &[("mcp-protocol-version", "2025-06-18")], call).await;
     assert_eq!(r.status(), 200);
     let body: Value = r.json().await.unwrap();
-    assert_eq!(body["result"]["structuredContent"]["documents"], 2, "{body}");
+    assert_eq!(
+        body["result"]["structuredContent"]["store"]["documents"], 2,
+        "{body}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_requests_get_4xx_not_5xx() {
     let fx = common::fixture().await;
     let addr = serve(&fx, HttpOptions::default()).await;
-    for body in ["{", "[]", "null", r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#] {
+    for body in [
+        "{",
+        "[]",
+        "null",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+    ] {
         let r = post(addr, &[], body).await;
         assert!(r.status().is_client_error(), "{body}: {}", r.status());
     }

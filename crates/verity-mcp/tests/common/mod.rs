@@ -44,8 +44,7 @@ pub async fn fixture() -> Fixture {
         ..VerityConfig::default()
     };
     let verity = Verity::open(config).await.unwrap();
-    verity.ingest(docs(), &|_| {}).await.unwrap();
-    verity.flush().unwrap();
+    verity.ingest_documents(docs(), &|_| {}).await.unwrap();
     let options = ToolOptions {
         file_roots: FileRoots::new([files.path()]).unwrap(),
     };

@@ -47,15 +47,15 @@ async def check_session(session):
     # Success: structured content (validated by the SDK against the output schema) + text.
     r = await session.call_tool("search", {"query": "who sets routing fees"})
     assert not r.is_error
-    assert r.structured_content["hits"][0]["uid"] == "fees"
+    assert r.structured_content["hits"][0]["doc"]["uid"] == "fees"
     assert "Routing fees" in r.content[0].text
 
     r = await session.call_tool("get_document", {"uid": "tides"})
-    assert r.structured_content["found"] is True
+    assert r.structured_content["document"]["uid"] == "tides"
     assert "moon" in r.content[0].text
 
     r = await session.call_tool("stats", {})
-    assert r.structured_content["documents"] >= 2
+    assert r.structured_content["store"]["documents"] >= 2
 
     # Files under the root only.
     r = await session.call_tool("ingest", {"paths": ["lighthouse.md"]})

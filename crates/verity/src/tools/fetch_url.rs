@@ -1,38 +1,51 @@
-//! `fetch_url`: fetch a web page through the guarded fetcher and extract its main content.
+//! `fetch_url`: fetch a web page through the shared guarded fetcher and extract its main content.
 
-use super::wire::{FetchArgs, FetchOut};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
 use super::{Tool, ToolHints, ToolOptions};
-use crate::core::{FetchError, FetchStatus, FetchedSource};
+use crate::api::{FetchRequest, FetchResponse};
+use crate::core::{FetchError, FetchStatus};
 use crate::Error;
+
+/// The client-facing part of [`FetchRequest`]: an http(s) URL only. Local
+/// paths and `allow_private` (which disables the SSRF guard) are operator
+/// choices a tool caller never gets.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct FetchUrlRequest {
+    /// The http(s) URL to fetch.
+    pub url: String,
+}
 
 /// The `fetch_url` tool.
 pub(super) fn tool(_: &ToolOptions) -> Tool {
     Tool::new(
         "fetch_url",
         "Fetch a web page",
-        "Fetch an http(s) URL and return its main content as Markdown (boilerplate removed). \
-         Private, loopback and metadata addresses are refused; robots.txt is honoured.",
-        |f: &FetchOut| f.content.clone(),
-        |_verity, args: FetchArgs| {
+        "Fetch an http(s) URL and return its main content as Markdown (boilerplate removed) \
+         with its metadata. Private, loopback and metadata addresses are refused; \
+         robots.txt and per-host rate limits are honoured.",
+        |f: &FetchResponse| match &f.parsed {
+            Some(p) => p.document.content.clone(),
+            None => format!("{:?}: no content", f.status),
+        },
+        |verity, req: FetchUrlRequest| {
             Box::pin(async move {
-                if !crate::sources::is_url(&args.url) {
+                if !crate::config::is_url(&req.url) {
                     return Err(Error::invalid_input(format!(
                         "`{}` is not an http(s) URL",
-                        args.url
+                        req.url
                     )));
                 }
-                let f = crate::sources::fetch(&args.url, false).await?;
-                refuse_unfetched(&args.url, &f)?;
-                let (title, content) = match f.parsed {
-                    Some(p) => (p.document.title, p.document.content),
-                    None => (None, String::new()),
-                };
-                Ok(FetchOut {
-                    url: f.final_url.to_string(),
-                    status: format!("{:?}", f.status).to_lowercase(),
-                    title,
-                    content,
-                })
+                let f = verity
+                    .fetch(&FetchRequest {
+                        target: req.url.clone(),
+                        allow_private: false,
+                    })
+                    .await?;
+                refuse_unfetched(&req.url, &f)?;
+                Ok(f)
             })
         },
     )
@@ -44,7 +57,7 @@ pub(super) fn tool(_: &ToolOptions) -> Tool {
 }
 
 /// A fetch that produced no usable content is a failed call, with the reason.
-fn refuse_unfetched(url: &str, f: &FetchedSource) -> crate::Result<()> {
+fn refuse_unfetched(url: &str, f: &FetchResponse) -> crate::Result<()> {
     let detail = f.detail.clone().unwrap_or_default();
     let url = url.to_string();
     let e = match f.status {
@@ -55,15 +68,12 @@ fn refuse_unfetched(url: &str, f: &FetchedSource) -> crate::Result<()> {
             reason: detail,
         },
         FetchStatus::Timeout => FetchError::Timeout(url),
-        FetchStatus::NotFound | FetchStatus::RateLimited if f.http_status.is_some() => {
-            FetchError::Http {
+        _ => match f.http_status {
+            Some(status) => FetchError::Http { url, status },
+            None => FetchError::Network {
                 url,
-                status: f.http_status.unwrap_or_default(),
-            }
-        }
-        _ => FetchError::Network {
-            url,
-            message: format!("{:?} {detail}", f.status),
+                message: format!("{:?} {detail}", f.status),
+            },
         },
     };
     Err(e.into())

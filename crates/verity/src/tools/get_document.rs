@@ -1,7 +1,7 @@
 //! `get_document`: one stored document by uid.
 
-use super::wire::{DocArgs, DocOut};
 use super::{Tool, ToolHints, ToolOptions};
+use crate::api::{GetDocumentRequest, GetDocumentResponse};
 
 /// The `get_document` tool.
 pub(super) fn tool(_: &ToolOptions) -> Tool {
@@ -9,20 +9,15 @@ pub(super) fn tool(_: &ToolOptions) -> Tool {
         "get_document",
         "Get a document",
         "Return the full stored document (content and metadata) for a uid, as cited by \
-         `search` and `ask`.",
-        |d: &DocOut| match &d.document {
-            Some(doc) => doc["content"].as_str().unwrap_or_default().to_string(),
+         `search` and `ask`; `document` is null when no document has that uid.",
+        |d: &GetDocumentResponse| match &d.document {
+            Some(doc) => match &doc.title {
+                Some(t) => format!("# {t}\n\n{}", doc.content),
+                None => doc.content.clone(),
+            },
             None => "No document with that uid.".into(),
         },
-        |verity, args: DocArgs| {
-            Box::pin(async move {
-                let doc = verity.get(&args.uid).await?;
-                Ok(DocOut {
-                    found: doc.is_some(),
-                    document: doc.map(|d| serde_json::to_value(d).unwrap_or_default()),
-                })
-            })
-        },
+        |verity, req: GetDocumentRequest| Box::pin(async move { verity.document(&req).await }),
     )
     .hints(ToolHints {
         read_only: true,

@@ -34,7 +34,6 @@
 
 mod registry;
 mod roots;
-mod wire;
 
 mod ask;
 #[cfg(feature = "sources")]

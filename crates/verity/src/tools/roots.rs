@@ -45,9 +45,8 @@ impl FileRoots {
         let mut roots = Vec::new();
         for d in dirs {
             let d = d.as_ref();
-            let canon = std::fs::canonicalize(d).map_err(|e| {
-                Error::invalid_input(format!("file root {}: {e}", d.display()))
-            })?;
+            let canon = std::fs::canonicalize(d)
+                .map_err(|e| Error::invalid_input(format!("file root {}: {e}", d.display())))?;
             if !canon.is_dir() {
                 return Err(Error::invalid_input(format!(
                     "file root {} is not a directory",
@@ -150,10 +149,8 @@ impl FileRoots {
                 }
             };
             if !self.contains(&canon) {
-                out.refused.push(format!(
-                    "{}: links outside the file roots",
-                    entry.display()
-                ));
+                out.refused
+                    .push(format!("{}: links outside the file roots", entry.display()));
                 continue;
             }
             if canon.is_dir() {

@@ -47,7 +47,7 @@ async fn store() -> (tempfile::TempDir, Verity) {
     .unwrap();
     let mut d = Document::new("fees", "Routing fees are set by each node operator.");
     d.source = "handbook".into();
-    verity.ingest(vec![d], &|_| {}).await.unwrap();
+    verity.ingest_documents(vec![d], &|_| {}).await.unwrap();
     (home, verity)
 }
 
@@ -59,11 +59,11 @@ async fn calls_deserialize_run_and_serialize() {
         .call(&verity, "search", json!({"query": "routing fees"}))
         .await
         .unwrap();
-    assert_eq!(out.structured["hits"][0]["uid"], "fees");
+    assert_eq!(out.structured["hits"][0]["doc"]["uid"], "fees");
     assert!(out.text.contains("node operator"), "{}", out.text);
     // `null` arguments read as `{}`.
     let out = registry.call(&verity, "stats", json!(null)).await.unwrap();
-    assert_eq!(out.structured["documents"], 1);
+    assert_eq!(out.structured["store"]["documents"], 1);
 }
 
 #[tokio::test]
@@ -74,7 +74,12 @@ async fn unknown_tools_invalid_arguments_and_failures_stay_distinct() {
         Err(ToolError::UnknownTool { available, .. }) => assert!(available.contains("search")),
         other => panic!("{other:?}"),
     }
-    for bad in [json!({"query": 3}), json!({}), json!({"query": "x", "extra": 1}), json!([1])] {
+    for bad in [
+        json!({"query": 3}),
+        json!({}),
+        json!({"query": "x", "extra": 1}),
+        json!([1]),
+    ] {
         match registry.call(&verity, "search", bad.clone()).await {
             Err(ToolError::InvalidArguments { tool, .. }) => assert_eq!(tool, "search"),
             other => panic!("{bad}: {other:?}"),
@@ -95,7 +100,8 @@ fn has_boolean_property(schema: &serde_json::Map<String, serde_json::Value>) -> 
         match v {
             serde_json::Value::Object(m) => m.iter().any(|(k, c)| {
                 (k == "properties" || k == "$defs")
-                    && c.as_object().is_some_and(|p| p.values().any(|s| s.is_boolean()))
+                    && c.as_object()
+                        .is_some_and(|p| p.values().any(|s| s.is_boolean()))
                     || walk(c)
             }),
             serde_json::Value::Array(a) => a.iter().any(walk),
