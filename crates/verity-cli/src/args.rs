@@ -73,6 +73,16 @@ pub enum Command {
     /// Re-index into a shadow index, check it against an evaluation set, then switch the alias.
     #[command(disable_version_flag = true)]
     Reindex(ReindexArgs),
+    /// Serve the tools (search, ask, ingest, fetch_url, …) over MCP on stdin/stdout.
+    Mcp(McpArgs),
+}
+
+/// `verity mcp`: a Model Context Protocol server on stdio for assistants and IDEs.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Directory the `ingest` tool may read files from (repeatable); none: inline documents only.
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
 }
 
 /// `verity reindex`: shadow index `idx:<name>:v<version>`, gate, alias `idx:<name>:current`.

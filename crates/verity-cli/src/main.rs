@@ -208,6 +208,16 @@ async fn run(cli: Cli) -> verity::Result<u8> {
             Ok(exit::OK)
         }
         Command::Reindex(a) => reindex(&cli, a, &out).await,
+        Command::Mcp(a) => {
+            use verity::tools::{FileRoots, ToolOptions, ToolRegistry};
+            let options = ToolOptions {
+                file_roots: FileRoots::new(&a.roots)?,
+            };
+            let verity = std::sync::Arc::new(open(&overrides(&cli), &out).await?);
+            let registry = std::sync::Arc::new(ToolRegistry::builtin(&options));
+            verity_mcp::serve_stdio(verity, registry).await?;
+            Ok(exit::OK)
+        }
     }
 }
 

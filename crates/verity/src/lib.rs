@@ -37,6 +37,7 @@ mod providers;
 mod reindex;
 #[cfg(feature = "sources")]
 pub mod sources;
+pub mod tools;
 
 pub use api::{AskRequest, ConfigOverrides, IngestOutcome, IngestRequest, SearchRequest};
 pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig};

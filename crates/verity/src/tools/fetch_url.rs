@@ -1,0 +1,80 @@
+//! `fetch_url`: fetch a web page through the shared guarded fetcher and extract its main content.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{Tool, ToolHints, ToolOptions};
+use crate::api::{FetchRequest, FetchResponse};
+use crate::core::{FetchError, FetchStatus};
+use crate::Error;
+
+/// The client-facing part of [`FetchRequest`]: an http(s) URL only. Local
+/// paths and `allow_private` (which disables the SSRF guard) are operator
+/// choices a tool caller never gets.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct FetchUrlRequest {
+    /// The http(s) URL to fetch.
+    pub url: String,
+}
+
+/// The `fetch_url` tool.
+pub(super) fn tool(_: &ToolOptions) -> Tool {
+    Tool::new(
+        "fetch_url",
+        "Fetch a web page",
+        "Fetch an http(s) URL and return its main content as Markdown (boilerplate removed) \
+         with its metadata. Private, loopback and metadata addresses are refused; \
+         robots.txt and per-host rate limits are honoured.",
+        |f: &FetchResponse| match &f.parsed {
+            Some(p) => p.document.content.clone(),
+            None => format!("{:?}: no content", f.status),
+        },
+        |verity, req: FetchUrlRequest| {
+            Box::pin(async move {
+                if !crate::config::is_url(&req.url) {
+                    return Err(Error::invalid_input(format!(
+                        "`{}` is not an http(s) URL",
+                        req.url
+                    )));
+                }
+                let f = verity
+                    .fetch(&FetchRequest {
+                        target: req.url.clone(),
+                        allow_private: false,
+                    })
+                    .await?;
+                refuse_unfetched(&req.url, &f)?;
+                Ok(f)
+            })
+        },
+    )
+    .hints(ToolHints {
+        read_only: true,
+        open_world: true,
+        ..ToolHints::default()
+    })
+}
+
+/// A fetch that produced no usable content is a failed call, with the reason.
+fn refuse_unfetched(url: &str, f: &FetchResponse) -> crate::Result<()> {
+    let detail = f.detail.clone().unwrap_or_default();
+    let url = url.to_string();
+    let e = match f.status {
+        FetchStatus::Fetched | FetchStatus::Paywalled => return Ok(()),
+        FetchStatus::Blocked => FetchError::Blocked {
+            url,
+            addr: f.final_url.host_str().unwrap_or_default().to_string(),
+            reason: detail,
+        },
+        FetchStatus::Timeout => FetchError::Timeout(url),
+        _ => match f.http_status {
+            Some(status) => FetchError::Http { url, status },
+            None => FetchError::Network {
+                url,
+                message: format!("{:?} {detail}", f.status),
+            },
+        },
+    };
+    Err(e.into())
+}

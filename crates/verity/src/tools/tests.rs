@@ -1,0 +1,112 @@
+//! Registry tests on a real temp store (lexical, no model).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use serde_json::json;
+
+use super::*;
+use crate::{Document, EmbedderSpec, Verity, VerityConfig};
+
+#[test]
+fn builtin_tools_have_valid_distinct_names_and_object_schemas() {
+    let registry = ToolRegistry::builtin(&ToolOptions::default());
+    assert_eq!(registry.len(), BUILTIN.len());
+    for tool in registry.tools() {
+        assert_eq!(tool.input_schema()["type"], "object", "{}", tool.name());
+        assert_eq!(tool.output_schema()["type"], "object", "{}", tool.name());
+        assert!(!tool.description().is_empty());
+    }
+    // No boolean subschema where clients expect an object (TypeScript SDK).
+    for tool in registry.tools() {
+        for schema in [tool.input_schema(), tool.output_schema()] {
+            assert!(!has_boolean_property(schema), "{}: {schema:?}", tool.name());
+        }
+    }
+    let search = registry.get("search").unwrap();
+    assert!(search.input_schema()["properties"]["query"].is_object());
+    assert_eq!(search.input_schema()["required"], json!(["query"]));
+}
+
+#[test]
+fn duplicate_and_malformed_names_are_refused() {
+    let mut registry = ToolRegistry::builtin(&ToolOptions::default());
+    let again = registry.get("stats").unwrap().clone();
+    assert!(registry.register(again).is_err());
+    assert!(ToolRegistry::new()
+        .with(stats::tool(&ToolOptions::default()))
+        .is_ok());
+}
+
+async fn store() -> (tempfile::TempDir, Verity) {
+    let home = tempfile::tempdir().unwrap();
+    let verity = Verity::open(VerityConfig {
+        home: home.path().to_path_buf(),
+        embedder: EmbedderSpec::None,
+        ..VerityConfig::default()
+    })
+    .await
+    .unwrap();
+    let mut d = Document::new("fees", "Routing fees are set by each node operator.");
+    d.source = "handbook".into();
+    verity.ingest_documents(vec![d], &|_| {}).await.unwrap();
+    (home, verity)
+}
+
+#[tokio::test]
+async fn calls_deserialize_run_and_serialize() {
+    let (_home, verity) = store().await;
+    let registry = ToolRegistry::builtin(&ToolOptions::default());
+    let out = registry
+        .call(&verity, "search", json!({"query": "routing fees"}))
+        .await
+        .unwrap();
+    assert_eq!(out.structured["hits"][0]["doc"]["uid"], "fees");
+    assert!(out.text.contains("node operator"), "{}", out.text);
+    // `null` arguments read as `{}`.
+    let out = registry.call(&verity, "stats", json!(null)).await.unwrap();
+    assert_eq!(out.structured["store"]["documents"], 1);
+}
+
+#[tokio::test]
+async fn unknown_tools_invalid_arguments_and_failures_stay_distinct() {
+    let (_home, verity) = store().await;
+    let registry = ToolRegistry::builtin(&ToolOptions::default());
+    match registry.call(&verity, "nope", json!({})).await {
+        Err(ToolError::UnknownTool { available, .. }) => assert!(available.contains("search")),
+        other => panic!("{other:?}"),
+    }
+    for bad in [
+        json!({"query": 3}),
+        json!({}),
+        json!({"query": "x", "extra": 1}),
+        json!([1]),
+    ] {
+        match registry.call(&verity, "search", bad.clone()).await {
+            Err(ToolError::InvalidArguments { tool, .. }) => assert_eq!(tool, "search"),
+            other => panic!("{bad}: {other:?}"),
+        }
+    }
+    // No file roots configured: reading files is a failed call with the input code.
+    match registry
+        .call(&verity, "ingest", json!({"paths": ["docs"]}))
+        .await
+    {
+        Err(ToolError::Failed(e)) => assert_eq!(e.code(), "invalid_input"),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn has_boolean_property(schema: &serde_json::Map<String, serde_json::Value>) -> bool {
+    fn walk(v: &serde_json::Value) -> bool {
+        match v {
+            serde_json::Value::Object(m) => m.iter().any(|(k, c)| {
+                (k == "properties" || k == "$defs")
+                    && c.as_object()
+                        .is_some_and(|p| p.values().any(|s| s.is_boolean()))
+                    || walk(c)
+            }),
+            serde_json::Value::Array(a) => a.iter().any(walk),
+            _ => false,
+        }
+    }
+    walk(&serde_json::Value::Object(schema.clone()))
+}
