@@ -24,6 +24,7 @@ pub mod embed;
 pub mod error;
 pub mod generate;
 pub mod hash;
+pub mod judge;
 pub mod rank;
 pub mod retry;
 pub mod rules;
@@ -46,6 +47,7 @@ pub use generate::{
     ChatMessage, ContextBlock, FinishReason, GenerateRequest, Generation, GenerationParams,
     Generator, Grounding, Role, TokenStream, Usage,
 };
+pub use judge::{Judge, Judgement, Passage, Verdict};
 pub use retry::RetryPolicy;
 pub use rules::{Priority, RelevanceRule, RuleKind, RuleStore};
 pub use search::{
