@@ -5,7 +5,8 @@
 //! cargo run -p verity-examples --example quickstart
 //! ```
 
-use verity::{AskRequest, SearchQuery, Verity, VerityConfig};
+use verity::api::{AskRequest, IngestRequest, SearchRequest};
+use verity::{Verity, VerityConfig};
 
 #[tokio::main]
 async fn main() -> verity::Result<()> {
@@ -17,7 +18,12 @@ async fn main() -> verity::Result<()> {
     }
 
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let outcome = verity.ingest_paths(&[data], false, &|_| {}).await?;
+    let outcome = verity
+        .ingest(
+            IngestRequest::paths([data.display().to_string()], false),
+            &|_| {},
+        )
+        .await?;
     println!(
         "ingested {} documents ({} chunks)",
         outcome.inserted + outcome.replaced + outcome.unchanged,
@@ -25,7 +31,7 @@ async fn main() -> verity::Result<()> {
     );
 
     let results = verity
-        .search(&SearchQuery::new("how are routing fees computed").k(3))
+        .search(&SearchRequest::new("how are routing fees computed").k(3))
         .await?;
     for hit in &results.hits {
         println!(

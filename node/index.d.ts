@@ -107,12 +107,16 @@ export interface Stats {
   embedder: string | null
   generator: string
   home: string
+  /** Redis URL (password masked) when the store lives in Redis. */
+  redis?: string
   notes: string[]
 }
 
 export interface OpenOptions {
-  /** Store directory (default `VERITY_HOME` or `./.verity`). */
+  /** Store directory (default `VERITY_HOME` or `./.verity`), or a `redis://` URL. */
   home?: string
+  /** Redis URL (`REDIS_URL`): documents, indexes and caches live in Redis. */
+  url?: string
   index?: string
   /** `auto`, `none`, `local[:DIR]`, `ollama:MODEL:TAG`, `openai:MODEL`. */
   embedder?: string
@@ -122,17 +126,23 @@ export interface OpenOptions {
   k?: number
   minRelevance?: number
   cache?: boolean
+  ollamaUrl?: string
+  openaiUrl?: string
 }
 
 export interface FilterOptions {
   sources?: string[]
+  /** Any of these tags. */
   tags?: string[]
+  /** All of these tags. */
+  tagsAll?: string[]
   langs?: string[]
   uids?: string[]
   /** `{key: value}` or `{key: [v1, v2]}`. */
   metadata?: Record<string, unknown>
-  /** RFC 3339. */
+  /** RFC 3339, or `YYYY-MM-DD` (that day at 00:00 UTC). */
   since?: string
+  /** RFC 3339, or `YYYY-MM-DD` (the whole day is included). */
   until?: string
 }
 
@@ -160,7 +170,7 @@ export class VerityError extends Error {
 export class Verity {
   private constructor(native: unknown)
   static open(options?: OpenOptions): Promise<Verity>
-  ingest(docs: Document[]): Promise<IngestReport>
+  ingest(docs: Document[]): Promise<IngestOutcome>
   ingestPaths(paths: string[], strict?: boolean): Promise<IngestOutcome>
   search(query: string, options?: SearchOptions): Promise<SearchResults>
   ask(question: string, options?: AskOptions): Promise<Answer>
@@ -170,6 +180,19 @@ export class Verity {
   readonly notes: string[]
   readonly home: string
 }
+
+/** How each error code is reported by each host (`verity::api::error`). */
+export interface ErrorMapping {
+  code: string
+  js_code: string
+  exit_code: number
+  http_status: number
+  python_class: string
+  jsonrpc_code: number
+}
+
+/** The error table shared by every host. */
+export function errorTable(): ErrorMapping[]
 
 /** Fetch a URL (SSRF guard on unless `allowPrivate`) or parse a local file. */
 export function fetch(target: string, options?: { allowPrivate?: boolean }): Promise<Record<string, unknown>>

@@ -82,4 +82,9 @@ function fetch(target, options) {
   return call(() => native.fetch(target, options && options.allowPrivate))
 }
 
-module.exports = { Verity, VerityError, fetch }
+/** The error table of `verity::api::error`: for each code, its exit code, HTTP status, Python class, JS code and JSON-RPC code. */
+function errorTable() {
+  return native.errorTable()
+}
+
+module.exports = { Verity, VerityError, fetch, errorTable }

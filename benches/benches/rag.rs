@@ -67,7 +67,7 @@ async fn time_searches(v: &Verity, qs: &[String]) -> Vec<f64> {
     for q in qs {
         let t = Instant::now();
         std::hint::black_box(
-            v.search(&SearchQuery::new(q.clone()).k(8))
+            v.search_query(&SearchQuery::new(q.clone()).k(8))
                 .await
                 .expect("search"),
         );
@@ -115,7 +115,7 @@ fn bench_rag(c: &mut Criterion) {
         // Uncached: retrieval only (embed query + search + re-rank + guardrail), then the whole ask.
         let v = open(home.clone(), embedded, false).await;
         let first = Instant::now();
-        v.search(&SearchQuery::new(qs[0].clone()).k(8))
+        v.search_query(&SearchQuery::new(qs[0].clone()).k(8))
             .await
             .expect("warm-up search");
         eprintln!(
@@ -163,7 +163,7 @@ fn bench_rag(c: &mut Criterion) {
     group.bench_function("retrieve_k8", |b| {
         b.iter(|| {
             i = (i + 1) % qs.len();
-            rt.block_on(v.search(&SearchQuery::new(qs[i].clone()).k(8)))
+            rt.block_on(v.search_query(&SearchQuery::new(qs[i].clone()).k(8)))
                 .expect("search")
         })
     });

@@ -86,3 +86,29 @@ test('concurrent calls on one store', async () => {
   assert.deepEqual(all[0].mode, 'lexical')
   assert.equal((await s.stats()).store.documents, DOCS.length + 5)
 })
+
+test('errors follow the shared error table', async () => {
+  const { errorTable } = require('..')
+  const table = new Map(errorTable().map((r) => [r.code, r]))
+  for (const c of ['invalid_input', 'not_found', 'unavailable', 'config_error', 'internal']) assert.ok(table.has(c), c)
+  const s = await filled()
+  const cases = [
+    () => s.search('fees', { mode: 'psychic' }),
+    () => s.search('fees', { k: 0 }),
+    () => s.search('fees', { k: 1001 }),
+    () => s.ask('fees?', { k: 0 }),
+    () => Verity.open({ home: tmpHome(), embedder: 'telepathy' }),
+    () => s.delete(['']),
+  ]
+  for (const call of cases) {
+    await assert.rejects(call(), (e) => e instanceof VerityError && table.has(e.code) && table.get(e.code).js_code === e.code)
+  }
+  await assert.rejects(s.search('fees', { k: 0 }), (e) => /between 1 and 1000/.test(e.message))
+})
+
+test('a date-only until includes that day', async () => {
+  const s = await filled()
+  const uids = async (until) => (await s.search('fee rate', { until, mode: 'lexical' })).hits.map((h) => h.doc.uid)
+  assert.ok((await uids('2025-09-12')).includes('fees-1'))
+  assert.ok(!(await uids('2025-09-12T00:00:00Z')).includes('fees-1'))
+})

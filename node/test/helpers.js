@@ -33,4 +33,46 @@ function modelDir() {
   return path.join(root, 'all-MiniLM-L6-v2')
 }
 
-module.exports = { DATA, DOCS, tmpHome, modelDir }
+// A throw-away Redis with search + JSON on a free port, found as
+// crates/verity-redis/src/server.rs finds it. Resolves to { url, stop } or, when
+// it cannot start, to null — unless VERITY_REQUIRE_REDIS=1 (CI), where it throws.
+async function startRedis() {
+  const { spawn } = require('node:child_process')
+  const net = require('node:net')
+  const cache = process.env.VERITY_CACHE || path.join(os.homedir(), '.cache', 'verity')
+  const server = process.env.VERITY_REDIS_SERVER || path.join(cache, 'redis', 'bin', 'redis-server')
+  const spec = process.env.VERITY_REDIS_MODULES || path.join(cache, 'redis', 'modules')
+  const modules = fs.existsSync(spec) && fs.statSync(spec).isDirectory()
+    ? [path.join(spec, 'redisearch.so'), path.join(spec, 'rejson.so')]
+    : spec.split(':').filter(Boolean)
+  const unavailable = (why) => {
+    if (process.env.VERITY_REQUIRE_REDIS === '1') throw new Error(`VERITY_REQUIRE_REDIS=1 but Redis cannot start: ${why}`)
+    console.log(`# SKIPPED: cannot start a local Redis with search+JSON (scripts/redis.sh): ${why}`)
+    return null
+  }
+  const missing = [server, ...modules].filter((p) => !fs.existsSync(p))
+  if (missing.length || !modules.length) return unavailable(`missing ${missing.join(', ') || 'modules'}`)
+  const port = await new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)) })
+    s.on('error', reject)
+  })
+  const dir = tmpHome()
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]
+  for (const m of modules) args.push('--loadmodule', m)
+  const child = spawn(server, args, { stdio: 'ignore' })
+  const ping = () => new Promise((resolve) => {
+    const c = net.connect(port, '127.0.0.1', () => c.write('PING\r\n'))
+    c.on('data', (d) => { c.destroy(); resolve(d.toString().startsWith('+PONG')) })
+    c.on('error', () => resolve(false))
+  })
+  const deadline = Date.now() + 20000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) return unavailable(`redis-server exited with ${child.exitCode}`)
+    if (await ping()) return { url: `redis://127.0.0.1:${port}/`, stop: () => child.kill() }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  child.kill()
+  return unavailable('no answer within 20 s')
+}
+
+module.exports = { DATA, DOCS, tmpHome, modelDir, startRedis }

@@ -69,3 +69,63 @@ def no_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     for k in ("VERITY_HOME", "VERITY_EMBEDDER", "VERITY_GENERATOR", "VERITY_INDEX", "RAG_TOPK"):
         monkeypatch.delenv(k, raising=False)
     yield
+
+
+def _redis_binaries() -> tuple[Path, list[Path]]:
+    """redis-server and its modules, found as crates/verity-redis/src/server.rs finds them."""
+    cache = Path(os.environ.get("VERITY_CACHE", Path.home() / ".cache" / "verity"))
+    server = Path(os.environ.get("VERITY_REDIS_SERVER", cache / "redis" / "bin" / "redis-server"))
+    spec = os.environ.get("VERITY_REDIS_MODULES", str(cache / "redis" / "modules"))
+    if Path(spec).is_dir():
+        modules = [Path(spec) / "redisearch.so", Path(spec) / "rejson.so"]
+    else:
+        modules = [Path(m) for m in spec.split(":") if m]
+    return server, modules
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    """A throw-away Redis with search + JSON on a free port; skipped when it cannot
+    start, unless VERITY_REQUIRE_REDIS=1 (CI), where that is a failure."""
+    import socket
+    import subprocess
+    import time
+
+    def unavailable(why: str) -> None:
+        if os.environ.get("VERITY_REQUIRE_REDIS") == "1":
+            pytest.fail(f"VERITY_REQUIRE_REDIS=1 but Redis cannot start: {why}")
+        pytest.skip(f"cannot start a local Redis with search+JSON (scripts/redis.sh): {why}")
+
+    server, modules = _redis_binaries()
+    missing = [p for p in [server, *modules] if not p.is_file()]
+    if missing or not modules:
+        unavailable(f"missing {missing or 'modules'}")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    args = [str(server), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            "--dir", str(tmp_path)]
+    for m in modules:
+        args += ["--loadmodule", str(m)]
+    log = open(tmp_path / "redis.log", "wb")
+    proc = subprocess.Popen(args, stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 20
+        while True:
+            if proc.poll() is not None:
+                unavailable(f"redis-server exited: {(tmp_path / 'redis.log').read_text()[-300:]}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5) as c:
+                    c.sendall(b"PING\r\n")
+                    if c.recv(16).startswith(b"+PONG"):
+                        break
+            except OSError:
+                pass
+            if time.time() > deadline:
+                unavailable("no answer within 20 s")
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/"
+    finally:
+        proc.kill()
+        proc.wait()
+        log.close()

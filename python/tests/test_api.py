@@ -78,6 +78,16 @@ def test_search_filters(filled: verity.Store) -> None:
     assert len(filled.search("fees", uids=["liq-1"], mode="lexical")) == 0
 
 
+def test_until_a_date_includes_that_day(filled: verity.Store) -> None:
+    # fees-1 is dated 2025-09-12T08:00Z: a date-only `until` of that day keeps it,
+    # whether given as a date or as a YYYY-MM-DD string, as in the CLI and Node.
+    day = datetime.date(2025, 9, 12)
+    for until in (day, "2025-09-12"):
+        assert "fees-1" in {h.uid for h in filled.search("fee rate", until=until, mode="lexical")}
+    midnight = datetime.datetime(2025, 9, 12, tzinfo=datetime.timezone.utc)
+    assert "fees-1" not in {h.uid for h in filled.search("fee rate", until=midnight, mode="lexical")}
+
+
 def test_ask_cites_sources(filled: verity.Store) -> None:
     ans = filled.ask("What is the proportional fee rate of a Lightning channel?", mode="lexical")
     assert isinstance(ans, verity.Answer)

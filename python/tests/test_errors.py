@@ -136,3 +136,38 @@ def test_fetch_errors(tmp_path: Path) -> None:
     assert blocked["status"] == "blocked" and "loopback" in blocked["detail"]
     with pytest.raises(verity.VerityError):
         verity.fetch("http://[::1")
+
+
+def test_error_table_names_existing_classes() -> None:
+    import verity.errors as errors
+
+    table = verity._verity._error_table()
+    codes = {row["code"] for row in table}
+    assert {"invalid_input", "not_found", "unavailable", "config_error", "internal"} <= codes
+    for row in table:
+        cls = getattr(errors, row["python_class"])
+        assert issubclass(cls, verity.VerityError), row
+        assert row["js_code"] == row["code"]
+
+
+def test_errors_follow_the_table(filled: verity.Store, tmp_path: Path) -> None:
+    table = {row["code"]: row for row in verity._verity._error_table()}
+    cases: list[Any] = [
+        lambda: filled.search("fees", mode="psychic"),
+        lambda: filled.search("fees", k=0),
+        lambda: verity.Store.open(tmp_path / "x", embedder="telepathy"),
+        lambda: filled.delete([""]),
+    ]
+    for call in cases:
+        with pytest.raises(verity.VerityError) as e:
+            call()
+        assert type(e.value).__name__ == table[e.value.code]["python_class"], e.value
+
+
+def test_k_bounds(filled: verity.Store) -> None:
+    for k in (0, 1001):
+        with pytest.raises(verity.InvalidInput) as e:
+            filled.search("fees", k=k)
+        assert "between 1 and 1000" in str(e.value)
+        with pytest.raises(verity.InvalidInput):
+            filled.ask("fees?", k=k)

@@ -181,8 +181,9 @@ class Store:
         min_relevance: Optional[float] = None,
         cache: Optional[bool] = None,
     ) -> Store:
-        """Open or create a store. Unset arguments come from the environment
-        (``VERITY_HOME``, ``VERITY_EMBEDDER``, …), then the defaults
+        """Open or create a store: ``path`` is a directory (embedded SQLite) or a
+        ``redis://`` URL. Unset arguments come from the environment
+        (``VERITY_HOME``, ``REDIS_URL``, ``VERITY_EMBEDDER``, …), then the defaults
         (``embedder="auto"``, ``generator="extractive"``, ``k=8``, ``min_relevance=0.35``)."""
     @staticmethod
     def aopen(
@@ -275,3 +276,6 @@ def fetch(target: str, *, allow_private: bool = False) -> dict[str, Any]:
     """Fetch a URL (SSRF guard on unless ``allow_private``) or parse a local file."""
 
 def afetch(target: str, *, allow_private: bool = False) -> Awaitable[dict[str, Any]]: ...
+def _error_table() -> list[dict[str, Any]]:
+    """The error table shared by every host: code, exit_code, http_status,
+    python_class, js_code, jsonrpc_code."""

@@ -1,21 +1,18 @@
 //! The one place where JavaScript values meet Verity's Rust types: option
-//! objects (deserialized with serde, unknown keys refused) → queries and
-//! configs, results → plain JSON objects, and `verity_core::Error` → a
-//! rejection that `node/index.js` turns into a `VerityError` with `code`.
+//! objects (camelCase keys → the `verity::api` request types, unknown keys
+//! refused), results → plain JSON objects, and `verity_core::Error` → a
+//! rejection that `node/index.js` turns into a `VerityError` whose `code` is
+//! the api error table's JS code.
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
-use std::path::PathBuf;
 
-use chrono::{DateTime, Utc};
 use futures::FutureExt;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
-use verity::{
-    AskRequest, EmbedderSpec, Filters, GeneratorSpec, MetadataFilter, SearchQuery, TimeRange,
-    VerityConfig,
-};
+use verity::api::error::{ErrorBody, ErrorMapping};
+use verity::api::{AskRequest, ConfigOverrides, SearchRequest};
 
 /// Prefix of the error reasons produced here; `index.js` parses
 /// `VERITY:<code>:<transient>:<message>`.
@@ -26,9 +23,10 @@ pub fn napi_error(code: &str, transient: bool, message: &str) -> napi::Error {
     napi::Error::from_reason(format!("{ERROR_PREFIX}:{code}:{transient}:{message}"))
 }
 
-/// A `verity_core::Error` as a rejection.
+/// A `verity_core::Error` as a rejection, with the JS code of the api error table.
 pub fn to_napi(e: verity::Error) -> napi::Error {
-    napi_error(e.code(), e.is_transient(), &e.to_string())
+    let body = ErrorBody::from(&e);
+    napi_error(ErrorMapping::of(&e).js_code, body.transient, &body.message)
 }
 
 /// Deserialize an options object (`undefined`/`null` = defaults).
@@ -57,179 +55,79 @@ pub fn json<T: Serialize>(v: &T) -> napi::Result<Value> {
         .map_err(|e| napi_error("internal", false, &format!("cannot serialize result: {e}")))
 }
 
-/// Options of `Verity.open`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
-pub struct OpenOptions {
-    /// Store directory.
-    pub home: Option<PathBuf>,
-    /// Index or alias.
-    pub index: Option<String>,
-    /// Embedder spec (`auto`, `none`, `local[:DIR]`, `ollama:M:T`, `openai:M`).
-    pub embedder: Option<String>,
-    /// Generator spec.
-    pub generator: Option<String>,
-    /// Fallback generator spec.
-    pub fallback: Option<String>,
-    /// Top-k for answers.
-    pub k: Option<usize>,
-    /// Guardrail threshold.
-    pub min_relevance: Option<f32>,
-    /// Cache retrievals and answers.
-    pub cache: Option<bool>,
-}
-
-impl OpenOptions {
-    /// The environment defaults overridden by the options given.
-    pub fn config(self) -> verity::Result<VerityConfig> {
-        let mut c = VerityConfig::from_env()?;
-        if let Some(p) = self.home {
-            c.home = p;
-        }
-        if let Some(i) = self.index {
-            c.index = i;
-        }
-        if let Some(e) = self.embedder {
-            c.embedder = e.parse::<EmbedderSpec>()?;
-        }
-        if let Some(g) = self.generator {
-            c.generator = g.parse::<GeneratorSpec>()?;
-        }
-        if let Some(f) = self.fallback {
-            c.fallback = Some(f.parse::<GeneratorSpec>()?);
-        }
-        if let Some(k) = self.k {
-            c.rag.k = k;
-        }
-        if let Some(m) = self.min_relevance {
-            c.retriever.min_relevance = m;
-        }
-        if let Some(cache) = self.cache {
-            c.cache = cache;
-        }
-        Ok(c)
+/// Top-level option names in camelCase (`minRelevance`, `noCache`, `tagsAll`)
+/// become the api's snake_case names; nested values (metadata) are untouched.
+fn snake_keys(v: Value, renames: &[(&str, &str)]) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| {
+                    let k = match renames.iter().find(|(from, _)| *from == k) {
+                        Some((_, to)) => (*to).to_string(),
+                        None => to_snake(&k),
+                    };
+                    (k, v)
+                })
+                .collect(),
+        ),
+        other => other,
     }
 }
 
-/// Filters shared by `search` and `ask`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-pub struct FilterOptions {
-    /// Document sources kept.
-    pub sources: Vec<String>,
-    /// Tags (any of them).
-    pub tags: Vec<String>,
-    /// Languages kept.
-    pub langs: Vec<String>,
-    /// Uids kept.
-    pub uids: Vec<String>,
-    /// `{key: value | [values]}`.
-    pub metadata: Map<String, Value>,
-    /// Earliest `ts` (RFC 3339).
-    pub since: Option<DateTime<Utc>>,
-    /// Latest `ts` (RFC 3339).
-    pub until: Option<DateTime<Utc>>,
-}
-
-impl FilterOptions {
-    fn filters(self) -> Filters {
-        let metadata = self
-            .metadata
-            .into_iter()
-            .map(|(key, v)| MetadataFilter {
-                key,
-                values: match v {
-                    Value::Array(vs) => vs,
-                    one => vec![one],
-                },
-            })
-            .collect();
-        Filters {
-            sources: self.sources,
-            langs: self.langs,
-            tags_any: self.tags,
-            uids: self.uids,
-            metadata,
-            time: TimeRange {
-                since: self.since,
-                until: self.until,
-            },
-            ..Filters::default()
+fn to_snake(k: &str) -> String {
+    let mut out = String::with_capacity(k.len() + 4);
+    for c in k.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
         }
     }
+    out
 }
 
-/// Options of `search`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
-pub struct SearchOptions {
-    /// Hits wanted (default 8).
-    pub k: Option<usize>,
-    /// `lexical`, `dense` or `hybrid`.
-    pub mode: Option<String>,
-    /// Filters.
-    #[serde(flatten)]
-    pub filters: FilterOptions,
+/// Options of `Verity.open` as [`ConfigOverrides`]; `url` names a Redis server.
+pub fn open_options(v: Option<Value>) -> napi::Result<ConfigOverrides> {
+    options(v.map(|v| snake_keys(v, &[("url", "redis_url")])), "open")
 }
 
-impl SearchOptions {
-    /// The search query for `text`.
-    pub fn query(self, text: String) -> verity::Result<SearchQuery> {
-        let mut q = SearchQuery::new(text).filters(self.filters.filters());
-        if let Some(k) = self.k {
-            q = q.k(k);
+/// Options of `search` for `query` as a [`SearchRequest`].
+pub fn search_request(query: String, v: Option<Value>) -> napi::Result<SearchRequest> {
+    request(v, "query", query, "search")
+}
+
+/// Options of `ask` for `question` as an [`AskRequest`].
+pub fn ask_request(question: String, v: Option<Value>) -> napi::Result<AskRequest> {
+    request(v, "question", question, "ask")
+}
+
+fn request<T: DeserializeOwned>(
+    v: Option<Value>,
+    key: &str,
+    text: String,
+    what: &str,
+) -> napi::Result<T> {
+    let mut m = match v.map(|v| snake_keys(v, &[])) {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(m)) => m,
+        Some(_) => {
+            return Err(napi_error(
+                "invalid_input",
+                false,
+                &format!("{what} options must be an object"),
+            ))
         }
-        if let Some(m) = self.mode {
-            q = q.mode(m.parse()?);
-        }
-        Ok(q)
+    };
+    if m.contains_key(key) {
+        return Err(napi_error(
+            "invalid_input",
+            false,
+            &format!("invalid {what} options: unknown field `{key}`"),
+        ));
     }
-}
-
-/// Options of `ask`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
-pub struct AskOptions {
-    /// Answer language.
-    pub lang: Option<String>,
-    /// Override of k.
-    pub k: Option<usize>,
-    /// Retrieval mode.
-    pub mode: Option<String>,
-    /// Bypass the answer cache.
-    pub no_cache: bool,
-    /// Filters.
-    #[serde(flatten)]
-    pub filters: FilterOptions,
-}
-
-impl AskOptions {
-    /// The ask request for `question`.
-    pub fn request(self, question: String) -> verity::Result<AskRequest> {
-        Ok(AskRequest {
-            question,
-            lang: self.lang,
-            filters: self.filters.filters(),
-            k: self.k,
-            mode: self.mode.map(|m| m.parse()).transpose()?,
-            no_cache: self.no_cache,
-        })
-    }
-}
-
-/// What `ingest` reports.
-pub fn ingest_report(r: &verity::IngestReport) -> Value {
-    serde_json::json!({
-        "inserted": r.upsert.inserted,
-        "replaced": r.upsert.replaced,
-        "unchanged": r.upsert.unchanged,
-        "chunks": r.upsert.chunks,
-        "rejected": r.errors,
-        "lexical_only": r.lexical_only,
-        "seconds": r.seconds,
-        "bytes": r.bytes,
-        "reprocessed": r.reprocessed,
-    })
+    m.insert(key.to_string(), Value::String(text));
+    value(Value::Object(m), &format!("{what} options"))
 }
 
 /// Await a Verity future, turning its error or panic into a rejection.

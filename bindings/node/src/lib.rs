@@ -8,14 +8,14 @@
 
 mod conv;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use napi::Result;
 use napi_derive::napi;
 use serde_json::Value;
+use verity::api::{DeleteRequest, FetchRequest, IngestRequest};
 
-use conv::{json, options, run, AskOptions, OpenOptions, SearchOptions};
+use conv::{json, run};
 
 /// An open Verity store (native side; use the `Verity` class of `index.js`).
 #[napi]
@@ -23,22 +23,29 @@ pub struct NativeVerity {
     inner: Arc<verity::Verity>,
 }
 
-/// Open (or create) a store; unset options come from the environment, then the defaults.
+/// Open (or create) a store — a directory (`home`) or Redis (`url: 'redis://…'`);
+/// unset options come from the environment, then the defaults.
 #[napi]
 pub async fn open(opts: Option<Value>) -> Result<NativeVerity> {
-    let opts: OpenOptions = options(opts, "open")?;
-    let v = run(async move { verity::Verity::open(opts.config()?).await }).await?;
+    let o = conv::open_options(opts)?;
+    let v = run(async move { verity::Verity::open_with(&o).await }).await?;
     Ok(NativeVerity { inner: Arc::new(v) })
+}
+
+/// The error table of `verity::api::error` (one object per error code).
+#[napi]
+pub fn error_table() -> Result<Value> {
+    json(&verity::api::error::TABLE)
 }
 
 /// Fetch a URL (SSRF guard on unless `allowPrivate`) or parse a local file.
 #[napi]
 pub async fn fetch(target: String, allow_private: Option<bool>) -> Result<Value> {
-    let src = run(verity::sources::fetch(
-        &target,
-        allow_private.unwrap_or(false),
-    ))
-    .await?;
+    let req = FetchRequest {
+        target,
+        allow_private: allow_private.unwrap_or(false),
+    };
+    let src = run(async move { verity::sources::fetch(&req).await }).await?;
     json(&src)
 }
 
@@ -49,38 +56,35 @@ impl NativeVerity {
     pub async fn ingest(&self, docs: Value) -> Result<Value> {
         let docs: Vec<verity::Document> = conv::value(docs, "documents")?;
         let v = self.inner.clone();
-        let report = run(async move { v.ingest(docs, &|_| {}).await }).await?;
-        Ok(conv::ingest_report(&report))
+        let req = IngestRequest::documents(docs);
+        let outcome = run(async move { v.ingest(req, &|_| {}).await }).await?;
+        json(&outcome)
     }
 
     /// Read and ingest files and directories.
     #[napi]
     pub async fn ingest_paths(&self, paths: Vec<String>, strict: Option<bool>) -> Result<Value> {
-        let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
         let v = self.inner.clone();
-        let out = run(async move {
-            v.ingest_paths(&paths, strict.unwrap_or(false), &|_| {})
-                .await
-        })
-        .await?;
+        let req = IngestRequest::paths(paths, strict.unwrap_or(false));
+        let out = run(async move { v.ingest(req, &|_| {}).await }).await?;
         json(&out)
     }
 
     /// Search with re-rank and guardrail.
     #[napi]
     pub async fn search(&self, query: String, opts: Option<Value>) -> Result<Value> {
-        let opts: SearchOptions = options(opts, "search")?;
+        let req = conv::search_request(query, opts)?;
         let v = self.inner.clone();
-        let res = run(async move { v.search(&opts.query(query)?).await }).await?;
+        let res = run(async move { v.search(&req).await }).await?;
         json(&res)
     }
 
     /// Answer a question from the sources, with citations.
     #[napi]
     pub async fn ask(&self, question: String, opts: Option<Value>) -> Result<Value> {
-        let opts: AskOptions = options(opts, "ask")?;
+        let req = conv::ask_request(question, opts)?;
         let v = self.inner.clone();
-        let ans = run(async move { v.ask(&opts.request(question)?).await }).await?;
+        let ans = run(async move { v.ask(&req).await }).await?;
         json(&ans)
     }
 
@@ -96,8 +100,9 @@ impl NativeVerity {
     #[napi]
     pub async fn delete(&self, uids: Vec<String>) -> Result<u32> {
         let v = self.inner.clone();
-        let n = run(async move { v.delete(&uids).await }).await?;
-        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+        let req = DeleteRequest { uids };
+        let r = run(async move { v.delete(&req).await }).await?;
+        Ok(u32::try_from(r.deleted).unwrap_or(u32::MAX))
     }
 
     /// Counts and configuration.
@@ -112,10 +117,9 @@ impl NativeVerity {
     /// and resolve to the seconds spent (baseline of the overhead figures).
     #[napi]
     pub async fn bench_search(&self, query: String, n: u32, opts: Option<Value>) -> Result<f64> {
-        let q = options::<SearchOptions>(opts, "search")?;
+        let q = conv::search_request(query, opts)?;
         let v = self.inner.clone();
         run(async move {
-            let q = q.query(query)?;
             let t = std::time::Instant::now();
             for _ in 0..n {
                 v.search(&q).await?;
@@ -131,9 +135,9 @@ impl NativeVerity {
         self.inner.notes().to_vec()
     }
 
-    /// Store directory.
+    /// Where the store lives: its directory, or the Redis URL (password masked).
     #[napi(getter)]
     pub fn home(&self) -> String {
-        self.inner.config().home.display().to_string()
+        self.inner.location()
     }
 }

@@ -1,11 +1,10 @@
 //! The one place where Python values meet Verity's Rust types: Python ⇄
-//! JSON values (through serde), keyword arguments → queries and configs,
-//! `verity_core::Error` → the exception classes of `verity.errors`, and the
+//! JSON values (through serde), keyword arguments → `verity::api` requests,
+//! `verity_core::Error` → the `verity.errors` class the api error table names, and the
 //! sync / async call helpers that release the GIL while Rust works.
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
-use std::path::PathBuf;
 
 use futures::FutureExt;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -14,9 +13,8 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
-use verity::{
-    EmbedderSpec, Filters, GeneratorSpec, MetadataFilter, SearchMode, TimeRange, VerityConfig,
-};
+use verity::api::error::ErrorMapping;
+use verity::SearchMode;
 
 /// A JSON value on its way to Python (built without the GIL, converted with it).
 pub struct Json(pub Value);
@@ -145,7 +143,7 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// `datetime` → RFC 3339 (naive = UTC); `date` → midnight UTC; else `None`.
-fn datetime_to_rfc3339(obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+pub fn datetime_to_rfc3339(obj: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     let dt = obj.py().import("datetime")?;
     if obj.is_instance(&dt.getattr("datetime")?)? {
         let iso: String = obj.call_method0("isoformat")?.extract()?;
@@ -197,46 +195,62 @@ pub struct FilterArgs<'a, 'py> {
     pub uids: Option<Vec<String>>,
     /// `{key: value | [values]}` metadata equality / membership.
     pub metadata: Option<&'a Bound<'py, PyDict>>,
-    /// Earliest `ts` (datetime, date or RFC 3339 str).
+    /// Earliest `ts` (datetime, date or str).
     pub since: Option<&'a Bound<'py, PyAny>>,
-    /// Latest `ts`.
+    /// Latest `ts` (a date or `YYYY-MM-DD` includes that day).
     pub until: Option<&'a Bound<'py, PyAny>>,
 }
 
-/// Build [`Filters`] from keyword arguments.
-pub fn filters(py: Python<'_>, a: FilterArgs<'_, '_>) -> PyResult<Filters> {
-    let mut metadata = Vec::new();
-    if let Some(m) = a.metadata {
-        for (k, v) in m.iter() {
-            let key: String = k
-                .extract()
-                .map_err(|_| PyTypeError::new_err("metadata filter keys must be str"))?;
-            let values = match py_to_json(&v)? {
-                Value::Array(vs) => vs,
-                one => vec![one],
-            };
-            metadata.push(MetadataFilter { key, values });
-        }
+/// Filter values in the form of [`verity::api`] requests.
+pub struct Filters {
+    pub sources: Vec<String>,
+    pub tags: Vec<String>,
+    pub langs: Vec<String>,
+    pub uids: Vec<String>,
+    pub metadata: Map<String, Value>,
+    pub since: Option<String>,
+    pub until: Option<String>,
+}
+
+/// `datetime` → RFC 3339 (naive = UTC), `date` → `YYYY-MM-DD`, `str` as is:
+/// the api layer gives them one meaning in every host.
+fn time_arg(o: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<String>> {
+    let Some(o) = o.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    if let Ok(s) = o.cast::<PyString>() {
+        return Ok(Some(s.extract()?));
     }
-    let time = |o: Option<&Bound<'_, PyAny>>,
-                what: &str|
-     -> PyResult<Option<chrono::DateTime<chrono::Utc>>> {
-        match o {
-            Some(v) if !v.is_none() => from_py(py, v, what).map(Some),
-            _ => Ok(None),
-        }
+    let dt = o.py().import("datetime")?;
+    if o.is_instance(&dt.getattr("datetime")?)? {
+        return datetime_to_rfc3339(o);
+    }
+    if o.is_instance(&dt.getattr("date")?)? {
+        return Ok(Some(o.call_method0("isoformat")?.extract()?));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{what} must be a datetime, a date or a str, not {}",
+        type_name(o)
+    )))
+}
+
+/// Keyword filters in api form.
+pub fn filters(a: FilterArgs<'_, '_>) -> PyResult<Filters> {
+    let metadata = match a.metadata {
+        Some(m) => match py_to_json(m.as_any())? {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        },
+        None => Map::new(),
     };
     Ok(Filters {
         sources: a.sources.unwrap_or_default(),
+        tags: a.tags.unwrap_or_default(),
         langs: a.langs.unwrap_or_default(),
-        tags_any: a.tags.unwrap_or_default(),
-        tags_all: Vec::new(),
         uids: a.uids.unwrap_or_default(),
         metadata,
-        time: TimeRange {
-            since: time(a.since, "since (RFC 3339 or datetime)")?,
-            until: time(a.until, "until")?,
-        },
+        since: time_arg(a.since, "since")?,
+        until: time_arg(a.until, "until")?,
     })
 }
 
@@ -247,73 +261,11 @@ pub fn mode(py: Python<'_>, mode: Option<&str>) -> PyResult<Option<SearchMode>> 
         .map_err(|e| to_pyerr(py, e))
 }
 
-/// Arguments of `Store.open`.
-pub struct OpenArgs {
-    /// Store directory.
-    pub path: Option<PathBuf>,
-    /// Index or alias.
-    pub index: Option<String>,
-    /// Embedder spec.
-    pub embedder: Option<String>,
-    /// Generator spec.
-    pub generator: Option<String>,
-    /// Fallback generator spec.
-    pub fallback: Option<String>,
-    /// Top-k.
-    pub k: Option<usize>,
-    /// Guardrail threshold.
-    pub min_relevance: Option<f32>,
-    /// Cache retrievals and answers.
-    pub cache: Option<bool>,
-}
-
-/// The environment defaults ([`VerityConfig::from_env`]) overridden by the arguments given.
-pub fn config(a: OpenArgs) -> verity::Result<VerityConfig> {
-    let mut c = VerityConfig::from_env()?;
-    if let Some(p) = a.path {
-        c.home = p;
-    }
-    if let Some(i) = a.index {
-        c.index = i;
-    }
-    if let Some(e) = a.embedder {
-        c.embedder = e.parse::<EmbedderSpec>()?;
-    }
-    if let Some(g) = a.generator {
-        c.generator = g.parse::<GeneratorSpec>()?;
-    }
-    if let Some(f) = a.fallback {
-        c.fallback = Some(f.parse::<GeneratorSpec>()?);
-    }
-    if let Some(k) = a.k {
-        c.rag.k = k;
-    }
-    if let Some(m) = a.min_relevance {
-        c.retriever.min_relevance = m;
-    }
-    if let Some(cache) = a.cache {
-        c.cache = cache;
-    }
-    Ok(c)
-}
-
-/// The exception class name for an error code (classes live in `verity/errors.py`).
-fn class_for(code: &str) -> &'static str {
-    match code {
-        "invalid_input" => "InvalidInput",
-        "not_found" => "NotFound",
-        "unavailable" | "timeout" => "Unavailable",
-        "embedder_mismatch" | "reindex_required" => "EmbedderMismatch",
-        "config_error" | "model_not_found" => "ConfigError",
-        _ => "VerityError",
-    }
-}
-
 /// An exception of `verity.errors` for `code`, with `.code` and `.transient`.
 pub fn error(py: Python<'_>, code: &str, transient: bool, message: &str) -> PyErr {
     let made = py
         .import("verity.errors")
-        .and_then(|m| m.getattr(class_for(code)))
+        .and_then(|m| m.getattr(ErrorMapping::for_code(code).python_class))
         .and_then(|cls| cls.call1((message, code, transient)));
     match made {
         Ok(exc) => PyErr::from_value(exc),
@@ -374,19 +326,4 @@ where
             })),
         }
     })
-}
-
-/// What `ingest` reports, as JSON.
-pub fn ingest_report(r: verity::IngestReport) -> PyResult<Json> {
-    Ok(Json(serde_json::json!({
-        "inserted": r.upsert.inserted,
-        "replaced": r.upsert.replaced,
-        "unchanged": r.upsert.unchanged,
-        "chunks": r.upsert.chunks,
-        "rejected": r.errors,
-        "lexical_only": r.lexical_only,
-        "seconds": r.seconds,
-        "bytes": r.bytes,
-        "reprocessed": r.reprocessed,
-    })))
 }

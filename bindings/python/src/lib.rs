@@ -11,9 +11,11 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use verity::{AskRequest, SearchQuery};
+use verity::api::{
+    AskRequest, ConfigOverrides, DeleteRequest, FetchRequest, IngestRequest, SearchRequest,
+};
 
-use conv::{block, spawn, FilterArgs, Json, OpenArgs};
+use conv::{block, spawn, FilterArgs, Json};
 use types::{plain, wrap, Answer, Document, SearchResults};
 
 /// An open Verity store (documents, indexes, caches, embedder, generators).
@@ -29,8 +31,9 @@ impl From<verity::Verity> for Store {
     }
 }
 
+/// `Store.open` arguments as [`ConfigOverrides`]; `path` may be a directory or a `redis://` URL.
 #[allow(clippy::too_many_arguments)]
-fn open_args(
+fn overrides(
     path: Option<PathBuf>,
     index: Option<String>,
     embedder: Option<String>,
@@ -39,9 +42,9 @@ fn open_args(
     k: Option<usize>,
     min_relevance: Option<f32>,
     cache: Option<bool>,
-) -> OpenArgs {
-    OpenArgs {
-        path,
+) -> ConfigOverrides {
+    ConfigOverrides {
+        home: path.map(|p| p.to_string_lossy().into_owned()),
         index,
         embedder,
         generator,
@@ -49,6 +52,7 @@ fn open_args(
         k,
         min_relevance,
         cache,
+        ..ConfigOverrides::default()
     }
 }
 
@@ -62,7 +66,7 @@ fn documents(py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<Vec<verity::Do
 }
 
 #[allow(clippy::too_many_arguments)]
-fn search_query(
+fn search_request(
     py: Python<'_>,
     query: String,
     k: usize,
@@ -74,24 +78,29 @@ fn search_query(
     metadata: Option<&Bound<'_, PyDict>>,
     since: Option<&Bound<'_, PyAny>>,
     until: Option<&Bound<'_, PyAny>>,
-) -> PyResult<SearchQuery> {
-    let filters = conv::filters(
-        py,
-        FilterArgs {
-            sources,
-            tags,
-            langs,
-            uids,
-            metadata,
-            since,
-            until,
-        },
-    )?;
-    let mut q = SearchQuery::new(query).k(k).filters(filters);
-    if let Some(m) = conv::mode(py, mode)? {
-        q = q.mode(m);
-    }
-    Ok(q)
+) -> PyResult<SearchRequest> {
+    let f = conv::filters(FilterArgs {
+        sources,
+        tags,
+        langs,
+        uids,
+        metadata,
+        since,
+        until,
+    })?;
+    Ok(SearchRequest {
+        query,
+        k: Some(k),
+        mode: conv::mode(py, mode)?,
+        sources: f.sources,
+        tags: f.tags,
+        langs: f.langs,
+        uids: f.uids,
+        metadata: f.metadata,
+        since: f.since,
+        until: f.until,
+        ..SearchRequest::default()
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -110,31 +119,43 @@ fn ask_request(
     until: Option<&Bound<'_, PyAny>>,
     no_cache: bool,
 ) -> PyResult<AskRequest> {
-    let filters = conv::filters(
-        py,
-        FilterArgs {
-            sources,
-            tags,
-            langs,
-            uids,
-            metadata,
-            since,
-            until,
-        },
-    )?;
+    let f = conv::filters(FilterArgs {
+        sources,
+        tags,
+        langs,
+        uids,
+        metadata,
+        since,
+        until,
+    })?;
     Ok(AskRequest {
         question,
         lang,
-        filters,
         k,
         mode: conv::mode(py, mode)?,
         no_cache,
+        sources: f.sources,
+        tags: f.tags,
+        langs: f.langs,
+        uids: f.uids,
+        metadata: f.metadata,
+        since: f.since,
+        until: f.until,
+        ..AskRequest::default()
     })
+}
+
+fn paths_request(paths: Vec<PathBuf>, strict: bool) -> IngestRequest {
+    IngestRequest::paths(
+        paths.iter().map(|p| p.to_string_lossy().into_owned()),
+        strict,
+    )
 }
 
 #[pymethods]
 impl Store {
-    /// Open (or create) a store. Unset arguments come from the environment
+    /// Open (or create) a store: `path` is a directory (embedded SQLite) or a
+    /// `redis://` URL. Unset arguments come from the environment
     /// (`VERITY_HOME`, `VERITY_EMBEDDER`, …) and then the defaults.
     #[staticmethod]
     #[pyo3(signature = (path = None, *, index = None, embedder = None, generator = None, fallback = None, k = None, min_relevance = None, cache = None))]
@@ -150,7 +171,7 @@ impl Store {
         min_relevance: Option<f32>,
         cache: Option<bool>,
     ) -> PyResult<Store> {
-        let args = open_args(
+        let o = overrides(
             path,
             index,
             embedder,
@@ -160,10 +181,7 @@ impl Store {
             min_relevance,
             cache,
         );
-        block(py, async move {
-            verity::Verity::open(conv::config(args)?).await
-        })
-        .map(Store::from)
+        block(py, async move { verity::Verity::open_with(&o).await }).map(Store::from)
     }
 
     /// Async [`Store.open`].
@@ -181,7 +199,7 @@ impl Store {
         min_relevance: Option<f32>,
         cache: Option<bool>,
     ) -> PyResult<Bound<'_, PyAny>> {
-        let args = open_args(
+        let o = overrides(
             path,
             index,
             embedder,
@@ -193,7 +211,7 @@ impl Store {
         );
         spawn(
             py,
-            async move { verity::Verity::open(conv::config(args)?).await },
+            async move { verity::Verity::open_with(&o).await },
             wrap::<_, Store>,
         )
     }
@@ -201,7 +219,8 @@ impl Store {
     /// Ingest documents (dicts in the seed-001 schema or `Document`s).
     fn ingest(&self, py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<Json> {
         let (v, docs) = (self.inner.clone(), documents(py, docs)?);
-        block(py, async move { v.ingest(docs, &|_| {}).await }).and_then(conv::ingest_report)
+        let req = IngestRequest::documents(docs);
+        block(py, async move { v.ingest(req, &|_| {}).await }).and_then(plain)
     }
 
     /// Async [`Store.ingest`].
@@ -211,22 +230,16 @@ impl Store {
         docs: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (v, docs) = (self.inner.clone(), documents(py, docs)?);
-        spawn(
-            py,
-            async move { v.ingest(docs, &|_| {}).await },
-            conv::ingest_report,
-        )
+        let req = IngestRequest::documents(docs);
+        spawn(py, async move { v.ingest(req, &|_| {}).await }, plain)
     }
 
     /// Read and ingest files and directories (JSONL, BEIR, Markdown, text).
     #[pyo3(signature = (paths, strict = false))]
     fn ingest_paths(&self, py: Python<'_>, paths: Vec<PathBuf>, strict: bool) -> PyResult<Json> {
         let v = self.inner.clone();
-        block(
-            py,
-            async move { v.ingest_paths(&paths, strict, &|_| {}).await },
-        )
-        .and_then(plain)
+        let req = paths_request(paths, strict);
+        block(py, async move { v.ingest(req, &|_| {}).await }).and_then(plain)
     }
 
     /// Async [`Store.ingest_paths`].
@@ -238,11 +251,8 @@ impl Store {
         strict: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let v = self.inner.clone();
-        spawn(
-            py,
-            async move { v.ingest_paths(&paths, strict, &|_| {}).await },
-            plain,
-        )
+        let req = paths_request(paths, strict);
+        spawn(py, async move { v.ingest(req, &|_| {}).await }, plain)
     }
 
     /// Search (lexical, dense or hybrid) with re-rank and guardrail.
@@ -262,7 +272,7 @@ impl Store {
         since: Option<&Bound<'_, PyAny>>,
         until: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<SearchResults> {
-        let q = search_query(
+        let q = search_request(
             py, query, k, mode, sources, tags, langs, uids, metadata, since, until,
         )?;
         let v = self.inner.clone();
@@ -286,7 +296,7 @@ impl Store {
         since: Option<&Bound<'py, PyAny>>,
         until: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let q = search_query(
+        let q = search_request(
             py, query, k, mode, sources, tags, langs, uids, metadata, since, until,
         )?;
         let v = self.inner.clone();
@@ -366,13 +376,15 @@ impl Store {
     /// Delete documents by uid; returns how many existed.
     fn delete(&self, py: Python<'_>, uids: Vec<String>) -> PyResult<usize> {
         let v = self.inner.clone();
-        block(py, async move { v.delete(&uids).await })
+        let req = DeleteRequest { uids };
+        block(py, async move { v.delete(&req).await }).map(|r| r.deleted)
     }
 
     /// Async [`Store.delete`].
     fn adelete<'py>(&self, py: Python<'py>, uids: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
         let v = self.inner.clone();
-        spawn(py, async move { v.delete(&uids).await }, Ok)
+        let req = DeleteRequest { uids };
+        spawn(py, async move { v.delete(&req).await }, |r| Ok(r.deleted))
     }
 
     /// Counts and configuration.
@@ -393,10 +405,10 @@ impl Store {
         self.inner.notes().to_vec()
     }
 
-    /// Store directory.
+    /// Where the store lives: its directory, or the Redis URL (password masked).
     #[getter]
     fn home(&self) -> String {
-        self.inner.config().home.display().to_string()
+        self.inner.location()
     }
 
     /// Benchmark helper (not API): run the same lexical search `n` times
@@ -404,7 +416,7 @@ impl Store {
     /// overhead figures in docs/benchmarks.d/bindings.md.
     #[pyo3(signature = (query, n, mode = "lexical"))]
     fn _bench_search(&self, py: Python<'_>, query: String, n: usize, mode: &str) -> PyResult<f64> {
-        let q = search_query(
+        let q = search_request(
             py,
             query,
             8,
@@ -430,7 +442,7 @@ impl Store {
     fn __repr__(&self) -> String {
         format!(
             "Store(home={:?}, index={:?})",
-            self.inner.config().home,
+            self.inner.location(),
             self.inner.config().index
         )
     }
@@ -440,21 +452,29 @@ impl Store {
 #[pyfunction]
 #[pyo3(signature = (target, *, allow_private = false))]
 fn fetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<Json> {
-    block(py, async move {
-        verity::sources::fetch(&target, allow_private).await
-    })
-    .and_then(plain)
+    let req = FetchRequest {
+        target,
+        allow_private,
+    };
+    block(py, async move { verity::sources::fetch(&req).await }).and_then(plain)
 }
 
 /// Async [`fetch`].
 #[pyfunction]
 #[pyo3(signature = (target, *, allow_private = false))]
 fn afetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<Bound<'_, PyAny>> {
-    spawn(
-        py,
-        async move { verity::sources::fetch(&target, allow_private).await },
-        plain,
-    )
+    let req = FetchRequest {
+        target,
+        allow_private,
+    };
+    spawn(py, async move { verity::sources::fetch(&req).await }, plain)
+}
+
+/// The error table of `verity::api::error`: one dict per error code with its
+/// exit code, HTTP status, Python class, JS code and JSON-RPC code.
+#[pyfunction]
+fn _error_table() -> PyResult<Json> {
+    plain(verity::api::error::TABLE)
 }
 
 /// The native module `verity._verity`.
@@ -469,6 +489,7 @@ fn _verity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Answer>()?;
     m.add_function(wrap_pyfunction!(fetch, m)?)?;
     m.add_function(wrap_pyfunction!(afetch, m)?)?;
+    m.add_function(wrap_pyfunction!(_error_table, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -24,37 +24,19 @@ mod args;
 mod output;
 mod progress;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
 use futures::StreamExt;
-use verity::core::{Error, Filters, MetadataFilter, SearchMode, TimeRange};
-use verity::{AskRequest, RagEvent, SearchQuery, Verity, VerityConfig};
+use verity::api::error::{exit, ErrorBody, ErrorMapping};
+use verity::api::{
+    AskRequest, BeirEvalFiles, ConfigOverrides, DeleteRequest, EvalBeirRequest,
+    EvalExtractionRequest, FetchRequest, IngestRequest, ReindexRequest, SearchRequest,
+};
+use verity::core::{Error, FetchStatus, MetadataFilter, SearchMode};
+use verity::{RagEvent, Verity};
 
 use args::{AskArgs, Cli, Command, EvalCommand, FetchFormat, ReindexArgs, RetrievalArgs};
-
-/// Exit codes (also documented in `verity --help` output of the README).
-mod exit {
-    pub const OK: u8 = 0;
-    pub const FAILURE: u8 = 1;
-    pub const INVALID_INPUT: u8 = 3;
-    pub const NOT_FOUND: u8 = 4;
-    pub const UNAVAILABLE: u8 = 5;
-    pub const CONFIG: u8 = 6;
-    pub const PARTIAL: u8 = 7;
-    pub const GATE_FAILED: u8 = 8;
-}
-
-fn exit_code(e: &Error) -> u8 {
-    match e.code() {
-        "invalid_input" | "parse_error" | "no_text_layer" => exit::INVALID_INPUT,
-        "not_found" | "model_not_found" => exit::NOT_FOUND,
-        "unavailable" | "timeout" | "fetch_failed" => exit::UNAVAILABLE,
-        "config_error" | "embedder_mismatch" | "reindex_required" | "unauthorized" => exit::CONFIG,
-        _ => exit::FAILURE,
-    }
-}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -73,13 +55,13 @@ fn main() -> ExitCode {
     match runtime.block_on(run(cli)) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
+            let body = ErrorBody::from(&e);
             if json {
-                let body = serde_json::json!({"error": {"code": e.code(), "message": e.to_string(), "transient": e.is_transient()}});
-                outln!("{body}");
+                output::print_json(&serde_json::json!({ "error": body }));
             } else {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", body.message);
             }
-            ExitCode::from(exit_code(&e))
+            ExitCode::from(ErrorMapping::of(&e).exit_code)
         }
     }
 }
@@ -112,92 +94,89 @@ fn init_tracing(verbose: u8) {
         .try_init();
 }
 
-fn config(cli: &Cli) -> verity::Result<VerityConfig> {
-    let mut c = VerityConfig::from_env()?;
-    c.home = cli.home.clone();
-    if let Some(i) = &cli.index {
-        c.index = i.clone();
+/// The global flags as overrides of the environment's configuration.
+fn overrides(cli: &Cli) -> ConfigOverrides {
+    ConfigOverrides {
+        home: Some(cli.home.display().to_string()),
+        redis_url: cli.redis.clone(),
+        index: cli.index.clone(),
+        embedder: cli.embedder.clone(),
+        ..ConfigOverrides::default()
     }
-    if let Some(e) = &cli.embedder {
-        c.embedder = e.parse()?;
-    }
-    Ok(c)
+}
+
+async fn open(o: &ConfigOverrides, out: &output::Printer) -> verity::Result<Verity> {
+    let verity = Verity::open_with(o).await?;
+    out.notes(verity.notes());
+    Ok(verity)
 }
 
 async fn run(cli: Cli) -> verity::Result<u8> {
     let out = output::Printer { json: cli.json };
-    if let Some(url) = &cli.redis {
-        if let Some(code) = on_redis(&cli, url, &out).await? {
-            return Ok(code);
-        }
-    }
+    let quiet = cli.quiet || cli.json;
     match &cli.command {
         Command::Ingest(a) => {
-            let verity = open(config(&cli)?, &out).await?;
-            let (urls, paths): (Vec<String>, Vec<String>) = a
-                .paths
-                .iter()
-                .cloned()
-                .partition(|p| verity::sources::is_url(p));
-            let bar = progress::IngestBar::new(cli.quiet || cli.json);
-            let mut outcome = verity
-                .ingest_paths(
-                    &paths.iter().map(PathBuf::from).collect::<Vec<_>>(),
-                    a.strict,
-                    &|p| bar.update(p),
-                )
-                .await?;
-            if !urls.is_empty() {
-                let (docs, errors) = verity::sources::fetch_documents(&urls, false).await;
-                outcome.read_errors.extend(errors);
-                let report = verity.ingest(docs, &|p| bar.update(p)).await?;
-                outcome.add(&report);
-                verity.flush()?;
-            }
+            let verity = open(&overrides(&cli), &out).await?;
+            let bar = progress::IngestBar::new(quiet);
+            let req = IngestRequest::paths(a.paths.iter().cloned(), a.strict);
+            let outcome = verity.ingest(req, &|p| bar.update(p)).await?;
             bar.finish();
             out.ingest(&outcome, verity.notes());
-            let partial = !outcome.read_errors.is_empty() || !outcome.rejected.is_empty();
-            Ok(if partial { exit::PARTIAL } else { exit::OK })
+            Ok(if outcome.partial() {
+                exit::PARTIAL
+            } else {
+                exit::OK
+            })
         }
         Command::Search(a) => {
-            let verity = open(config(&cli)?, &out).await?;
-            let mut q = query(&a.query, &a.retrieval, verity.embedder().is_some())?;
-            q.filters.langs = a.lang.clone();
-            let results = verity.search(&q).await?;
-            out.search(&results);
+            let verity = open(&overrides(&cli), &out).await?;
+            let mut req = search_request(&a.query, &a.retrieval)?;
+            req.langs = a.lang.clone();
+            out.search(&verity.search(&req).await?);
             Ok(exit::OK)
         }
         Command::Ask(a) => {
-            let verity = open(ask_config(&cli, a)?, &out).await?;
-            answer(verity.rag(), a, verity.embedder().is_some(), cli.json, &out).await
+            let mut o = overrides(&cli);
+            o.generator = a.generator.clone();
+            o.fallback = a.fallback.clone();
+            let verity = open(&o, &out).await?;
+            answer(&verity, a, cli.json, &out).await
         }
         Command::Stats => {
-            let verity = open(config(&cli)?, &out).await?;
+            let verity = open(&overrides(&cli), &out).await?;
             out.stats(&verity.stats().await?);
             Ok(exit::OK)
         }
         Command::Delete(a) => {
-            let verity = open(config(&cli)?, &out).await?;
-            let n = verity.delete(&a.uids).await?;
-            out.deleted(n, a.uids.len());
-            Ok(if n == a.uids.len() {
+            let verity = open(&overrides(&cli), &out).await?;
+            let r = verity
+                .delete(&DeleteRequest {
+                    uids: a.uids.clone(),
+                })
+                .await?;
+            out.deleted(&r);
+            Ok(if r.deleted == r.requested {
                 exit::OK
             } else {
-                exit::NOT_FOUND
+                ErrorMapping::for_code("not_found").exit_code
             })
         }
         Command::Fetch(a) => {
-            let fetched = verity::sources::fetch(&a.target, a.allow_private).await?;
+            let fetched = verity::sources::fetch(&FetchRequest {
+                target: a.target.clone(),
+                allow_private: a.allow_private,
+            })
+            .await?;
             let format = if cli.json {
                 FetchFormat::Json
             } else {
                 a.format.unwrap_or(FetchFormat::Markdown)
             };
             out.fetched(&fetched, format);
-            Ok(if fetched.status == verity::core::FetchStatus::Fetched {
+            Ok(if fetched.status == FetchStatus::Fetched {
                 exit::OK
             } else {
-                exit::UNAVAILABLE
+                ErrorMapping::for_code("unavailable").exit_code
             })
         }
         Command::Eval(EvalCommand::Beir(a)) => {
@@ -206,23 +185,22 @@ async fn run(cli: Cli) -> verity::Result<u8> {
                 .iter()
                 .map(|m| m.parse::<SearchMode>())
                 .collect::<verity::Result<Vec<_>>>()?;
-            let bar = progress::IngestBar::new(cli.quiet || cli.json);
-            let run = verity::eval::beir(&config(&cli)?, &a.dir, &a.split, &modes, a.limit, &|p| {
-                bar.update(p)
-            })
-            .await?;
+            let req = EvalBeirRequest {
+                dir: a.dir.clone(),
+                split: a.split.clone(),
+                modes,
+                limit: a.limit,
+            };
+            let config = overrides(&cli).resolve()?;
+            let bar = progress::IngestBar::new(quiet);
+            let run = verity::eval::beir(&config, &req, &|p| bar.update(p)).await?;
             bar.finish();
             out.beir(&run);
             Ok(exit::OK)
         }
         Command::Eval(EvalCommand::Extraction(a)) => {
-            let dir = a.dir.clone();
-            let report = tokio::task::spawn_blocking(move || {
-                verity::extract::eval::evaluate_article_extraction(dir)
-            })
-            .await
-            .map_err(|e| Error::invalid_input(format!("evaluation task failed: {e}")))??;
-            out.extraction(&report);
+            let req = EvalExtractionRequest { dir: a.dir.clone() };
+            out.extraction(&verity::sources::eval_extraction(&req).await?);
             Ok(exit::OK)
         }
         Command::Models => {
@@ -233,185 +211,30 @@ async fn run(cli: Cli) -> verity::Result<u8> {
     }
 }
 
-/// `ingest`, `search`, `stats` and `delete` against Redis (`--redis` / `REDIS_URL`), on the
-/// index readers of `--index` see (its `:current` alias once a re-index made one).
-/// `None`: the command has no Redis variant and runs as usual.
-async fn on_redis(cli: &Cli, url: &str, out: &output::Printer) -> verity::Result<Option<u8>> {
-    use std::sync::Arc;
-    use verity::core::{Cache, VectorStore};
-    use verity::rag::Retriever;
-    use verity_redis::{RedisCache, RedisStore};
-
-    if !matches!(
-        cli.command,
-        Command::Ingest(_)
-            | Command::Search(_)
-            | Command::Ask(_)
-            | Command::Stats
-            | Command::Delete(_)
-    ) {
-        return Ok(None);
-    }
-    let config = match &cli.command {
-        Command::Ask(a) => ask_config(cli, a)?,
-        _ => config(cli)?,
-    };
-    let name = config.index.clone();
-    // The configured embedder (local model, Ollama, …), as for the embedded store.
-    let embedder = open(config.clone(), out).await?.embedder().cloned();
-    let store = Arc::new(RedisStore::connect_current(url, &name, Default::default()).await?);
-    let cache: Arc<dyn Cache> = Arc::new(RedisCache::connect(url, &Default::default()).await?);
-    let code = match &cli.command {
-        Command::Ingest(a) => {
-            let started = std::time::Instant::now();
-            let (urls, paths): (Vec<String>, Vec<String>) = a
-                .paths
-                .iter()
-                .cloned()
-                .partition(|p| verity::sources::is_url(p));
-            let mut outcome = verity::IngestOutcome {
-                lexical_only: embedder.is_none(),
-                embedder: embedder.as_ref().map(|e| e.id().clone()),
-                ..Default::default()
-            };
-            let mut docs = Vec::new();
-            for item in
-                verity::ingest::read_paths(&paths.iter().map(PathBuf::from).collect::<Vec<_>>())
-            {
-                match item {
-                    Ok(d) => docs.push(d),
-                    Err(e) if a.strict => return Err(e.into()),
-                    Err(e) => outcome.read_errors.push(e.to_string()),
-                }
-            }
-            let (fetched, errors) = verity::sources::fetch_documents(&urls, false).await;
-            docs.extend(fetched);
-            outcome.read_errors.extend(errors);
-            // Seed 001 busting, as on the embedded store: answers citing a changed uid, all retrievals.
-            let uids: Vec<String> = docs.iter().map(|d| d.uid.clone()).collect();
-            let ingestor = verity::ingest::Ingestor::builder(store.clone())
-                .embedder(embedder)
-                .build()?;
-            let known = store.fingerprints(&uids).await?;
-            let changed: std::collections::BTreeSet<String> = docs
-                .iter()
-                .filter(|d| {
-                    known
-                        .get(&d.uid)
-                        .is_some_and(|f| !ingestor.is_current(d, f))
-                })
-                .map(|d| d.uid.clone())
-                .collect();
-            let bar = progress::IngestBar::new(cli.quiet || cli.json);
-            let report = ingestor.ingest(docs, &|p| bar.update(p)).await?;
-            bar.finish();
-            if !changed.is_empty() {
-                for uid in &changed {
-                    cache
-                        .invalidate_tag(&verity::core::cache::uid_tag(uid))
-                        .await?;
-                }
-                cache
-                    .invalidate_prefix(verity::core::cache::RETRIEVAL_PREFIX)
-                    .await?;
-            }
-            outcome.add(&report);
-            outcome.seconds = started.elapsed().as_secs_f64();
-            out.ingest(&outcome, &[]);
-            if outcome.read_errors.is_empty() && outcome.rejected.is_empty() {
-                exit::OK
-            } else {
-                exit::PARTIAL
-            }
-        }
-        Command::Search(a) => {
-            let mut q = query(&a.query, &a.retrieval, embedder.is_some())?;
-            q.filters.langs = a.lang.clone();
-            let index = store.index_name().to_string();
-            let store: Arc<dyn VectorStore> = store;
-            let results = Retriever::new(store)
-                .with_index(index)
-                .with_embedder(embedder)
-                .retrieve(&q)
-                .await?;
-            out.search(&results);
-            exit::OK
-        }
-        Command::Ask(a) => {
-            let has_embedder = embedder.is_some();
-            let index = store.index_name().to_string();
-            let store: Arc<dyn VectorStore> = store;
-            let retriever = Retriever::new(store)
-                .with_index(index)
-                .with_embedder(embedder)
-                .with_cache(Some(cache.clone()))
-                .with_config(config.retriever.clone());
-            let fallback = match &config.fallback {
-                Some(spec) => Some(verity::generator(&config, spec).await?),
-                None => None,
-            };
-            let generator = verity::generator(&config, &config.generator).await?;
-            let rag = verity::rag::RagPipeline::builder(retriever, generator)
-                .fallback(fallback)
-                .cache(Some(cache))
-                .config(config.rag.clone())
-                .build();
-            answer(&rag, a, has_embedder, cli.json, out).await?
-        }
-        Command::Stats => {
-            out.redis_stats(
-                &without_password(url),
-                &store.stats().await?,
-                embedder.as_ref().map(|e| e.id()),
-            );
-            exit::OK
-        }
-        Command::Delete(a) => {
-            let n = store.delete(&a.uids).await?;
-            out.deleted(n, a.uids.len());
-            if n == a.uids.len() {
-                exit::OK
-            } else {
-                exit::NOT_FOUND
-            }
-        }
-        _ => return Ok(None),
-    };
-    Ok(Some(code))
-}
-
-/// The configuration of `verity ask`: generator and fallback overrides.
-fn ask_config(cli: &Cli, a: &AskArgs) -> verity::Result<VerityConfig> {
-    let mut c = config(cli)?;
-    if let Some(g) = &a.generator {
-        c.generator = g.parse()?;
-    }
-    if let Some(f) = &a.fallback {
-        c.fallback = Some(f.parse()?);
-    }
-    Ok(c)
-}
-
-/// Ask `rag` and print the answer (streamed when asked and not in JSON mode).
+/// Ask and print the answer (streamed when asked and not in JSON mode).
 async fn answer(
-    rag: &verity::rag::RagPipeline,
+    verity: &Verity,
     a: &AskArgs,
-    has_embedder: bool,
     json: bool,
     out: &output::Printer,
 ) -> verity::Result<u8> {
-    let q = query(&a.question, &a.retrieval, has_embedder)?;
+    let s = search_request(&a.question, &a.retrieval)?;
     let req = AskRequest {
         question: a.question.clone(),
         lang: a.lang.clone(),
-        filters: q.filters,
-        k: a.retrieval.k,
-        mode: Some(q.mode),
+        k: s.k,
+        mode: s.mode,
         no_cache: a.no_cache,
+        sources: s.sources,
+        tags: s.tags,
+        metadata: s.metadata,
+        since: s.since,
+        until: s.until,
+        ..AskRequest::default()
     };
     let stream = a.stream && !json;
     let answer = if stream {
-        let mut events = rag.ask_stream(&req).await?;
+        let mut events = verity.ask_stream(&req).await?;
         let mut done = None;
         while let Some(ev) = events.next().await {
             match ev? {
@@ -421,127 +244,58 @@ async fn answer(
         }
         done.ok_or_else(|| Error::invalid_input("the answer stream ended without a final answer"))?
     } else {
-        rag.ask(&req).await?
+        verity.ask(&req).await?
     };
     out.answer(&answer, stream);
     Ok(exit::OK)
 }
 
-/// `url` with any password masked, for display.
-fn without_password(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(mut u) if u.password().is_some() => {
-            let _ = u.set_password(Some("***"));
-            u.to_string()
-        }
-        _ => url.to_string(),
-    }
-}
-
-/// `verity reindex`: on the embedded store, or on Redis with `--redis` / `REDIS_URL`.
+/// `verity reindex`, on the store the configuration names (embedded or Redis).
 async fn reindex(cli: &Cli, a: &ReindexArgs, out: &output::Printer) -> verity::Result<u8> {
-    use verity::core::Cache;
-    use verity_redis::{
-        EvalSet, GateConfig, RedisCache, RedisCatalog, ReindexOptions, SqliteCatalog,
+    let req = ReindexRequest {
+        paths: a.paths.clone(),
+        version: a.version.clone(),
+        name: Some(a.name.clone()),
+        gate: a.gate.clone(),
+        eval: a.eval.clone(),
+        eval_beir: match a.eval_beir.as_deref() {
+            Some([queries, qrels]) => Some(BeirEvalFiles {
+                queries: queries.clone(),
+                qrels: qrels.clone(),
+            }),
+            _ => None,
+        },
+        dry_run: a.dry_run,
+        mode: a.mode.as_deref().map(str::parse).transpose()?,
     };
-
-    let mut opts = ReindexOptions::new(a.name.clone(), a.version.clone());
-    if let Some(g) = &a.gate {
-        opts.gate = GateConfig::parse(g)?;
-    }
-    opts.eval = match (&a.eval, a.eval_beir.as_deref()) {
-        (Some(f), _) => Some(EvalSet::from_jsonl(f)?),
-        (None, Some([queries, qrels])) => Some(EvalSet::from_beir(queries, qrels)?),
-        _ => None,
-    };
-    opts.dry_run = a.dry_run;
-    opts.mode = a.mode.as_deref().map(str::parse).transpose()?;
-    // The embedder (and the embedded cache) come from the usual configuration.
-    let verity = open(config(cli)?, out).await?;
-    let embedder = verity.embedder().cloned();
+    let verity = open(&overrides(cli), out).await?;
     let bar = progress::IngestBar::new(cli.quiet || cli.json || a.dry_run);
-    let report = match &cli.redis {
-        Some(url) => {
-            let catalog = RedisCatalog::connect(url, Default::default()).await?;
-            let cache = RedisCache::connect(url, &Default::default()).await?;
-            verity_redis::reindex_paths(
-                &catalog,
-                &a.paths,
-                embedder,
-                Some(&cache as &dyn Cache),
-                &opts,
-                &|p| bar.update(p),
-            )
-            .await?
-        }
-        None => {
-            let catalog = SqliteCatalog::open(&cli.home, verity::store::StoreOptions::default())?;
-            let cache: &dyn Cache = verity.cache().as_ref();
-            verity_redis::reindex_paths(&catalog, &a.paths, embedder, Some(cache), &opts, &|p| {
-                bar.update(p)
-            })
-            .await?
-        }
-    };
+    let report = verity.reindex(&req, &|p| bar.update(p)).await?;
     bar.finish();
     out.reindex(&report);
-    let gate_failed = report.gate.as_ref().is_some_and(|g| !g.passed);
-    Ok(if gate_failed {
+    Ok(if report.gate_failed() {
         exit::GATE_FAILED
     } else {
         exit::OK
     })
 }
 
-async fn open(config: VerityConfig, out: &output::Printer) -> verity::Result<Verity> {
-    let verity = Verity::open(config).await?;
-    out.notes(verity.notes());
-    Ok(verity)
-}
-
-/// Build a search query from the shared retrieval flags.
-fn query(text: &str, a: &RetrievalArgs, has_embedder: bool) -> verity::Result<SearchQuery> {
-    let mode = match &a.mode {
-        Some(m) => m.parse()?,
-        None if has_embedder => SearchMode::Hybrid,
-        None => SearchMode::Lexical,
-    };
-    let mut filters = Filters {
-        sources: a.source.clone(),
-        tags_any: a.tag.clone(),
-        ..Filters::default()
-    };
+/// The search request of the shared retrieval flags.
+fn search_request(text: &str, a: &RetrievalArgs) -> verity::Result<SearchRequest> {
+    let mut metadata = serde_json::Map::new();
     for f in &a.filters {
-        filters.metadata.push(MetadataFilter::parse(f)?);
+        let m = MetadataFilter::parse(f)?;
+        metadata.insert(m.key, serde_json::Value::Array(m.values));
     }
-    filters.time = TimeRange {
-        since: a.since.as_deref().map(parse_time).transpose()?,
-        until: a.until.as_deref().map(parse_time_end).transpose()?,
-    };
-    let mut q = SearchQuery::new(text).mode(mode).filters(filters);
-    if let Some(k) = a.k {
-        q = q.k(k);
-    }
-    Ok(q)
-}
-
-fn parse_time(s: &str) -> verity::Result<chrono::DateTime<chrono::Utc>> {
-    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
-        return Ok(t.with_timezone(&chrono::Utc));
-    }
-    chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d")
-        .ok()
-        .and_then(|d| d.and_hms_opt(0, 0, 0))
-        .map(|t| t.and_utc())
-        .ok_or_else(|| {
-            Error::invalid_input(format!("`{s}` is not a date (use RFC 3339 or YYYY-MM-DD)"))
-        })
-}
-
-/// Like [`parse_time`], but a bare date means the end of that day.
-fn parse_time_end(s: &str) -> verity::Result<chrono::DateTime<chrono::Utc>> {
-    if chrono::DateTime::parse_from_rfc3339(s).is_ok() {
-        return parse_time(s);
-    }
-    Ok(parse_time(s)? + chrono::Duration::days(1) - chrono::Duration::milliseconds(1))
+    Ok(SearchRequest {
+        query: text.to_string(),
+        k: a.k,
+        mode: a.mode.as_deref().map(str::parse).transpose()?,
+        sources: a.source.clone(),
+        tags: a.tag.clone(),
+        metadata,
+        since: a.since.clone(),
+        until: a.until.clone(),
+        ..SearchRequest::default()
+    })
 }

@@ -1,9 +1,11 @@
 //! Human and JSON output of each command.
 
 use serde::Serialize;
+use verity::api::{
+    DeleteResponse, EvalExtractionResponse, IngestOutcome, ReindexResponse, StatsResponse,
+};
 use verity::core::{Answer, FetchedSource, SearchResults};
 use verity::eval::BeirRun;
-use verity::{IngestOutcome, VerityStats};
 
 use crate::args::FetchFormat;
 
@@ -13,7 +15,8 @@ pub struct Printer {
     pub json: bool,
 }
 
-fn print_json<T: Serialize>(v: &T) {
+/// Pretty JSON on stdout.
+pub fn print_json<T: Serialize>(v: &T) {
     match serde_json::to_string_pretty(v) {
         Ok(s) => outln!("{s}"),
         Err(e) => eprintln!("error: cannot serialise output: {e}"),
@@ -170,14 +173,17 @@ impl Printer {
         }
     }
 
-    pub fn stats(&self, s: &VerityStats) {
+    pub fn stats(&self, s: &StatsResponse) {
         if self.json {
             print_json(s);
             return;
         }
+        let location = s
+            .redis
+            .clone()
+            .unwrap_or_else(|| s.home.display().to_string());
         outln!(
-            "store      {} ({}), index `{}`",
-            s.home.display(),
+            "store      {location} ({}), index `{}`",
             s.store.backend,
             s.store.index
         );
@@ -201,35 +207,11 @@ impl Printer {
         }
     }
 
-    /// `verity stats` on Redis.
-    pub fn redis_stats(
-        &self,
-        url: &str,
-        s: &verity::core::StoreStats,
-        embedder: Option<&verity::core::EmbedderId>,
-    ) {
+    pub fn deleted(&self, r: &DeleteResponse) {
         if self.json {
-            print_json(&serde_json::json!({"redis": url, "store": s, "embedder": embedder}));
-            return;
-        }
-        outln!("store      {url} ({}), index `{}`", s.backend, s.index);
-        outln!("documents  {}", s.documents);
-        outln!("chunks     {} ({} with vectors)", s.chunks, s.vectors);
-        match &s.embedder {
-            Some(e) => outln!("index      built with {e}"),
-            None => outln!("index      lexical only (no vectors)"),
-        }
-        match embedder {
-            Some(e) => outln!("embedder   {e}"),
-            None => outln!("embedder   none (BM25 only)"),
-        }
-    }
-
-    pub fn deleted(&self, n: usize, asked: usize) {
-        if self.json {
-            print_json(&serde_json::json!({"deleted": n, "requested": asked}));
+            print_json(r);
         } else {
-            outln!("deleted {n} of {asked} documents");
+            outln!("deleted {} of {} documents", r.deleted, r.requested);
         }
     }
 
@@ -300,12 +282,9 @@ impl Printer {
         }
     }
 
-    pub fn extraction(&self, r: &verity::extract::eval::EvalReport) {
+    pub fn extraction(&self, r: &EvalExtractionResponse) {
         if self.json {
-            print_json(&serde_json::json!({
-                "pages": r.pages, "precision": r.precision, "recall": r.recall, "f1": r.f1,
-                "bytes": r.bytes, "seconds": r.seconds, "mb_per_s": r.mb_per_s,
-            }));
+            print_json(r);
             return;
         }
         outln!(
@@ -319,30 +298,9 @@ impl Printer {
     }
 
     /// Outcome of `verity reindex`.
-    pub fn reindex(&self, r: &verity_redis::ReindexReport) {
-        let ingest = r.ingest.as_ref().map(|i| {
-            serde_json::json!({
-                "inserted": i.upsert.inserted,
-                "replaced": i.upsert.replaced,
-                "unchanged": i.upsert.unchanged,
-                "chunks": i.upsert.chunks,
-                "errors": i.errors,
-                "seconds": i.seconds,
-            })
-        });
+    pub fn reindex(&self, r: &ReindexResponse) {
         if self.json {
-            print_json(&serde_json::json!({
-                "backend": r.backend,
-                "shadow": r.shadow,
-                "alias": r.alias,
-                "previous": r.previous,
-                "plan": r.plan,
-                "ingest": ingest,
-                "gate": r.gate,
-                "cut_over": r.cut_over,
-                "purged": r.purged,
-                "notes": r.notes,
-            }));
+            print_json(r);
             return;
         }
         outln!("re-index {} → {} ({})", r.alias, r.shadow, r.backend);
@@ -359,10 +317,10 @@ impl Printer {
         if let Some(i) = &r.ingest {
             outln!(
                 "  ingested: {} new, {} replaced, {} unchanged, {} chunks in {:.1} s ({} errors)",
-                i.upsert.inserted,
-                i.upsert.replaced,
-                i.upsert.unchanged,
-                i.upsert.chunks,
+                i.inserted,
+                i.replaced,
+                i.unchanged,
+                i.chunks,
                 i.seconds,
                 i.errors.len()
             );
@@ -374,7 +332,7 @@ impl Printer {
                 g.queries,
                 g.k,
                 g.recall,
-                g.p95.as_secs_f64() * 1000.0,
+                g.p95_ms,
                 if g.passed { "passed" } else { "FAILED" }
             );
             for f in &g.failures {

@@ -595,3 +595,118 @@ fn re_ingesting_unchanged_files_keeps_cached_answers() {
     ingest();
     assert_eq!(ask()["cached"], true, "nothing changed, nothing busted");
 }
+
+#[test]
+fn a_closed_pipe_after_some_json_ends_quietly() {
+    // `verity search … --json | head -c 10`: the reader leaves after 10 bytes of an
+    // output larger than the pipe buffer.
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    let lines: Vec<String> = (0..300)
+        .map(|i| {
+            format!(
+                r#"{{"uid":"d{i}","content":"Routing fees note {i}: {}"}}"#,
+                "the fee rate in parts per million applies to every forwarded amount. ".repeat(8)
+            )
+        })
+        .collect();
+    let corpus = tmp.path().join("many.jsonl");
+    std::fs::write(&corpus, lines.join("\n")).unwrap();
+    assert_ok(&verity(&home).arg("ingest").arg(&corpus).output().unwrap());
+
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("verity"))
+        .env("VERITY_HOME", &home)
+        .env("VERITY_EMBEDDER", "none")
+        .args(["--quiet", "--json", "search", "routing fees", "-k", "300"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 10];
+    std::io::Read::read_exact(&mut stdout, &mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(String::from_utf8_lossy(&first).starts_with('{'));
+}
+
+#[test]
+fn search_never_loads_the_generator() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    corpus(tmp.path());
+    assert_ok(
+        &verity(&home)
+            .arg("ingest")
+            .arg(tmp.path())
+            .output()
+            .unwrap(),
+    );
+    // A GGUF model that does not exist: loading it would be a configuration error.
+    let missing = format!("local:{}", tmp.path().join("no-model.gguf").display());
+    let out = verity(&home)
+        .env("VERITY_GENERATOR", &missing)
+        .args(["--json", "search", "routing fees"])
+        .output()
+        .unwrap();
+    assert_ok(&out);
+    let out = verity(&home)
+        .env("VERITY_GENERATOR", &missing)
+        .args(["--json", "ask", "How are routing fees set?"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&out.stdout)["error"]["code"], "config_error");
+}
+
+#[test]
+fn a_file_left_out_makes_the_ingest_partial() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    corpus(tmp.path());
+    std::fs::write(
+        tmp.path().join("picture.png"),
+        [0x89, b'P', b'N', b'G', 0, 1],
+    )
+    .unwrap();
+    let out = verity(&home)
+        .args(["--json", "ingest"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(7),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let o = json(&out.stdout);
+    assert_eq!(o["inserted"], 4);
+    let left_out = format!("{}{}", o["skipped_files"], o["read_errors"]);
+    assert!(left_out.contains("picture.png"), "{o}");
+}
+
+#[test]
+fn exit_codes_follow_the_error_table() {
+    use verity::api::error::ErrorMapping;
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    let cases: [(&[&str], &str); 4] = [
+        (&["search", "x", "-k", "0"], "invalid_input"),
+        (&["search", "x", "--until", "someday"], "invalid_input"),
+        (&["--embedder", "telepathy", "stats"], "config_error"),
+        (&["delete", ""], "invalid_input"),
+    ];
+    for (args, code) in cases {
+        let out = verity(&home).arg("--json").args(args).output().unwrap();
+        let body = json(&out.stdout);
+        assert_eq!(body["error"]["code"], code, "{args:?}: {body}");
+        assert_eq!(
+            out.status.code(),
+            Some(i32::from(ErrorMapping::for_code(code).exit_code)),
+            "{args:?}"
+        );
+    }
+}

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A source cited by an answer: `[n]` ↔ chunk ↔ document ↔ URL.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Citation {
     /// The `n` of `[n]` in the answer text.
     pub index: usize,
@@ -29,7 +29,7 @@ pub struct Citation {
 }
 
 /// Time spent in each stage, in milliseconds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Timings {
     /// Retrieval (embedding the query + search).
     pub retrieval_ms: f64,
@@ -42,7 +42,7 @@ pub struct Timings {
 }
 
 /// A grounded answer.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Answer {
     /// Answer text with `[n]` markers.
     pub text: String,

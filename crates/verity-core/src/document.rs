@@ -8,7 +8,7 @@ use crate::hash::sha1_hex;
 
 /// A source document, in the seed-001 ingestion schema
 /// (`uid, source, ts, lang, title, content, tags` + free metadata).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Document {
     /// Stable identifier. Re-ingesting the same uid replaces the document.
     pub uid: String,
@@ -105,7 +105,7 @@ pub fn stable_uid(source_path: &str, content: &str) -> String {
 }
 
 /// Everything about a document but its content.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DocumentMeta {
     /// Document uid.
     pub uid: String,
@@ -136,7 +136,7 @@ pub struct DocumentMeta {
 ///
 /// Invariant: `text == document.content[start..end]` (byte offsets on UTF-8
 /// boundaries), so a quote can always be located in the original.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Chunk {
     /// `"{doc_uid}#{index}"`.
     pub id: String,
@@ -206,7 +206,7 @@ pub struct IndexedDocument {
 }
 
 /// Outcome of a batch write.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct UpsertReport {
     /// New documents.
     pub inserted: usize,

@@ -10,7 +10,7 @@ pub type Embedding = Vec<f32>;
 
 /// Identity of an embedding space. Recorded in every index: vectors from two
 /// different ids are never mixed.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EmbedderId {
     /// Model name with its immutable tag (`all-MiniLM-L6-v2`, `nomic-embed-text:v1.5`).
     pub model: String,

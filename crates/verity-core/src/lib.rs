@@ -51,7 +51,8 @@ pub use judge::{Judge, Judgement, Passage, Verdict};
 pub use retry::RetryPolicy;
 pub use rules::{Priority, RelevanceRule, RuleKind, RuleStore};
 pub use search::{
-    Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode, SearchQuery, SearchResults, TimeRange,
+    check_k, Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode, SearchQuery, SearchResults,
+    TimeRange, DEFAULT_K, MAX_K,
 };
 pub use source::{FetchStatus, FetchedSource, Fetcher, PageSpan, ParsedDocument, SourceFormat};
 pub use store::{StoreStats, VectorStore};

@@ -7,12 +7,16 @@ use serde_json::Value;
 use crate::document::{Chunk, DocumentMeta};
 
 /// Which index answers a query.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum SearchMode {
     /// BM25 full-text only.
+    #[serde(alias = "bm25")]
     Lexical,
     /// Vector similarity only.
+    #[serde(alias = "vector")]
     Dense,
     /// Both, fused.
     #[default]
@@ -44,7 +48,7 @@ impl std::str::FromStr for SearchMode {
 }
 
 /// How lexical and dense rankings are combined in hybrid mode.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Fusion {
     /// Reciprocal rank fusion: `Σ w_i / (k + rank_i)`.
@@ -81,7 +85,9 @@ impl Default for Fusion {
 }
 
 /// Inclusive time window on a document's `ts`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct TimeRange {
     /// Earliest `ts` kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,7 +115,7 @@ impl TimeRange {
 }
 
 /// Equality (one value) or membership (several values) on a metadata key.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct MetadataFilter {
     /// Metadata key (top-level field of `metadata`).
     pub key: String,
@@ -148,7 +154,7 @@ impl MetadataFilter {
 
 /// Restrictions applied during search (never after: a filtered search still
 /// returns `k` results when `k` matching chunks exist).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Filters {
     /// Keep documents whose `source` is one of these.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -216,7 +222,7 @@ impl Filters {
 }
 
 /// A search request.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SearchQuery {
     /// The query text (used by lexical search, and embedded for dense search
     /// when `vector` is `None`).
@@ -239,7 +245,23 @@ pub struct SearchQuery {
 }
 
 fn default_k() -> usize {
-    8
+    DEFAULT_K
+}
+
+/// `k` of a query that does not say (8).
+pub const DEFAULT_K: usize = 8;
+
+/// Largest `k` a search accepts; larger ones are refused like `k = 0`.
+pub const MAX_K: usize = 1_000;
+
+/// Refuse `k = 0` and `k > MAX_K` with one message in every host and backend.
+pub fn check_k(k: usize) -> crate::Result<()> {
+    if k == 0 || k > MAX_K {
+        return Err(crate::Error::invalid_input(format!(
+            "k must be between 1 and {MAX_K}, got {k}"
+        )));
+    }
+    Ok(())
 }
 
 impl SearchQuery {
@@ -278,10 +300,36 @@ impl SearchQuery {
         self.vector = Some(v);
         self
     }
+
+    /// Check what every backend relies on: `k` in `1..=MAX_K` ([`check_k`]) and,
+    /// when a query vector is given, a non-empty vector of finite numbers.
+    /// Stores check the vector's dimension against their index.
+    pub fn validate(&self) -> crate::Result<()> {
+        check_k(self.k)?;
+        if let Some(v) = &self.vector {
+            if v.is_empty() {
+                return Err(crate::Error::invalid_input("the query vector is empty"));
+            }
+            if v.iter().any(|x| !x.is_finite()) {
+                return Err(crate::Error::invalid_input(
+                    "the query vector holds NaN or infinite values",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Candidates taken from each list before fusion in hybrid mode, the same
+    /// on every backend. Score fusion (z-score, min-max) normalises over the
+    /// lists, so they must be deep enough to reach low scores: 100 was as good
+    /// as 200 on SciFact (docs/benchmarks.d/quality.md) and keeps recall@100.
+    pub fn candidate_depth(&self) -> usize {
+        (self.k * 4).max(100)
+    }
 }
 
 /// One search result: a chunk, its document and its scores.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ScoredChunk {
     /// The chunk.
     pub chunk: Chunk,
@@ -305,7 +353,7 @@ pub struct ScoredChunk {
 }
 
 /// Results of a retrieval, with what the caller must know about them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SearchResults {
     /// Hits, best first.
     pub hits: Vec<ScoredChunk>,

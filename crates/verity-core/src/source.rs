@@ -9,7 +9,7 @@ use crate::document::Document;
 use crate::Result;
 
 /// Format a source was parsed from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceFormat {
     /// PDF.
@@ -25,7 +25,7 @@ pub enum SourceFormat {
 }
 
 /// Where a span of the content sits in the original (a PDF page, …).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PageSpan {
     /// 1-based page number.
     pub page: u32,
@@ -37,7 +37,7 @@ pub struct PageSpan {
 
 /// A parsed source: a document whose content is Markdown, and where its
 /// pieces came from, so that a quote can be located later.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ParsedDocument {
     /// The document (title, lang, url, ts and `metadata.author` filled when known).
     pub document: Document,
@@ -59,7 +59,7 @@ impl ParsedDocument {
 }
 
 /// Outcome class of a fetch (seed 002 `fetch_status`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FetchStatus {
     /// Content obtained.
@@ -79,7 +79,7 @@ pub enum FetchStatus {
 }
 
 /// The result of fetching one URL.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct FetchedSource {
     /// URL asked for.
     pub url: Url,

@@ -11,7 +11,7 @@ use crate::search::{ScoredChunk, SearchQuery};
 use crate::Result;
 
 /// Counts describing a store.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct StoreStats {
     /// Backend name (`sqlite`, `redis`).
     pub backend: String,

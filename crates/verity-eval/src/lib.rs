@@ -274,7 +274,7 @@ impl Default for EvalOptions {
 }
 
 /// Metrics of one run (means over queries; latencies in milliseconds).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EvalReport {
     /// Mode evaluated.
     pub mode: SearchMode,

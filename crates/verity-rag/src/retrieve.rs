@@ -143,9 +143,7 @@ impl Retriever {
     /// Search, re-rank and apply the guardrail.
     pub async fn retrieve(&self, query: &SearchQuery) -> Result<SearchResults> {
         let started = Instant::now();
-        if query.k == 0 {
-            return Err(verity_core::Error::invalid_input("k must be at least 1"));
-        }
+        query.validate()?;
         let mut notes = Vec::new();
         let mut q = query.clone();
         self.resolve_mode(&mut q, &mut notes).await?;
@@ -219,7 +217,10 @@ impl Retriever {
         }
     }
 
-    /// Pick the mode that can actually run and embed the query when needed.
+    /// Pick the mode that can actually run and embed the query when needed —
+    /// the one place where a search falls back to lexical: no embedder, no
+    /// vectors in the index, or vectors from another embedding space. The
+    /// fallback is said in the results' notes, which every host shows.
     async fn resolve_mode(&self, q: &mut SearchQuery, notes: &mut Vec<String>) -> Result<()> {
         if q.mode == SearchMode::Lexical || q.vector.is_some() {
             return Ok(());
@@ -233,14 +234,27 @@ impl Retriever {
             q.mode = SearchMode::Lexical;
             return Ok(());
         };
-        if self.store.embedder().await?.is_none() {
-            notes.push(format!(
-                "{} search requested but the index holds no vectors yet: ran lexical (BM25) search only. \
-                 Re-ingest with an embedder to enable dense search.",
-                q.mode
-            ));
-            q.mode = SearchMode::Lexical;
-            return Ok(());
+        match self.store.embedder().await? {
+            None => {
+                notes.push(format!(
+                    "{} search requested but the index holds no vectors yet: ran lexical (BM25) search only. \
+                     Re-ingest with an embedder to enable dense search.",
+                    q.mode
+                ));
+                q.mode = SearchMode::Lexical;
+                return Ok(());
+            }
+            Some(indexed) if indexed != *embedder.id() => {
+                notes.push(format!(
+                    "{} search requested but the index was built with {indexed} and the configured \
+                     embedder is {}: ran lexical (BM25) search only. Re-index to search densely.",
+                    q.mode,
+                    embedder.id()
+                ));
+                q.mode = SearchMode::Lexical;
+                return Ok(());
+            }
+            Some(_) => {}
         }
         let v = embedder
             .embed_query(&q.text)

@@ -80,6 +80,42 @@ impl std::str::FromStr for GeneratorSpec {
     }
 }
 
+impl std::fmt::Display for EmbedderSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Auto => f.write_str("auto"),
+            Self::None => f.write_str("none"),
+            Self::Local(None) => f.write_str("local"),
+            Self::Local(Some(d)) => write!(f, "local:{}", d.display()),
+            Self::Ollama(m) => write!(f, "ollama:{m}"),
+            Self::OpenAi(m) => write!(f, "openai:{m}"),
+        }
+    }
+}
+
+impl std::fmt::Display for GeneratorSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Extractive => f.write_str("extractive"),
+            Self::Local(None) => f.write_str("local"),
+            Self::Local(Some(p)) => write!(f, "local:{}", p.display()),
+            Self::Ollama(m) => write!(f, "ollama:{m}"),
+            Self::OpenAi(m) => write!(f, "openai:{m}"),
+        }
+    }
+}
+
+/// `true` when `target` is an http(s) URL rather than a path.
+pub fn is_url(target: &str) -> bool {
+    target.starts_with("http://") || target.starts_with("https://")
+}
+
+/// `true` for `redis://…` and `rediss://…` URLs (a store location that is not a directory).
+pub fn is_redis_url(s: &str) -> bool {
+    let s = s.trim_start();
+    s.starts_with("redis://") || s.starts_with("rediss://")
+}
+
 fn invalid(key: &str, value: &str, expected: &str) -> Error {
     ConfigError::Invalid {
         key: key.into(),
@@ -91,8 +127,12 @@ fn invalid(key: &str, value: &str, expected: &str) -> Error {
 /// Everything a [`crate::Verity`] handle needs.
 #[derive(Debug, Clone)]
 pub struct VerityConfig {
-    /// Store directory (default `./.verity`, or `VERITY_HOME`).
+    /// Store directory (default `./.verity`, or `VERITY_HOME`); with Redis,
+    /// still where evaluation stores and local files go.
     pub home: PathBuf,
+    /// Redis URL (`REDIS_URL`): when set, documents, indexes and caches live
+    /// in Redis instead of the embedded SQLite store.
+    pub redis_url: Option<String>,
     /// Index or alias to use (default `default`).
     pub index: String,
     /// Embedder (default: auto).
@@ -121,6 +161,7 @@ impl Default for VerityConfig {
     fn default() -> Self {
         Self {
             home: PathBuf::from(".verity"),
+            redis_url: None,
             index: verity_store::DEFAULT_INDEX.to_string(),
             embedder: EmbedderSpec::Auto,
             generator: GeneratorSpec::Extractive,
@@ -137,7 +178,7 @@ impl Default for VerityConfig {
 }
 
 impl VerityConfig {
-    /// Defaults overridden by the environment: `VERITY_HOME`, `VERITY_INDEX`,
+    /// Defaults overridden by the environment: `VERITY_HOME`, `REDIS_URL`, `VERITY_INDEX`,
     /// `VERITY_EMBEDDER`, `VERITY_GENERATOR`, `VERITY_FALLBACK`, `OLLAMA_URL`,
     /// `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `EMBED_VERSION`, `RAG_TOPK`,
     /// `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`.
@@ -145,7 +186,14 @@ impl VerityConfig {
         let mut c = Self::default();
         let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
         if let Some(v) = var("VERITY_HOME") {
-            c.home = PathBuf::from(v);
+            if is_redis_url(&v) {
+                c.redis_url = Some(v);
+            } else {
+                c.home = PathBuf::from(v);
+            }
+        }
+        if let Some(v) = var("REDIS_URL") {
+            c.redis_url = Some(v);
         }
         if let Some(v) = var("VERITY_INDEX") {
             c.index = v;
@@ -184,6 +232,19 @@ impl VerityConfig {
                 .map_err(|_| invalid("RAG_TIMEOUT_SECS", &v, "seconds"))?;
             c.rag.timeout.fixed = Some(Duration::from_secs_f64(s.max(0.001)));
         }
+        c.validate()?;
         Ok(c)
+    }
+
+    /// Check the settings a handle relies on (`k` bounds, the Redis URL's scheme).
+    pub fn validate(&self) -> Result<()> {
+        verity_core::check_k(self.rag.k)
+            .map_err(|e| invalid("k (RAG_TOPK)", &self.rag.k.to_string(), &e.to_string()))?;
+        if let Some(u) = &self.redis_url {
+            if !is_redis_url(u) {
+                return Err(invalid("redis_url", u, "a redis:// or rediss:// URL"));
+            }
+        }
+        Ok(())
     }
 }

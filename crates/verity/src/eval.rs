@@ -1,16 +1,18 @@
 //! Evaluation runs: retrieval quality on BEIR datasets through the same
 //! ingest and search path as production.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use verity_core::{EmbedderId, Error, Result, SearchMode};
 use verity_eval::{EvalOptions, EvalReport};
 
+use crate::api::EvalBeirRequest;
 use crate::{Verity, VerityConfig};
 
 /// Result of [`beir`].
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 pub struct BeirRun {
     /// Dataset directory.
     pub dataset: PathBuf,
@@ -28,16 +30,14 @@ pub struct BeirRun {
     pub skipped: Vec<String>,
 }
 
-/// Ingest a BEIR dataset into its own evaluation store
+/// Ingest a BEIR dataset into its own embedded evaluation store
 /// (`<home>/eval/<dataset-name>`, reused across runs) and evaluate each mode.
 pub async fn beir(
     config: &VerityConfig,
-    dir: &Path,
-    split: &str,
-    modes: &[SearchMode],
-    limit: Option<usize>,
+    req: &EvalBeirRequest,
     progress: &(dyn Fn(&verity_ingest::IngestProgress) + Sync),
 ) -> Result<BeirRun> {
+    let (dir, split, modes, limit) = (req.dir.as_path(), req.split.as_str(), &req.modes, req.limit);
     let name = dir
         .file_name()
         .and_then(|n| n.to_str())
@@ -46,6 +46,7 @@ pub async fn beir(
     let mut cfg = config.clone();
     cfg.home = config.home.join("eval").join(&name);
     cfg.cache = false;
+    cfg.redis_url = None;
     let verity = Verity::open(cfg).await?;
     let split_data = {
         let dir = dir.to_path_buf();
@@ -59,7 +60,7 @@ pub async fn beir(
     let documents = outcome.inserted + outcome.replaced + outcome.unchanged;
     let mut reports = Vec::new();
     let mut skipped = Vec::new();
-    for &mode in modes {
+    for &mode in modes.iter() {
         if mode != SearchMode::Lexical && verity.embedder().is_none() {
             skipped.push(format!(
                 "{mode}: no embedder (install the local model with scripts/fetch-models.sh)"
@@ -89,4 +90,16 @@ pub async fn beir(
         reports,
         skipped,
     })
+}
+
+impl Verity {
+    /// Evaluate retrieval on a BEIR dataset with this handle's configuration
+    /// (embedder, retrieval settings) in its own embedded evaluation store.
+    pub async fn eval_beir(
+        &self,
+        req: &EvalBeirRequest,
+        progress: &(dyn Fn(&verity_ingest::IngestProgress) + Sync),
+    ) -> Result<BeirRun> {
+        beir(self.config(), req, progress).await
+    }
 }

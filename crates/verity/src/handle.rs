@@ -1,21 +1,26 @@
-//! [`Verity`]: one handle over the embedded store, the embedder, the
-//! ingest pipeline and the RAG pipeline. The CLI and the Python/Node
-//! bindings are thin shells over it.
+//! [`Verity`]: one handle over a store (embedded SQLite or Redis), its
+//! caches, the embedder, the ingest pipeline, the retriever and — built on
+//! the first question — the generator and RAG pipeline. The CLI, the
+//! bindings and the servers are thin shells over it, speaking [`crate::api`].
 
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use tokio::sync::OnceCell;
 use verity_core::cache::{uid_tag, ANSWER_PREFIX, RETRIEVAL_PREFIX};
 use verity_core::{
-    Answer, Cache, ConfigError, Document, Embedder, EmbedderId, Error, InputError, Result,
-    SearchQuery, SearchResults, StoreError, StoreStats, VectorStore,
+    Cache, Document, Embedder, EmbedderId, InputError, Result, SearchQuery, SearchResults,
+    VectorStore,
 };
 use verity_ingest::{read_paths, IngestProgress, IngestReport, Ingestor};
-use verity_rag::{AskRequest, RagPipeline, RagStream, Retriever};
-use verity_store::{SqliteCache, SqliteStore, StoreOptions};
+use verity_rag::{RagPipeline, RagStream, Retriever};
 
+use crate::api::{
+    AskRequest, DeleteRequest, DeleteResponse, GetDocumentRequest, GetDocumentResponse,
+    IngestOutcome, IngestRequest, SearchRequest, StatsResponse,
+};
+use crate::backend::Backend;
 use crate::config::VerityConfig;
 use crate::providers;
 
@@ -24,149 +29,97 @@ const READ_BATCH: usize = 2_000;
 /// Cache key remembering the embedding space the caches were filled with.
 const EMBED_SPACE_KEY: &str = "verity:embed_space";
 
-/// Outcome of [`Verity::ingest_paths`].
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct IngestOutcome {
-    /// Documents inserted / replaced / unchanged, chunks written.
-    pub inserted: usize,
-    /// Documents whose previous version was replaced.
-    pub replaced: usize,
-    /// Documents skipped because nothing changed.
-    pub unchanged: usize,
-    /// Chunks written.
-    pub chunks: usize,
-    /// Records or files that could not be read (with file and line), skipped.
-    pub read_errors: Vec<String>,
-    /// Documents refused by the pipeline (empty content, duplicate uid, …).
-    pub rejected: Vec<String>,
-    /// Files left out because their type is not supported.
-    pub skipped_files: Vec<PathBuf>,
-    /// `true` when no embedder ran: only the BM25 index was built.
-    pub lexical_only: bool,
-    /// Embedder used.
-    pub embedder: Option<EmbedderId>,
-    /// Wall-clock seconds.
-    pub seconds: f64,
-    /// Content bytes ingested.
-    pub bytes: u64,
-    /// Documents with unchanged content re-chunked and re-embedded because
-    /// they had been indexed with other settings ([`IngestReport::reprocessed`]).
-    #[serde(default)]
-    pub reprocessed: usize,
-}
+/// What [`Verity::stats`] reports (the api's [`StatsResponse`]).
+pub type VerityStats = StatsResponse;
 
-impl IngestOutcome {
-    /// Add one ingest batch's counts.
-    pub fn add(&mut self, r: &IngestReport) {
-        self.inserted += r.upsert.inserted;
-        self.replaced += r.upsert.replaced;
-        self.reprocessed += r.reprocessed;
-        self.unchanged += r.upsert.unchanged;
-        self.chunks += r.upsert.chunks;
-        self.rejected.extend(r.errors.iter().cloned());
-        self.bytes += r.bytes;
-    }
-}
+/// Progress callback of long ingestions.
+pub type Progress<'a> = &'a (dyn Fn(&IngestProgress) + Sync);
 
-/// What [`Verity::stats`] reports.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct VerityStats {
-    /// Store counts.
-    pub store: StoreStats,
-    /// Embedder configured for queries and ingestion, if any.
-    pub embedder: Option<EmbedderId>,
-    /// Generator answering questions.
-    pub generator: String,
-    /// Store directory.
-    pub home: PathBuf,
-    /// Warnings about the configuration (lexical-only, embedder mismatch, …).
-    pub notes: Vec<String>,
-}
-
-/// The embedded Verity: store + embedder + pipelines, opened from a directory.
+/// Store + caches + embedder + pipelines, opened from a [`VerityConfig`].
 pub struct Verity {
     config: VerityConfig,
-    store: Arc<SqliteStore>,
-    cache: Arc<SqliteCache>,
+    backend: Backend,
+    store: Arc<dyn VectorStore>,
+    cache: Arc<dyn Cache>,
+    index: String,
     embedder: Option<Arc<dyn Embedder>>,
     ingestor: Ingestor,
-    rag: RagPipeline,
+    retriever: Retriever,
+    rag: OnceCell<RagPipeline>,
     notes: Vec<String>,
+    #[cfg(feature = "sources")]
+    pub(crate) fetchers: crate::sources::Fetchers,
 }
 
 impl std::fmt::Debug for Verity {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Verity")
+            .field("backend", &self.store.backend())
             .field("home", &self.config.home)
-            .field("index", &self.config.index)
+            .field("index", &self.index)
             .field(
                 "embedder",
                 &self.embedder.as_ref().map(|e| e.id().to_string()),
             )
-            .field("generator", &self.rag.model())
+            .field("generator", &self.config.generator.to_string())
             .finish()
     }
 }
 
 impl Verity {
-    /// Open (or create) the store in `config.home` and set up the providers.
+    /// Open (or create) the store `config` describes — SQLite in
+    /// `config.home`, or Redis at `config.redis_url` — and set up the embedder.
+    /// The generator is loaded on the first question, never by a search.
     pub async fn open(config: VerityConfig) -> Result<Self> {
+        config.validate()?;
         let mut notes = Vec::new();
-        let home = config.home.clone();
-        let index = config.index.clone();
-        let store = tokio::task::spawn_blocking(move || open_current(&home, &index))
-            .await
-            .map_err(|e| StoreError::Backend(format!("store open task failed: {e}")))??;
-        let store = Arc::new(store);
-        let cache = Arc::new(store.cache());
+        let opened = Backend::open(&config).await?;
+        let (store, cache) = (opened.store, opened.cache);
 
         let embedder = providers::embedder(&config, cache.clone(), &mut notes).await?;
         if let (Some(e), Some(indexed)) = (&embedder, store.embedder().await?) {
             if indexed != *e.id() {
                 notes.push(format!(
                     "the index was built with {indexed} but the configured embedder is {}: \
-                     dense search is refused until you re-index (re-ingest into a new index)",
+                     searches run lexical (BM25) until you re-index (re-ingest into a new index)",
                     e.id()
                 ));
             }
         }
         bust_on_embed_space_change(cache.as_ref(), embedder.as_ref().map(|e| e.id())).await?;
 
-        let generator = providers::generator(&config, &config.generator).await?;
-        let fallback = match &config.fallback {
-            Some(spec) => Some(providers::generator(&config, spec).await?),
-            None => None,
-        };
-        let cache_dyn: Option<Arc<dyn Cache>> =
-            config.cache.then(|| cache.clone() as Arc<dyn Cache>);
-        let store_dyn: Arc<dyn VectorStore> = store.clone();
-        let retriever = Retriever::new(store_dyn.clone())
-            .with_index(store.index_name())
+        let retriever = Retriever::new(store.clone())
+            .with_index(opened.index.clone())
             .with_embedder(embedder.clone())
-            .with_cache(cache_dyn.clone())
+            .with_cache(config.cache.then(|| cache.clone()))
             .with_config(config.retriever.clone());
-        let rag = RagPipeline::builder(retriever, generator)
-            .fallback(fallback)
-            .cache(cache_dyn)
-            .config(config.rag.clone())
-            .build();
-        let ingestor = Ingestor::builder(store_dyn)
+        let ingestor = Ingestor::builder(store.clone())
             .embedder(embedder.clone())
             .build()?;
         Ok(Self {
-            config,
+            backend: opened.backend,
+            index: opened.index,
             store,
             cache,
             embedder,
             ingestor,
-            rag,
+            retriever,
+            rag: OnceCell::new(),
             notes,
+            #[cfg(feature = "sources")]
+            fetchers: crate::sources::Fetchers::default(),
+            config,
         })
     }
 
     /// Open with [`VerityConfig::from_env`].
     pub async fn open_default() -> Result<Self> {
         Self::open(VerityConfig::from_env()?).await
+    }
+
+    /// Open with the environment's configuration and `overrides` applied.
+    pub async fn open_with(overrides: &crate::api::ConfigOverrides) -> Result<Self> {
+        Self::open(overrides.resolve()?).await
     }
 
     /// The configuration in use.
@@ -184,43 +137,74 @@ impl Verity {
         self.embedder.as_ref()
     }
 
-    /// The store.
-    pub fn store(&self) -> &Arc<SqliteStore> {
+    /// The store (SQLite or Redis).
+    pub fn store(&self) -> &Arc<dyn VectorStore> {
         &self.store
     }
 
-    /// The cache (retrievals, answers, embeddings).
-    pub fn cache(&self) -> &Arc<SqliteCache> {
+    /// The cache (retrievals, answers, embeddings), on the store's backend.
+    pub fn cache(&self) -> &Arc<dyn Cache> {
         &self.cache
     }
 
-    /// The RAG pipeline.
-    pub fn rag(&self) -> &RagPipeline {
-        &self.rag
+    /// Where the store lives: its directory, or the Redis URL (password masked).
+    pub fn location(&self) -> String {
+        self.backend
+            .redis_display()
+            .unwrap_or_else(|| self.config.home.display().to_string())
     }
 
-    /// Ingest documents (chunk, embed, index); unchanged ones are skipped and
-    /// caches depending on replaced documents are busted.
+    /// Name of the index served (the target of `<index>:current` after a re-index).
+    pub fn index_name(&self) -> &str {
+        &self.index
+    }
+
+    /// The retriever behind [`Verity::search`].
+    pub fn retriever(&self) -> &Retriever {
+        &self.retriever
+    }
+
+    /// The RAG pipeline, built (and its generator loaded) on first use.
+    pub async fn rag(&self) -> Result<&RagPipeline> {
+        self.rag
+            .get_or_try_init(|| async {
+                let generator = providers::generator(&self.config, &self.config.generator).await?;
+                let fallback = match &self.config.fallback {
+                    Some(spec) => Some(providers::generator(&self.config, spec).await?),
+                    None => None,
+                };
+                let retriever = Retriever::new(self.store.clone())
+                    .with_index(self.index.clone())
+                    .with_embedder(self.embedder.clone())
+                    .with_cache(self.answer_cache())
+                    .with_config(self.config.retriever.clone());
+                Ok(RagPipeline::builder(retriever, generator)
+                    .fallback(fallback)
+                    .cache(self.answer_cache())
+                    .config(self.config.rag.clone())
+                    .build())
+            })
+            .await
+    }
+
+    /// Whether the generator has been loaded (by a first question).
+    pub fn generator_loaded(&self) -> bool {
+        self.rag.initialized()
+    }
+
+    fn answer_cache(&self) -> Option<Arc<dyn Cache>> {
+        self.config.cache.then(|| self.cache.clone())
+    }
+
+    /// Ingest documents given inline and read from paths and URLs; unchanged
+    /// documents are skipped and caches depending on replaced ones busted.
+    /// Files are read and written in batches. Unreadable records, files and
+    /// URLs are reported in the outcome and skipped; with `strict`, any of
+    /// them refuses the whole request before anything is written.
     pub async fn ingest(
         &self,
-        docs: Vec<Document>,
-        progress: &(dyn Fn(&IngestProgress) + Sync),
-    ) -> Result<IngestReport> {
-        let changed = self.changed_uids(&docs).await?;
-        let report = self.ingestor.ingest(docs, progress).await?;
-        self.bust(&changed).await?;
-        Ok(report)
-    }
-
-    /// Read files and directories (JSONL seed schema, BEIR corpus, Markdown,
-    /// text) and ingest them. Malformed records are reported with file and
-    /// line and skipped; with `strict`, any of them refuses the whole batch
-    /// before anything is written.
-    pub async fn ingest_paths(
-        &self,
-        paths: &[PathBuf],
-        strict: bool,
-        progress: &(dyn Fn(&IngestProgress) + Sync),
+        req: IngestRequest,
+        progress: Progress<'_>,
     ) -> Result<IngestOutcome> {
         let started = std::time::Instant::now();
         let mut outcome = IngestOutcome {
@@ -228,23 +212,28 @@ impl Verity {
             embedder: self.embedder.as_ref().map(|e| e.id().clone()),
             ..IngestOutcome::default()
         };
-        let mut reader = read_paths(paths);
-        if strict {
-            let mut docs = Vec::new();
-            let mut errors = Vec::new();
+        let (urls, paths): (Vec<String>, Vec<String>) = req
+            .paths
+            .into_iter()
+            .partition(|p| crate::config::is_url(p));
+        let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+        let mut inline = req.documents;
+        let fetched = self.fetch_urls(&urls, req.strict, &mut outcome).await?;
+        inline.extend(fetched);
+
+        let mut reader = read_paths(&paths);
+        if req.strict {
             for item in reader.by_ref() {
-                match item {
-                    Ok(d) => docs.push(d),
-                    Err(e) => errors.push(e),
-                }
-            }
-            if let Some(first) = errors.into_iter().next() {
-                return Err(first.into());
+                inline.push(item?);
             }
             outcome.skipped_files = reader.skipped().to_vec();
-            let report = self.ingest(docs, progress).await?;
+            let report = self.ingest_batch(inline, progress).await?;
             outcome.add(&report);
         } else {
+            if !inline.is_empty() {
+                let report = self.ingest_batch(inline, progress).await?;
+                outcome.add(&report);
+            }
             loop {
                 let mut batch = Vec::with_capacity(READ_BATCH);
                 for item in reader.by_ref() {
@@ -259,29 +248,105 @@ impl Verity {
                 if batch.is_empty() {
                     break;
                 }
-                let report = self.ingest(batch, progress).await?;
+                let report = self.ingest_batch(batch, progress).await?;
                 outcome.add(&report);
             }
             outcome.skipped_files = reader.skipped().to_vec();
         }
-        self.flush()?;
+        self.backend.flush().await?;
         outcome.seconds = started.elapsed().as_secs_f64();
         Ok(outcome)
     }
 
+    /// Ingest documents (Rust surface of [`Verity::ingest`]); the batch's report.
+    pub async fn ingest_documents(
+        &self,
+        docs: Vec<Document>,
+        progress: Progress<'_>,
+    ) -> Result<IngestReport> {
+        let report = self.ingest_batch(docs, progress).await?;
+        self.backend.flush().await?;
+        Ok(report)
+    }
+
+    /// Read files and directories and ingest them (Rust surface of [`Verity::ingest`]).
+    pub async fn ingest_paths(
+        &self,
+        paths: &[PathBuf],
+        strict: bool,
+        progress: Progress<'_>,
+    ) -> Result<IngestOutcome> {
+        let req = IngestRequest::paths(paths.iter().map(|p| p.display().to_string()), strict);
+        self.ingest(req, progress).await
+    }
+
+    /// One batch: find replaced documents, ingest, bust what depended on them.
+    async fn ingest_batch(
+        &self,
+        docs: Vec<Document>,
+        progress: Progress<'_>,
+    ) -> Result<IngestReport> {
+        let changed = self.changed_uids(&docs).await?;
+        let report = self.ingestor.ingest(docs, progress).await?;
+        self.bust(&changed).await?;
+        Ok(report)
+    }
+
+    #[cfg(feature = "sources")]
+    async fn fetch_urls(
+        &self,
+        urls: &[String],
+        strict: bool,
+        outcome: &mut IngestOutcome,
+    ) -> Result<Vec<Document>> {
+        let mut docs = Vec::new();
+        for u in urls {
+            match self.fetchers.document(u).await {
+                Ok(d) => docs.push(d),
+                Err(e) if strict => return Err(e),
+                Err(e) => outcome.read_errors.push(format!("{u}: {e}")),
+            }
+        }
+        Ok(docs)
+    }
+
+    #[cfg(not(feature = "sources"))]
+    async fn fetch_urls(
+        &self,
+        urls: &[String],
+        _strict: bool,
+        _outcome: &mut IngestOutcome,
+    ) -> Result<Vec<Document>> {
+        match urls.first() {
+            None => Ok(Vec::new()),
+            Some(u) => Err(verity_core::ConfigError::Invalid {
+                key: "paths".into(),
+                message: format!("{u}: URLs need the `sources` feature of the verity crate"),
+            }
+            .into()),
+        }
+    }
+
     /// Search (lexical, dense or hybrid) with re-rank and guardrail.
-    pub async fn search(&self, query: &SearchQuery) -> Result<SearchResults> {
-        self.rag.retriever().retrieve(query).await
+    pub async fn search(&self, req: &SearchRequest) -> Result<SearchResults> {
+        self.search_query(&req.to_query()?).await
+    }
+
+    /// Search with a store query (Rust surface of [`Verity::search`]).
+    pub async fn search_query(&self, query: &SearchQuery) -> Result<SearchResults> {
+        self.retriever.retrieve(query).await
     }
 
     /// Answer a question from the sources, with citations.
-    pub async fn ask(&self, req: &AskRequest) -> Result<Answer> {
-        self.rag.ask(req).await
+    pub async fn ask(&self, req: &AskRequest) -> Result<crate::Answer> {
+        let r = req.to_rag()?;
+        self.rag().await?.ask(&r).await
     }
 
     /// Answer a question, streaming the text.
     pub async fn ask_stream(&self, req: &AskRequest) -> Result<RagStream> {
-        self.rag.ask_stream(req).await
+        let r = req.to_rag()?;
+        self.rag().await?.ask_stream(&r).await
     }
 
     /// One document by uid.
@@ -289,34 +354,52 @@ impl Verity {
         self.store.get(uid).await
     }
 
-    /// Delete documents (and bust caches that depended on them); returns how many existed.
-    pub async fn delete(&self, uids: &[String]) -> Result<usize> {
-        if uids.iter().any(|u| u.trim().is_empty()) {
+    /// One document by uid (api form of [`Verity::get`]).
+    pub async fn document(&self, req: &GetDocumentRequest) -> Result<GetDocumentResponse> {
+        Ok(GetDocumentResponse {
+            document: self.get(&req.uid).await?,
+        })
+    }
+
+    /// Delete documents and bust the cached retrievals and answers that depended on them.
+    pub async fn delete(&self, req: &DeleteRequest) -> Result<DeleteResponse> {
+        if req.uids.iter().any(|u| u.trim().is_empty()) {
             return Err(InputError::Invalid("empty uid".into()).into());
         }
-        let n = self.store.delete(uids).await?;
-        self.bust(uids).await?;
-        self.flush()?;
-        Ok(n)
+        let n = self.store.delete(&req.uids).await?;
+        self.bust(&req.uids).await?;
+        self.backend.flush().await?;
+        Ok(DeleteResponse {
+            deleted: n,
+            requested: req.uids.len(),
+        })
     }
 
     /// Counts and configuration.
-    pub async fn stats(&self) -> Result<VerityStats> {
-        Ok(VerityStats {
+    pub async fn stats(&self) -> Result<StatsResponse> {
+        Ok(StatsResponse {
             store: self.store.stats().await?,
             embedder: self.embedder.as_ref().map(|e| e.id().clone()),
-            generator: self.rag.model().to_string(),
+            generator: match self.rag.get() {
+                Some(rag) => rag.model().to_string(),
+                None => self.config.generator.to_string(),
+            },
             home: self.config.home.clone(),
+            redis: self.backend.redis_display(),
             notes: self.notes.clone(),
         })
     }
 
-    /// Persist the dense index dump (also done after each ingest).
-    pub fn flush(&self) -> Result<()> {
-        self.store.flush()
+    /// Persist what the backend keeps in memory (done after each ingest and delete).
+    pub async fn flush(&self) -> Result<()> {
+        self.backend.flush().await
     }
 
-    /// Uids of `docs` already stored with another content hash.
+    pub(crate) fn backend(&self) -> &Backend {
+        &self.backend
+    }
+
+    /// Uids of `docs` already stored with another content hash or settings.
     async fn changed_uids(&self, docs: &[Document]) -> Result<Vec<String>> {
         let uids: Vec<String> = docs.iter().map(|d| d.uid.clone()).collect();
         let known = self.store.fingerprints(&uids).await?;
@@ -346,21 +429,8 @@ impl Verity {
     }
 }
 
-/// Open `index` in `home`, or the index its alias `<index>:current` points at once a
-/// re-index has switched it (as `RedisStore::connect_current` does on Redis).
-fn open_current(home: &std::path::Path, index: &str) -> Result<SqliteStore> {
-    let store = SqliteStore::open(home, StoreOptions::default().index(index))?;
-    match store.resolve_alias(&format!("{index}:current"))? {
-        Some(target) if target != store.index_name() => {
-            drop(store);
-            SqliteStore::open(home, StoreOptions::default().index(target))
-        }
-        _ => Ok(store),
-    }
-}
-
 /// Seed 001: a change of `EMBED_VERSION` (or model) invalidates retrieval and answer caches.
-async fn bust_on_embed_space_change(cache: &SqliteCache, id: Option<&EmbedderId>) -> Result<()> {
+async fn bust_on_embed_space_change(cache: &dyn Cache, id: Option<&EmbedderId>) -> Result<()> {
     let current = id
         .map(|i| i.to_string())
         .unwrap_or_else(|| "lexical".into());
@@ -375,16 +445,4 @@ async fn bust_on_embed_space_change(cache: &SqliteCache, id: Option<&EmbedderId>
             .await?;
     }
     Ok(())
-}
-
-/// Error for a missing local model, with how to get it.
-pub(crate) fn missing_model(what: &str, path: &std::path::Path) -> Error {
-    ConfigError::Missing {
-        what: what.into(),
-        detail: format!(
-            "{} not found; run scripts/fetch-models.sh (or set VERITY_MODEL_DIR)",
-            path.display()
-        ),
-    }
-    .into()
 }

@@ -9,30 +9,38 @@
 //! OpenAI-compatible servers and Redis when outgrown.
 //!
 //! ```no_run
-//! use verity::{Verity, VerityConfig, SearchQuery, AskRequest};
+//! use verity::api::{AskRequest, IngestRequest, SearchRequest};
+//! use verity::{Verity, VerityConfig};
 //!
 //! # async fn run() -> verity::Result<()> {
 //! let verity = Verity::open(VerityConfig::from_env()?).await?;
-//! verity.ingest_paths(&["examples/data".into()], false, &|_| {}).await?;
-//! let hits = verity.search(&SearchQuery::new("routing fees")).await?;
+//! verity.ingest(IngestRequest::paths(["examples/data"], false), &|_| {}).await?;
+//! let hits = verity.search(&SearchRequest::new("routing fees")).await?;
 //! let answer = verity.ask(&AskRequest::new("How are routing fees set?")).await?;
 //! println!("{}", answer.text);
 //! # Ok(()) }
 //! ```
 //!
+//! Hosts (CLI, bindings, servers) speak the types of [`api`]: requests in,
+//! responses out, errors reported through [`api::error`].
+//!
 //! The building blocks are re-exported as modules: [`core`] (types, traits,
 //! errors), [`ingest`], [`store`], [`embed`], [`llm`], [`rag`], and with the
 //! `sources` feature [`extract`] and [`fetch`].
 
+pub mod api;
+mod backend;
 pub mod config;
 pub mod eval;
 mod handle;
 mod providers;
+mod reindex;
 #[cfg(feature = "sources")]
 pub mod sources;
 
+pub use api::{AskRequest, ConfigOverrides, IngestOutcome, IngestRequest, SearchRequest};
 pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig};
-pub use handle::{IngestOutcome, Verity, VerityStats};
+pub use handle::{Progress, Verity, VerityStats};
 pub use providers::generator;
 
 pub use verity_core as core;
@@ -50,5 +58,7 @@ pub use verity_ingest as ingest;
 pub use verity_ingest::{IngestProgress, IngestReport};
 pub use verity_llm as llm;
 pub use verity_rag as rag;
-pub use verity_rag::{AskRequest, RagEvent};
+pub use verity_rag::RagEvent;
+#[cfg(feature = "redis")]
+pub use verity_redis as redis;
 pub use verity_store as store;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use verity_core::{Cache, Embedder, Error, Generator, Result, StoreError};
+use verity_core::{Cache, ConfigError, Embedder, Error, Generator, Result, StoreError};
 use verity_embed::{CachedEmbedder, OllamaEmbedder, OpenAiEmbedder};
 use verity_llm::{ExtractiveGenerator, OllamaGenerator, OpenAiGenerator};
 
@@ -40,7 +40,7 @@ pub(crate) async fn embedder(
         EmbedderSpec::Local(dir) => match local_embedder(dir.clone(), false).await? {
             Some(e) => e,
             None => {
-                return Err(crate::handle::missing_model(
+                return Err(missing_model(
                     "local embedding model",
                     &default_embed_dir(dir),
                 ))
@@ -135,7 +135,7 @@ pub async fn generator(config: &VerityConfig, spec: &GeneratorSpec) -> Result<Ar
 async fn local_generator(path: Option<std::path::PathBuf>) -> Result<Arc<dyn Generator>> {
     let path = path.unwrap_or_else(verity_llm::LocalGgufGenerator::default_model_path);
     if !path.is_file() {
-        return Err(crate::handle::missing_model("local GGUF model", &path));
+        return Err(missing_model("local GGUF model", &path));
     }
     let g = blocking(move || {
         verity_llm::LocalGgufGenerator::new(verity_llm::LocalGgufConfig::new(path))
@@ -151,4 +151,16 @@ async fn local_generator(path: Option<std::path::PathBuf>) -> Result<Arc<dyn Gen
         message: format!("`local` needs the `local-llm` feature of the verity crate ({path:?})"),
     }
     .into())
+}
+
+/// Error for a missing local model, with how to get it.
+pub(crate) fn missing_model(what: &str, path: &std::path::Path) -> Error {
+    ConfigError::Missing {
+        what: what.into(),
+        detail: format!(
+            "{} not found; run scripts/fetch-models.sh (or set VERITY_MODEL_DIR)",
+            path.display()
+        ),
+    }
+    .into()
 }

@@ -1,0 +1,218 @@
+//! One table from error kinds to what each host reports.
+//!
+//! Every [`Error`] has a stable [`Error::code`]. [`ErrorMapping::for_code`]
+//! gives, for each code, the CLI exit status, the HTTP status, the Python
+//! exception class (in `verity.errors`), the JS `code` and the JSON-RPC (MCP)
+//! error code. Hosts never write their own `match` on codes: they read this
+//! table, and their tests check it.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+
+/// CLI exit statuses that are not errors of the library.
+pub mod exit {
+    /// Success.
+    pub const OK: u8 = 0;
+    /// Any failure without a more precise status.
+    pub const FAILURE: u8 = 1;
+    /// The command ran but left something out (a file, a record, a URL).
+    pub const PARTIAL: u8 = 7;
+    /// A re-index was refused by its evaluation gate.
+    pub const GATE_FAILED: u8 = 8;
+}
+
+/// How one error code is reported by each host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct ErrorMapping {
+    /// The [`Error::code`].
+    pub code: &'static str,
+    /// The JS `err.code` (the error code itself).
+    pub js_code: &'static str,
+    /// CLI exit status.
+    pub exit_code: u8,
+    /// HTTP status of the REST server (a client mistake is never a 5xx).
+    pub http_status: u16,
+    /// Exception class in the Python module `verity.errors`.
+    pub python_class: &'static str,
+    /// JSON-RPC error code of the MCP server.
+    pub jsonrpc_code: i32,
+}
+
+impl ErrorMapping {
+    /// The mapping of `code`; unknown codes map like [`INTERNAL`].
+    pub fn for_code(code: &str) -> &'static ErrorMapping {
+        TABLE.iter().find(|m| m.code == code).unwrap_or(&INTERNAL)
+    }
+
+    /// The mapping of an error.
+    pub fn of(e: &Error) -> &'static ErrorMapping {
+        Self::for_code(e.code())
+    }
+}
+
+const fn row(
+    code: &'static str,
+    exit_code: u8,
+    http_status: u16,
+    python_class: &'static str,
+    jsonrpc_code: i32,
+) -> ErrorMapping {
+    ErrorMapping {
+        code,
+        js_code: code,
+        exit_code,
+        http_status,
+        python_class,
+        jsonrpc_code,
+    }
+}
+
+/// JSON-RPC "invalid params".
+const INVALID_PARAMS: i32 = -32602;
+/// JSON-RPC "internal error".
+const INTERNAL_ERROR: i32 = -32603;
+
+/// A failure inside Verity itself (a bug, a panic caught at the boundary).
+pub const INTERNAL: ErrorMapping = row("internal", 1, 500, "VerityError", INTERNAL_ERROR);
+
+/// Every code [`Error::code`] can return, plus `internal`.
+pub const TABLE: &[ErrorMapping] = &[
+    row("invalid_input", 3, 400, "InvalidInput", INVALID_PARAMS),
+    row("parse_error", 3, 422, "InvalidInput", INVALID_PARAMS),
+    row("no_text_layer", 3, 422, "InvalidInput", INVALID_PARAMS),
+    row("not_found", 4, 404, "NotFound", -32004),
+    row("model_not_found", 4, 503, "ConfigError", -32006),
+    row("unavailable", 5, 503, "Unavailable", -32003),
+    row("timeout", 5, 504, "Unavailable", -32008),
+    row("fetch_failed", 5, 502, "Unavailable", -32002),
+    row("bad_response", 5, 502, "Unavailable", -32005),
+    row("config_error", 6, 500, "ConfigError", -32006),
+    row("unauthorized", 6, 502, "ConfigError", -32001),
+    row("embedder_mismatch", 6, 409, "EmbedderMismatch", -32009),
+    row("reindex_required", 6, 409, "EmbedderMismatch", -32009),
+    row("store_error", 1, 500, "VerityError", -32010),
+    INTERNAL,
+];
+
+/// The serializable form of an error, as every host shows it
+/// (`{"error": {"code", "message", "transient"}}` in JSON output).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorBody {
+    /// Stable machine-readable code ([`Error::code`]).
+    pub code: String,
+    /// Human-readable message.
+    pub message: String,
+    /// Whether retrying the same call later may succeed.
+    pub transient: bool,
+}
+
+impl ErrorBody {
+    /// An error body for a failure caught outside the library (a panic, a task failure).
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self {
+            code: INTERNAL.code.into(),
+            message: message.into(),
+            transient: false,
+        }
+    }
+
+    /// How hosts report this error.
+    pub fn mapping(&self) -> &'static ErrorMapping {
+        ErrorMapping::for_code(&self.code)
+    }
+}
+
+impl From<&Error> for ErrorBody {
+    fn from(e: &Error) -> Self {
+        Self {
+            code: e.code().into(),
+            message: e.to_string(),
+            transient: e.is_transient(),
+        }
+    }
+}
+
+impl From<Error> for ErrorBody {
+    fn from(e: Error) -> Self {
+        Self::from(&e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{
+        ConfigError, FetchError, ParseError, ProviderError, ProviderErrorKind, StoreError,
+    };
+
+    /// One error of each kind `Error::code` distinguishes.
+    fn samples() -> Vec<Error> {
+        let p = |k| Error::from(ProviderError::new("p", k, "m"));
+        vec![
+            Error::invalid_input("x"),
+            ParseError::Unsupported("x".into()).into(),
+            ParseError::NoTextLayer { reason: "x".into() }.into(),
+            StoreError::NotFound {
+                what: "document",
+                id: "x".into(),
+            }
+            .into(),
+            p(ProviderErrorKind::ModelNotFound),
+            p(ProviderErrorKind::Unavailable),
+            p(ProviderErrorKind::RateLimited),
+            Error::Timeout(std::time::Duration::from_secs(1)),
+            FetchError::Timeout("u".into()).into(),
+            p(ProviderErrorKind::BadResponse),
+            ConfigError::Invalid {
+                key: "k".into(),
+                message: "m".into(),
+            }
+            .into(),
+            p(ProviderErrorKind::Auth),
+            p(ProviderErrorKind::InvalidRequest),
+            StoreError::EmbedderMismatch {
+                expected: "a".into(),
+                found: "b".into(),
+            }
+            .into(),
+            StoreError::ReindexRequired { reason: "r".into() }.into(),
+            StoreError::Backend("b".into()).into(),
+        ]
+    }
+
+    #[test]
+    fn every_code_has_its_own_row() {
+        for e in samples() {
+            let m = ErrorMapping::of(&e);
+            assert_eq!(m.code, e.code(), "{e}: no row for `{}`", e.code());
+        }
+        let mut codes: Vec<_> = TABLE.iter().map(|m| m.code).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), TABLE.len(), "duplicate rows");
+    }
+
+    #[test]
+    fn client_mistakes_are_never_server_errors() {
+        for code in ["invalid_input", "parse_error", "no_text_layer", "not_found"] {
+            let m = ErrorMapping::for_code(code);
+            assert!((400..500).contains(&m.http_status), "{code}");
+            assert!(m.exit_code > 1, "{code}");
+        }
+        assert_eq!(ErrorMapping::for_code("nonsense"), &INTERNAL);
+    }
+
+    #[test]
+    fn body_carries_code_and_transience() {
+        let e: Error = ProviderError::new("p", ProviderErrorKind::Timeout, "slow").into();
+        let b = ErrorBody::from(&e);
+        assert_eq!(b.code, "unavailable");
+        assert!(b.transient);
+        assert_eq!(b.mapping().http_status, 503);
+        let json = serde_json::to_value(&b).unwrap_or_default();
+        assert_eq!(json["code"], "unavailable");
+    }
+}

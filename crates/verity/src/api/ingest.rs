@@ -1,0 +1,100 @@
+//! Ingest requests and their outcome.
+
+use std::path::PathBuf;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::core::{Document, EmbedderId};
+use crate::IngestReport;
+
+/// Ingest documents given inline and/or read from paths and URLs
+/// (`verity ingest`, `store.ingest`, `store.ingest_paths`, `POST /ingest`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IngestRequest {
+    /// Documents in the seed-001 schema (`uid`, `content`, `source`, `ts`, …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub documents: Vec<Document>,
+    /// Files, directories (JSONL, BEIR corpus, Markdown, text, …) and http(s) URLs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// Refuse the whole batch, writing nothing, when any record or file cannot
+    /// be read (default `false`: skip it and report it).
+    #[serde(default)]
+    pub strict: bool,
+}
+
+impl IngestRequest {
+    /// Ingest these documents.
+    pub fn documents(documents: Vec<Document>) -> Self {
+        Self {
+            documents,
+            ..Self::default()
+        }
+    }
+
+    /// Read and ingest these files, directories and URLs.
+    pub fn paths<P: Into<String>>(paths: impl IntoIterator<Item = P>, strict: bool) -> Self {
+        Self {
+            paths: paths.into_iter().map(Into::into).collect(),
+            strict,
+            ..Self::default()
+        }
+    }
+}
+
+/// What an ingestion did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct IngestOutcome {
+    /// New documents.
+    pub inserted: usize,
+    /// Documents whose previous version was replaced.
+    pub replaced: usize,
+    /// Documents skipped because nothing changed.
+    pub unchanged: usize,
+    /// Chunks written.
+    pub chunks: usize,
+    /// Records, files or URLs that could not be read (with file and line), skipped.
+    pub read_errors: Vec<String>,
+    /// Documents refused by the pipeline (empty content, duplicate uid, …).
+    pub rejected: Vec<String>,
+    /// Files left out because their type is not supported.
+    pub skipped_files: Vec<PathBuf>,
+    /// `true` when no embedder ran: only the BM25 index was built.
+    pub lexical_only: bool,
+    /// Embedder used.
+    pub embedder: Option<EmbedderId>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Content bytes ingested.
+    pub bytes: u64,
+    /// Documents with unchanged content re-chunked and re-embedded because
+    /// they had been indexed with other settings ([`IngestReport::reprocessed`]).
+    #[serde(default)]
+    pub reprocessed: usize,
+}
+
+impl IngestOutcome {
+    /// Add one ingest batch's counts.
+    pub fn add(&mut self, r: &IngestReport) {
+        self.inserted += r.upsert.inserted;
+        self.replaced += r.upsert.replaced;
+        self.reprocessed += r.reprocessed;
+        self.unchanged += r.upsert.unchanged;
+        self.chunks += r.upsert.chunks;
+        self.rejected.extend(r.errors.iter().cloned());
+        self.bytes += r.bytes;
+    }
+
+    /// Something was left out: a record, file or URL unread, a document
+    /// refused, a file of an unsupported type (CLI exit status 7).
+    pub fn partial(&self) -> bool {
+        !self.read_errors.is_empty() || !self.rejected.is_empty() || !self.skipped_files.is_empty()
+    }
+
+    /// Documents now stored from this ingestion (new, replaced or unchanged).
+    pub fn documents(&self) -> usize {
+        self.inserted + self.replaced + self.unchanged
+    }
+}

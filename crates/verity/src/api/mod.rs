@@ -1,0 +1,47 @@
+//! The request and response types every host speaks.
+//!
+//! The CLI, the Python and Node bindings and the servers are thin shells:
+//! they turn their input into one of these requests, call the matching
+//! [`crate::Verity`] method and print or return the response. Requests refuse
+//! unknown fields (`deny_unknown_fields`) and document their defaults; every
+//! type derives `serde` and [`schemars::JsonSchema`], so REST and MCP schemas
+//! are derived from these very types.
+//!
+//! | request | `Verity` method | response |
+//! |---|---|---|
+//! | [`IngestRequest`] | [`ingest`](crate::Verity::ingest) | [`IngestOutcome`] |
+//! | [`SearchRequest`] | [`search`](crate::Verity::search) | [`SearchResponse`] |
+//! | [`AskRequest`] | [`ask`](crate::Verity::ask) | [`AskResponse`] |
+//! | [`DeleteRequest`] | [`delete`](crate::Verity::delete) | [`DeleteResponse`] |
+//! | [`GetDocumentRequest`] | [`document`](crate::Verity::document) | [`GetDocumentResponse`] |
+//! | — | [`stats`](crate::Verity::stats) | [`StatsResponse`] |
+//! | [`FetchRequest`] | [`fetch`](crate::Verity::fetch) | [`FetchResponse`] |
+//! | [`ReindexRequest`] | [`reindex`](crate::Verity::reindex) | [`ReindexResponse`] |
+//! | [`EvalBeirRequest`] | [`eval_beir`](crate::Verity::eval_beir) | [`EvalBeirResponse`] |
+//! | [`EvalExtractionRequest`] | [`eval_extraction`](crate::Verity::eval_extraction) | [`EvalExtractionResponse`] |
+//!
+//! Configuration: [`ConfigOverrides`] merged over [`crate::VerityConfig::from_env`].
+//! Errors: [`error`] maps each [`crate::Error::code`] to what each host reports.
+
+pub mod error;
+mod ingest;
+mod ops;
+mod overrides;
+mod search;
+pub mod time;
+
+pub use error::{ErrorBody, ErrorMapping};
+pub use ingest::{IngestOutcome, IngestRequest};
+pub use ops::{
+    BeirEvalFiles, DeleteRequest, DeleteResponse, EvalBeirRequest, EvalBeirResponse,
+    EvalExtractionRequest, EvalExtractionResponse, FetchRequest, FetchResponse, GateOutcome,
+    GetDocumentRequest, GetDocumentResponse, ReindexIngest, ReindexPlan, ReindexRequest,
+    ReindexResponse, StatsResponse,
+};
+pub use overrides::ConfigOverrides;
+pub use search::{AskRequest, AskResponse, SearchRequest, SearchResponse, DEFAULT_K, MAX_K};
+
+/// JSON Schema of an api type (draft 2020-12), as the servers publish it.
+pub fn schema_of<T: schemars::JsonSchema>() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(T)).unwrap_or(serde_json::Value::Null)
+}

@@ -1,0 +1,146 @@
+//! [`ConfigOverrides`]: what a host may change over the environment defaults.
+
+use std::path::PathBuf;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::{Result, VerityConfig};
+
+/// Settings a host overrides over [`VerityConfig::from_env`] (unset fields
+/// keep the environment's value, then the default). The CLI fills it from its
+/// flags, Python from `Store.open(...)` keywords, Node from `Verity.open({...})`,
+/// the servers from their command line.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConfigOverrides {
+    /// Where the store lives: a directory (embedded SQLite, `VERITY_HOME`,
+    /// default `./.verity`) or a `redis://` / `rediss://` URL.
+    pub home: Option<String>,
+    /// Redis URL (`REDIS_URL`); when set the store and caches live in Redis.
+    pub redis_url: Option<String>,
+    /// Index or alias (`VERITY_INDEX`, default `default`).
+    pub index: Option<String>,
+    /// Embedder: `auto`, `none`, `local[:DIR]`, `ollama:MODEL:TAG`, `openai:MODEL` (`VERITY_EMBEDDER`).
+    pub embedder: Option<String>,
+    /// Generator: `extractive`, `local[:FILE.gguf]`, `ollama:MODEL:TAG`, `openai:MODEL` (`VERITY_GENERATOR`).
+    pub generator: Option<String>,
+    /// Fallback generator, same syntax (`VERITY_FALLBACK`).
+    pub fallback: Option<String>,
+    /// Chunks given to the generator (`RAG_TOPK`).
+    pub k: Option<usize>,
+    /// Guardrail: best relevance under this means "not enough evidence" (`RAG_MIN_SCORE`).
+    pub min_relevance: Option<f32>,
+    /// Cache retrievals and answers (default `true`).
+    pub cache: Option<bool>,
+    /// Ollama base URL (`OLLAMA_URL`).
+    pub ollama_url: Option<String>,
+    /// OpenAI-compatible base URL (`OPENAI_BASE_URL`).
+    pub openai_url: Option<String>,
+}
+
+impl ConfigOverrides {
+    /// The environment defaults with these overrides applied.
+    pub fn resolve(&self) -> Result<VerityConfig> {
+        self.apply(VerityConfig::from_env()?)
+    }
+
+    /// `base` with these overrides applied.
+    pub fn apply(&self, mut c: VerityConfig) -> Result<VerityConfig> {
+        if let Some(h) = self.home.as_deref().filter(|h| !h.trim().is_empty()) {
+            if crate::config::is_redis_url(h) {
+                c.redis_url = Some(h.to_string());
+            } else {
+                c.home = PathBuf::from(h);
+            }
+        }
+        if let Some(u) = self.redis_url.as_deref() {
+            c.redis_url = Some(u.to_string()).filter(|u| !u.trim().is_empty());
+        }
+        if let Some(i) = &self.index {
+            c.index = i.clone();
+        }
+        if let Some(e) = &self.embedder {
+            c.embedder = e.parse()?;
+        }
+        if let Some(g) = &self.generator {
+            c.generator = g.parse()?;
+        }
+        if let Some(f) = &self.fallback {
+            c.fallback = Some(f.parse()?);
+        }
+        if let Some(k) = self.k {
+            crate::api::search::check_k(k)?;
+            c.rag.k = k;
+        }
+        if let Some(m) = self.min_relevance {
+            if !(0.0..=1.0).contains(&m) {
+                return Err(crate::Error::invalid_input(format!(
+                    "min_relevance must be in [0, 1], got {m}"
+                )));
+            }
+            c.retriever.min_relevance = m;
+        }
+        if let Some(cache) = self.cache {
+            c.cache = cache;
+        }
+        if let Some(u) = &self.ollama_url {
+            c.ollama_url = u.clone();
+        }
+        if let Some(u) = &self.openai_url {
+            c.openai_url = u.clone();
+        }
+        c.validate()?;
+        Ok(c)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_win_and_redis_urls_select_redis() {
+        let base = VerityConfig::default();
+        let o = ConfigOverrides {
+            home: Some("/tmp/x".into()),
+            embedder: Some("none".into()),
+            k: Some(3),
+            ..Default::default()
+        };
+        let c = o.apply(base.clone()).unwrap();
+        assert_eq!(c.home, PathBuf::from("/tmp/x"));
+        assert_eq!(c.rag.k, 3);
+        assert!(c.redis_url.is_none());
+        let r = ConfigOverrides {
+            home: Some("redis://127.0.0.1:6379".into()),
+            ..Default::default()
+        }
+        .apply(base.clone())
+        .unwrap();
+        assert_eq!(r.redis_url.as_deref(), Some("redis://127.0.0.1:6379"));
+        assert_eq!(r.home, base.home);
+    }
+
+    #[test]
+    fn bad_values_are_typed_errors() {
+        let bad = |o: ConfigOverrides| o.apply(VerityConfig::default()).unwrap_err().code();
+        let o = ConfigOverrides {
+            embedder: Some("telepathy".into()),
+            ..Default::default()
+        };
+        assert_eq!(bad(o), "config_error");
+        let o = ConfigOverrides {
+            k: Some(0),
+            ..Default::default()
+        };
+        assert_eq!(bad(o), "invalid_input");
+        let o = ConfigOverrides {
+            min_relevance: Some(2.0),
+            ..Default::default()
+        };
+        assert_eq!(bad(o), "invalid_input");
+        let unknown = serde_json::from_str::<ConfigOverrides>(r#"{"colour": "blue"}"#);
+        assert!(unknown.is_err());
+    }
+}

@@ -1,0 +1,263 @@
+//! Search and ask requests.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::core::{Filters, MetadataFilter, SearchMode, SearchQuery};
+use crate::{Answer, Result, SearchResults};
+
+pub use crate::core::{check_k, DEFAULT_K, MAX_K};
+
+/// Results of a search: hits best first, the mode that actually ran, the
+/// guardrail verdict and notes (e.g. "ran lexical (BM25) search only").
+pub type SearchResponse = SearchResults;
+
+/// A grounded answer with its citations and honest flags.
+pub type AskResponse = Answer;
+
+/// Filters as hosts give them: lists of accepted values, metadata as
+/// `{key: value | [values]}`, and `since`/`until` strings ([`super::time`]).
+struct FilterFields<'a> {
+    sources: &'a [String],
+    tags: &'a [String],
+    tags_all: &'a [String],
+    langs: &'a [String],
+    uids: &'a [String],
+    metadata: &'a Map<String, Value>,
+    since: Option<&'a str>,
+    until: Option<&'a str>,
+}
+
+impl FilterFields<'_> {
+    fn filters(&self) -> Result<Filters> {
+        let metadata = self
+            .metadata
+            .iter()
+            .map(|(key, v)| {
+                if key.trim().is_empty() {
+                    return Err(crate::Error::invalid_input(
+                        "a metadata filter has an empty key",
+                    ));
+                }
+                Ok(MetadataFilter {
+                    key: key.clone(),
+                    values: match v {
+                        Value::Array(vs) => vs.clone(),
+                        one => vec![one.clone()],
+                    },
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Filters {
+            sources: self.sources.to_vec(),
+            langs: self.langs.to_vec(),
+            tags_any: self.tags.to_vec(),
+            tags_all: self.tags_all.to_vec(),
+            uids: self.uids.to_vec(),
+            metadata,
+            time: super::time::range(self.since, self.until)?,
+        })
+    }
+}
+
+/// Search the store (`verity search`, `store.search`, `POST /search`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRequest {
+    /// The query text.
+    pub query: String,
+    /// Hits wanted, 1 to [`MAX_K`] (default [`DEFAULT_K`] = 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub k: Option<usize>,
+    /// `lexical`, `dense` or `hybrid`. Default: hybrid; a search that cannot
+    /// run dense (no embedder, no vectors, another embedding space) runs
+    /// lexical and says so in the response's `notes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<SearchMode>,
+    /// Keep documents from these sources.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
+    /// Keep documents having any of these tags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Keep documents having all of these tags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags_all: Vec<String>,
+    /// Keep documents in these languages.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub langs: Vec<String>,
+    /// Keep only these document uids.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uids: Vec<String>,
+    /// Metadata equality (`{"key": value}`) or membership (`{"key": [v1, v2]}`); all must hold.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub metadata: Map<String, Value>,
+    /// Keep documents dated at or after this (RFC 3339, or `YYYY-MM-DD` = that day 00:00 UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Keep documents dated at or before this (RFC 3339, or `YYYY-MM-DD` = the whole day).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
+}
+
+impl SearchRequest {
+    /// A request for `query` with the defaults.
+    pub fn new(query: impl Into<String>) -> Self {
+        Self {
+            query: query.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Set `k`.
+    pub fn k(mut self, k: usize) -> Self {
+        self.k = Some(k);
+        self
+    }
+
+    /// Set the mode.
+    pub fn mode(mut self, mode: SearchMode) -> Self {
+        self.mode = Some(mode);
+        self
+    }
+
+    /// The store query: `k` checked, filters and dates parsed.
+    pub fn to_query(&self) -> Result<SearchQuery> {
+        let k = self.k.unwrap_or(DEFAULT_K);
+        check_k(k)?;
+        let filters = FilterFields {
+            sources: &self.sources,
+            tags: &self.tags,
+            tags_all: &self.tags_all,
+            langs: &self.langs,
+            uids: &self.uids,
+            metadata: &self.metadata,
+            since: self.since.as_deref(),
+            until: self.until.as_deref(),
+        }
+        .filters()?;
+        Ok(SearchQuery::new(self.query.clone())
+            .k(k)
+            .mode(self.mode.unwrap_or_default())
+            .filters(filters))
+    }
+}
+
+/// Answer a question from the sources (`verity ask`, `store.ask`, `POST /ask`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AskRequest {
+    /// The question.
+    pub question: String,
+    /// Answer language; retrieval prefers documents in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<String>,
+    /// Chunks given to the generator, 1 to [`MAX_K`] (default: the configured `k`, 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub k: Option<usize>,
+    /// Retrieval mode, as in [`SearchRequest::mode`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<SearchMode>,
+    /// Bypass the answer cache (default `false`).
+    #[serde(default)]
+    pub no_cache: bool,
+    /// As in [`SearchRequest::sources`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
+    /// As in [`SearchRequest::tags`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// As in [`SearchRequest::tags_all`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags_all: Vec<String>,
+    /// As in [`SearchRequest::langs`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub langs: Vec<String>,
+    /// As in [`SearchRequest::uids`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uids: Vec<String>,
+    /// As in [`SearchRequest::metadata`].
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub metadata: Map<String, Value>,
+    /// As in [`SearchRequest::since`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// As in [`SearchRequest::until`] (a bare date includes the day).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
+}
+
+impl AskRequest {
+    /// A request for `question` with the defaults.
+    pub fn new(question: impl Into<String>) -> Self {
+        Self {
+            question: question.into(),
+            ..Self::default()
+        }
+    }
+
+    /// The pipeline request: `k` checked, filters and dates parsed.
+    pub fn to_rag(&self) -> Result<verity_rag::AskRequest> {
+        if let Some(k) = self.k {
+            check_k(k)?;
+        }
+        let filters = FilterFields {
+            sources: &self.sources,
+            tags: &self.tags,
+            tags_all: &self.tags_all,
+            langs: &self.langs,
+            uids: &self.uids,
+            metadata: &self.metadata,
+            since: self.since.as_deref(),
+            until: self.until.as_deref(),
+        }
+        .filters()?;
+        Ok(verity_rag::AskRequest {
+            question: self.question.clone(),
+            lang: self.lang.clone(),
+            filters,
+            k: self.k,
+            mode: self.mode,
+            no_cache: self.no_cache,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_fields_and_bad_values_are_refused() {
+        let e = serde_json::from_str::<SearchRequest>(r#"{"query": "x", "colour": 1}"#);
+        assert!(e.is_err());
+        let e = serde_json::from_str::<SearchRequest>(r#"{"query": "x", "mode": "psychic"}"#);
+        assert!(e.unwrap_err().to_string().contains("psychic"));
+        for k in [0, MAX_K + 1] {
+            let e = SearchRequest::new("x").k(k).to_query().unwrap_err();
+            assert_eq!(e.code(), "invalid_input");
+            let mut a = AskRequest::new("x?");
+            a.k = Some(k);
+            assert_eq!(a.to_rag().unwrap_err().to_string(), e.to_string());
+        }
+    }
+
+    #[test]
+    fn filters_and_defaults() {
+        let r: SearchRequest = serde_json::from_str(
+            r#"{"query": "fees", "tags": ["a"], "metadata": {"ch": [1, 2], "x": "y"}, "until": "2024-01-01"}"#,
+        )
+        .unwrap();
+        let q = r.to_query().unwrap();
+        assert_eq!(q.k, DEFAULT_K);
+        assert_eq!(q.mode, SearchMode::Hybrid);
+        assert_eq!(q.filters.tags_any, vec!["a".to_string()]);
+        assert_eq!(q.filters.metadata.len(), 2);
+        let until = q.filters.time.until.unwrap();
+        assert_eq!(
+            until.format("%Y-%m-%d %H:%M").to_string(),
+            "2024-01-01 23:59"
+        );
+    }
+}
