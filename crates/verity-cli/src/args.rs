@@ -73,6 +73,22 @@ pub enum Command {
     /// Re-index into a shadow index, check it against an evaluation set, then switch the alias.
     #[command(disable_version_flag = true)]
     Reindex(ReindexArgs),
+    /// Serve the REST API (/v1 of seed 001, OpenAPI at /v1/openapi.json, docs at /v1/docs).
+    Serve(ServeArgs),
+}
+
+/// `verity serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (default 127.0.0.1:8080; a non-loopback address needs a token).
+    #[arg(long)]
+    pub addr: Option<std::net::SocketAddr>,
+    /// Configuration file (TOML; see docs/server.md).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Log format: text or json.
+    #[arg(long, value_name = "FORMAT")]
+    pub log_format: Option<String>,
 }
 
 /// `verity reindex`: shadow index `idx:<name>:v<version>`, gate, alias `idx:<name>:current`.

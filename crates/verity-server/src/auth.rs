@@ -16,7 +16,14 @@ use sha1::{Digest, Sha1};
 use crate::error::ApiError;
 
 /// Query parameters that look like credentials.
-const QUERY_CREDENTIALS: &[&str] = &["access_token", "token", "api_key", "apikey", "key", "bearer"];
+const QUERY_CREDENTIALS: &[&str] = &[
+    "access_token",
+    "token",
+    "api_key",
+    "apikey",
+    "key",
+    "bearer",
+];
 
 /// The accepted tokens, as digests.
 #[derive(Debug, Clone, Default)]
@@ -43,7 +50,10 @@ impl Tokens {
         let mut found = None;
         // Compare with every token, without early exit.
         for (i, t) in self.digests.iter().enumerate() {
-            let diff = t.iter().zip(d.iter()).fold(0u8, |acc, (a, b)| acc | (a ^ b));
+            let diff = t
+                .iter()
+                .zip(d.iter())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b));
             if diff == 0 {
                 found = Some(i);
             }
@@ -61,9 +71,9 @@ pub fn bearer(req: &Request) -> Result<Option<&str>, &'static str> {
     let Some(v) = req.headers().get(AUTHORIZATION) else {
         return Ok(None);
     };
-    let v = v
-        .to_str()
-        .map_err(|_| "the Authorization header is not ASCII: send `Authorization: Bearer <token>`")?;
+    let v = v.to_str().map_err(|_| {
+        "the Authorization header is not ASCII: send `Authorization: Bearer <token>`"
+    })?;
     let (scheme, token) = v
         .split_once(' ')
         .ok_or("malformed Authorization header: send `Authorization: Bearer <token>`")?;
@@ -83,7 +93,11 @@ pub fn refuse_query_credentials(req: &Request) -> Result<(), ApiError> {
         return Ok(());
     };
     for pair in q.split('&') {
-        let name = pair.split('=').next().unwrap_or_default().to_ascii_lowercase();
+        let name = pair
+            .split('=')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
         if QUERY_CREDENTIALS.contains(&name.as_str()) {
             return Err(ApiError::invalid(format!(
                 "credentials are not accepted in the query string (`{name}`): send \

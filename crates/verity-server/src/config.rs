@@ -146,10 +146,13 @@ impl ServerConfig {
 
     /// This configuration with the keys of a TOML document replaced.
     pub fn merge_toml(&self, text: &str) -> Result<Self, ServerError> {
-        let file: toml::Table = toml::from_str(text).map_err(|e| ServerError::Config(e.to_string()))?;
-        let mut base = toml::Table::try_from(self).map_err(|e| ServerError::Config(e.to_string()))?;
+        let file: toml::Table =
+            toml::from_str(text).map_err(|e| ServerError::Config(e.to_string()))?;
+        let mut base =
+            toml::Table::try_from(self).map_err(|e| ServerError::Config(e.to_string()))?;
         merge(&mut base, file);
-        base.try_into().map_err(|e: toml::de::Error| ServerError::Config(e.to_string()))
+        base.try_into()
+            .map_err(|e: toml::de::Error| ServerError::Config(e.to_string()))
     }
 
     /// Override with `VERITY_ADDR`, `VERITY_API_TOKENS`, `VERITY_CORS_ORIGINS`,
@@ -193,17 +196,21 @@ impl ServerConfig {
             )));
         }
         if self.body_limit < 1024 {
-            return Err(ServerError::Config("body_limit must be at least 1024 bytes".into()));
+            return Err(ServerError::Config(
+                "body_limit must be at least 1024 bytes".into(),
+            ));
         }
         if !(self.request_timeout_secs > 0.0) || !(self.shutdown_grace_secs >= 0.0) {
             return Err(ServerError::Config(
                 "request_timeout_secs must be > 0 and shutdown_grace_secs >= 0".into(),
             ));
         }
-        if self.rate_limit.enabled && (self.rate_limit.per_second == 0 || self.rate_limit.burst == 0)
+        if self.rate_limit.enabled
+            && (self.rate_limit.per_second == 0 || self.rate_limit.burst == 0)
         {
             return Err(ServerError::Config(
-                "rate_limit.per_second and rate_limit.burst must be > 0 (or enabled = false)".into(),
+                "rate_limit.per_second and rate_limit.burst must be > 0 (or enabled = false)"
+                    .into(),
             ));
         }
         for o in &self.cors_origins {
@@ -292,17 +299,25 @@ mod tests {
         assert!(!printed.contains("hunter2"), "{printed}");
         assert!(!printed.contains("0123456789abcdef"), "{printed}");
         assert!(printed.contains("***"), "{printed}");
-        let err = ServerConfig::from_toml("adr = \"x\"").err().map(|e| e.to_string());
+        let err = ServerConfig::from_toml("adr = \"x\"")
+            .err()
+            .map(|e| e.to_string());
         assert!(err.unwrap_or_default().contains("adr"));
     }
 
     #[test]
     fn public_bind_without_token_is_refused() {
         let c = ServerConfig {
-            addr: "0.0.0.0:8080".parse().unwrap_or(ServerConfig::default().addr),
+            addr: "0.0.0.0:8080"
+                .parse()
+                .unwrap_or(ServerConfig::default().addr),
             ..ServerConfig::default()
         };
-        let e = c.validate().err().map(|e| e.to_string()).unwrap_or_default();
+        let e = c
+            .validate()
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
         assert!(e.contains("without a bearer token"), "{e}");
         assert!(ServerConfig::default().validate().is_ok());
         let short = ServerConfig {

@@ -83,7 +83,8 @@ impl ApiError {
     /// 400 naming the supported API versions.
     pub fn version(code: &str, message: impl Into<String>) -> Self {
         let mut e = Self::new(StatusCode::BAD_REQUEST, code, message);
-        e.body.supported_versions = Some(SUPPORTED_VERSIONS.iter().map(|s| s.to_string()).collect());
+        e.body.supported_versions =
+            Some(SUPPORTED_VERSIONS.iter().map(|s| s.to_string()).collect());
         e
     }
 
@@ -96,7 +97,8 @@ impl ApiError {
             format!("too many requests from this client: retry in {wait} s"),
         );
         e.body.retry_after_secs = Some(wait);
-        e.headers.push((header::RETRY_AFTER, HeaderValue::from(wait)));
+        e.headers
+            .push((header::RETRY_AFTER, HeaderValue::from(wait)));
         e
     }
 

@@ -42,7 +42,10 @@ fn json_rejection(r: JsonRejection) -> ApiError {
         JsonRejection::JsonDataError(e) => ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "invalid_input",
-            format!("the JSON body does not match the schema: {}", detail(&e.body_text())),
+            format!(
+                "the JSON body does not match the schema: {}",
+                detail(&e.body_text())
+            ),
         ),
         JsonRejection::BytesRejection(e) => {
             let status = e.status();
@@ -54,14 +57,22 @@ fn json_rejection(r: JsonRejection) -> ApiError {
                 )
             } else {
                 ApiError::new(
-                    if status.is_server_error() { StatusCode::BAD_REQUEST } else { status },
+                    if status.is_server_error() {
+                        StatusCode::BAD_REQUEST
+                    } else {
+                        status
+                    },
                     "invalid_input",
                     format!("cannot read the request body: {}", e.body_text()),
                 )
             }
         }
         other => ApiError::new(
-            if other.status().is_server_error() { StatusCode::BAD_REQUEST } else { other.status() },
+            if other.status().is_server_error() {
+                StatusCode::BAD_REQUEST
+            } else {
+                other.status()
+            },
             "invalid_input",
             other.body_text(),
         ),

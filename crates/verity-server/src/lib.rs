@@ -55,7 +55,9 @@ impl ServerError {
     pub fn exit_code(&self) -> u8 {
         match self {
             ServerError::Verity(e) => verity::api::error::ErrorMapping::of(e).exit_code,
-            ServerError::Config(_) => verity::api::error::ErrorMapping::for_code("config_error").exit_code,
+            ServerError::Config(_) => {
+                verity::api::error::ErrorMapping::for_code("config_error").exit_code
+            }
             ServerError::Io(_) => verity::api::error::exit::FAILURE,
         }
     }

@@ -56,7 +56,10 @@ pub fn spawn_upkeep(handle: PrometheusHandle) {
 }
 
 fn describe() {
-    metrics::describe_counter!("http_requests_total", "HTTP requests by method, route and status");
+    metrics::describe_counter!(
+        "http_requests_total",
+        "HTTP requests by method, route and status"
+    );
     metrics::describe_histogram!(
         "http_request_duration_seconds",
         metrics::Unit::Seconds,
@@ -68,7 +71,10 @@ fn describe() {
         "Retrieval latency (query embedding + search + re-rank)"
     );
     metrics::describe_gauge!("rag_topk_score_max", "Best relevance of the last retrieval");
-    metrics::describe_gauge!("rag_topk_score_mean", "Mean relevance of the last retrieval's top k");
+    metrics::describe_gauge!(
+        "rag_topk_score_mean",
+        "Mean relevance of the last retrieval's top k"
+    );
     metrics::describe_gauge!("cache_hit_ratio", "Cache hit ratio by cache");
     metrics::describe_gauge!("timeout_rate", "Share of generations that timed out");
     metrics::describe_counter!(

@@ -80,7 +80,9 @@ fn is_json(resp: &Response) -> bool {
     resp.headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("application/problem+json"))
+        .is_some_and(|v| {
+            v.starts_with("application/json") || v.starts_with("application/problem+json")
+        })
 }
 
 /// Inner middleware: copy the matched route onto the response so the outer

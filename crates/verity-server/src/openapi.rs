@@ -77,7 +77,9 @@ fn generator(serialize: bool) -> SchemaGenerator {
 
 fn error_text(status: u16) -> &'static str {
     match status {
-        400 => "Invalid request: malformed JSON, missing or unsupported X-API-Version, bad parameter",
+        400 => {
+            "Invalid request: malformed JSON, missing or unsupported X-API-Version, bad parameter"
+        }
         401 => "Missing, malformed or unknown bearer token",
         404 => "Not found",
         405 => "Method not allowed on this route",
@@ -235,7 +237,8 @@ pub fn document(ops: &[Operation]) -> Value {
             "responses": responses,
         });
         if let Some(req) = req {
-            o["requestBody"] = json!({"required": true, "content": {"application/json": {"schema": req}}});
+            o["requestBody"] =
+                json!({"required": true, "content": {"application/json": {"schema": req}}});
         }
         o["security"] = if op.auth {
             json!([{"bearer": []}])

@@ -21,9 +21,8 @@ impl Roots {
         let roots = roots
             .iter()
             .map(|r| {
-                std::fs::canonicalize(r).map_err(|e| {
-                    crate::ServerError::Config(format!("root {}: {e}", r.display()))
-                })
+                std::fs::canonicalize(r)
+                    .map_err(|e| crate::ServerError::Config(format!("root {}: {e}", r.display())))
             })
             .collect::<Result<_, _>>()?;
         Ok(Self { roots })
@@ -78,7 +77,10 @@ impl Roots {
         Err(ApiError::new(
             axum::http::StatusCode::NOT_FOUND,
             "not_found",
-            format!("`{}`: no such file under the configured roots", shown(client)),
+            format!(
+                "`{}`: no such file under the configured roots",
+                shown(client)
+            ),
         ))
     }
 }
@@ -108,7 +110,12 @@ mod tests {
             assert_eq!(e.status, 400, "{bad}");
         }
         #[cfg(unix)]
-        assert!(roots.resolve("link.txt").unwrap_err().body.message.contains("symlink"));
+        assert!(roots
+            .resolve("link.txt")
+            .unwrap_err()
+            .body
+            .message
+            .contains("symlink"));
         assert_eq!(roots.resolve("nope.md").unwrap_err().status, 404);
         assert!(Roots::default().resolve("sub/a.md").is_err());
     }

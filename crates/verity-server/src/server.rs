@@ -108,7 +108,11 @@ impl Server {
             close(&state).await;
             Ok(())
         });
-        Ok(RunningServer { addr, stop: tx, task })
+        Ok(RunningServer {
+            addr,
+            stop: tx,
+            task,
+        })
     }
 }
 
@@ -157,9 +161,14 @@ impl RunningServer {
 pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
     crate::telemetry::init(config.log_format);
     config.validate()?;
-    eprintln!("verity serve: configuration (secrets masked):\n{}", config.masked());
+    eprintln!(
+        "verity serve: configuration (secrets masked):\n{}",
+        config.masked()
+    );
     if config.tokens.is_empty() {
-        tracing::warn!("no bearer token configured: anyone on this machine can call the API (loopback only)");
+        tracing::warn!(
+            "no bearer token configured: anyone on this machine can call the API (loopback only)"
+        );
     }
     let server = Server::open(config).await?;
     for n in server.verity().notes() {
@@ -167,7 +176,10 @@ pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
     }
     let running = server.start().await?;
     tracing::info!(addr = %running.addr, "listening; docs at http://{}/v1/docs", running.addr);
-    eprintln!("verity serve: listening on http://{} (docs: http://{}/v1/docs)", running.addr, running.addr);
+    eprintln!(
+        "verity serve: listening on http://{} (docs: http://{}/v1/docs)",
+        running.addr, running.addr
+    );
     shutdown_signal().await;
     tracing::info!("shutdown requested: finishing in-flight requests");
     running.shutdown().await
@@ -211,7 +223,9 @@ fn app(state: AppState, mcp: Option<Router>) -> Router {
         .merge(routes::public(state))
         .merge(protected)
         .fallback(|| async { ApiError::from_status(StatusCode::NOT_FOUND) })
-        .method_not_allowed_fallback(|| async { ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED) })
+        .method_not_allowed_fallback(|| async {
+            ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED)
+        })
         .layer(axum::middleware::from_fn(observe::tag_route))
         .layer(axum::extract::DefaultBodyLimit::max(config.body_limit))
         .layer(TimeoutLayer::with_status_code(

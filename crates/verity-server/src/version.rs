@@ -32,7 +32,10 @@ pub async fn require(req: Request, next: Next) -> Response {
         Some(v) => match v.to_str().ok().map(str::trim) {
             Some(v) if SUPPORTED_VERSIONS.contains(&v) => HeaderValue::from_str(v).ok(),
             _ => {
-                let shown = String::from_utf8_lossy(v.as_bytes()).chars().take(40).collect::<String>();
+                let shown = String::from_utf8_lossy(v.as_bytes())
+                    .chars()
+                    .take(40)
+                    .collect::<String>();
                 return ApiError::version(
                     "unsupported_api_version",
                     format!(

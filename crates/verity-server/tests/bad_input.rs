@@ -24,7 +24,10 @@ async fn malformed_wrong_unknown_missing() {
     let s = start(|_| {}).await;
     let (st, e) = raw(&s, "/v1/retrieve", "application/json", "{\"query\": ").await;
     assert_error(st, &e, 400, "invalid_input");
-    assert!(e["message"].as_str().unwrap().contains("malformed JSON"), "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("malformed JSON"),
+        "{e}"
+    );
 
     let (st, e) = raw(&s, "/v1/retrieve", "text/plain", "{\"query\": \"x\"}").await;
     assert_error(st, &e, 415, "unsupported_media_type");
@@ -33,7 +36,9 @@ async fn malformed_wrong_unknown_missing() {
     assert_error(st, &e, 422, "invalid_input");
     assert!(e["message"].as_str().unwrap().contains("query"), "{e}");
 
-    let (st, e) = s.post("/v1/retrieve", json!({"query": "x", "colour": "blue"})).await;
+    let (st, e) = s
+        .post("/v1/retrieve", json!({"query": "x", "colour": "blue"}))
+        .await;
     assert_error(st, &e, 422, "invalid_input");
     assert!(e["message"].as_str().unwrap().contains("colour"), "{e}");
 
@@ -41,7 +46,9 @@ async fn malformed_wrong_unknown_missing() {
     assert_error(st, &e, 422, "invalid_input");
     assert!(e["message"].as_str().unwrap().contains("query"), "{e}");
 
-    let (st, e) = s.post("/v1/ingest", json!({"documents": [{"content": "no uid"}]})).await;
+    let (st, e) = s
+        .post("/v1/ingest", json!({"documents": [{"content": "no uid"}]}))
+        .await;
     assert!(st == 422 || st == 400, "{st} {e}");
     assert!(e["message"].as_str().unwrap().contains("uid"), "{e}");
 
@@ -55,19 +62,35 @@ async fn huge_k_and_invalid_filters() {
     let s = start(|_| {}).await;
     s.post("/v1/ingest", json!({"documents": docs(2)})).await;
     for k in [0u64, 1_000_000, u64::MAX] {
-        let (st, e) = s.post("/v1/retrieve", json!({"query": "fees", "k": k})).await;
+        let (st, e) = s
+            .post("/v1/retrieve", json!({"query": "fees", "k": k}))
+            .await;
         assert!((400..500).contains(&st), "k={k}: {st} {e}");
         assert!(e["message"].as_str().unwrap().contains('k'), "{e}");
     }
-    let (st, e) = s.post("/v1/retrieve", json!({"query": "fees", "since": "last tuesday"})).await;
+    let (st, e) = s
+        .post(
+            "/v1/retrieve",
+            json!({"query": "fees", "since": "last tuesday"}),
+        )
+        .await;
     assert_error(st, &e, 400, "invalid_input");
-    let (st, e) = s.post("/v1/retrieve", json!({"query": "fees", "mode": "psychic"})).await;
+    let (st, e) = s
+        .post("/v1/retrieve", json!({"query": "fees", "mode": "psychic"}))
+        .await;
     assert_error(st, &e, 422, "invalid_input");
-    let (st, e) = s.post("/v1/retrieve", json!({"query": "fees", "metadata": {"": 1}})).await;
+    let (st, e) = s
+        .post(
+            "/v1/retrieve",
+            json!({"query": "fees", "metadata": {"": 1}}),
+        )
+        .await;
     assert_error(st, &e, 400, "invalid_input");
     let (st, e) = s.post("/v1/rag", json!({"question": "   "})).await;
     assert_error(st, &e, 400, "invalid_input");
-    let (st, e) = s.post("/v1/generate", json!({"query": "q", "context_chunks": []})).await;
+    let (st, e) = s
+        .post("/v1/generate", json!({"query": "q", "context_chunks": []}))
+        .await;
     assert_error(st, &e, 400, "invalid_input");
     let (st, e) = s
         .post("/v1/generate", json!({"query": "q", "context_chunks": [{"uid": "a", "text": "t"}], "params": {"temperature": 9}}))

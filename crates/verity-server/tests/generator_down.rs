@@ -10,7 +10,11 @@ use serde_json::json;
 #[tokio::test]
 async fn generator_down_is_503_retrieval_still_works() {
     // An Ollama generator on a loopback port where nothing listens.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let s = start(move |c| {
         c.verity.generator = Some("ollama:llama3:8b-instruct".into());
         c.verity.ollama_url = Some(format!("http://127.0.0.1:{port}"));
@@ -18,11 +22,15 @@ async fn generator_down_is_503_retrieval_still_works() {
     .await;
     let (st, out) = s.post("/v1/ingest", json!({"documents": docs(3)})).await;
     assert_eq!(st, 200, "{out}");
-    let (st, r) = s.post("/v1/retrieve", json!({"query": "routing fees"})).await;
+    let (st, r) = s
+        .post("/v1/retrieve", json!({"query": "routing fees"}))
+        .await;
     assert_eq!(st, 200, "{r}");
     assert!(!r["uids"].as_array().unwrap().is_empty());
 
-    let (st, e) = s.post("/v1/rag", json!({"question": "How are routing fees set?"})).await;
+    let (st, e) = s
+        .post("/v1/rag", json!({"question": "How are routing fees set?"}))
+        .await;
     assert_error(st, &e, 503, "unavailable");
     assert!(e["transient"].as_bool().unwrap());
     let (st, e) = s
@@ -30,7 +38,11 @@ async fn generator_down_is_503_retrieval_still_works() {
         .await;
     assert_error(st, &e, 503, "unavailable");
 
-    let r = s.bare(reqwest::Method::GET, "/v1/health").send().await.unwrap();
+    let r = s
+        .bare(reqwest::Method::GET, "/v1/health")
+        .send()
+        .await
+        .unwrap();
     let (st, h) = status_json(r).await;
     assert_eq!(st, 503, "{h}");
     assert_eq!(h["status"], "degraded");

@@ -18,7 +18,10 @@ async fn ingest_retrieve_documents_stats() {
     assert_eq!(out["lexical_only"], true);
 
     let (st, r) = s
-        .post("/v1/retrieve", json!({"query": "routing fee rate drained channel", "k": 3}))
+        .post(
+            "/v1/retrieve",
+            json!({"query": "routing fee rate drained channel", "k": 3}),
+        )
         .await;
     assert_eq!(st, 200, "{r}");
     let uids = r["uids"].as_array().unwrap();
@@ -31,10 +34,20 @@ async fn ingest_retrieve_documents_stats() {
 
     // Filters: only lnbits documents.
     let (st, r) = s
-        .post("/v1/retrieve", json!({"query": "routing fees", "sources": ["lnbits"]}))
+        .post(
+            "/v1/retrieve",
+            json!({"query": "routing fees", "sources": ["lnbits"]}),
+        )
         .await;
     assert_eq!(st, 200, "{r}");
-    assert!(r["sources"].as_array().unwrap().iter().all(|x| x == "lnbits"), "{r}");
+    assert!(
+        r["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x == "lnbits"),
+        "{r}"
+    );
 
     let (st, d) = s.get("/v1/documents/doc-2").await;
     assert_eq!(st, 200, "{d}");
@@ -45,13 +58,21 @@ async fn ingest_retrieve_documents_stats() {
     assert_eq!(st, 200, "{stats}");
     assert_eq!(stats["store"]["documents"], 5, "{stats}");
 
-    let r = s.req(Method::DELETE, "/v1/documents/doc-2").send().await.unwrap();
+    let r = s
+        .req(Method::DELETE, "/v1/documents/doc-2")
+        .send()
+        .await
+        .unwrap();
     let (st, del) = status_json(r).await;
     assert_eq!(st, 200, "{del}");
     assert_eq!(del["deleted"], 1);
     let (st, e) = s.get("/v1/documents/doc-2").await;
     assert_error(st, &e, 404, "not_found");
-    let r = s.req(Method::DELETE, "/v1/documents/doc-2").send().await.unwrap();
+    let r = s
+        .req(Method::DELETE, "/v1/documents/doc-2")
+        .send()
+        .await
+        .unwrap();
     let (st, e) = status_json(r).await;
     assert_error(st, &e, 404, "not_found");
     s.shutdown().await;
@@ -69,8 +90,14 @@ async fn large_batches_become_jobs_with_progress() {
     assert_eq!(r.status(), 202);
     let location = r.headers()["location"].to_str().unwrap().to_string();
     let (_, job) = status_json(r).await;
-    assert_eq!(location, format!("/v1/jobs/{}", job["id"].as_str().unwrap()));
-    assert!(["queued", "running"].contains(&job["state"].as_str().unwrap()), "{job}");
+    assert_eq!(
+        location,
+        format!("/v1/jobs/{}", job["id"].as_str().unwrap())
+    );
+    assert!(
+        ["queued", "running"].contains(&job["state"].as_str().unwrap()),
+        "{job}"
+    );
     assert_eq!(job["docs_total"], 300);
     let mut last = json!(null);
     for _ in 0..600 {
@@ -108,7 +135,10 @@ async fn rag_json_and_sse() {
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
-    assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    assert!(r.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/event-stream"));
     assert_eq!(r.headers()["x-api-version"], VERSION);
     let body = r.text().await.unwrap();
     assert!(body.contains("event: delta"), "{body}");
@@ -121,7 +151,10 @@ async fn rag_json_and_sse() {
         .filter_map(|l| l.strip_prefix("data: ").or_else(|| l.strip_prefix("data:")))
         .collect();
     let answer: serde_json::Value = serde_json::from_str(&data).unwrap();
-    assert!(!answer["citations"].as_array().unwrap().is_empty(), "{answer}");
+    assert!(
+        !answer["citations"].as_array().unwrap().is_empty(),
+        "{answer}"
+    );
     s.shutdown().await;
 }
 
@@ -152,11 +185,16 @@ async fn generate_from_given_context() {
 async fn embed_with_the_configured_embedder() {
     let model = verity::embed::LocalEmbedder::default_model_dir();
     if !model.join("model.safetensors").is_file() {
-        eprintln!("skipped: local embedding model absent at {} (scripts/fetch-models.sh)", model.display());
+        eprintln!(
+            "skipped: local embedding model absent at {} (scripts/fetch-models.sh)",
+            model.display()
+        );
         return;
     }
     let s = start(|c| c.verity.embedder = Some("local".into())).await;
-    let (st, e) = s.post("/v1/embed", json!({"texts": ["routing fees", "channel"]})).await;
+    let (st, e) = s
+        .post("/v1/embed", json!({"texts": ["routing fees", "channel"]}))
+        .await;
     assert_eq!(st, 200, "{e}");
     let dim = e["dim"].as_u64().unwrap() as usize;
     assert_eq!(e["embeddings"].as_array().unwrap().len(), 2);
@@ -191,31 +229,51 @@ async fn health_metrics_openapi_docs() {
     assert_eq!(h["services"]["generator"]["status"], "up", "{h}");
 
     s.post("/v1/ingest", json!({"documents": docs(2)})).await;
-    s.post("/v1/retrieve", json!({"query": "routing fees"})).await;
+    s.post("/v1/retrieve", json!({"query": "routing fees"}))
+        .await;
     let r = s.req(Method::GET, "/v1/metrics").send().await.unwrap();
     assert_eq!(r.status(), 200);
     let text = r.text().await.unwrap();
     assert!(text.contains("http_requests_total{"), "{text}");
     assert!(text.contains("route=\"/v1/retrieve\""), "{text}");
-    assert!(text.contains("http_request_duration_seconds_bucket"), "{text}");
+    assert!(
+        text.contains("http_request_duration_seconds_bucket"),
+        "{text}"
+    );
     assert!(text.contains("rag_retrieval_latency_ms"), "{text}");
     assert!(text.contains("rag_topk_score_max"), "{text}");
     // Metrics need the token.
     let r = s.bare(Method::GET, "/v1/metrics").send().await.unwrap();
     assert_eq!(r.status(), 401);
 
-    let r = s.bare(Method::GET, "/v1/openapi.json").send().await.unwrap();
+    let r = s
+        .bare(Method::GET, "/v1/openapi.json")
+        .send()
+        .await
+        .unwrap();
     let (st, doc) = status_json(r).await;
     assert_eq!(st, 200);
     assert_eq!(doc["openapi"], "3.1.0");
     for p in [
-        "/v1/ingest", "/v1/embed", "/v1/retrieve", "/v1/generate", "/v1/rag",
-        "/v1/documents/{uid}", "/v1/stats", "/v1/jobs/{id}", "/v1/health", "/v1/metrics",
+        "/v1/ingest",
+        "/v1/embed",
+        "/v1/retrieve",
+        "/v1/generate",
+        "/v1/rag",
+        "/v1/documents/{uid}",
+        "/v1/stats",
+        "/v1/jobs/{id}",
+        "/v1/health",
+        "/v1/metrics",
     ] {
         assert!(doc["paths"][p].is_object(), "{p} missing");
     }
     let schemas = doc["components"]["schemas"].as_object().unwrap();
-    assert!(schemas.contains_key("SearchRequest"), "{:?}", schemas.keys());
+    assert!(
+        schemas.contains_key("SearchRequest"),
+        "{:?}",
+        schemas.keys()
+    );
     // Every $ref resolves.
     let text = doc.to_string();
     for part in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
@@ -225,16 +283,29 @@ async fn health_metrics_openapi_docs() {
     let r = s.bare(Method::GET, "/v1/docs").send().await.unwrap();
     assert_eq!(r.status(), 200);
     let html = r.text().await.unwrap();
-    assert!(html.contains("openapi.json") && !html.contains("https://cdn"), "offline page");
+    assert!(
+        html.contains("openapi.json") && !html.contains("https://cdn"),
+        "offline page"
+    );
     s.shutdown().await;
 }
 
 #[tokio::test]
 async fn request_ids_are_echoed_or_made() {
     let s = start(|_| {}).await;
-    let r = s.req(Method::GET, "/v1/stats").header("x-request-id", "abc-123").send().await.unwrap();
+    let r = s
+        .req(Method::GET, "/v1/stats")
+        .header("x-request-id", "abc-123")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.headers()["x-request-id"], "abc-123");
-    let r = s.req(Method::GET, "/v1/stats").header("x-request-id", "bad id\twith spaces").send().await.unwrap();
+    let r = s
+        .req(Method::GET, "/v1/stats")
+        .header("x-request-id", "bad id\twith spaces")
+        .send()
+        .await
+        .unwrap();
     let id = r.headers()["x-request-id"].to_str().unwrap().to_string();
     assert_eq!(id.len(), 36, "{id}");
     s.shutdown().await;
@@ -243,10 +314,19 @@ async fn request_ids_are_echoed_or_made() {
 #[tokio::test]
 async fn shutdown_lets_jobs_finish_and_closes_the_store() {
     let s = start(|c| c.sync_ingest_max = 1).await;
-    let r = s.req(Method::POST, "/v1/ingest").json(&json!({"documents": docs(200)})).send().await.unwrap();
+    let r = s
+        .req(Method::POST, "/v1/ingest")
+        .json(&json!({"documents": docs(200)}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 202);
     let home = s.home.path().join("store");
-    let TestServer { running, home: _keep, .. } = s;
+    let TestServer {
+        running,
+        home: _keep,
+        ..
+    } = s;
     running.unwrap().shutdown().await.unwrap();
     // Reopen the same store: every document of the job is there.
     let v = verity::Verity::open_with(&verity::api::ConfigOverrides {

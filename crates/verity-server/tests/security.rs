@@ -13,7 +13,12 @@ async fn version_header_required_echoed_and_checked() {
     let s = start(|_| {}).await;
     let r = s.req(Method::GET, "/v1/stats").send().await.unwrap();
     assert_eq!(r.headers()["x-api-version"], VERSION);
-    let r = s.bare(Method::GET, "/v1/stats").bearer_auth(TOKEN).send().await.unwrap();
+    let r = s
+        .bare(Method::GET, "/v1/stats")
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
     let (st, e) = status_json(r).await;
     assert_error(st, &e, 400, "missing_api_version");
     assert_eq!(e["supported_versions"], json!([VERSION]));
@@ -55,11 +60,22 @@ async fn bearer_tokens() {
         assert_error(st, &e, 401, "unauthorized_client");
     }
     // Tokens in the query string are refused, even the right one.
-    for q in [format!("access_token={TOKEN}"), format!("token={TOKEN}"), "api_key=x".into()] {
-        let r = s.req(Method::GET, &format!("/v1/stats?{q}")).send().await.unwrap();
+    for q in [
+        format!("access_token={TOKEN}"),
+        format!("token={TOKEN}"),
+        "api_key=x".into(),
+    ] {
+        let r = s
+            .req(Method::GET, &format!("/v1/stats?{q}"))
+            .send()
+            .await
+            .unwrap();
         let (st, e) = status_json(r).await;
         assert_error(st, &e, 400, "invalid_input");
-        assert!(e["message"].as_str().unwrap().contains("Authorization"), "{e}");
+        assert!(
+            e["message"].as_str().unwrap().contains("Authorization"),
+            "{e}"
+        );
     }
     let (st, _) = s.get("/v1/stats").await;
     assert_eq!(st, 200);
@@ -82,7 +98,11 @@ async fn rate_limit_answers_429_with_retry_after() {
         }
     }
     let r = limited.expect("a 429 within 10 requests at 1 req/s, burst 3");
-    let retry: u64 = r.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(retry >= 1, "{retry}");
     let (st, e) = status_json(r).await;
     assert_error(st, &e, 429, "rate_limited");
@@ -104,7 +124,10 @@ async fn body_limit_is_413_json() {
     let s = start(|c| c.body_limit = 4096).await;
     let big = "x".repeat(10_000);
     let (st, e) = s
-        .post("/v1/ingest", json!({"documents": [{"uid": "a", "content": big}]}))
+        .post(
+            "/v1/ingest",
+            json!({"documents": [{"uid": "a", "content": big}]}),
+        )
         .await;
     assert_error(st, &e, 413, "payload_too_large");
     // Chunked body without Content-Length: refused as well.
@@ -141,11 +164,17 @@ async fn cors_closed_by_default_open_to_the_allow_list() {
         s.bare(Method::OPTIONS, "/v1/retrieve")
             .header("origin", origin)
             .header("access-control-request-method", "POST")
-            .header("access-control-request-headers", "authorization,x-api-version,content-type")
+            .header(
+                "access-control-request-headers",
+                "authorization,x-api-version,content-type",
+            )
             .send()
     };
     let r = preflight("https://app.example").await.unwrap();
-    assert_eq!(r.headers()["access-control-allow-origin"], "https://app.example");
+    assert_eq!(
+        r.headers()["access-control-allow-origin"],
+        "https://app.example"
+    );
     let r = preflight("https://evil.example").await.unwrap();
     assert!(!r.headers().contains_key("access-control-allow-origin"));
     s.shutdown().await;
@@ -164,18 +193,34 @@ async fn refuses_to_start_unsafe() {
 #[tokio::test]
 async fn client_paths_stay_under_roots_and_urls_pass_the_ssrf_guard() {
     let outside = tempfile::tempdir().unwrap();
-    std::fs::write(outside.path().join("secret.md"), "# Secret\n\nroot password").unwrap();
+    std::fs::write(
+        outside.path().join("secret.md"),
+        "# Secret\n\nroot password",
+    )
+    .unwrap();
     let root = tempfile::tempdir().unwrap();
-    std::fs::write(root.path().join("notes.md"), "# Fees\n\nRouting fees are set per channel.").unwrap();
+    std::fs::write(
+        root.path().join("notes.md"),
+        "# Fees\n\nRouting fees are set per channel.",
+    )
+    .unwrap();
     #[cfg(unix)]
-    std::os::unix::fs::symlink(outside.path().join("secret.md"), root.path().join("link.md")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.md"),
+        root.path().join("link.md"),
+    )
+    .unwrap();
     let root_path = root.path().to_path_buf();
     let s = start(move |c| {
         c.roots = vec![root_path];
         c.sync_ingest_max = 1;
     })
     .await;
-    let secret = outside.path().join("secret.md").to_string_lossy().into_owned();
+    let secret = outside
+        .path()
+        .join("secret.md")
+        .to_string_lossy()
+        .into_owned();
     for bad in ["../secret.md", secret.as_str(), "sub/../../x.md", "link.md"] {
         let (st, e) = s.post("/v1/ingest", json!({"paths": [bad]})).await;
         assert_error(st, &e, 400, "invalid_input");
@@ -192,7 +237,10 @@ async fn client_paths_stay_under_roots_and_urls_pass_the_ssrf_guard() {
     assert_eq!(st, 202, "{j}");
     let job = wait_job(&s, j["id"].as_str().unwrap()).await;
     let text = job.to_string();
-    assert!(text.contains("guard") || text.contains("private") || text.contains("loopback"), "{job}");
+    assert!(
+        text.contains("guard") || text.contains("private") || text.contains("loopback"),
+        "{job}"
+    );
     assert_eq!(job["outcome"]["inserted"].as_u64().unwrap_or(0), 0, "{job}");
     s.shutdown().await;
 

@@ -28,7 +28,7 @@ pub async fn ingest(
     // Client-named files are read only under the configured roots; URLs go
     // to the facade's fetcher and its SSRF guard.
     for p in req.paths.iter_mut() {
-        if !verity::sources::is_url(p) {
+        if !verity::config::is_url(p) {
             *p = s.roots.resolve(p)?.to_string_lossy().into_owned();
         }
     }
@@ -52,7 +52,10 @@ pub async fn job(State(s): State<AppState>, ApiPath(id): ApiPath<String>) -> Api
         None => Err(ApiError::new(
             StatusCode::NOT_FOUND,
             "not_found",
-            format!("no ingest job `{}` (finished jobs are kept for a while, then forgotten)", id.chars().take(80).collect::<String>()),
+            format!(
+                "no ingest job `{}` (finished jobs are kept for a while, then forgotten)",
+                id.chars().take(80).collect::<String>()
+            ),
         )),
     }
 }
@@ -105,7 +108,11 @@ pub async fn rag(
             Ok(verity::RagEvent::Done(a)) => Event::default()
                 .event("done")
                 .json_data(&*a)
-                .unwrap_or_else(|_| Event::default().event("error").data("cannot encode the answer")),
+                .unwrap_or_else(|_| {
+                    Event::default()
+                        .event("error")
+                        .data("cannot encode the answer")
+                }),
             Err(e) => Event::default()
                 .event("error")
                 .json_data(ApiError::from(e).body)
@@ -113,7 +120,9 @@ pub async fn rag(
         };
         Ok::<_, Infallible>(event)
     });
-    Ok(Sse::new(events).keep_alive(KeepAlive::default()).into_response())
+    Ok(Sse::new(events)
+        .keep_alive(KeepAlive::default())
+        .into_response())
 }
 
 /// `GET /v1/documents/{uid}`.
@@ -121,7 +130,10 @@ pub async fn get_document(
     State(s): State<AppState>,
     ApiPath(uid): ApiPath<String>,
 ) -> ApiResult<Json<verity::Document>> {
-    let resp = s.verity.document(&api::GetDocumentRequest { uid: uid.clone() }).await?;
+    let resp = s
+        .verity
+        .document(&api::GetDocumentRequest { uid: uid.clone() })
+        .await?;
     resp.document.map(Json).ok_or_else(|| not_found(&uid))
 }
 
@@ -130,7 +142,12 @@ pub async fn delete_document(
     State(s): State<AppState>,
     ApiPath(uid): ApiPath<String>,
 ) -> ApiResult<Json<api::DeleteResponse>> {
-    let resp = s.verity.delete(&api::DeleteRequest { uids: vec![uid.clone()] }).await?;
+    let resp = s
+        .verity
+        .delete(&api::DeleteRequest {
+            uids: vec![uid.clone()],
+        })
+        .await?;
     if resp.deleted == 0 {
         return Err(not_found(&uid));
     }

@@ -63,8 +63,16 @@ where
 
 fn health_of<T>(r: Result<T, String>, ms: f64, up: impl FnOnce(T) -> String) -> ServiceHealth {
     match r {
-        Ok(v) => ServiceHealth { status: ServiceState::Up, detail: up(v), latency_ms: ms },
-        Err(e) => ServiceHealth { status: ServiceState::Down, detail: e, latency_ms: ms },
+        Ok(v) => ServiceHealth {
+            status: ServiceState::Up,
+            detail: up(v),
+            latency_ms: ms,
+        },
+        Err(e) => ServiceHealth {
+            status: ServiceState::Down,
+            detail: e,
+            latency_ms: ms,
+        },
     }
 }
 
@@ -75,12 +83,18 @@ pub async fn health(State(s): State<AppState>) -> Response {
     let (stats, ms) = probe(v.stats()).await;
     let redis = stats.as_ref().ok().and_then(|st| st.redis.clone());
     let store = health_of(stats, ms, |st| {
-        format!("{} documents, {} chunks", st.store.documents, st.store.chunks)
+        format!(
+            "{} documents, {} chunks",
+            st.store.documents, st.store.chunks
+        )
     });
     if let Some(url) = redis {
         services.insert(
             "redis".into(),
-            ServiceHealth { detail: url, ..store.clone() },
+            ServiceHealth {
+                detail: url,
+                ..store.clone()
+            },
         );
     }
     services.insert("store".into(), store);
@@ -104,7 +118,11 @@ pub async fn health(State(s): State<AppState>) -> Response {
         status: if healthy { "ok" } else { "degraded" }.into(),
         services,
     };
-    let code = if healthy { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    let code = if healthy {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
     (code, Json(body)).into_response()
 }
 
@@ -112,7 +130,10 @@ pub async fn health(State(s): State<AppState>) -> Response {
 pub async fn metrics(State(s): State<AppState>) -> Response {
     match &s.metrics {
         Some(h) => (
-            [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+            [(
+                header::CONTENT_TYPE,
+                "text/plain; version=0.0.4; charset=utf-8",
+            )],
             h.render(),
         )
             .into_response(),

@@ -64,7 +64,12 @@ impl TestServer {
     }
 
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let r = self.req(Method::POST, path).json(&body).send().await.unwrap();
+        let r = self
+            .req(Method::POST, path)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
         status_json(r).await
     }
 
@@ -90,8 +95,9 @@ pub async fn status_json(r: reqwest::Response) -> (u16, Value) {
         .unwrap_or_default()
         .to_string();
     let text = r.text().await.unwrap();
-    let v: Value = serde_json::from_str(&text)
-        .unwrap_or_else(|e| panic!("status {status}: body is not JSON ({e}; content-type {ct}): {text}"));
+    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| {
+        panic!("status {status}: body is not JSON ({e}; content-type {ct}): {text}")
+    });
     (status, v)
 }
 
@@ -122,4 +128,3 @@ pub fn docs(n: usize) -> Vec<Value> {
         })
         .collect()
 }
-
