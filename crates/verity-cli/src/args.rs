@@ -75,6 +75,8 @@ pub enum Command {
     Reindex(ReindexArgs),
     /// Serve the tools (search, ask, ingest, fetch_url, …) over MCP on stdin/stdout.
     Mcp(McpArgs),
+    /// Serve the REST API (/v1 of seed 001, OpenAPI at /v1/openapi.json, docs at /v1/docs).
+    Serve(ServeArgs),
 }
 
 /// `verity mcp`: a Model Context Protocol server on stdio for assistants and IDEs.
@@ -83,6 +85,20 @@ pub struct McpArgs {
     /// Directory the `ingest` tool may read files from (repeatable); none: inline documents only.
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
+}
+
+/// `verity serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (default 127.0.0.1:8080; a non-loopback address needs a token).
+    #[arg(long)]
+    pub addr: Option<std::net::SocketAddr>,
+    /// Configuration file (TOML; see docs/server.md).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Log format: text or json.
+    #[arg(long, value_name = "FORMAT")]
+    pub log_format: Option<String>,
 }
 
 /// `verity reindex`: shadow index `idx:<name>:v<version>`, gate, alias `idx:<name>:current`.

@@ -40,7 +40,9 @@ use args::{AskArgs, Cli, Command, EvalCommand, FetchFormat, ReindexArgs, Retriev
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    init_tracing(cli.verbose);
+    if !matches!(cli.command, Command::Serve(_)) {
+        init_tracing(cli.verbose);
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -218,6 +220,7 @@ async fn run(cli: Cli) -> verity::Result<u8> {
             verity_mcp::serve_stdio(verity, registry).await?;
             Ok(exit::OK)
         }
+        Command::Serve(a) => Ok(serve(&cli, a).await),
     }
 }
 
@@ -308,4 +311,31 @@ fn search_request(text: &str, a: &RetrievalArgs) -> verity::Result<SearchRequest
         until: a.until.clone(),
         ..SearchRequest::default()
     })
+}
+
+/// `verity serve`: the REST server of the `verity-server` crate; the global
+/// flags fill what the config file leaves unset.
+async fn serve(cli: &Cli, a: &args::ServeArgs) -> u8 {
+    let run = async {
+        let mut c = verity_server::ServerConfig::load(a.config.as_deref())?;
+        let o = overrides(cli);
+        c.verity.home = c.verity.home.take().or(o.home);
+        c.verity.redis_url = o.redis_url.or(c.verity.redis_url.take());
+        c.verity.index = o.index.or(c.verity.index.take());
+        c.verity.embedder = o.embedder.or(c.verity.embedder.take());
+        if let Some(addr) = a.addr {
+            c.addr = addr;
+        }
+        if let Some(f) = &a.log_format {
+            c.log_format = f.parse()?;
+        }
+        verity_server::serve(c).await
+    };
+    match run.await {
+        Ok(()) => exit::OK,
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.exit_code()
+        }
+    }
 }

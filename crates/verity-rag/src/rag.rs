@@ -376,32 +376,11 @@ impl RagPipeline {
 
         // Screen passages for injections, keep the best context blocks.
         let t1 = Instant::now();
-        let mut hits = Vec::new();
-        for mut h in retrieval.hits.iter().cloned() {
-            if self.inner.injection.screen(&h.chunk.text) {
-                match cfg.injection {
-                    InjectionPolicy::Drop => {
-                        notes.push(format!(
-                            "dropped passage {} (looks like a prompt injection)",
-                            h.chunk.id
-                        ));
-                        continue;
-                    }
-                    InjectionPolicy::QuoteInert => {
-                        notes.push(format!(
-                            "quoted passage {} inertly (looks like a prompt injection)",
-                            h.chunk.id
-                        ));
-                        h.chunk.text = quote_inert(&h.chunk.text);
-                    }
-                    InjectionPolicy::Allow => {}
-                }
-            }
-            hits.push(h);
-            if hits.len() == cfg.context_chunks.max(1) {
-                break;
-            }
-        }
+        let hits = self.screen(
+            retrieval.hits.iter().cloned(),
+            cfg.context_chunks,
+            &mut notes,
+        );
         let rerank_ms = ms(t1.elapsed());
         let timings = Timings {
             retrieval_ms,
@@ -431,23 +410,7 @@ impl RagPipeline {
             })));
         }
 
-        let blocks = prompt::context_blocks(&hits);
-        let messages = prompt::messages(question, &lang, &hits, &blocks);
-        let request = GenerateRequest {
-            messages,
-            params: cfg.params.clone(),
-            grounding: Some(Grounding {
-                question: question.to_string(),
-                blocks,
-                lang: Some(lang.clone()),
-            }),
-        };
-        let cache_key = answer_key(&format!(
-            "{}\u{1f}{}\u{1f}{}",
-            self.inner.generator.model(),
-            serde_json::to_string(&request.params).unwrap_or_default(),
-            serde_json::to_string(&request.messages).unwrap_or_default()
-        ));
+        let (request, cache_key) = self.request_for(question, &lang, &hits, cfg.params.clone());
         if let (Some(cache), false) = (&self.inner.cache, req.no_cache) {
             if let Some(bytes) = cache.get(&cache_key).await? {
                 if let Ok(mut a) = serde_json::from_slice::<Answer>(&bytes) {
@@ -480,6 +443,143 @@ impl RagPipeline {
             notes,
             timings,
         })))
+    }
+
+    /// Keep up to `limit` passages, dropping or quoting those that look like
+    /// prompt injections (as configured), with a note for each.
+    fn screen(
+        &self,
+        hits: impl Iterator<Item = ScoredChunk>,
+        limit: usize,
+        notes: &mut Vec<String>,
+    ) -> Vec<ScoredChunk> {
+        let mut kept = Vec::new();
+        for mut h in hits {
+            if self.inner.injection.screen(&h.chunk.text) {
+                match self.inner.config.injection {
+                    InjectionPolicy::Drop => {
+                        notes.push(format!(
+                            "dropped passage {} (looks like a prompt injection)",
+                            h.chunk.id
+                        ));
+                        continue;
+                    }
+                    InjectionPolicy::QuoteInert => {
+                        notes.push(format!(
+                            "quoted passage {} inertly (looks like a prompt injection)",
+                            h.chunk.id
+                        ));
+                        h.chunk.text = quote_inert(&h.chunk.text);
+                    }
+                    InjectionPolicy::Allow => {}
+                }
+            }
+            kept.push(h);
+            if kept.len() == limit.max(1) {
+                break;
+            }
+        }
+        kept
+    }
+
+    /// The strict prompt over `hits`, and its answer-cache key.
+    fn request_for(
+        &self,
+        question: &str,
+        lang: &str,
+        hits: &[ScoredChunk],
+        params: GenerationParams,
+    ) -> (GenerateRequest, String) {
+        let blocks = prompt::context_blocks(hits);
+        let messages = prompt::messages(question, lang, hits, &blocks);
+        let request = GenerateRequest {
+            messages,
+            params,
+            grounding: Some(Grounding {
+                question: question.to_string(),
+                blocks,
+                lang: Some(lang.to_string()),
+            }),
+        };
+        let cache_key = answer_key(&format!(
+            "{}\u{1f}{}\u{1f}{}",
+            self.inner.generator.model(),
+            serde_json::to_string(&request.params).unwrap_or_default(),
+            serde_json::to_string(&request.messages).unwrap_or_default()
+        ));
+        (request, cache_key)
+    }
+
+    /// Answer `question` from given passages, without retrieval (seed 001
+    /// `/v1/generate`): the same injection screening, strict prompt,
+    /// generation with fallback and citation checks as [`ask`](Self::ask);
+    /// `[n]` cites the n-th passage kept. `params` defaults to the configured ones.
+    pub async fn answer_from(
+        &self,
+        question: &str,
+        lang: Option<&str>,
+        passages: Vec<ScoredChunk>,
+        params: Option<GenerationParams>,
+    ) -> Result<Answer> {
+        let started = Instant::now();
+        let cfg = &self.inner.config;
+        let question = question.trim();
+        if question.is_empty() {
+            return Err(Error::invalid_input("the question is empty"));
+        }
+        if passages.is_empty() {
+            return Err(Error::invalid_input(
+                "no context passages: send at least one",
+            ));
+        }
+        if cfg.reject_injected_questions && self.inner.injection.screen(question) {
+            return Err(Error::invalid_input(
+                "the question looks like a prompt injection (e.g. \"ignore the context\"); rephrase it",
+            ));
+        }
+        let lang = lang
+            .map(str::to_string)
+            .unwrap_or_else(|| cfg.default_lang.clone());
+        let mut notes = Vec::new();
+        let n = passages.len();
+        let hits = self.screen(passages.into_iter(), n, &mut notes);
+        if hits.is_empty() {
+            return Err(Error::invalid_input(
+                "every passage looks like a prompt injection: nothing left to answer from",
+            ));
+        }
+        let (request, cache_key) = self.request_for(
+            question,
+            &lang,
+            &hits,
+            params.unwrap_or_else(|| cfg.params.clone()),
+        );
+        let p = Prepared {
+            lang,
+            retrieval: SearchResults {
+                hits: hits.clone(),
+                mode: SearchMode::default(),
+                not_enough_evidence: false,
+                notes: Vec::new(),
+            },
+            hits,
+            request,
+            cache_key,
+            notes,
+            timings: Timings::default(),
+        };
+        let gen_started = Instant::now();
+        let (generation, degraded, mut notes) = self.generate_with_fallback(&p).await?;
+        let mut timings = p.timings;
+        timings.generation_ms = ms(gen_started.elapsed());
+        notes.splice(0..0, p.notes.iter().cloned());
+        self.finish(&p, generation, degraded, notes, timings, started)
+            .await
+    }
+
+    /// Check that the main generator answers (its `health`).
+    pub async fn generator_health(&self) -> Result<()> {
+        self.inner.generator.health().await
     }
 
     /// Current generation deadline, if any.

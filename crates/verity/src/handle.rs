@@ -390,6 +390,59 @@ impl Verity {
         })
     }
 
+    /// Embed texts with the configured embedder (seed 001 `/v1/embed`).
+    pub async fn embed(&self, req: &crate::api::EmbedRequest) -> Result<crate::api::EmbedResponse> {
+        let e = self.embedder.as_ref().ok_or_else(|| {
+            crate::Error::from(verity_core::ProviderError::new(
+                "embedder",
+                verity_core::ProviderErrorKind::ModelNotFound,
+                "no embedder is configured on this server (lexical-only): set VERITY_EMBEDDER",
+            ))
+        })?;
+        req.check(e.id())?;
+        let embeddings = e.embed(&req.texts).await?;
+        Ok(crate::api::EmbedResponse {
+            embeddings,
+            model: e.id().model.clone(),
+            embed_version: e.id().version.clone(),
+            dim: e.id().dim,
+        })
+    }
+
+    /// Answer from given passages, without retrieval (seed 001 `/v1/generate`).
+    pub async fn generate(
+        &self,
+        req: &crate::api::GenerateRequest,
+    ) -> Result<crate::api::GenerateResponse> {
+        req.check()?;
+        let rag = self.rag().await?;
+        let params = req.params.as_ref().map(|p| {
+            let mut g = rag.config().params.clone();
+            if let Some(t) = p.temperature {
+                g.temperature = t;
+            }
+            if let Some(t) = p.top_p {
+                g.top_p = t;
+            }
+            if let Some(m) = p.max_tokens {
+                g.max_tokens = m;
+            }
+            g
+        });
+        let passages = req.passages();
+        let answer = rag
+            .answer_from(&req.query, req.lang.as_deref(), passages, params)
+            .await?;
+        Ok(answer.into())
+    }
+
+    /// Check that the generator answers (loading it on first use); its model.
+    pub async fn generator_health(&self) -> Result<String> {
+        let rag = self.rag().await?;
+        rag.generator_health().await?;
+        Ok(rag.model().to_string())
+    }
+
     /// Persist what the backend keeps in memory (done after each ingest and delete).
     pub async fn flush(&self) -> Result<()> {
         self.backend.flush().await

@@ -18,6 +18,8 @@
 //! | [`FetchRequest`] | [`fetch`](crate::Verity::fetch) | [`FetchResponse`] |
 //! | [`ReindexRequest`] | [`reindex`](crate::Verity::reindex) | [`ReindexResponse`] |
 //! | [`EvalBeirRequest`] | [`eval_beir`](crate::Verity::eval_beir) | [`EvalBeirResponse`] |
+//! | [`EmbedRequest`] | [`embed`](crate::Verity::embed) | [`EmbedResponse`] |
+//! | [`GenerateRequest`] | [`generate`](crate::Verity::generate) | [`GenerateResponse`] |
 //! | [`EvalExtractionRequest`] | [`eval_extraction`](crate::Verity::eval_extraction) | [`EvalExtractionResponse`] |
 //!
 //! Configuration: [`ConfigOverrides`] merged over [`crate::VerityConfig::from_env`].
@@ -27,6 +29,7 @@ pub mod error;
 mod ingest;
 mod ops;
 mod overrides;
+mod rest;
 mod search;
 pub mod time;
 
@@ -39,6 +42,10 @@ pub use ops::{
     ReindexResponse, StatsResponse,
 };
 pub use overrides::ConfigOverrides;
+pub use rest::{
+    ContextChunk, EmbedRequest, EmbedResponse, GenerateParams, GenerateRequest, GenerateResponse,
+    RetrieveResponse, MAX_EMBED_TEXTS,
+};
 pub use search::{AskRequest, AskResponse, SearchRequest, SearchResponse, DEFAULT_K, MAX_K};
 
 /// JSON Schema of an api type (draft 2020-12), as the servers publish it.

@@ -1,0 +1,334 @@
+//! Server configuration: defaults, overridden by a TOML file, then by the
+//! environment, then by command-line flags. Printed at start with secrets
+//! masked ([`ServerConfig::masked`]).
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use verity::api::ConfigOverrides;
+
+use crate::ServerError;
+
+/// How log lines are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LogFormat {
+    /// Human-readable lines.
+    #[default]
+    Text,
+    /// One JSON object per line (with the request id of each request span).
+    Json,
+}
+
+impl std::str::FromStr for LogFormat {
+    type Err = ServerError;
+    fn from_str(s: &str) -> Result<Self, ServerError> {
+        match s {
+            "text" => Ok(Self::Text),
+            "json" => Ok(Self::Json),
+            _ => Err(ServerError::Config(format!(
+                "log format `{s}`: expected text or json"
+            ))),
+        }
+    }
+}
+
+/// Rate limit per client IP and bearer token.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RateLimitConfig {
+    /// Off only when explicitly disabled.
+    pub enabled: bool,
+    /// Sustained requests per second per client.
+    pub per_second: u32,
+    /// Requests a client may send in a burst.
+    pub burst: u32,
+}
+
+impl Default for RateLimitConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            per_second: 50,
+            burst: 100,
+        }
+    }
+}
+
+/// Everything `verity serve` needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ServerConfig {
+    /// Address to listen on (`VERITY_ADDR`).
+    pub addr: SocketAddr,
+    /// Accepted bearer tokens (`VERITY_API_TOKENS`, comma-separated). Required
+    /// unless the server listens on a loopback address.
+    pub tokens: Vec<String>,
+    /// Origins allowed by CORS (`VERITY_CORS_ORIGINS`); empty: CORS closed.
+    pub cors_origins: Vec<String>,
+    /// Largest request body, in bytes.
+    pub body_limit: usize,
+    /// Time allowed to produce a response head, in seconds (streams and jobs run on).
+    pub request_timeout_secs: f64,
+    /// Time in-flight requests and jobs get to finish on shutdown, in seconds.
+    pub shutdown_grace_secs: f64,
+    /// Ingest batches with more documents than this run as a job (202).
+    pub sync_ingest_max: usize,
+    /// Directories clients may name files under (`VERITY_ROOTS`, `:`-separated).
+    pub roots: Vec<PathBuf>,
+    /// Host names accepted by the MCP endpoint (DNS-rebinding protection).
+    pub mcp_allowed_hosts: Vec<String>,
+    /// Rate limit.
+    pub rate_limit: RateLimitConfig,
+    /// Log format (`--log-format`).
+    pub log_format: LogFormat,
+    /// What the facade opens (the `[verity]` table: home, redis_url, index,
+    /// embedder, generator, fallback, k, …), over the facade's environment.
+    pub verity: ConfigOverrides,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            tokens: Vec::new(),
+            cors_origins: Vec::new(),
+            body_limit: 8 * 1024 * 1024,
+            request_timeout_secs: 60.0,
+            shutdown_grace_secs: 30.0,
+            sync_ingest_max: 100,
+            roots: Vec::new(),
+            mcp_allowed_hosts: vec!["localhost".into(), "127.0.0.1".into(), "[::1]".into()],
+            rate_limit: RateLimitConfig::default(),
+            log_format: LogFormat::Text,
+            verity: ConfigOverrides::default(),
+        }
+    }
+}
+
+fn env(key: &str) -> Option<String> {
+    std::env::var(key).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn list(v: &str, sep: char) -> Vec<String> {
+    v.split(sep)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+impl ServerConfig {
+    /// Defaults, then the environment, then `file` (TOML) when given: the
+    /// file wins, as the facade's [`ConfigOverrides`] win over its environment.
+    pub fn load(file: Option<&Path>) -> Result<Self, ServerError> {
+        let mut c = Self::default();
+        c.apply_env()?;
+        match file {
+            None => Ok(c),
+            Some(p) => {
+                let text = std::fs::read_to_string(p).map_err(|e| {
+                    ServerError::Config(format!("cannot read {}: {e}", p.display()))
+                })?;
+                c.merge_toml(&text)
+                    .map_err(|e| ServerError::Config(format!("{}: {e}", p.display())))
+            }
+        }
+    }
+
+    /// Parse a TOML document over the defaults (unknown keys are refused).
+    pub fn from_toml(text: &str) -> Result<Self, ServerError> {
+        Self::default().merge_toml(text)
+    }
+
+    /// This configuration with the keys of a TOML document replaced.
+    pub fn merge_toml(&self, text: &str) -> Result<Self, ServerError> {
+        let file: toml::Table =
+            toml::from_str(text).map_err(|e| ServerError::Config(e.to_string()))?;
+        let mut base =
+            toml::Table::try_from(self).map_err(|e| ServerError::Config(e.to_string()))?;
+        merge(&mut base, file);
+        base.try_into()
+            .map_err(|e: toml::de::Error| ServerError::Config(e.to_string()))
+    }
+
+    /// Override with `VERITY_ADDR`, `VERITY_API_TOKENS`, `VERITY_CORS_ORIGINS`,
+    /// `VERITY_ROOTS` and `VERITY_LOG_FORMAT` (the facade reads its own
+    /// variables: `VERITY_HOME`, `REDIS_URL`, `VERITY_GENERATOR`, …).
+    pub fn apply_env(&mut self) -> Result<(), ServerError> {
+        if let Some(v) = env("VERITY_ADDR") {
+            self.addr = v
+                .parse()
+                .map_err(|_| ServerError::Config(format!("VERITY_ADDR `{v}`: expected IP:PORT")))?;
+        }
+        if let Some(v) = env("VERITY_API_TOKENS") {
+            self.tokens = list(&v, ',');
+        }
+        if let Some(v) = env("VERITY_CORS_ORIGINS") {
+            self.cors_origins = list(&v, ',');
+        }
+        if let Some(v) = env("VERITY_ROOTS") {
+            self.roots = list(&v, ':').into_iter().map(PathBuf::from).collect();
+        }
+        if let Some(v) = env("VERITY_LOG_FORMAT") {
+            self.log_format = v.parse()?;
+        }
+        Ok(())
+    }
+
+    /// Refuse configurations that would be unsafe or unusable.
+    pub fn validate(&self) -> Result<(), ServerError> {
+        if !self.addr.ip().is_loopback() && self.tokens.is_empty() {
+            return Err(ServerError::Config(format!(
+                "refusing to listen on {} without a bearer token: set `tokens` in the config \
+                 file or VERITY_API_TOKENS (or listen on 127.0.0.1)",
+                self.addr
+            )));
+        }
+        if let Some(t) = self.tokens.iter().find(|t| !valid_token(t)) {
+            return Err(ServerError::Config(format!(
+                "token of {} characters refused: tokens need at least 16 visible ASCII characters \
+                 and no spaces",
+                t.len()
+            )));
+        }
+        if self.body_limit < 1024 {
+            return Err(ServerError::Config(
+                "body_limit must be at least 1024 bytes".into(),
+            ));
+        }
+        if !(self.request_timeout_secs > 0.0) || !(self.shutdown_grace_secs >= 0.0) {
+            return Err(ServerError::Config(
+                "request_timeout_secs must be > 0 and shutdown_grace_secs >= 0".into(),
+            ));
+        }
+        if self.rate_limit.enabled
+            && (self.rate_limit.per_second == 0 || self.rate_limit.burst == 0)
+        {
+            return Err(ServerError::Config(
+                "rate_limit.per_second and rate_limit.burst must be > 0 (or enabled = false)"
+                    .into(),
+            ));
+        }
+        for o in &self.cors_origins {
+            if o == "*" || axum::http::HeaderValue::from_str(o).is_err() || !o.contains("://") {
+                return Err(ServerError::Config(format!(
+                    "CORS origin `{o}`: expected an origin such as https://app.example.com \
+                     (wildcards are refused)"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Request timeout.
+    pub fn request_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.request_timeout_secs)
+    }
+
+    /// Shutdown grace period.
+    pub fn shutdown_grace(&self) -> Duration {
+        Duration::from_secs_f64(self.shutdown_grace_secs)
+    }
+
+    /// The configuration as TOML with every secret masked, for printing at start.
+    pub fn masked(&self) -> String {
+        let mut c = self.clone();
+        c.tokens = c.tokens.iter().map(|t| mask(t)).collect();
+        c.verity.redis_url = c.verity.redis_url.as_deref().map(mask_url);
+        c.verity.home = c.verity.home.as_deref().map(mask_url);
+        c.verity.ollama_url = c.verity.ollama_url.as_deref().map(mask_url);
+        c.verity.openai_url = c.verity.openai_url.as_deref().map(mask_url);
+        toml::to_string(&c).unwrap_or_else(|e| format!("(configuration not printable: {e})"))
+    }
+}
+
+/// Deep merge: tables merge key by key, anything else is replaced.
+fn merge(base: &mut toml::Table, over: toml::Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => merge(b, o),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// Tokens are opaque: at least 16 visible ASCII characters.
+fn valid_token(t: &str) -> bool {
+    t.len() >= 16 && t.bytes().all(|b| b.is_ascii_graphic())
+}
+
+/// A secret shown as `***` plus its length.
+fn mask(secret: &str) -> String {
+    format!("***({} chars)", secret.chars().count())
+}
+
+/// A URL with its password (and user) masked.
+fn mask_url(u: &str) -> String {
+    match url::Url::parse(u) {
+        Ok(mut p) if p.password().is_some() => {
+            let _ = p.set_password(Some("***"));
+            p.to_string()
+        }
+        Ok(_) => u.to_string(),
+        // Not a URL (a directory): nothing secret in it.
+        Err(_) => u.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_overrides_and_unknown_keys() {
+        let c = ServerConfig::from_toml(
+            "addr = \"0.0.0.0:9000\"\ntokens = [\"0123456789abcdef\"]\n[rate_limit]\nper_second = 5\n[verity]\nredis_url = \"redis://:hunter2@localhost:6379\"\n",
+        )
+        .unwrap_or_default();
+        assert_eq!(c.addr.port(), 9000);
+        assert_eq!(c.rate_limit.per_second, 5);
+        assert!(c.rate_limit.enabled);
+        assert!(c.validate().is_ok());
+        let printed = c.masked();
+        assert!(!printed.contains("hunter2"), "{printed}");
+        assert!(!printed.contains("0123456789abcdef"), "{printed}");
+        assert!(printed.contains("***"), "{printed}");
+        let err = ServerConfig::from_toml("adr = \"x\"")
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.unwrap_or_default().contains("adr"));
+    }
+
+    #[test]
+    fn public_bind_without_token_is_refused() {
+        let c = ServerConfig {
+            addr: "0.0.0.0:8080"
+                .parse()
+                .unwrap_or(ServerConfig::default().addr),
+            ..ServerConfig::default()
+        };
+        let e = c
+            .validate()
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("without a bearer token"), "{e}");
+        assert!(ServerConfig::default().validate().is_ok());
+        let short = ServerConfig {
+            tokens: vec!["short".into()],
+            ..ServerConfig::default()
+        };
+        assert!(short.validate().is_err());
+        let star = ServerConfig {
+            cors_origins: vec!["*".into()],
+            ..ServerConfig::default()
+        };
+        assert!(star.validate().is_err());
+    }
+}

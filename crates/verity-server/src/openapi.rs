@@ -1,0 +1,267 @@
+//! OpenAPI 3.1 document generated from the `verity::api` types' JSON Schemas.
+//!
+//! OpenAPI 3.1 schemas *are* JSON Schema 2020-12, which is what schemars
+//! derives; this module only lays the operations out around them. Request
+//! bodies use the deserialize contract of a type, responses its serialize
+//! contract; where the two differ the response schema is published as
+//! `<Name>Output`. The MCP tool schemas come from the same derives.
+
+use schemars::generate::{SchemaGenerator, SchemaSettings};
+use schemars::JsonSchema;
+use serde_json::{json, Map, Value};
+
+use crate::error::ErrorResponse;
+use crate::version;
+
+/// Where component schemas live.
+const COMPONENTS: &str = "#/components/schemas/";
+
+/// A response body of an operation.
+#[derive(Debug, Clone)]
+pub enum Body {
+    /// No body.
+    Empty,
+    /// JSON of a type (serialize contract).
+    Json(fn(&mut SchemaGenerator) -> Value),
+    /// JSON, or Server-Sent Events when the client accepts `text/event-stream`.
+    JsonOrSse(fn(&mut SchemaGenerator) -> Value),
+    /// Plain text (Prometheus exposition).
+    Text,
+    /// HTML page.
+    Html,
+}
+
+/// One documented operation.
+#[derive(Debug, Clone)]
+pub struct Operation {
+    /// HTTP method, lower case.
+    pub method: &'static str,
+    /// Path template (`/v1/documents/{uid}`).
+    pub path: &'static str,
+    /// operationId.
+    pub id: &'static str,
+    /// Summary line.
+    pub summary: &'static str,
+    /// Longer description.
+    pub description: &'static str,
+    /// Requires `X-API-Version`.
+    pub versioned: bool,
+    /// Requires a bearer token (when the server has tokens).
+    pub auth: bool,
+    /// Path parameters (name, description).
+    pub path_params: &'static [(&'static str, &'static str)],
+    /// Request body schema (deserialize contract).
+    pub request: Option<fn(&mut SchemaGenerator) -> Value>,
+    /// Success statuses with their bodies.
+    pub success: Vec<(u16, &'static str, Body)>,
+    /// Error statuses this operation can answer (besides the common ones).
+    pub errors: &'static [u16],
+}
+
+/// Schema reference of `T` for a generator.
+pub fn schema<T: JsonSchema>(g: &mut SchemaGenerator) -> Value {
+    g.subschema_for::<T>().to_value()
+}
+
+fn generator(serialize: bool) -> SchemaGenerator {
+    let s = SchemaSettings::draft2020_12().with(|s| {
+        s.definitions_path = "/components/schemas".into();
+        s.meta_schema = None;
+    });
+    if serialize {
+        s.for_serialize().into_generator()
+    } else {
+        s.for_deserialize().into_generator()
+    }
+}
+
+fn error_text(status: u16) -> &'static str {
+    match status {
+        400 => {
+            "Invalid request: malformed JSON, missing or unsupported X-API-Version, bad parameter"
+        }
+        401 => "Missing, malformed or unknown bearer token",
+        404 => "Not found",
+        405 => "Method not allowed on this route",
+        409 => "The index needs re-indexing for this operation",
+        413 => "Request body larger than the server's limit",
+        415 => "Body is not `application/json`",
+        422 => "The JSON body does not match the schema",
+        429 => "Rate limit exceeded; see Retry-After",
+        502 => "An upstream provider answered badly",
+        503 => "A service this route needs (generator, embedder) is unavailable",
+        504 => "Timed out",
+        _ => "Error",
+    }
+}
+
+/// Rewrite `$ref`s to renamed components.
+fn rename_refs(v: &mut Value, renamed: &[(String, String)]) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(r)) = m.get_mut("$ref") {
+                if let Some((_, to)) = renamed
+                    .iter()
+                    .find(|(from, _)| r.strip_prefix(COMPONENTS) == Some(from.as_str()))
+                {
+                    *r = format!("{COMPONENTS}{to}");
+                }
+            }
+            for x in m.values_mut() {
+                rename_refs(x, renamed);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| rename_refs(x, renamed)),
+        _ => {}
+    }
+}
+
+/// The OpenAPI 3.1 document of `ops`.
+pub fn document(ops: &[Operation]) -> Value {
+    let mut req_gen = generator(false);
+    let mut resp_gen = generator(true);
+    let error_ref = schema::<ErrorResponse>(&mut resp_gen);
+
+    // First pass: schemas.
+    let mut bodies = Vec::new();
+    for op in ops {
+        let req = op.request.map(|f| f(&mut req_gen));
+        let resps: Vec<Option<Value>> = op
+            .success
+            .iter()
+            .map(|(_, _, b)| match b {
+                Body::Json(f) | Body::JsonOrSse(f) => Some(f(&mut resp_gen)),
+                _ => None,
+            })
+            .collect();
+        bodies.push((req, resps));
+    }
+    let mut schemas: Map<String, Value> = req_gen.take_definitions(true);
+    let mut out_defs = resp_gen.take_definitions(true);
+    let renamed: Vec<(String, String)> = out_defs
+        .iter()
+        .filter(|(k, v)| schemas.get(*k).is_some_and(|s| s != *v))
+        .map(|(k, _)| (k.clone(), format!("{k}Output")))
+        .collect();
+    for v in out_defs.values_mut() {
+        rename_refs(v, &renamed);
+    }
+    for (k, v) in out_defs {
+        let name = renamed
+            .iter()
+            .find(|(from, _)| *from == k)
+            .map(|(_, to)| to.clone())
+            .unwrap_or(k);
+        schemas.insert(name, v);
+    }
+
+    let mut paths = Map::new();
+    for (op, (req, mut resps)) in ops.iter().zip(bodies) {
+        for r in resps.iter_mut().flatten() {
+            rename_refs(r, &renamed);
+        }
+        let mut params = Vec::new();
+        for (name, desc) in op.path_params {
+            params.push(json!({
+                "name": name, "in": "path", "required": true, "description": desc,
+                "schema": {"type": "string", "minLength": 1, "maxLength": 512}
+            }));
+        }
+        if op.versioned {
+            params.push(json!({
+                "name": "X-API-Version", "in": "header", "required": true,
+                "description": "API version (seed 001); echoed on the response.",
+                "schema": {"type": "string", "enum": version::SUPPORTED_VERSIONS}
+            }));
+        }
+        let mut responses = Map::new();
+        let version_header = json!({
+            "X-API-Version": {"description": "The API version that answered", "schema": {"type": "string"}}
+        });
+        for ((status, desc, body), schema) in op.success.iter().zip(resps) {
+            let mut r = json!({"description": desc});
+            match body {
+                Body::Empty => {}
+                Body::Json(_) => {
+                    r["content"] = json!({"application/json": {"schema": schema}});
+                }
+                Body::JsonOrSse(_) => {
+                    r["content"] = json!({
+                        "application/json": {"schema": schema},
+                        "text/event-stream": {
+                            "schema": {"type": "string"},
+                            "description": "`delta` events carry text pieces, one `done` event the final answer, `error` an error body"
+                        }
+                    });
+                }
+                Body::Text => {
+                    r["content"] = json!({"text/plain": {"schema": {"type": "string"}}});
+                }
+                Body::Html => {
+                    r["content"] = json!({"text/html": {"schema": {"type": "string"}}});
+                }
+            }
+            if op.versioned {
+                r["headers"] = version_header.clone();
+            }
+            responses.insert(status.to_string(), r);
+        }
+        let mut errors: Vec<u16> = op.errors.to_vec();
+        errors.extend([405, 429]);
+        if op.auth {
+            errors.push(401);
+        }
+        if op.versioned || op.request.is_some() {
+            errors.push(400);
+        }
+        if op.request.is_some() {
+            errors.extend([413, 415, 422]);
+        }
+        errors.sort_unstable();
+        errors.dedup();
+        for s in errors {
+            responses.insert(
+                s.to_string(),
+                json!({"description": error_text(s), "content": {"application/json": {"schema": error_ref}}}),
+            );
+        }
+        responses.insert(
+            "default".into(),
+            json!({"description": "Any other error, same body", "content": {"application/json": {"schema": error_ref}}}),
+        );
+        let mut o = json!({
+            "operationId": op.id,
+            "summary": op.summary,
+            "description": op.description,
+            "parameters": params,
+            "responses": responses,
+        });
+        if let Some(req) = req {
+            o["requestBody"] =
+                json!({"required": true, "content": {"application/json": {"schema": req}}});
+        }
+        o["security"] = if op.auth {
+            json!([{"bearer": []}])
+        } else {
+            json!([])
+        };
+        let entry = paths
+            .entry(op.path.to_string())
+            .or_insert_with(|| Value::Object(Map::new()));
+        entry[op.method] = o;
+    }
+    json!({
+        "openapi": "3.1.0",
+        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+        "info": {
+            "title": "Verity REST API",
+            "version": version::CURRENT,
+            "description": "Grounded retrieval with citations over HTTP. Every data route requires `X-API-Version` and, when the server has tokens, `Authorization: Bearer <token>`. Errors are JSON `{code, message, transient}`.",
+        },
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+    })
+}

@@ -1,0 +1,265 @@
+//! Assembling the router with its layers, binding, and graceful shutdown.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::http::{header, HeaderName, Method, StatusCode};
+use axum::response::IntoResponse;
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::timeout::TimeoutLayer;
+use verity::Verity;
+
+use crate::auth::Tokens;
+use crate::config::ServerConfig;
+use crate::error::ApiError;
+use crate::jobs::Jobs;
+use crate::roots::Roots;
+use crate::{limit, observe, routes, ServerError};
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    /// The facade.
+    pub verity: Arc<Verity>,
+    /// Background ingest jobs.
+    pub jobs: Jobs,
+    /// Directories clients may name files under.
+    pub roots: Roots,
+    /// The configuration.
+    pub config: Arc<ServerConfig>,
+    /// Prometheus renderer.
+    pub metrics: Option<metrics_exporter_prometheus::PrometheusHandle>,
+    /// The OpenAPI document, rendered once.
+    pub openapi: Arc<serde_json::Value>,
+}
+
+/// A configured server, not yet listening.
+pub struct Server {
+    state: AppState,
+    mcp: Option<Router>,
+}
+
+impl Server {
+    /// Validate `config` and open the facade.
+    pub async fn open(config: ServerConfig) -> Result<Self, ServerError> {
+        config.validate()?;
+        let roots = Roots::new(&config.roots)?;
+        let verity = Verity::open_with(&config.verity).await?;
+        Ok(Self::with_verity(config, Arc::new(verity), roots))
+    }
+
+    /// A server over an already opened facade (tests, embedding programs).
+    pub fn with_verity(config: ServerConfig, verity: Arc<Verity>, roots: Roots) -> Self {
+        let metrics = crate::metrics::handle();
+        let openapi = Arc::new(crate::openapi::document(&routes::operations()));
+        Self {
+            state: AppState {
+                verity,
+                jobs: Jobs::default(),
+                roots,
+                config: Arc::new(config),
+                metrics,
+                openapi,
+            },
+            mcp: None,
+        }
+    }
+
+    /// Mount an MCP (streamable HTTP) router at `/mcp`, behind the same
+    /// authentication, rate limit and body limit as the REST routes.
+    pub fn with_mcp(mut self, mcp: Router) -> Self {
+        self.mcp = Some(mcp);
+        self
+    }
+
+    /// The facade the server runs on.
+    pub fn verity(&self) -> &Arc<Verity> {
+        &self.state.verity
+    }
+
+    /// The router with every layer.
+    pub fn router(&self) -> Router {
+        app(self.state.clone(), self.mcp.clone())
+    }
+
+    /// Bind and serve in the background; the handle stops it.
+    pub async fn start(self) -> Result<RunningServer, ServerError> {
+        let listener = TcpListener::bind(self.state.config.addr).await?;
+        let addr = listener.local_addr()?;
+        if let Some(h) = &self.state.metrics {
+            crate::metrics::spawn_upkeep(h.clone());
+        }
+        let (tx, mut rx) = watch::channel(false);
+        let app = self.router();
+        let state = self.state.clone();
+        let task = tokio::spawn(async move {
+            let shutdown = async move {
+                let _ = rx.wait_for(|stop| *stop).await;
+            };
+            axum::serve(
+                listener,
+                app.into_make_service_with_connect_info::<SocketAddr>(),
+            )
+            .with_graceful_shutdown(shutdown)
+            .await?;
+            close(&state).await;
+            Ok(())
+        });
+        Ok(RunningServer {
+            addr,
+            stop: tx,
+            task,
+        })
+    }
+}
+
+/// After the last connection: let jobs finish (within the grace period), flush the store.
+async fn close(state: &AppState) {
+    if !state.jobs.wait_idle(state.config.shutdown_grace()).await {
+        tracing::warn!("shutdown: ingest jobs still running after the grace period were abandoned");
+    }
+    match state.verity.flush().await {
+        Ok(()) => tracing::info!("store flushed and closed"),
+        Err(e) => tracing::error!(error = %e, "store flush failed at shutdown"),
+    }
+}
+
+/// A server listening in the background.
+pub struct RunningServer {
+    /// The bound address (the real port when 0 was asked).
+    pub addr: SocketAddr,
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<Result<(), std::io::Error>>,
+}
+
+impl RunningServer {
+    /// Stop accepting, let in-flight requests finish, close the store.
+    pub async fn shutdown(self) -> Result<(), ServerError> {
+        let _ = self.stop.send(true);
+        self.wait().await
+    }
+
+    /// Wait until the server stops.
+    pub async fn wait(self) -> Result<(), ServerError> {
+        match self.task.await {
+            Ok(r) => r.map_err(ServerError::from),
+            Err(e) => Err(ServerError::Io(std::io::Error::other(e.to_string()))),
+        }
+    }
+
+    /// Ask the server to stop (what SIGTERM does).
+    pub fn stop(&self) {
+        let _ = self.stop.send(true);
+    }
+}
+
+/// `verity serve`: open, print the configuration (secrets masked), serve
+/// until SIGTERM or Ctrl-C, then shut down gracefully.
+pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
+    crate::telemetry::init(config.log_format);
+    config.validate()?;
+    eprintln!(
+        "verity serve: configuration (secrets masked):\n{}",
+        config.masked()
+    );
+    if config.tokens.is_empty() {
+        tracing::warn!(
+            "no bearer token configured: anyone on this machine can call the API (loopback only)"
+        );
+    }
+    let server = Server::open(config).await?;
+    for n in server.verity().notes() {
+        tracing::warn!("{n}");
+    }
+    let running = server.start().await?;
+    tracing::info!(addr = %running.addr, "listening; docs at http://{}/v1/docs", running.addr);
+    eprintln!(
+        "verity serve: listening on http://{} (docs: http://{}/v1/docs)",
+        running.addr, running.addr
+    );
+    shutdown_signal().await;
+    tracing::info!("shutdown requested: finishing in-flight requests");
+    running.shutdown().await
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+}
+
+/// The whole application: routes, then layers from the inside out.
+fn app(state: AppState, mcp: Option<Router>) -> Router {
+    let config = state.config.clone();
+    let tokens = Tokens::new(&config.tokens);
+
+    let mut protected = routes::protected(state.clone());
+    if let Some(mcp) = mcp {
+        protected = protected.nest("/mcp", mcp);
+    }
+    let protected = protected.layer(axum::middleware::from_fn_with_state(
+        tokens.clone(),
+        crate::auth::require,
+    ));
+    let mut app = Router::new()
+        .merge(routes::public(state))
+        .merge(protected)
+        .fallback(|| async { ApiError::from_status(StatusCode::NOT_FOUND) })
+        .method_not_allowed_fallback(|| async {
+            ApiError::from_status(StatusCode::METHOD_NOT_ALLOWED)
+        })
+        .layer(axum::middleware::from_fn(observe::tag_route))
+        .layer(axum::extract::DefaultBodyLimit::max(config.body_limit))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::GATEWAY_TIMEOUT,
+            config.request_timeout(),
+        ));
+    if let Some(l) = limit::layer(&config.rate_limit, tokens) {
+        app = app.layer(l);
+    }
+    if !config.cors_origins.is_empty() {
+        app = app.layer(cors(&config.cors_origins));
+    }
+    app.layer(axum::middleware::from_fn(observe::observe))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(|_| {
+            ApiError::internal("the server failed while handling this request").into_response()
+        }))
+}
+
+fn cors(origins: &[String]) -> CorsLayer {
+    let list: Vec<_> = origins.iter().filter_map(|o| o.parse().ok()).collect();
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::list(list))
+        .allow_methods([Method::GET, Method::POST, Method::DELETE])
+        .allow_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            header::ACCEPT,
+            HeaderName::from_static(crate::version::HEADER),
+            HeaderName::from_static(observe::REQUEST_ID),
+        ])
+        .expose_headers([
+            HeaderName::from_static(crate::version::HEADER),
+            HeaderName::from_static(observe::REQUEST_ID),
+            header::RETRY_AFTER,
+        ])
+        .max_age(std::time::Duration::from_secs(600))
+}

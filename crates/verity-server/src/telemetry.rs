@@ -1,0 +1,54 @@
+//! Logging: text or JSON lines on stderr, `RUST_LOG` filter (default
+//! `info`); with the `otlp` feature and `OTEL_EXPORTER_OTLP_ENDPOINT` set,
+//! spans are also exported over OTLP.
+
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+use crate::config::LogFormat;
+
+/// Install the global subscriber (once; later calls do nothing).
+pub fn init(format: LogFormat) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let fmt = match format {
+        LogFormat::Text => tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .boxed(),
+        LogFormat::Json => tracing_subscriber::fmt::layer()
+            .json()
+            .with_current_span(true)
+            .with_span_list(false)
+            .with_writer(std::io::stderr)
+            .boxed(),
+    };
+    let registry = tracing_subscriber::registry().with(filter).with(fmt);
+    #[cfg(feature = "otlp")]
+    let registry = registry.with(otlp::layer());
+    let _ = registry.try_init();
+}
+
+#[cfg(feature = "otlp")]
+mod otlp {
+    use opentelemetry::trace::TracerProvider as _;
+    use tracing_subscriber::Layer;
+
+    /// An OTLP export layer when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
+    pub fn layer<S>() -> Option<Box<dyn Layer<S> + Send + Sync>>
+    where
+        S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+    {
+        std::env::var_os("OTEL_EXPORTER_OTLP_ENDPOINT")?;
+        let exporter = opentelemetry_otlp::SpanExporter::builder()
+            .with_http()
+            .build()
+            .map_err(|e| eprintln!("OTLP export disabled: {e}"))
+            .ok()?;
+        let provider = opentelemetry_sdk::trace::SdkTracerProvider::builder()
+            .with_batch_exporter(exporter)
+            .build();
+        let tracer = provider.tracer("verity-server");
+        opentelemetry::global::set_tracer_provider(provider);
+        Some(tracing_opentelemetry::layer().with_tracer(tracer).boxed())
+    }
+}

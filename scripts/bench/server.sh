@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Load benchmark of `verity serve` on loopback (a benchmark, not a test):
+# /v1/retrieve lexical and hybrid, /v1/rag extractive, each for a bounded
+# time with wrk (Debian package), then RSS before/after >= 100k requests.
+#
+#   scripts/bench/server.sh                 # release build, SciFact subset
+#   BENCH_SECS=20 BENCH_DOCS=2000 BENCH_CONNS=32 scripts/bench/server.sh
+#
+# Needs: wrk (apt-get install wrk), the SciFact corpus under ../shared/data
+# (or VERITY_SCIFACT), the local embedding model for the hybrid row.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+SECS="${BENCH_SECS:-15}"
+DOCS="${BENCH_DOCS:-1000}"
+CONNS="${BENCH_CONNS:-32}"
+THREADS="${BENCH_THREADS:-2}"
+TOTAL="${BENCH_TOTAL:-100000}"
+SCIFACT="${VERITY_SCIFACT:-../shared/data/scifact}"
+command -v wrk >/dev/null || { echo "wrk not found: apt-get install wrk" >&2; exit 2; }
+[ -f "$SCIFACT/corpus.jsonl" ] || { echo "SciFact corpus not found at $SCIFACT" >&2; exit 2; }
+
+cargo build --quiet --release -p verity-cli --bin verity
+TARGET="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
+BIN="$TARGET/release/verity"
+
+TMP="$(mktemp -d)"
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+TOKEN="bench-token-0123456789abcdef"
+head -n "$DOCS" "$SCIFACT/corpus.jsonl" > "$TMP/corpus.jsonl"
+EMBEDDER=auto
+echo "==> ingest $DOCS SciFact abstracts ($EMBEDDER embedder)"
+"$BIN" --home "$TMP/store" --embedder "$EMBEDDER" --quiet ingest "$TMP/corpus.jsonl" >/dev/null
+
+cat > "$TMP/verity.toml" <<TOML
+addr = "127.0.0.1:$PORT"
+tokens = ["$TOKEN"]
+[rate_limit]
+enabled = false
+[verity]
+home = "$TMP/store"
+embedder = "$EMBEDDER"
+generator = "extractive"
+TOML
+RUST_LOG=warn "$BIN" serve --config "$TMP/verity.toml" 2> "$TMP/server.log" &
+PID=$!
+cleanup() { kill -TERM "$PID" 2>/dev/null || true; wait "$PID" 2>/dev/null || true; rm -rf "$TMP"; }
+trap cleanup EXIT
+for _ in $(seq 1 300); do
+  curl -sf "http://127.0.0.1:$PORT/v1/health" >/dev/null 2>&1 && break
+  sleep 0.2
+done
+
+lua() { # $1 path, $2 JSON body
+  cat <<LUA
+wrk.method = "POST"
+wrk.path = "$1"
+wrk.body = '$2'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer $TOKEN"
+wrk.headers["X-API-Version"] = "2025-10-15"
+LUA
+}
+rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$PID/status"; }
+
+run() { # name path body seconds
+  lua "$2" "$3" > "$TMP/s.lua"
+  # One warm-up request that must succeed.
+  curl -sf -X POST "http://127.0.0.1:$PORT$2" -H "Authorization: Bearer $TOKEN" \
+    -H 'X-API-Version: 2025-10-15' -H 'Content-Type: application/json' -d "$3" >/dev/null
+  echo "==> $1 ($4 s, $CONNS connections, $THREADS threads)"
+  wrk -t"$THREADS" -c"$CONNS" -d"$4"s --latency -s "$TMP/s.lua" "http://127.0.0.1:$PORT" | tee "$TMP/$1.txt"
+}
+
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg), cores: $(nproc)"
+echo "RSS after ingest and start: $(rss)"
+run retrieve-lexical /v1/retrieve '{"query":"vitamin D deficiency and bone fractures","k":8,"mode":"lexical"}' "$SECS"
+run retrieve-hybrid /v1/retrieve '{"query":"vitamin D deficiency and bone fractures","k":8,"mode":"hybrid"}' "$SECS"
+run rag-extractive /v1/rag '{"question":"Does vitamin D deficiency increase fracture risk?","k":8,"mode":"lexical"}' "$SECS"
+echo "RSS before the ${TOTAL}-request run: $(rss)"
+# Enough time for TOTAL requests at the measured lexical rate (bounded at 10 min).
+RATE="$(awk '/Requests\/sec/ {print int($2)}' "$TMP/retrieve-lexical.txt")"
+LONG=$(( (TOTAL / (RATE > 0 ? RATE : 1)) + 2 )); [ "$LONG" -gt 600 ] && LONG=600
+run memory-lexical /v1/retrieve '{"query":"vitamin D deficiency and bone fractures","k":8,"mode":"lexical"}' "$LONG"
+echo "RSS after: $(rss)"
+run memory-lexical-2 /v1/retrieve '{"query":"vitamin D deficiency and bone fractures","k":8,"mode":"lexical"}' "$LONG"
+echo "RSS after a second run of the same size: $(rss)"
