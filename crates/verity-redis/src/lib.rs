@@ -34,6 +34,7 @@ pub mod reindex;
 mod scripts;
 pub mod server;
 pub mod store;
+pub mod watch;
 
 pub use cache::RedisCache;
 pub use conn::ConnectOptions;
@@ -43,3 +44,4 @@ pub use reindex::{
     SqliteCatalog,
 };
 pub use store::{RedisStore, RedisStoreOptions};
+pub use watch::RedisWatchStore;
