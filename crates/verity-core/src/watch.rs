@@ -194,10 +194,10 @@ impl DecisionFilter {
     }
 }
 
-/// Number of 16-bit bands a 64-bit SimHash is indexed by: two hashes at
+/// Number of 8-bit bands a 64-bit SimHash is indexed by: two hashes at
 /// Hamming distance ≤ [`SIMHASH_MAX_DISTANCE`] share at least one band
 /// (pigeonhole), so a band lookup finds every near-duplicate.
-pub const SIMHASH_BANDS: usize = 4;
+pub const SIMHASH_BANDS: usize = 8;
 /// Largest Hamming distance the band index is guaranteed to find.
 pub const SIMHASH_MAX_DISTANCE: u32 = SIMHASH_BANDS as u32 - 1;
 
@@ -205,8 +205,7 @@ pub const SIMHASH_MAX_DISTANCE: u32 = SIMHASH_BANDS as u32 - 1;
 pub fn simhash_bands(h: u64) -> [(u8, u16); SIMHASH_BANDS] {
     let mut out = [(0u8, 0u16); SIMHASH_BANDS];
     for (i, slot) in out.iter_mut().enumerate() {
-        // Truncation keeps exactly the 16 bits of band `i`.
-        *slot = (i as u8, (h >> (16 * i)) as u16);
+        *slot = (i as u8, ((h >> (8 * i)) & 0xff) as u16);
     }
     out
 }
@@ -266,13 +265,13 @@ mod tests {
     #[test]
     fn bands_find_near_hashes() {
         let a: u64 = 0xDEAD_BEEF_0123_4567;
-        let b = a ^ (1 << 3) ^ (1 << 20) ^ (1 << 40); // distance 3, bands 0,1,2 differ
+        let b = a ^ (1 << 3) ^ (1 << 20) ^ (1 << 40); // distance 3, bands 0, 2, 5 differ
         let shared = simhash_bands(a)
             .iter()
             .zip(simhash_bands(b).iter())
             .filter(|(x, y)| x == y)
             .count();
-        assert_eq!(shared, 1);
+        assert_eq!(shared, 5);
     }
 
     #[test]

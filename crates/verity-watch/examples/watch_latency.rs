@@ -60,7 +60,12 @@ fn text(pool: &[String], rng: &mut Rng) -> String {
 fn percentiles(mut v: Vec<f64>) -> String {
     v.sort_by(f64::total_cmp);
     let p = |q: f64| v[((v.len() as f64 - 1.0) * q).round() as usize];
-    format!("p50 {:.1} µs, p95 {:.1} µs, p99 {:.1} µs", p(0.5), p(0.95), p(0.99))
+    format!(
+        "p50 {:.1} µs, p95 {:.1} µs, p99 {:.1} µs",
+        p(0.5),
+        p(0.95),
+        p(0.99)
+    )
 }
 
 #[tokio::main]
@@ -89,7 +94,11 @@ async fn main() {
     {
         w.update_rule(RuleUpdate {
             name: format!("rule_{i}"),
-            kind: if i == 2 { RuleKind::Exclude } else { RuleKind::Include },
+            kind: if i == 2 {
+                RuleKind::Exclude
+            } else {
+                RuleKind::Include
+            },
             keywords: kws.into_iter().map(str::to_string).collect(),
             score_modifier: None,
             priority: Some(Priority::High),
@@ -106,7 +115,10 @@ async fn main() {
     for k in 0..n {
         let r = w
             .log_article(LogArticleRequest {
-                url: format!("https://site{}.example/2024/post-{k}?utm_source=rss", k % 500),
+                url: format!(
+                    "https://site{}.example/2024/post-{k}?utm_source=rss",
+                    k % 500
+                ),
                 title: format!("Article {k}"),
                 source: format!("source_{}", k % 50),
                 source_type: SourceType::Rss,
@@ -184,9 +196,21 @@ async fn main() {
         score.push(t.elapsed().as_secs_f64() * 1e6);
         assert!(s.score <= 10);
     }
-    println!("check_article_exists, URL known:             {}", percentiles(url_hit));
-    println!("check_article_exists, URL unknown:           {}", percentiles(url_miss));
-    println!("check_article_exists, unknown URL + content: {}", percentiles(content_miss));
-    println!("score_article (10 rules, ~600-word text):    {}", percentiles(score));
+    println!(
+        "check_article_exists, URL known:             {}",
+        percentiles(url_hit)
+    );
+    println!(
+        "check_article_exists, URL unknown:           {}",
+        percentiles(url_miss)
+    );
+    println!(
+        "check_article_exists, unknown URL + content: {}",
+        percentiles(content_miss)
+    );
+    println!(
+        "score_article (10 rules, ~600-word text):    {}",
+        percentiles(score)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -103,7 +103,7 @@ pub trait ContextIndex: Send + Sync {
 /// Default largest content returned by `crawl_url` (bytes of Markdown).
 pub const DEFAULT_MAX_CRAWL_BYTES: usize = 200_000;
 /// Default SimHash distance (bits) under which two texts are the same article.
-pub const DEFAULT_NEAR_DUP_DISTANCE: u32 = 3;
+pub const DEFAULT_NEAR_DUP_DISTANCE: u32 = 7;
 
 /// Builds a [`Watch`].
 #[derive(Default)]
@@ -170,7 +170,7 @@ impl WatchBuilder {
         self.guide = g;
         self
     }
-    /// Near-duplicate threshold in bits (0…3, default 3).
+    /// Near-duplicate threshold in bits (0…7, default 7).
     pub fn near_duplicate_distance(mut self, bits: u32) -> Self {
         self.near_dup_distance = Some(bits);
         self

@@ -40,7 +40,9 @@ async fn serve() -> String {
     let addr = l.local_addr().unwrap();
     tokio::spawn(async move {
         loop {
-            let Ok((mut s, _)) = l.accept().await else { return };
+            let Ok((mut s, _)) = l.accept().await else {
+                return;
+            };
             tokio::spawn(async move {
                 let mut buf = vec![0u8; 8192];
                 let mut n = 0;
@@ -53,13 +55,21 @@ async fn serve() -> String {
                 let req = String::from_utf8_lossy(&buf[..n]).to_string();
                 let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
                 let (status, ctype, body): (&str, &str, Vec<u8>) = if path.starts_with("/article") {
-                    ("200 OK", "text/html; charset=utf-8", ARTICLE.as_bytes().to_vec())
+                    (
+                        "200 OK",
+                        "text/html; charset=utf-8",
+                        ARTICLE.as_bytes().to_vec(),
+                    )
                 } else if path.starts_with("/big") {
                     let para = "<p>Local inference keeps getting faster with every release of the runtime. </p>\n";
                     let html = format!("<html><head><title>Big</title></head><body><article>{}</article></body></html>", para.repeat(20_000));
                     ("200 OK", "text/html", html.into_bytes())
                 } else if path.starts_with("/binary") {
-                    ("200 OK", "application/octet-stream", (0..200_000u32).map(|i| (i % 251) as u8).collect())
+                    (
+                        "200 OK",
+                        "application/octet-stream",
+                        (0..200_000u32).map(|i| (i % 251) as u8).collect(),
+                    )
                 } else if path.starts_with("/search") {
                     ("200 OK", "application/json", searx_json().into_bytes())
                 } else {
@@ -116,7 +126,12 @@ async fn web_search_in_the_seed_shape() {
     assert_eq!(r.results[0].source, "github.com");
     assert!(r.results[0].snippet.contains("40-50%"));
     let v = serde_json::to_value(&r).unwrap();
-    let keys: Vec<&str> = v["results"][0].as_object().unwrap().keys().map(String::as_str).collect();
+    let keys: Vec<&str> = v["results"][0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
     assert_eq!(keys, ["snippet", "source", "title", "url"]);
     assert_eq!(w.web_search(&req(10)).await.unwrap().total_found, 10);
     for bad in [0, 11] {
@@ -137,33 +152,78 @@ async fn web_search_in_the_seed_shape() {
         .backend(Arc::new(SqliteWatchStore::open_in_memory().unwrap()))
         .build()
         .unwrap();
-    assert_eq!(w.web_search(&req(3)).await.unwrap_err().code(), "config_error");
+    assert_eq!(
+        w.web_search(&req(3)).await.unwrap_err().code(),
+        "config_error"
+    );
 }
 
 #[tokio::test]
 async fn crawl_extracts_caps_and_refuses() {
     let base = serve().await;
     let w = watch(&base, true, 5_000);
-    let r = w.crawl_url(&CrawlRequest { url: format!("{base}/article") }).await.unwrap();
+    let r = w
+        .crawl_url(&CrawlRequest {
+            url: format!("{base}/article"),
+        })
+        .await
+        .unwrap();
     assert_eq!(r.title, "Announcing Ollama 0.5");
-    assert!(r.content.contains("Performance Improvements"), "{}", r.content);
-    assert!(!r.content.contains("Home"), "boilerplate stripped: {}", r.content);
+    assert!(
+        r.content.contains("Performance Improvements"),
+        "{}",
+        r.content
+    );
+    assert!(
+        !r.content.contains("Home"),
+        "boilerplate stripped: {}",
+        r.content
+    );
     assert!(r.word_count > 30 && !r.truncated);
     // A huge page is capped (and says so); the word count is the page's.
-    let r = w.crawl_url(&CrawlRequest { url: format!("{base}/big") }).await.unwrap();
-    assert!(r.truncated && r.content.len() <= 5_000, "{}", r.content.len());
+    let r = w
+        .crawl_url(&CrawlRequest {
+            url: format!("{base}/big"),
+        })
+        .await
+        .unwrap();
+    assert!(
+        r.truncated && r.content.len() <= 5_000,
+        "{}",
+        r.content.len()
+    );
     assert!(r.word_count > 100_000, "{}", r.word_count);
     // Binary and missing pages are typed fetch errors.
-    let e = w.crawl_url(&CrawlRequest { url: format!("{base}/binary") }).await.unwrap_err();
+    let e = w
+        .crawl_url(&CrawlRequest {
+            url: format!("{base}/binary"),
+        })
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), "fetch_failed", "{e}");
-    let e = w.crawl_url(&CrawlRequest { url: format!("{base}/missing") }).await.unwrap_err();
+    let e = w
+        .crawl_url(&CrawlRequest {
+            url: format!("{base}/missing"),
+        })
+        .await
+        .unwrap_err();
     assert!(e.to_string().contains("404"), "{e}");
     assert!(!e.is_transient());
-    let e = w.crawl_url(&CrawlRequest { url: "ftp://example.com/x".into() }).await.unwrap_err();
+    let e = w
+        .crawl_url(&CrawlRequest {
+            url: "ftp://example.com/x".into(),
+        })
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), "invalid_input");
     // Private addresses are refused unless allowed.
     let w = watch(&base, false, 5_000);
-    let e = w.crawl_url(&CrawlRequest { url: format!("{base}/article") }).await.unwrap_err();
+    let e = w
+        .crawl_url(&CrawlRequest {
+            url: format!("{base}/article"),
+        })
+        .await
+        .unwrap_err();
     assert!(e.to_string().contains("network guard"), "{e}");
     assert!(!e.is_transient());
 }

@@ -142,20 +142,19 @@ impl WatchStore for SqliteWatchStore {
     }
 
     async fn simhash_candidates(&self, simhash: u64) -> Result<Vec<Article>> {
-        let b = simhash_bands(simhash);
+        let bands = simhash_bands(simhash);
+        let clauses = vec!["(band = ? AND value = ?)"; bands.len()].join(" OR ");
+        let sql = format!(
+            "SELECT data FROM watch_articles WHERE id IN \
+             (SELECT article_id FROM watch_simhash_bands WHERE {clauses})"
+        );
+        let args: Vec<i64> = bands
+            .iter()
+            .flat_map(|(b, v)| [i64::from(*b), i64::from(*v)])
+            .collect();
         self.db.read(|c| {
-            let mut stmt = c
-                .prepare_cached(
-                    "SELECT data FROM watch_articles WHERE id IN ( \
-                     SELECT article_id FROM watch_simhash_bands WHERE \
-                     (band = ?1 AND value = ?2) OR (band = ?3 AND value = ?4) OR \
-                     (band = ?5 AND value = ?6) OR (band = ?7 AND value = ?8))",
-                )
-                .map_err(db_err)?;
-            rows(
-                &mut stmt,
-                params![b[0].0, b[0].1, b[1].0, b[1].1, b[2].0, b[2].1, b[3].0, b[3].1],
-            )
+            let mut stmt = c.prepare_cached(&sql).map_err(db_err)?;
+            rows(&mut stmt, rusqlite::params_from_iter(args))
         })
     }
 
