@@ -15,7 +15,9 @@
 //! | [`Cache`] | TTL key-value with busting | SQLite, Redis |
 //! | [`Fetcher`] | URL → parsed document | HTTP, Jina Reader |
 //! | [`WebSearch`] | query → web hits | SearXNG |
-//! | [`RuleStore`] | tech-watch relevance rules | SQLite |
+//! | [`RuleStore`] | tech-watch relevance rules | SQLite, Redis |
+//! | [`WatchStore`] | logged articles, decision audit log | SQLite, Redis |
+//! | [`ProjectStore`] | AuraCore projects, context, tasks, decisions | SQLite, Redis |
 
 pub mod answer;
 pub mod cache;
@@ -26,6 +28,7 @@ pub mod error;
 pub mod generate;
 pub mod hash;
 pub mod judge;
+pub mod project;
 pub mod rank;
 pub mod retry;
 pub mod rules;
@@ -33,6 +36,7 @@ pub mod search;
 pub mod source;
 pub mod store;
 pub mod validate;
+pub mod watch;
 pub mod web;
 
 pub use answer::{Answer, Citation, Timings};
@@ -52,13 +56,20 @@ pub use generate::{
 };
 pub use judge::{Judge, Judgement, Passage, Verdict};
 pub use retry::{RetryPolicy, Retryable};
-pub use rules::{Priority, RelevanceRule, RuleKind, RuleStore};
+pub use project::{
+    ContextEntry, Project, ProjectDecision, ProjectStatus, ProjectStore, Task, TaskStatus,
+};
+pub use rules::{Priority, RelevanceRule, RuleKind, RuleStore, RuleUpdate, ScoringGuide};
 pub use search::{
     check_k, Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode, SearchQuery, SearchResults,
     TimeRange, DEFAULT_K, MAX_K,
 };
 pub use source::{FetchStatus, FetchedSource, Fetcher, PageSpan, ParsedDocument, SourceFormat};
 pub use store::{StoreStats, VectorStore};
+pub use watch::{
+    Article, ArticleFilter, Decision, DecisionFilter, DecisionLlm, DecisionType, SourceType,
+    WatchStore,
+};
 pub use web::{WebHit, WebQuery, WebSearch, WebTimeRange};
 
 #[cfg(test)]
@@ -74,6 +85,8 @@ mod object_safety {
         _: &std::sync::Arc<dyn WebSearch>,
         _: &std::sync::Arc<dyn RuleStore>,
         _: &std::sync::Arc<dyn IndexCatalog>,
+        _: &std::sync::Arc<dyn WatchStore>,
+        _: &std::sync::Arc<dyn ProjectStore>,
     ) {
     }
     fn _send_sync<T: Send + Sync + ?Sized>() {}
@@ -86,5 +99,7 @@ mod object_safety {
         _send_sync::<dyn Fetcher>();
         _send_sync::<dyn WebSearch>();
         _send_sync::<dyn RuleStore>();
+        _send_sync::<dyn WatchStore>();
+        _send_sync::<dyn ProjectStore>();
     }
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::Result;
 
 /// Recency window for web search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WebTimeRange {
     /// Last day.

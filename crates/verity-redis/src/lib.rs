@@ -35,8 +35,10 @@ pub mod query;
 mod scripts;
 pub mod server;
 pub mod store;
+pub mod watch;
 
 pub use cache::RedisCache;
 pub use catalog::{redis_document_uids, RedisCatalog};
 pub use conn::ConnectOptions;
 pub use store::{RedisStore, RedisStoreOptions};
+pub use watch::RedisWatchStore;

@@ -19,9 +19,11 @@ mod lexical;
 mod schema;
 mod store;
 mod vector_keys;
+mod watch;
 
 pub use bm25::LexicalIndexStats;
 pub use cache::{CacheStats, SqliteCache};
 pub use fts::fts_match_expression;
 pub use hnsw::{DenseIndex, HnswParams, EXACT_SCAN_MAX_POINTS};
 pub use store::{IndexInfo, SqliteCatalog, SqliteStore, StoreOptions, DB_FILE, DEFAULT_INDEX};
+pub use watch::SqliteWatchStore;

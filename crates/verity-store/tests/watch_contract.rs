@@ -1,0 +1,52 @@
+//! The watch store contract (`verity_watch::contract`) on SQLite, in memory and on disk.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::sync::Arc;
+
+use verity_store::SqliteWatchStore;
+
+#[tokio::test]
+async fn watch_contract_in_memory() {
+    verity_watch::contract::run(Arc::new(SqliteWatchStore::open_in_memory().unwrap())).await;
+}
+
+#[tokio::test]
+async fn watch_contract_on_disk_and_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Arc::new(SqliteWatchStore::open(dir.path()).unwrap());
+    verity_watch::contract::run(s.clone()).await;
+    drop(s);
+    // Reopening migrates nothing and keeps everything.
+    let s = SqliteWatchStore::open(dir.path()).unwrap();
+    use verity_core::{ProjectStore, WatchStore};
+    assert_eq!(s.article_count().await.unwrap(), 4);
+    assert_eq!(s.projects().await.unwrap().len(), 2);
+    // The same file also holds the document store.
+    let docs = verity_store::SqliteStore::open(dir.path(), Default::default()).unwrap();
+    assert_eq!(docs.index_name(), verity_store::DEFAULT_INDEX);
+}
+
+#[tokio::test]
+async fn decision_log_is_append_only_in_sql() {
+    use verity_core::WatchStore;
+    let dir = tempfile::tempdir().unwrap();
+    let s = SqliteWatchStore::open(dir.path()).unwrap();
+    verity_watch::contract::decisions(&s).await;
+    let conn = rusqlite::Connection::open(dir.path().join(verity_store::DB_FILE)).unwrap();
+    let e = conn.execute("DELETE FROM watch_decisions", []).unwrap_err();
+    assert!(e.to_string().contains("append-only"), "{e}");
+    let e = conn
+        .execute("UPDATE watch_decisions SET data = '{}'", [])
+        .unwrap_err();
+    assert!(e.to_string().contains("append-only"), "{e}");
+    assert_eq!(
+        s.decisions(&verity_core::DecisionFilter {
+            limit: 10,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .len(),
+        3
+    );
+}

@@ -1,0 +1,179 @@
+//! `web_search` (through [`verity_core::WebSearch`]) and `crawl_url`
+//! (through [`verity_core::Fetcher`] + its local main-content extraction).
+
+use chrono::Utc;
+use verity_core::{ConfigError, Error, FetchError, FetchStatus, Result, WebQuery};
+
+use crate::api::*;
+use crate::canon::parse_url;
+use crate::text::words;
+use crate::{required, Watch};
+
+/// Most results `web_search` returns.
+pub const MAX_WEB_RESULTS: usize = 10;
+
+fn missing(what: &str, how: &str) -> Error {
+    ConfigError::Missing {
+        what: what.into(),
+        detail: how.into(),
+    }
+    .into()
+}
+
+/// Cut `s` to at most `max` bytes on a char boundary, preferring a paragraph or line end.
+fn cap(s: &str, max: usize) -> (&str, bool) {
+    if s.len() <= max {
+        return (s, false);
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = s.get(..end).unwrap_or("");
+    let cut = head
+        .rfind("\n\n")
+        .or_else(|| head.rfind('\n'))
+        .filter(|i| *i > end / 2)
+        .unwrap_or(end);
+    (s.get(..cut).unwrap_or(head), true)
+}
+
+impl Watch {
+    /// `web_search`: at most 10 results in seed 000's shape.
+    pub async fn web_search(&self, req: &WebSearchRequest) -> Result<WebSearchResponse> {
+        let query = required("query", &req.query)?;
+        if req.num_results == 0 || req.num_results > MAX_WEB_RESULTS {
+            return Err(Error::invalid_input(format!(
+                "`num_results` must be between 1 and {MAX_WEB_RESULTS}, got {}",
+                req.num_results
+            )));
+        }
+        let search = self.search.as_ref().ok_or_else(|| {
+            missing(
+                "web search",
+                "configure a SearXNG instance (WatchBuilder::web_search)",
+            )
+        })?;
+        let mut q = WebQuery::new(query.clone());
+        q.num_results = req.num_results;
+        q.time_range = req.time_range;
+        let hits = search.search(&q).await?;
+        let results: Vec<WebResult> = hits
+            .into_iter()
+            .take(req.num_results)
+            .map(|h| WebResult {
+                title: h.title,
+                url: h.url,
+                snippet: h.snippet,
+                source: h.source,
+            })
+            .collect();
+        Ok(WebSearchResponse {
+            query,
+            total_found: results.len(),
+            results,
+        })
+    }
+
+    /// `crawl_url`: fetch through the configured fetcher (its network guard
+    /// refuses private addresses unless allowed), extract the main content,
+    /// cap it.
+    pub async fn crawl_url(&self, req: &CrawlRequest) -> Result<CrawlResponse> {
+        let url = parse_url(&req.url)?;
+        let fetcher = self.fetcher.as_ref().ok_or_else(|| {
+            missing(
+                "fetcher",
+                "configure an HTTP fetcher (WatchBuilder::fetcher)",
+            )
+        })?;
+        let fetched = fetcher.fetch(&url).await?;
+        let u = url.to_string();
+        let detail = fetched.detail.clone().unwrap_or_default();
+        let paywalled = match fetched.status {
+            FetchStatus::Fetched => false,
+            FetchStatus::Paywalled if fetched.parsed.is_some() => true,
+            FetchStatus::Paywalled => {
+                return Err(FetchError::Http {
+                    url: u,
+                    status: fetched.http_status.unwrap_or(402),
+                }
+                .into())
+            }
+            FetchStatus::Blocked => {
+                return Err(match fetched.http_status {
+                    Some(status) => FetchError::Http { url: u, status },
+                    None => FetchError::Blocked {
+                        url: u,
+                        addr: fetched.final_url.host_str().unwrap_or("").to_string(),
+                        reason: detail,
+                    },
+                }
+                .into())
+            }
+            FetchStatus::NotFound => {
+                return Err(FetchError::Http {
+                    url: u,
+                    status: fetched.http_status.unwrap_or(404),
+                }
+                .into())
+            }
+            FetchStatus::Timeout => return Err(FetchError::Timeout(u).into()),
+            FetchStatus::RateLimited => {
+                return Err(FetchError::Http {
+                    url: u,
+                    status: 429,
+                }
+                .into())
+            }
+            FetchStatus::Failed => {
+                return Err(match fetched.http_status {
+                    Some(status) if status >= 400 => FetchError::Http { url: u, status },
+                    _ => FetchError::Network {
+                        url: u,
+                        message: if detail.is_empty() {
+                            "the page could not be fetched or parsed".into()
+                        } else {
+                            detail
+                        },
+                    },
+                }
+                .into())
+            }
+        };
+        let Some(parsed) = fetched.parsed else {
+            return Err(FetchError::Network {
+                url: u,
+                message: "no content could be extracted".into(),
+            }
+            .into());
+        };
+        let doc = parsed.document;
+        let word_count = words(&doc.content).count();
+        let (content, truncated) = cap(&doc.content, self.max_crawl_bytes);
+        Ok(CrawlResponse {
+            url: fetched.final_url.to_string(),
+            title: doc.title.unwrap_or_default(),
+            content: content.to_string(),
+            word_count,
+            extracted_at: Utc::now(),
+            truncated,
+            paywalled,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cap;
+
+    #[test]
+    fn caps_on_char_and_paragraph_boundaries() {
+        assert_eq!(cap("abc", 10), ("abc", false));
+        let s = format!("{}\n\n{}", "é".repeat(40), "x".repeat(40));
+        let (c, t) = cap(&s, 100);
+        assert!(t);
+        assert_eq!(c, "é".repeat(40));
+        let (c, t) = cap("ééé", 3);
+        assert!(t && c == "é");
+    }
+}
