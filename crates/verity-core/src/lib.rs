@@ -16,12 +16,14 @@
 //! | [`Fetcher`] | URL → parsed document | HTTP, Jina Reader |
 //! | [`WebSearch`] | query → web hits | SearXNG |
 //! | [`RuleStore`] | tech-watch relevance rules | SQLite |
+//! | [`EventStore`] | event memory (seed 004) | SQLite + HNSW, Redis |
 
 pub mod answer;
 pub mod cache;
 pub mod document;
 pub mod embed;
 pub mod error;
+pub mod events;
 pub mod generate;
 pub mod hash;
 pub mod rank;
@@ -41,6 +43,10 @@ pub use embed::{Embedder, EmbedderId, Embedding};
 pub use error::{
     ConfigError, Error, FetchError, InputError, ParseError, ProviderError, ProviderErrorKind,
     Result, StoreError,
+};
+pub use events::{
+    Event, EventFilter, EventPage, EventQuery, EventQueryParams, EventRecord, EventSearch,
+    EventSearchMode, EventStore, NewEvent, TimeOrder, VectorQuery,
 };
 pub use generate::{
     ChatMessage, ContextBlock, FinishReason, GenerateRequest, Generation, GenerationParams,
@@ -67,6 +73,7 @@ mod object_safety {
         _: &std::sync::Arc<dyn Fetcher>,
         _: &std::sync::Arc<dyn WebSearch>,
         _: &std::sync::Arc<dyn RuleStore>,
+        _: &std::sync::Arc<dyn EventStore>,
     ) {
     }
     fn _send_sync<T: Send + Sync + ?Sized>() {}
@@ -79,5 +86,6 @@ mod object_safety {
         _send_sync::<dyn Fetcher>();
         _send_sync::<dyn WebSearch>();
         _send_sync::<dyn RuleStore>();
+        _send_sync::<dyn EventStore>();
     }
 }

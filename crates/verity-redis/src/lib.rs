@@ -29,6 +29,7 @@
 
 pub mod cache;
 pub mod conn;
+pub mod events;
 pub mod query;
 pub mod reindex;
 mod scripts;
@@ -37,6 +38,7 @@ pub mod store;
 
 pub use cache::RedisCache;
 pub use conn::ConnectOptions;
+pub use events::{RedisEventOptions, RedisEventStore};
 pub use reindex::{
     current_alias, evaluate, reindex, reindex_paths, versioned_index, DryRunPlan, EvalQuery,
     EvalSet, GateConfig, GateReport, IndexCatalog, RedisCatalog, ReindexOptions, ReindexReport,

@@ -11,6 +11,7 @@
 mod bm25;
 mod cache;
 mod db;
+pub mod events;
 mod filter_sql;
 mod fts;
 pub mod hnsw;
@@ -21,6 +22,7 @@ mod vector_keys;
 
 pub use bm25::LexicalIndexStats;
 pub use cache::{CacheStats, SqliteCache};
+pub use events::{EventStoreOptions, SqliteEventStore};
 pub use fts::fts_match_expression;
 pub use hnsw::{DenseIndex, HnswParams, EXACT_SCAN_MAX_POINTS};
 pub use store::{IndexInfo, SqliteStore, StoreOptions, DB_FILE, DEFAULT_INDEX};
