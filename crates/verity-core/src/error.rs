@@ -134,6 +134,33 @@ pub enum InputError {
     /// Any other invalid argument or value.
     #[error("invalid input: {0}")]
     Invalid(String),
+    /// One named field of a request is invalid (hosts report `field` as the
+    /// error location: REST `loc`, MCP argument, binding attribute).
+    #[error("invalid `{field}`: {message}")]
+    Field {
+        /// The field, as the caller spelled it (`filter_metadata`, `embedding`, …).
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+impl InputError {
+    /// Shorthand for [`InputError::Field`].
+    pub fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
+        InputError::Field {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The field this error names, when it names one.
+    pub fn field_name(&self) -> Option<&str> {
+        match self {
+            InputError::Field { field, .. } => Some(field),
+            _ => None,
+        }
+    }
 }
 
 /// Storage backend errors.

@@ -18,6 +18,8 @@
 //! | [`RuleStore`] | tech-watch relevance rules | SQLite, Redis |
 //! | [`WatchStore`] | logged articles, decision audit log | SQLite, Redis |
 //! | [`ProjectStore`] | AuraCore projects, context, tasks, decisions | SQLite, Redis |
+//! | [`RuleStore`] | tech-watch relevance rules | SQLite |
+//! | [`EventStore`] | event memory (seed 004) | SQLite + HNSW, Redis |
 
 pub mod answer;
 pub mod cache;
@@ -25,6 +27,7 @@ pub mod catalog;
 pub mod document;
 pub mod embed;
 pub mod error;
+pub mod events;
 pub mod generate;
 pub mod hash;
 pub mod judge;
@@ -49,6 +52,10 @@ pub use embed::{Embedder, EmbedderId, Embedding};
 pub use error::{
     ConfigError, Error, FetchError, InputError, ParseError, ProviderError, ProviderErrorKind,
     Result, StoreError,
+};
+pub use events::{
+    Event, EventFilter, EventPage, EventQuery, EventQueryParams, EventRecord, EventSearch,
+    EventSearchMode, EventStore, NewEvent, TimeOrder, VectorQuery,
 };
 pub use generate::{
     ChatMessage, ContextBlock, FinishReason, GenerateRequest, Generation, GenerationParams,
@@ -87,6 +94,7 @@ mod object_safety {
         _: &std::sync::Arc<dyn IndexCatalog>,
         _: &std::sync::Arc<dyn WatchStore>,
         _: &std::sync::Arc<dyn ProjectStore>,
+        _: &std::sync::Arc<dyn EventStore>,
     ) {
     }
     fn _send_sync<T: Send + Sync + ?Sized>() {}
@@ -101,5 +109,6 @@ mod object_safety {
         _send_sync::<dyn RuleStore>();
         _send_sync::<dyn WatchStore>();
         _send_sync::<dyn ProjectStore>();
+        _send_sync::<dyn EventStore>();
     }
 }

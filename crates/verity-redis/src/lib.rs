@@ -31,6 +31,7 @@
 pub mod cache;
 pub mod catalog;
 pub mod conn;
+pub mod events;
 pub mod query;
 mod scripts;
 pub mod server;
@@ -40,5 +41,6 @@ pub mod watch;
 pub use cache::RedisCache;
 pub use catalog::{redis_document_uids, RedisCatalog};
 pub use conn::ConnectOptions;
+pub use events::{RedisEventOptions, RedisEventStore};
 pub use store::{RedisStore, RedisStoreOptions};
 pub use watch::RedisWatchStore;

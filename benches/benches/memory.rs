@@ -1,0 +1,344 @@
+//! Event memory (seed 004) on the embedded store: a realistic 50,000-event set.
+//!
+//! Events are SciFact abstract sentences (`shared/data/scifact/corpus.jsonl`,
+//! split on sentence ends, ≥ 5 words) with `event_type` (5 values),
+//! `session_id` (500 values) and timestamps spread over 2025. Vectors come
+//! from the local all-MiniLM-L6-v2 (`~/.cache/verity/models`), computed once
+//! and cached in `$TMPDIR/verity-memory-bench/` (delete it to re-embed).
+//!
+//! Reports write throughput without auto-embedding (vectors supplied, 50k
+//! events in batches of 500, HNSW insertion included) and with it (the first
+//! `MEMORY_BENCH_AUTO` events, default 2,000, embedded by `Memory::add_many`
+//! in batches of 64), then search latency p50/p95 over SciFact claims for:
+//! vector only, vector + metadata + 30-day window, metadata + 90-day window
+//! only, hybrid. Query embedding is excluded (vectors precomputed) and
+//! reported separately.
+//!
+//! `cargo bench -p verity-benches --bench memory` (`MEMORY_BENCH_EVENTS` to resize).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use chrono::{Duration, TimeZone, Utc};
+use serde_json::{json, Map, Value};
+use verity_core::{Embedder, EventFilter, EventSearch, EventSearchMode, EventStore, NewEvent};
+use verity_embed::LocalEmbedder;
+use verity_memory::Memory;
+use verity_store::{EventStoreOptions, SqliteEventStore};
+
+const TYPES: &[&str] = &["observation", "decision", "prompt", "tool_call", "feedback"];
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn obj(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    }
+}
+
+struct Ev {
+    text: String,
+    doc: String,
+    ty: &'static str,
+    session: String,
+    ts: chrono::DateTime<Utc>,
+}
+
+fn sentences(n: usize) -> Option<Vec<Ev>> {
+    let dir = verity_benches::data_dir()?.join("scifact");
+    let corpus = std::fs::read_to_string(dir.join("corpus.jsonl")).ok()?;
+    let start = Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).single()?;
+    let mut out = Vec::with_capacity(n);
+    for (d, line) in corpus.lines().enumerate() {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let id = v["_id"].as_str().unwrap_or("").to_string();
+        let text = v["text"].as_str().unwrap_or("");
+        for s in text.split_inclusive(". ") {
+            let s = s.trim();
+            if s.split_whitespace().count() < 5 {
+                continue;
+            }
+            let i = out.len();
+            // Spread over the year, sessions and types in a scrambled way.
+            let h = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            out.push(Ev {
+                text: s.to_string(),
+                doc: id.clone(),
+                ty: TYPES[(h >> 7) as usize % TYPES.len()],
+                session: format!("session-{}", (d * 7 + i / 13) % 500),
+                ts: start
+                    + Duration::seconds((i as i64 * 365 * 86_400) / n as i64 + (h % 3600) as i64),
+            });
+            if out.len() == n {
+                return Some(out);
+            }
+        }
+    }
+    Some(out)
+}
+
+fn claims(limit: usize) -> Vec<String> {
+    let Some(dir) = verity_benches::data_dir() else {
+        return Vec::new();
+    };
+    let text = std::fs::read_to_string(dir.join("scifact/queries_train.jsonl")).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|v| v["text"].as_str().map(str::to_string))
+        .take(limit)
+        .collect()
+}
+
+fn cached_vectors(embedder: &LocalEmbedder, texts: &[String], dim: usize) -> Vec<Vec<f32>> {
+    let dir = std::env::temp_dir().join("verity-memory-bench");
+    let _ = std::fs::create_dir_all(&dir);
+    let path: PathBuf = dir.join(format!("minilm-{}.f32", texts.len()));
+    if let Ok(mut f) = std::fs::File::open(&path) {
+        let mut buf = Vec::new();
+        if f.read_to_end(&mut buf).is_ok() && buf.len() == texts.len() * dim * 4 {
+            eprintln!("memory bench: vectors from cache {}", path.display());
+            return buf
+                .chunks_exact(dim * 4)
+                .map(|c| {
+                    c.chunks_exact(4)
+                        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                        .collect()
+                })
+                .collect();
+        }
+    }
+    eprintln!(
+        "memory bench: embedding {} sentences once (cached afterwards)…",
+        texts.len()
+    );
+    let t = Instant::now();
+    let mut out = Vec::with_capacity(texts.len());
+    for (i, batch) in texts.chunks(256).enumerate() {
+        out.extend(embedder.embed_blocking(batch).unwrap());
+        if i % 20 == 0 {
+            eprintln!(
+                "  {} / {} ({:.0}/s)",
+                out.len(),
+                texts.len(),
+                out.len() as f64 / t.elapsed().as_secs_f64()
+            );
+        }
+    }
+    if let Ok(mut f) = std::fs::File::create(&path) {
+        let bytes: Vec<u8> = out.iter().flatten().flat_map(|x| x.to_le_bytes()).collect();
+        let _ = f.write_all(&bytes);
+    }
+    out
+}
+
+fn pct(v: &mut [f64], p: f64) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+    v.get(i).copied().unwrap_or(f64::NAN)
+}
+
+fn main() {
+    let n = env_usize("MEMORY_BENCH_EVENTS", 50_000);
+    let auto_n = env_usize("MEMORY_BENCH_AUTO", 2_000);
+    let Some(evs) = sentences(n) else {
+        eprintln!("\n*** memory bench SKIPPED: SciFact not found (shared/data/scifact) ***\n");
+        return;
+    };
+    let model = LocalEmbedder::default_model_dir();
+    let embedder = match LocalEmbedder::builder(&model).build() {
+        Ok(e) => Arc::new(e),
+        Err(e) => {
+            eprintln!("\n*** memory bench SKIPPED: cannot load all-MiniLM-L6-v2: {e} ***\n");
+            return;
+        }
+    };
+    let dim = embedder.id().dim;
+    let texts: Vec<String> = evs.iter().map(|e| e.text.clone()).collect();
+    let vectors = cached_vectors(&embedder, &texts, dim);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let new_event = |i: usize, with_vec: bool| {
+        let e = &evs[i];
+        NewEvent {
+            content: obj(json!({"text": e.text, "doc_id": e.doc, "role": "agent"})),
+            metadata: obj(
+                json!({"event_type": e.ty, "session_id": e.session, "source": "scifact"}),
+            ),
+            embedding: with_vec.then(|| vectors[i].clone()),
+            timestamp: Some(e.ts),
+            expires_at: None,
+        }
+    };
+
+    // Write throughput, vectors supplied.
+    let home = tempfile::tempdir().unwrap();
+    let store =
+        Arc::new(SqliteEventStore::open(home.path(), EventStoreOptions::default()).unwrap());
+    let memory = Memory::builder(store.clone()).build().unwrap();
+    let t = Instant::now();
+    for start in (0..evs.len()).step_by(500) {
+        let batch: Vec<NewEvent> = (start..(start + 500).min(evs.len()))
+            .map(|i| new_event(i, true))
+            .collect();
+        rt.block_on(memory.add_many(batch)).unwrap();
+    }
+    let write_s = t.elapsed().as_secs_f64();
+    println!("events: {}  dim: {dim}", evs.len());
+    println!(
+        "write, vectors supplied: {:.1} s → {:.0} events/s (batches of 500, HNSW included)",
+        write_s,
+        evs.len() as f64 / write_s
+    );
+
+    // Write throughput, auto-embedding.
+    let home2 = tempfile::tempdir().unwrap();
+    let store2 =
+        Arc::new(SqliteEventStore::open(home2.path(), EventStoreOptions::default()).unwrap());
+    let memory2 = Memory::builder(store2)
+        .embedder(embedder.clone())
+        .build()
+        .unwrap();
+    let auto_n = auto_n.min(evs.len());
+    let t = Instant::now();
+    for start in (0..auto_n).step_by(64) {
+        let batch: Vec<NewEvent> = (start..(start + 64).min(auto_n))
+            .map(|i| new_event(i, false))
+            .collect();
+        rt.block_on(memory2.add_many(batch)).unwrap();
+    }
+    let auto_s = t.elapsed().as_secs_f64();
+    println!(
+        "write, auto-embedding: {auto_n} events in {:.1} s → {:.0} events/s (batches of 64)",
+        auto_s,
+        auto_n as f64 / auto_s
+    );
+
+    // Queries.
+    let qs = claims(300);
+    let mut embed_ms = Vec::new();
+    let mut qv = Vec::new();
+    for q in &qs {
+        let t = Instant::now();
+        qv.push(rt.block_on(embedder.embed_query(q)).unwrap());
+        embed_ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let year = Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).single().unwrap();
+    let window = |i: usize, days: i64| {
+        let s = year + Duration::days((i as i64 * 37) % (365 - days));
+        (Some(s), Some(s + Duration::days(days)))
+    };
+    let now = Utc::now();
+    let cases: Vec<(&str, Box<dyn Fn(usize) -> EventSearch>)> = vec![
+        (
+            "vector only (threshold 1.0)",
+            Box::new(|i| EventSearch {
+                mode: EventSearchMode::Vector,
+                vector: Some(qv[i].clone()),
+                text: None,
+                filter: EventFilter::default(),
+                max_distance: Some(1.0),
+                limit: 10,
+                offset: 0,
+                now,
+            }),
+        ),
+        (
+            "vector + event_type + 30-day window",
+            Box::new(|i| {
+                let (s, e) = window(i, 30);
+                EventSearch {
+                    mode: EventSearchMode::Vector,
+                    vector: Some(qv[i].clone()),
+                    text: None,
+                    filter: EventFilter {
+                        metadata: Some(obj(json!({"event_type": TYPES[i % 5]}))),
+                        ts_start: s,
+                        ts_end: e,
+                    },
+                    max_distance: Some(1.0),
+                    limit: 10,
+                    offset: 0,
+                    now,
+                }
+            }),
+        ),
+        (
+            "metadata (session_id) + 90-day window",
+            Box::new(|i| {
+                let (s, e) = window(i, 90);
+                EventSearch {
+                    mode: EventSearchMode::MetadataOnly,
+                    vector: None,
+                    text: None,
+                    filter: EventFilter {
+                        metadata: Some(obj(
+                            json!({"session_id": format!("session-{}", (i * 31) % 500)}),
+                        )),
+                        ts_start: s,
+                        ts_end: e,
+                    },
+                    max_distance: None,
+                    limit: 10,
+                    offset: 0,
+                    now,
+                }
+            }),
+        ),
+        (
+            "hybrid (vector + BM25, no filter)",
+            Box::new(|i| EventSearch {
+                mode: EventSearchMode::Hybrid,
+                vector: Some(qv[i].clone()),
+                text: Some(qs[i].clone()),
+                filter: EventFilter::default(),
+                max_distance: None,
+                limit: 10,
+                offset: 0,
+                now,
+            }),
+        ),
+    ];
+    println!(
+        "\n| search (k = 10, {} queries, query embedding excluded) | p50 ms | p95 ms | mean hits |",
+        qs.len()
+    );
+    println!("|---|---|---|---|");
+    for (name, make) in &cases {
+        for i in 0..qs.len().min(30) {
+            let _ = rt.block_on(store.search(&make(i)));
+        }
+        let mut ms = Vec::with_capacity(qs.len());
+        let mut hits = 0usize;
+        for i in 0..qs.len() {
+            let s = make(i);
+            let t = Instant::now();
+            let page = rt.block_on(store.search(&s)).unwrap();
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+            hits += page.data.len();
+        }
+        println!(
+            "| {name} | {:.3} | {:.3} | {:.1} |",
+            pct(&mut ms, 0.5),
+            pct(&mut ms, 0.95),
+            hits as f64 / qs.len() as f64
+        );
+    }
+    println!(
+        "| query embedding (MiniLM, one claim) | {:.3} | {:.3} | |",
+        pct(&mut embed_ms, 0.5),
+        pct(&mut embed_ms, 0.95)
+    );
+}

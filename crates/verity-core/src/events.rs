@@ -1,0 +1,682 @@
+//! Event memory (seed 004, the MnemoLite API): [`Event`]s an agent writes and
+//! finds again by meaning, metadata and time, and the [`EventStore`] trait the
+//! embedded (SQLite) and Redis backends implement.
+//!
+//! Distances are L2 between unit vectors (`0` identical, `2` opposite,
+//! `√2` orthogonal), so a threshold keeps the same meaning on every backend:
+//! `l2 = √(2 − 2·cos)`.
+
+mod filter;
+
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use uuid::Uuid;
+
+pub use filter::{json_contains, metadata_contains, metadata_terms, EventFilter, MAX_TERM_LEN};
+
+use crate::{Error, InputError, Result};
+
+/// Default number of results of a search.
+pub const DEFAULT_LIMIT: usize = 10;
+/// Largest `limit` a search accepts.
+pub const MAX_LIMIT: usize = 100;
+/// Default `distance_threshold` (seed 004: "balanced").
+pub const DEFAULT_DISTANCE_THRESHOLD: f32 = 1.0;
+/// Largest meaningful L2 distance between unit vectors (a threshold of 2 keeps everything).
+pub const MAX_DISTANCE: f32 = 2.0;
+
+/// L2 distance between unit vectors of cosine similarity `cos`.
+pub fn l2_from_cosine(cos: f32) -> f32 {
+    (2.0 - 2.0 * cos.clamp(-1.0, 1.0)).max(0.0).sqrt()
+}
+
+/// Cosine similarity of unit vectors at L2 distance `l2`.
+pub fn cosine_from_l2(l2: f32) -> f32 {
+    1.0 - l2 * l2 / 2.0
+}
+
+/// One stored event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Event {
+    /// Identifier.
+    pub id: Uuid,
+    /// When it happened (UTC).
+    pub timestamp: DateTime<Utc>,
+    /// Free JSON object; its text field (`text`, `body`, `message`, …) is embedded.
+    pub content: Map<String, Value>,
+    /// Tags, external ids, … (filtered with containment semantics).
+    #[serde(default)]
+    pub metadata: Map<String, Value>,
+    /// The event's vector (`None`: no text and none supplied).
+    #[serde(default)]
+    pub embedding: Option<Vec<f32>>,
+    /// L2 distance to the query vector when a vector search ran (lower = more similar).
+    #[serde(default)]
+    pub similarity_score: Option<f32>,
+    /// Rank score of lexical (BM25 relevance in `[0, 1)`) and hybrid (fused) searches, higher = better.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank_score: Option<f32>,
+    /// When the event expires (vanishes from every read, then purged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+/// What a caller writes (seed 004's `NewEvent`, plus an optional expiry).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewEvent {
+    /// Content object (required).
+    pub content: Map<String, Value>,
+    /// Metadata object.
+    #[serde(default)]
+    pub metadata: Map<String, Value>,
+    /// A vector of the store's dimension; bypasses auto-embedding.
+    #[serde(default)]
+    pub embedding: Option<Vec<f32>>,
+    /// Event time (default: now). Must carry a zone when given as text.
+    #[serde(default)]
+    pub timestamp: Option<DateTime<Utc>>,
+    /// Expiry time (TTL), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+impl NewEvent {
+    /// An event with this content and no metadata.
+    pub fn new(content: Map<String, Value>) -> Self {
+        Self {
+            content,
+            ..Self::default()
+        }
+    }
+
+    /// Parse a JSON body (REST, bindings): typed errors name the field.
+    pub fn from_json(body: &Value) -> Result<Self> {
+        let Value::Object(obj) = body else {
+            return Err(field_err("body", "must be a JSON object"));
+        };
+        let mut ev = NewEvent::default();
+        for (k, v) in obj {
+            match k.as_str() {
+                "content" => match v {
+                    Value::Object(m) => ev.content = m.clone(),
+                    _ => return Err(field_err("content", "must be a JSON object")),
+                },
+                "metadata" => match v {
+                    Value::Object(m) => ev.metadata = m.clone(),
+                    Value::Null => {}
+                    _ => return Err(field_err("metadata", "must be a JSON object")),
+                },
+                "embedding" => match v {
+                    Value::Null => {}
+                    Value::Array(a) => ev.embedding = Some(parse_vector("embedding", a)?),
+                    _ => return Err(field_err("embedding", "must be an array of numbers")),
+                },
+                "timestamp" | "expires_at" => {
+                    let t = match v {
+                        Value::Null => None,
+                        Value::String(s) => Some(parse_timestamp(k, s)?),
+                        _ => return Err(field_err(k, "must be an ISO 8601 date-time string")),
+                    };
+                    if k == "timestamp" {
+                        ev.timestamp = t;
+                    } else {
+                        ev.expires_at = t;
+                    }
+                }
+                other => return Err(field_err(other, "unknown field")),
+            }
+        }
+        if !obj.contains_key("content") {
+            return Err(field_err("content", "field required"));
+        }
+        Ok(ev)
+    }
+}
+
+/// An event as handed to a store: complete (id, timestamp, vector resolved)
+/// with the text the lexical index reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventRecord {
+    /// The event (its `similarity_score`/`rank_score` are ignored).
+    pub event: Event,
+    /// Text indexed for lexical search (`None`: not lexically searchable).
+    pub text: Option<String>,
+}
+
+/// The query vector: text to embed, or a vector.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum VectorQuery {
+    /// A vector of the store's dimension.
+    Vector(Vec<f32>),
+    /// Text, embedded by the memory's embedder (and read by lexical search).
+    Text(String),
+}
+
+impl VectorQuery {
+    /// Seed 004's `vector_query` parameter: a JSON array string (`"[0.1,0.2]"`)
+    /// is a vector, anything else is text.
+    pub fn parse(s: &str) -> Result<Self> {
+        let t = s.trim();
+        if t.starts_with('[') {
+            let v: Value = serde_json::from_str(t).map_err(|e| {
+                field_err(
+                    "vector_query",
+                    format!("looks like a JSON vector but is not: {e}"),
+                )
+            })?;
+            let Value::Array(a) = v else {
+                return Err(field_err("vector_query", "must be text or a JSON array"));
+            };
+            return Ok(VectorQuery::Vector(parse_vector("vector_query", &a)?));
+        }
+        if t.is_empty() {
+            return Err(field_err("vector_query", "must not be empty"));
+        }
+        Ok(VectorQuery::Text(s.to_string()))
+    }
+}
+
+/// Which index answers a search.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventSearchMode {
+    /// Vector similarity (MnemoLite's search); the default when a query is given.
+    #[default]
+    Vector,
+    /// BM25 over the events' text.
+    Lexical,
+    /// Vector and lexical, fused.
+    Hybrid,
+    /// Metadata and time filters only, newest first.
+    #[serde(alias = "metadata_only", alias = "metadata")]
+    MetadataOnly,
+}
+
+impl std::fmt::Display for EventSearchMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EventSearchMode::Vector => "vector",
+            EventSearchMode::Lexical => "lexical",
+            EventSearchMode::Hybrid => "hybrid",
+            EventSearchMode::MetadataOnly => "metadata-only",
+        })
+    }
+}
+
+impl std::str::FromStr for EventSearchMode {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.to_ascii_lowercase().replace('_', "-").as_str() {
+            "vector" | "dense" => Ok(Self::Vector),
+            "lexical" | "bm25" => Ok(Self::Lexical),
+            "hybrid" => Ok(Self::Hybrid),
+            "metadata-only" | "metadata" => Ok(Self::MetadataOnly),
+            other => Err(field_err(
+                "mode",
+                format!("unknown mode `{other}` (vector, lexical, hybrid, metadata-only)"),
+            )),
+        }
+    }
+}
+
+/// A search as a caller asks it (seed 004's `GET /v1/search/` parameters, plus `mode`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct EventQuery {
+    /// Text or vector; absent: metadata/time listing.
+    #[serde(default)]
+    pub vector_query: Option<VectorQuery>,
+    /// Keep events whose metadata contains this object.
+    #[serde(default)]
+    pub filter_metadata: Option<Map<String, Value>>,
+    /// Earliest timestamp (inclusive).
+    #[serde(default)]
+    pub ts_start: Option<DateTime<Utc>>,
+    /// Latest timestamp (inclusive).
+    #[serde(default)]
+    pub ts_end: Option<DateTime<Utc>>,
+    /// Largest L2 distance kept, `0..=2` (default 1.0; 2 = plain top-K).
+    #[serde(default)]
+    pub distance_threshold: Option<f32>,
+    /// Results per page, `1..=100` (default 10).
+    #[serde(default = "default_limit")]
+    pub limit: usize,
+    /// Results skipped.
+    #[serde(default)]
+    pub offset: usize,
+    /// Index used (default: vector when `vector_query` is set, else metadata-only).
+    #[serde(default)]
+    pub mode: Option<EventSearchMode>,
+}
+
+fn default_limit() -> usize {
+    DEFAULT_LIMIT
+}
+
+impl Default for EventQuery {
+    fn default() -> Self {
+        Self {
+            vector_query: None,
+            filter_metadata: None,
+            ts_start: None,
+            ts_end: None,
+            distance_threshold: None,
+            limit: DEFAULT_LIMIT,
+            offset: 0,
+            mode: None,
+        }
+    }
+}
+
+/// Raw string parameters (query string, CLI flags) of a search.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct EventQueryParams {
+    /// Text, or a JSON vector string.
+    pub vector_query: Option<String>,
+    /// JSON object string.
+    pub filter_metadata: Option<String>,
+    /// ISO 8601 with a zone.
+    pub ts_start: Option<String>,
+    /// ISO 8601 with a zone.
+    pub ts_end: Option<String>,
+    /// Number in `0..=2`.
+    pub distance_threshold: Option<String>,
+    /// Integer in `1..=100`.
+    pub limit: Option<String>,
+    /// Integer ≥ 0.
+    pub offset: Option<String>,
+    /// `vector`, `lexical`, `hybrid` or `metadata-only`.
+    pub mode: Option<String>,
+}
+
+impl EventQuery {
+    /// A vector search for `text` (embedded by the memory).
+    pub fn text(text: impl Into<String>) -> Self {
+        Self {
+            vector_query: Some(VectorQuery::Text(text.into())),
+            ..Self::default()
+        }
+    }
+
+    /// Parse string parameters; every error names its field.
+    pub fn from_params(p: &EventQueryParams) -> Result<Self> {
+        fn opt(s: &Option<String>) -> Option<&str> {
+            s.as_deref().filter(|s| !s.trim().is_empty())
+        }
+        let mut q = EventQuery {
+            vector_query: opt(&p.vector_query).map(VectorQuery::parse).transpose()?,
+            ..Self::default()
+        };
+        if let Some(f) = opt(&p.filter_metadata) {
+            q.filter_metadata = Some(parse_filter_metadata(f)?);
+        }
+        q.ts_start = opt(&p.ts_start)
+            .map(|s| parse_timestamp("ts_start", s))
+            .transpose()?;
+        q.ts_end = opt(&p.ts_end)
+            .map(|s| parse_timestamp("ts_end", s))
+            .transpose()?;
+        if let Some(d) = opt(&p.distance_threshold) {
+            q.distance_threshold = Some(
+                d.trim()
+                    .parse::<f32>()
+                    .map_err(|_| field_err("distance_threshold", "must be a number"))?,
+            );
+        }
+        if let Some(l) = opt(&p.limit) {
+            q.limit = l.trim().parse().map_err(|_| {
+                field_err("limit", format!("must be an integer in 1..={MAX_LIMIT}"))
+            })?;
+        }
+        if let Some(o) = opt(&p.offset) {
+            q.offset = o
+                .trim()
+                .parse()
+                .map_err(|_| field_err("offset", "must be a non-negative integer"))?;
+        }
+        q.mode = opt(&p.mode).map(str::parse).transpose()?;
+        q.validate()?;
+        Ok(q)
+    }
+
+    /// Check ranges (limit, offset, threshold, window, vector values).
+    pub fn validate(&self) -> Result<()> {
+        if !(1..=MAX_LIMIT).contains(&self.limit) {
+            return Err(field_err(
+                "limit",
+                format!("must be in 1..={MAX_LIMIT}, got {}", self.limit),
+            ));
+        }
+        if self.offset > u32::MAX as usize {
+            return Err(field_err("offset", "is too large"));
+        }
+        if let Some(d) = self.distance_threshold {
+            if !d.is_finite() || !(0.0..=MAX_DISTANCE).contains(&d) {
+                return Err(field_err(
+                    "distance_threshold",
+                    format!("must be in 0..=2 (L2 between unit vectors), got {d}"),
+                ));
+            }
+        }
+        if let (Some(s), Some(e)) = (self.ts_start, self.ts_end) {
+            if s > e {
+                return Err(field_err("ts_start", "is after ts_end"));
+            }
+        }
+        if let Some(VectorQuery::Vector(v)) = &self.vector_query {
+            check_vector("vector_query", v, None)?;
+        }
+        if let Some(VectorQuery::Text(t)) = &self.vector_query {
+            if t.trim().is_empty() {
+                return Err(field_err("vector_query", "must not be empty"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The metadata/time part of the query.
+    pub fn filter(&self) -> EventFilter {
+        EventFilter {
+            metadata: self.filter_metadata.clone(),
+            ts_start: self.ts_start,
+            ts_end: self.ts_end,
+        }
+    }
+}
+
+/// A search as a store receives it: the query vector is resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventSearch {
+    /// Which index answers (vector and hybrid need `vector`, lexical and hybrid need `text`).
+    pub mode: EventSearchMode,
+    /// Query vector.
+    pub vector: Option<Vec<f32>>,
+    /// Query text (lexical part).
+    pub text: Option<String>,
+    /// Metadata and time restrictions.
+    pub filter: EventFilter,
+    /// Largest L2 distance kept for vector candidates (`None`: no threshold, top-K).
+    pub max_distance: Option<f32>,
+    /// Page size.
+    pub limit: usize,
+    /// Results skipped.
+    pub offset: usize,
+    /// Reference time for expiry.
+    pub now: DateTime<Utc>,
+}
+
+/// Order of a metadata/time listing.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeOrder {
+    /// Newest first (MnemoLite's order for filter-only searches).
+    #[default]
+    NewestFirst,
+    /// Oldest first.
+    OldestFirst,
+}
+
+/// One page of results (seed 004's `{data, meta: {total_hits, limit, offset}}`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct EventPage {
+    /// Events of this page, best (or newest) first.
+    pub data: Vec<Event>,
+    /// Matching events before pagination, when known exactly (approximate
+    /// graph searches over large sets leave it `None`).
+    pub total_hits: Option<u64>,
+    /// Page size asked.
+    pub limit: usize,
+    /// Offset asked.
+    pub offset: usize,
+    /// Index that answered.
+    #[serde(default)]
+    pub mode: EventSearchMode,
+    /// `true` when a strict threshold found nothing on a pure vector search
+    /// and the plain top-K was returned instead (seed 004's fallback).
+    #[serde(default)]
+    pub threshold_fallback: bool,
+    /// Honest notes (a text query on a memory without embedder ran lexical, …).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// Where events live. Writes are atomic per call (all or nothing); expired
+/// events are invisible to every read before they are purged.
+#[async_trait]
+pub trait EventStore: Send + Sync {
+    /// Backend name (`sqlite`, `redis`).
+    fn backend(&self) -> &'static str;
+
+    /// Dimension of the stored vectors (`None` until a vector is written).
+    async fn dimension(&self) -> Result<Option<usize>>;
+
+    /// Insert or replace events by id, all or nothing. Vectors must have the
+    /// store's dimension and finite, non-zero values.
+    async fn write(&self, events: Vec<EventRecord>) -> Result<()>;
+
+    /// One event (`None`: unknown or expired at `now`).
+    async fn get(&self, id: Uuid, now: DateTime<Utc>) -> Result<Option<Event>>;
+
+    /// Delete events; returns how many existed.
+    async fn delete(&self, ids: &[Uuid]) -> Result<usize>;
+
+    /// Merge `patch` into an event's metadata (keys added or replaced, others
+    /// kept); returns the updated event, `None` when unknown or expired.
+    async fn merge_metadata(
+        &self,
+        id: Uuid,
+        patch: &Map<String, Value>,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Event>>;
+
+    /// Vector, lexical or hybrid search with filters applied during the search.
+    async fn search(&self, search: &EventSearch) -> Result<EventPage>;
+
+    /// Events matching `filter`, in time order.
+    async fn list(
+        &self,
+        filter: &EventFilter,
+        order: TimeOrder,
+        limit: usize,
+        offset: usize,
+        now: DateTime<Utc>,
+    ) -> Result<EventPage>;
+
+    /// Delete every event expired at `now`; returns how many.
+    async fn purge_expired(&self, now: DateTime<Utc>) -> Result<usize>;
+}
+
+/// A typed error naming `field`.
+pub fn field_err(field: impl Into<String>, message: impl Into<String>) -> Error {
+    InputError::field(field, message).into()
+}
+
+/// Parse an ISO 8601 / RFC 3339 timestamp that carries a zone; a timestamp
+/// without one is refused (its instant would be a guess).
+pub fn parse_timestamp(field: &str, s: &str) -> Result<DateTime<Utc>> {
+    let t = s.trim();
+    if let Ok(d) = DateTime::parse_from_rfc3339(t) {
+        return Ok(d.with_timezone(&Utc));
+    }
+    let t2 = t.replacen(' ', "T", 1);
+    if let Ok(d) = DateTime::parse_from_rfc3339(&t2) {
+        return Ok(d.with_timezone(&Utc));
+    }
+    if NaiveDateTime::parse_from_str(&t2, "%Y-%m-%dT%H:%M:%S%.f").is_ok()
+        || NaiveDateTime::parse_from_str(&t2, "%Y-%m-%dT%H:%M").is_ok()
+    {
+        return Err(field_err(
+            field,
+            format!("timestamp `{t}` has no time zone (add `Z` or an offset such as `+02:00`)"),
+        ));
+    }
+    Err(field_err(
+        field,
+        format!("`{t}` is not an ISO 8601 date-time with a zone"),
+    ))
+}
+
+/// Parse `filter_metadata` (a JSON object string).
+pub fn parse_filter_metadata(s: &str) -> Result<Map<String, Value>> {
+    match serde_json::from_str::<Value>(s) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(field_err("filter_metadata", "must be a JSON object")),
+        Err(e) => Err(field_err("filter_metadata", format!("invalid JSON: {e}"))),
+    }
+}
+
+fn parse_vector(field: &str, a: &[Value]) -> Result<Vec<f32>> {
+    let mut out = Vec::with_capacity(a.len());
+    for (i, x) in a.iter().enumerate() {
+        match x.as_f64() {
+            Some(f) => out.push(f as f32),
+            None => {
+                return Err(field_err(
+                    field,
+                    format!("element {i} is not a number (NaN and infinity are refused)"),
+                ))
+            }
+        }
+    }
+    check_vector(field, &out, None)?;
+    Ok(out)
+}
+
+/// Check a vector: non-empty, finite, non-zero, and of dimension `dim` when given.
+pub fn check_vector(field: &str, v: &[f32], dim: Option<usize>) -> Result<()> {
+    if v.is_empty() {
+        return Err(field_err(field, "must not be empty"));
+    }
+    if let Some(d) = dim {
+        if v.len() != d {
+            return Err(field_err(
+                field,
+                format!("has dimension {}, expected {d}", v.len()),
+            ));
+        }
+    }
+    if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+        return Err(field_err(field, format!("element {i} is NaN or infinite")));
+    }
+    if v.iter().all(|x| *x == 0.0) {
+        return Err(field_err(field, "is the zero vector (no direction)"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn field_of(r: Result<impl std::fmt::Debug>) -> String {
+        match r {
+            Err(Error::Input(e)) => e.field_name().unwrap_or("").to_string(),
+            other => format!("not a field error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn params_errors_name_their_field() {
+        let p = |f: fn(&mut EventQueryParams)| {
+            let mut p = EventQueryParams::default();
+            f(&mut p);
+            EventQuery::from_params(&p)
+        };
+        assert_eq!(
+            field_of(p(|p| p.filter_metadata = Some("{bad".into()))),
+            "filter_metadata"
+        );
+        assert_eq!(
+            field_of(p(|p| p.filter_metadata = Some("[1]".into()))),
+            "filter_metadata"
+        );
+        assert_eq!(field_of(p(|p| p.limit = Some("0".into()))), "limit");
+        assert_eq!(field_of(p(|p| p.limit = Some("101".into()))), "limit");
+        assert_eq!(field_of(p(|p| p.offset = Some("-1".into()))), "offset");
+        assert_eq!(
+            field_of(p(|p| p.ts_start = Some("2025-01-01T10:00:00".into()))),
+            "ts_start"
+        );
+        assert_eq!(
+            field_of(p(|p| p.ts_end = Some("yesterday".into()))),
+            "ts_end"
+        );
+        assert_eq!(
+            field_of(p(|p| p.distance_threshold = Some("2.5".into()))),
+            "distance_threshold"
+        );
+        assert_eq!(
+            field_of(p(|p| p.vector_query = Some("[0.1, \"x\"]".into()))),
+            "vector_query"
+        );
+        assert_eq!(
+            field_of(p(|p| p.vector_query = Some("[0.0, 0.0]".into()))),
+            "vector_query"
+        );
+        assert_eq!(field_of(p(|p| p.mode = Some("fuzzy".into()))), "mode");
+        let ok = p(|p| {
+            p.vector_query = Some("[0.1,0.2]".into());
+            p.filter_metadata = Some(r#"{"event_type": "decision"}"#.into());
+            p.ts_start = Some("2025-01-01T10:00:00+02:00".into());
+            p.limit = Some("5".into());
+        });
+        let Ok(q) = ok else {
+            unreachable!("valid parameters refused: {ok:?}")
+        };
+        assert_eq!(q.vector_query, Some(VectorQuery::Vector(vec![0.1, 0.2])));
+        assert_eq!(q.limit, 5);
+        assert_eq!(
+            q.ts_start.map(|t| t.to_rfc3339()).as_deref(),
+            Some("2025-01-01T08:00:00+00:00")
+        );
+    }
+
+    #[test]
+    fn new_event_json_errors_name_their_field() {
+        assert_eq!(
+            field_of(NewEvent::from_json(&json!({"metadata": {}}))),
+            "content"
+        );
+        assert_eq!(
+            field_of(NewEvent::from_json(&json!({"content": "x"}))),
+            "content"
+        );
+        assert_eq!(
+            field_of(NewEvent::from_json(
+                &json!({"content": {}, "timestamp": "2025-01-01 10:00"})
+            )),
+            "timestamp"
+        );
+        assert_eq!(
+            field_of(NewEvent::from_json(
+                &json!({"content": {}, "embedding": [1, null]})
+            )),
+            "embedding"
+        );
+        assert_eq!(
+            field_of(NewEvent::from_json(&json!({"content": {}, "extra": 1}))),
+            "extra"
+        );
+        let ok = NewEvent::from_json(&json!({"content": {"text": "x"}, "metadata": {"a": 1},
+            "timestamp": "2025-03-01T12:00:00Z", "embedding": null}));
+        assert!(matches!(ok, Ok(e) if e.metadata.len() == 1 && e.timestamp.is_some()));
+    }
+
+    #[test]
+    fn distances_round_trip() {
+        assert!((l2_from_cosine(1.0)).abs() < 1e-6);
+        assert!((l2_from_cosine(-1.0) - 2.0).abs() < 1e-6);
+        assert!((l2_from_cosine(0.0) - 2f32.sqrt()).abs() < 1e-6);
+        assert!((cosine_from_l2(l2_from_cosine(0.3)) - 0.3).abs() < 1e-5);
+        let js = serde_json::to_value(EventSearchMode::MetadataOnly).ok();
+        assert_eq!(js, Some(json!("metadata-only")));
+    }
+}

@@ -1,0 +1,400 @@
+//! The in-memory side of the event store: timestamps, expiries, metadata
+//! posting lists (flattened containment terms), unit vectors in one arena and
+//! an HNSW graph over them. Rebuilt from SQLite at open (and when another
+//! process wrote); SQLite stays the source of truth.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::ops::Bound;
+
+use serde_json::{Map, Value};
+use uuid::Uuid;
+use verity_core::events::{l2_from_cosine, metadata_contains, metadata_terms, EventFilter};
+use verity_core::Result;
+
+use crate::hnsw::{DenseIndex, HnswParams};
+
+/// Allowed sets up to this size are scanned exactly (perfect recall, exact
+/// `total_hits`); larger ones walk the HNSW graph with the filter applied
+/// during the walk.
+pub(crate) const EXACT_MAX: usize = 10_000;
+
+/// What the catalog keeps of one event.
+#[derive(Debug, Clone)]
+pub(crate) struct Entry {
+    pub(crate) id: Uuid,
+    pub(crate) ts: i64,
+    pub(crate) expires: Option<i64>,
+    pub(crate) metadata: Map<String, Value>,
+    /// Offset of the unit vector in the arena (in vectors).
+    pub(crate) slot: Option<usize>,
+}
+
+/// Filter resolved against the catalog.
+pub(crate) struct Resolved<'a> {
+    filter: &'a EventFilter,
+    start: Option<i64>,
+    end: Option<i64>,
+    now: i64,
+    terms: Vec<String>,
+}
+
+impl<'a> Resolved<'a> {
+    pub(crate) fn new(filter: &'a EventFilter, now: i64) -> Self {
+        Self {
+            filter,
+            start: filter.ts_start.map(|t| t.timestamp_millis()),
+            end: filter.ts_end.map(|t| t.timestamp_millis()),
+            now,
+            terms: filter.terms(),
+        }
+    }
+
+    fn keeps(&self, e: &Entry) -> bool {
+        e.expires.is_none_or(|x| x > self.now)
+            && self.start.is_none_or(|s| e.ts >= s)
+            && self.end.is_none_or(|x| e.ts <= x)
+            && self
+                .filter
+                .metadata
+                .as_ref()
+                .is_none_or(|f| metadata_contains(&e.metadata, f))
+    }
+}
+
+/// The catalog of one event table.
+pub(crate) struct Catalog {
+    pub(crate) generation: i64,
+    pub(crate) dim: Option<usize>,
+    entries: HashMap<i64, Entry>,
+    by_id: HashMap<Uuid, i64>,
+    by_time: BTreeSet<(i64, i64)>,
+    postings: HashMap<String, HashSet<i64>>,
+    arena: Vec<f32>,
+    arena_free: usize,
+    dense: Option<DenseIndex>,
+    hnsw: HnswParams,
+    expiring: usize,
+}
+
+fn normalized(v: &[f32]) -> Vec<f32> {
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if n > 0.0 {
+        v.iter().map(|x| x / n).collect()
+    } else {
+        v.to_vec()
+    }
+}
+
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0.0f32; 8];
+    let ca = a.chunks_exact(8);
+    let cb = b.chunks_exact(8);
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for i in 0..8 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
+impl Catalog {
+    pub(crate) fn new(hnsw: HnswParams) -> Self {
+        Self {
+            generation: 0,
+            dim: None,
+            entries: HashMap::new(),
+            by_id: HashMap::new(),
+            by_time: BTreeSet::new(),
+            postings: HashMap::new(),
+            arena: Vec::new(),
+            arena_free: 0,
+            dense: None,
+            hnsw,
+            expiring: 0,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn vector(&self, slot: usize) -> Option<&[f32]> {
+        let d = self.dim?;
+        self.arena.get(slot * d..(slot + 1) * d)
+    }
+
+    /// Insert or replace entries (vectors raw; normalised here). The HNSW
+    /// graph gets the new vectors in one parallel batch.
+    pub(crate) fn upsert(&mut self, rows: Vec<(i64, Entry, Option<Vec<f32>>)>) -> Result<()> {
+        let mut batch = Vec::new();
+        for (rowid, mut e, vec) in rows {
+            self.remove(rowid);
+            if let Some(v) = vec {
+                let d = *self.dim.get_or_insert(v.len());
+                let unit = normalized(&v);
+                if unit.len() == d {
+                    let slot = self.arena.len() / d;
+                    self.arena.extend_from_slice(&unit);
+                    e.slot = Some(slot);
+                    batch.push((rowid as u64, unit));
+                }
+            }
+            for t in metadata_terms(&e.metadata) {
+                self.postings.entry(t).or_default().insert(rowid);
+            }
+            if e.expires.is_some() {
+                self.expiring += 1;
+            }
+            self.by_time.insert((e.ts, rowid));
+            self.by_id.insert(e.id, rowid);
+            self.entries.insert(rowid, e);
+        }
+        if !batch.is_empty() {
+            if let Some(d) = self.dim {
+                let hnsw = self.hnsw;
+                let cap = self.entries.len();
+                let dense = self
+                    .dense
+                    .get_or_insert_with(|| DenseIndex::new(d, hnsw, cap));
+                dense.insert_batch(&batch)?;
+            }
+        }
+        self.maybe_compact()
+    }
+
+    /// Forget an entry; returns whether it existed.
+    pub(crate) fn remove(&mut self, rowid: i64) -> bool {
+        let Some(e) = self.entries.remove(&rowid) else {
+            return false;
+        };
+        self.by_id.remove(&e.id);
+        self.by_time.remove(&(e.ts, rowid));
+        for t in metadata_terms(&e.metadata) {
+            if let Some(p) = self.postings.get_mut(&t) {
+                p.remove(&rowid);
+                if p.is_empty() {
+                    self.postings.remove(&t);
+                }
+            }
+        }
+        if e.expires.is_some() {
+            self.expiring = self.expiring.saturating_sub(1);
+        }
+        if e.slot.is_some() {
+            self.arena_free += 1;
+            if let Some(d) = self.dense.as_mut() {
+                d.remove(rowid as u64);
+            }
+        }
+        true
+    }
+
+    /// Replace an entry's metadata (postings follow).
+    pub(crate) fn set_metadata(&mut self, rowid: i64, metadata: Map<String, Value>) {
+        let Some(e) = self.entries.get_mut(&rowid) else {
+            return;
+        };
+        let old = std::mem::replace(&mut e.metadata, metadata);
+        for t in metadata_terms(&old) {
+            if let Some(p) = self.postings.get_mut(&t) {
+                p.remove(&rowid);
+            }
+        }
+        for t in metadata_terms(&e.metadata) {
+            self.postings.entry(t).or_default().insert(rowid);
+        }
+    }
+
+    /// Compact the arena and the graph once a fifth of the vectors are dead.
+    fn maybe_compact(&mut self) -> Result<()> {
+        let Some(d) = self.dim else { return Ok(()) };
+        let total = self.arena.len() / d.max(1);
+        if self.arena_free * 5 <= total || total < 64 {
+            return Ok(());
+        }
+        let mut arena = Vec::with_capacity((total - self.arena_free) * d);
+        let mut batch = Vec::new();
+        for (rowid, e) in self.entries.iter_mut() {
+            if let Some(slot) = e.slot {
+                if let Some(v) = self.arena.get(slot * d..(slot + 1) * d) {
+                    let new = arena.len() / d;
+                    arena.extend_from_slice(v);
+                    e.slot = Some(new);
+                    batch.push((*rowid as u64, v.to_vec()));
+                }
+            }
+        }
+        self.arena = arena;
+        self.arena_free = 0;
+        let mut dense = DenseIndex::new(d, self.hnsw, batch.len());
+        dense.insert_batch(&batch)?;
+        self.dense = Some(dense);
+        Ok(())
+    }
+
+    /// Whether any entry can expire (the graph walk then needs a filter).
+    fn has_expiring(&self) -> bool {
+        self.expiring > 0
+    }
+
+    /// Rowids kept by `r`, when they can be enumerated from a posting list
+    /// or a time range no larger than `cap` (`None`: too many, or no index narrows it).
+    pub(crate) fn allowed(&self, r: &Resolved<'_>, cap: usize) -> Option<Vec<i64>> {
+        let posting = r
+            .terms
+            .iter()
+            .map(|t| self.postings.get(t).map_or(0, HashSet::len))
+            .zip(r.terms.iter())
+            .min_by_key(|(n, _)| *n);
+        if let Some((0, _)) = posting {
+            return Some(Vec::new());
+        }
+        let time_len = if r.start.is_some() || r.end.is_some() {
+            Some(self.time_range(r).count())
+        } else {
+            None
+        };
+        let from_posting = posting.map(|(n, t)| (n, t.clone()));
+        match (from_posting, time_len) {
+            (Some((n, t)), tl) if tl.is_none_or(|tl| n <= tl) => {
+                if n > cap * 4 {
+                    return None;
+                }
+                let mut out: Vec<i64> = self
+                    .postings
+                    .get(&t)
+                    .into_iter()
+                    .flatten()
+                    .copied()
+                    .filter(|id| self.entries.get(id).is_some_and(|e| r.keeps(e)))
+                    .collect();
+                out.sort_unstable();
+                (out.len() <= cap).then_some(out)
+            }
+            (_, Some(tl)) => {
+                if tl > cap * 4 {
+                    return None;
+                }
+                let mut out: Vec<i64> = self
+                    .time_range(r)
+                    .map(|(_, id)| *id)
+                    .filter(|id| self.entries.get(id).is_some_and(|e| r.keeps(e)))
+                    .collect();
+                out.sort_unstable();
+                (out.len() <= cap).then_some(out)
+            }
+            _ => None,
+        }
+    }
+
+    fn time_range<'s>(
+        &'s self,
+        r: &Resolved<'_>,
+    ) -> impl DoubleEndedIterator<Item = &'s (i64, i64)> + 's {
+        let lo = r
+            .start
+            .map_or(Bound::Unbounded, |s| Bound::Included((s, i64::MIN)));
+        let hi = r
+            .end
+            .map_or(Bound::Unbounded, |e| Bound::Included((e, i64::MAX)));
+        self.by_time.range((lo, hi))
+    }
+
+    /// Rowids kept by `r` in time order (listing).
+    pub(crate) fn listing(&self, r: &Resolved<'_>, newest_first: bool) -> Vec<i64> {
+        let it = self.time_range(r);
+        let keep = |(_, id): &&(i64, i64)| self.entries.get(id).is_some_and(|e| r.keeps(e));
+        if newest_first {
+            it.rev().filter(keep).map(|(_, id)| *id).collect()
+        } else {
+            it.filter(keep).map(|(_, id)| *id).collect()
+        }
+    }
+
+    /// Whether `rowid` is kept by `r`.
+    pub(crate) fn keeps(&self, r: &Resolved<'_>, rowid: i64) -> bool {
+        self.entries.get(&rowid).is_some_and(|e| r.keeps(e))
+    }
+
+    /// Vector candidates, best first, as `(rowid, l2)`, within `max_distance`
+    /// (all of them when the search is exact, else the best `k`), and
+    /// whether the list is exhaustive.
+    pub(crate) fn nearest(
+        &self,
+        r: &Resolved<'_>,
+        query: &[f32],
+        k: usize,
+        max_distance: Option<f32>,
+    ) -> Result<(Vec<(i64, f32)>, bool)> {
+        let Some(dim) = self.dim else {
+            return Ok((Vec::new(), true));
+        };
+        if query.len() != dim {
+            return Err(verity_core::events::field_err(
+                "vector_query",
+                format!("has dimension {}, expected {dim}", query.len()),
+            ));
+        }
+        let q = normalized(query);
+        let within = |l2: f32| max_distance.is_none_or(|m| l2 <= m);
+        let allowed =
+            if r.filter.is_empty() && !self.has_expiring() && self.entries.len() > EXACT_MAX {
+                None
+            } else {
+                self.allowed(r, EXACT_MAX)
+            };
+        let exact_all = allowed.is_none() && self.entries.len() <= EXACT_MAX;
+        if allowed.is_some() || exact_all {
+            let ids: Box<dyn Iterator<Item = i64>> = match allowed {
+                Some(a) => Box::new(a.into_iter()),
+                None => Box::new(
+                    self.entries
+                        .iter()
+                        .filter(|(_, e)| r.keeps(e))
+                        .map(|(id, _)| *id)
+                        .collect::<Vec<_>>()
+                        .into_iter(),
+                ),
+            };
+            let mut hits: Vec<(i64, f32)> = ids
+                .filter_map(|id| {
+                    let v = self.vector(self.entries.get(&id)?.slot?)?;
+                    let l2 = l2_from_cosine(dot(&q, v));
+                    within(l2).then_some((id, l2))
+                })
+                .collect();
+            hits.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            return Ok((hits, true));
+        }
+        let Some(dense) = &self.dense else {
+            return Ok((Vec::new(), true));
+        };
+        let needs_filter = !r.filter.is_empty() || self.has_expiring();
+        let keep = |id: u64| self.keeps(r, id as i64);
+        let f: Option<&(dyn Fn(u64) -> bool + Sync)> =
+            if needs_filter { Some(&keep) } else { None };
+        let raw = dense.search(&q, k, f)?;
+        let n = raw.len();
+        let hits: Vec<(i64, f32)> = raw
+            .into_iter()
+            .map(|(id, cos)| (id as i64, l2_from_cosine(cos)))
+            .filter(|(_, l2)| within(*l2))
+            .collect();
+        // Fewer hits than asked within the threshold: every closer point was seen.
+        let exhaustive = hits.len() < k || n < k;
+        Ok((hits, exhaustive))
+    }
+
+    /// L2 distance of an entry's vector to a unit query.
+    pub(crate) fn distance(&self, rowid: i64, query: &[f32]) -> Option<f32> {
+        let e = self.entries.get(&rowid)?;
+        let v = self.vector(e.slot?)?;
+        Some(l2_from_cosine(dot(&normalized(query), v)))
+    }
+}
