@@ -28,8 +28,8 @@ async fn report() -> Report {
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     let doc = format!(
-        "# Notes on AI <b>adoption</b>\n\n\
-         In 2023, 78 % of companies had adopted AI in at least one business function [1].\n\n\
+        "# Notes on AI adoption\n\n\
+         In 2023, 78 % of companies had adopted <b>AI</b> in at least one business function [1].\n\n\
          According to the survey, 85 % of companies had adopted AI in at least one business function [1].\n\n\
          A claim whose source is gone [2].\n\n\
          ## References\n1. AI survey. http://{addr}/survey\n2. http://{addr}/gone\n"
@@ -83,7 +83,7 @@ async fn html_report_in_headless_chromium() {
     let html = render::html(&r);
     // Self-contained: no external resource, markup from the document is escaped.
     assert!(!html.contains("src=\"http") && !html.contains("<link "));
-    assert!(!html.contains("<b>adoption</b>") && html.contains("&lt;b&gt;adoption&lt;/b&gt;"));
+    assert!(!html.contains("<b>AI</b>") && html.contains("&lt;b&gt;AI&lt;/b&gt;"));
     let Some(bin) = chromium() else {
         if std::env::var_os("VERITY_REQUIRE_CHROMIUM").is_some() {
             panic!("VERITY_REQUIRE_CHROMIUM is set but chromium is not installed");
