@@ -35,7 +35,10 @@ fn fetcher() -> Arc<dyn Fetcher> {
 }
 
 fn norm(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 fn same_sentence(q: &str, g: &str) -> bool {
@@ -43,11 +46,19 @@ fn same_sentence(q: &str, g: &str) -> bool {
     if q == g {
         return true;
     }
-    let (short, long) = if q.len() < g.len() { (&q, &g) } else { (&g, &q) };
+    let (short, long) = if q.len() < g.len() {
+        (&q, &g)
+    } else {
+        (&g, &q)
+    };
     long.contains(short.as_str()) && short.len() * 10 >= long.len() * 6
 }
 
-const LABELS: [Verdict; 3] = [Verdict::Supported, Verdict::NotSupported, Verdict::Inconclusive];
+const LABELS: [Verdict; 3] = [
+    Verdict::Supported,
+    Verdict::NotSupported,
+    Verdict::Inconclusive,
+];
 
 fn three_way(v: Verdict) -> Verdict {
     match v {
@@ -58,22 +69,31 @@ fn three_way(v: Verdict) -> Verdict {
 }
 
 async fn scifact(data: &Path, limit: usize) {
-    let corpus: HashMap<String, Vec<String>> = std::fs::read_to_string(data.join("scifact/corpus.jsonl"))
-        .unwrap()
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .map(|v| {
-            let id = v["_id"].as_str().unwrap_or("").to_string();
-            let s = v["sentences"].as_array().map(|a| a.iter().filter_map(|x| x.as_str().map(str::to_string)).collect()).unwrap_or_default();
-            (id, s)
-        })
-        .collect();
-    let claims: Vec<serde_json::Value> = std::fs::read_to_string(data.join("scifact/claims_train.jsonl"))
-        .unwrap()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .take(limit)
-        .collect();
+    let corpus: HashMap<String, Vec<String>> =
+        std::fs::read_to_string(data.join("scifact/corpus.jsonl"))
+            .unwrap()
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .map(|v| {
+                let id = v["_id"].as_str().unwrap_or("").to_string();
+                let s = v["sentences"]
+                    .as_array()
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|x| x.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                (id, s)
+            })
+            .collect();
+    let claims: Vec<serde_json::Value> =
+        std::fs::read_to_string(data.join("scifact/claims_train.jsonl"))
+            .unwrap()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .take(limit)
+            .collect();
     let v = Verifier::builder(fetcher()).build();
     let mut confusion: HashMap<(Verdict, Verdict), usize> = HashMap::new();
     let (mut with_ev, mut top1, mut top3) = (0usize, 0usize, 0usize);
@@ -82,7 +102,11 @@ async fn scifact(data: &Path, limit: usize) {
     for c in &claims {
         let claim = c["claim"].as_str().unwrap_or("");
         let evidence = c["evidence"].as_object().cloned().unwrap_or_default();
-        let gold = match evidence.values().next().and_then(|e| e[0]["label"].as_str()) {
+        let gold = match evidence
+            .values()
+            .next()
+            .and_then(|e| e[0]["label"].as_str())
+        {
             Some("SUPPORT") => Verdict::Supported,
             Some("CONTRADICT") => Verdict::NotSupported,
             _ => Verdict::Inconclusive,
@@ -91,12 +115,16 @@ async fn scifact(data: &Path, limit: usize) {
         let mut best: Option<(Verdict, f32)> = None;
         for d in c["cited_doc_ids"].as_array().into_iter().flatten() {
             let id = d.to_string();
-            let Some(sents) = corpus.get(&id) else { continue };
+            let Some(sents) = corpus.get(&id) else {
+                continue;
+            };
             let content = sents.join(" ");
             let (j, passages, _) = v.judge_against(claim, &content, None).await.unwrap();
             judged += 1;
             let p = three_way(j.verdict);
-            if p != Verdict::Inconclusive && best.is_none_or(|(bv, bc)| bv == Verdict::Inconclusive || j.confidence > bc) {
+            if p != Verdict::Inconclusive
+                && best.is_none_or(|(bv, bc)| bv == Verdict::Inconclusive || j.confidence > bc)
+            {
                 best = Some((p, j.confidence));
             } else if best.is_none() {
                 best = Some((Verdict::Inconclusive, j.confidence));
@@ -107,14 +135,26 @@ async fn scifact(data: &Path, limit: usize) {
                     .into_iter()
                     .flatten()
                     .flat_map(|e| e["sentences"].as_array().cloned().unwrap_or_default())
-                    .filter_map(|i| i.as_u64().and_then(|i| sents.get(i as usize)).map(String::as_str))
+                    .filter_map(|i| {
+                        i.as_u64()
+                            .and_then(|i| sents.get(i as usize))
+                            .map(String::as_str)
+                    })
                     .collect();
                 with_ev += 1;
-                let q = j.source_quote.as_deref().or(passages.first().map(|p| p.text.as_str())).unwrap_or("");
+                let q = j
+                    .source_quote
+                    .as_deref()
+                    .or(passages.first().map(|p| p.text.as_str()))
+                    .unwrap_or("");
                 if gold_sents.iter().any(|g| same_sentence(q, g)) {
                     top1 += 1;
                 }
-                if passages.iter().take(3).any(|p| gold_sents.iter().any(|g| same_sentence(&p.text, g))) {
+                if passages
+                    .iter()
+                    .take(3)
+                    .any(|p| gold_sents.iter().any(|g| same_sentence(&p.text, g)))
+                {
                     top3 += 1;
                 }
             }
@@ -123,43 +163,70 @@ async fn scifact(data: &Path, limit: usize) {
         *confusion.entry((gold, pred)).or_default() += 1;
     }
     let n: usize = confusion.values().sum();
-    let correct: usize = LABELS.iter().map(|l| confusion.get(&(*l, *l)).copied().unwrap_or(0)).sum();
+    let correct: usize = LABELS
+        .iter()
+        .map(|l| confusion.get(&(*l, *l)).copied().unwrap_or(0))
+        .sum();
     let mut f1s = Vec::new();
     println!("SciFact train, {n} claims ({judged} claim–abstract pairs judged, local judge, BM25 passages)");
     println!("confusion (gold → predicted SUPPORTED / NOT_SUPPORTED / INCONCLUSIVE):");
     for g in LABELS {
-        let row: Vec<usize> = LABELS.iter().map(|p| confusion.get(&(g, *p)).copied().unwrap_or(0)).collect();
+        let row: Vec<usize> = LABELS
+            .iter()
+            .map(|p| confusion.get(&(g, *p)).copied().unwrap_or(0))
+            .collect();
         println!("  {:<14} {:?}", g.as_str(), row);
         let tp = confusion.get(&(g, g)).copied().unwrap_or(0) as f64;
-        let pred: usize = LABELS.iter().map(|x| confusion.get(&(*x, g)).copied().unwrap_or(0)).sum();
+        let pred: usize = LABELS
+            .iter()
+            .map(|x| confusion.get(&(*x, g)).copied().unwrap_or(0))
+            .sum();
         let gold: usize = row.iter().sum();
         let p = if pred > 0 { tp / pred as f64 } else { 0.0 };
         let r = if gold > 0 { tp / gold as f64 } else { 0.0 };
-        f1s.push(if p + r > 0.0 { 2.0 * p * r / (p + r) } else { 0.0 });
+        f1s.push(if p + r > 0.0 {
+            2.0 * p * r / (p + r)
+        } else {
+            0.0
+        });
     }
-    println!("accuracy {:.3}, macro-F1 {:.3}", correct as f64 / n.max(1) as f64, f1s.iter().sum::<f64>() / 3.0);
+    println!(
+        "accuracy {:.3}, macro-F1 {:.3}",
+        correct as f64 / n.max(1) as f64,
+        f1s.iter().sum::<f64>() / 3.0
+    );
     println!(
         "quote quality on {with_ev} claim–abstract pairs with evidence: top-1 {:.3}, top-3 {:.3}",
         top1 as f64 / with_ev.max(1) as f64,
         top3 as f64 / with_ev.max(1) as f64
     );
-    println!("time {:.1} ms per pair", t0.elapsed().as_secs_f64() * 1e3 / judged.max(1) as f64);
+    println!(
+        "time {:.1} ms per pair",
+        t0.elapsed().as_secs_f64() * 1e3 / judged.max(1) as f64
+    );
 }
 
 /// (page content as parsed, sentences with a figure found verbatim in it).
 fn article_sentences(data: &Path) -> Vec<(String, Vec<String>)> {
     let dir = data.join("article-extraction");
-    let truth: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("ground-truth.json")).unwrap()).unwrap();
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ground-truth.json")).unwrap())
+            .unwrap();
     let mut ids: Vec<&String> = truth.as_object().unwrap().keys().collect();
     ids.sort();
     let mut out = Vec::new();
     for id in ids {
         let gz = std::fs::read(dir.join(format!("html/{id}.html.gz"))).unwrap();
         let mut html = String::new();
-        if flate2::read::GzDecoder::new(&gz[..]).read_to_string(&mut html).is_err() {
+        if flate2::read::GzDecoder::new(&gz[..])
+            .read_to_string(&mut html)
+            .is_err()
+        {
             continue;
         }
-        let Ok(parsed) = verity_extract::parse_html(&html, None) else { continue };
+        let Ok(parsed) = verity_extract::parse_html(&html, None) else {
+            continue;
+        };
         let content = parsed.document.content;
         let body = truth[id]["articleBody"].as_str().unwrap_or("");
         let sents: Vec<String> = sentence_spans(body)
@@ -168,7 +235,9 @@ fn article_sentences(data: &Path) -> Vec<(String, Vec<String>)> {
             .filter(|s| {
                 let w = s.split_whitespace().count();
                 (8..=60).contains(&w)
-                    && quantities(s).iter().any(|q| q.kind != Kind::Year || quantities(s).len() == 1)
+                    && quantities(s)
+                        .iter()
+                        .any(|q| q.kind != Kind::Year || quantities(s).len() == 1)
                     && find_verbatim(&content, s).is_some()
             })
             .collect();
@@ -186,25 +255,38 @@ async fn distortion(data: &Path) {
     let t0 = Instant::now();
     for (content, sents) in article_sentences(data) {
         for s in sents {
-            let Some((distorted, old, new)) = change_first_number(&s) else { continue };
+            let Some((distorted, old, new)) = change_first_number(&s) else {
+                continue;
+            };
             n += 1;
             let (jf, _, _) = v.judge_against(&s, &content, None).await.unwrap();
             if jf.verdict != Verdict::Supported {
                 false_alarms += 1;
                 if examples.len() < 5 {
-                    examples.push(format!("false alarm {:?}: {} — {}", jf.verdict, s, jf.explanation));
+                    examples.push(format!(
+                        "false alarm {:?}: {} — {}",
+                        jf.verdict, s, jf.explanation
+                    ));
                 }
             }
             let (jd, _, _) = v.judge_against(&distorted, &content, None).await.unwrap();
             if jd.verdict != Verdict::Supported {
                 caught += 1;
             } else {
-                examples.push(format!("missed {old}→{new}: {distorted} — quote: {:?}", jd.source_quote));
+                examples.push(format!(
+                    "missed {old}→{new}: {distorted} — quote: {:?}",
+                    jd.source_quote
+                ));
             }
             for (claim, j) in [(&s, &jf), (&distorted, &jd)] {
                 if j.verdict == Verdict::Supported {
                     let qq = quantities(j.source_quote.as_deref().unwrap_or(""));
-                    if quantities(claim).iter().any(|c| !matches!(verity_verify::numbers::check(c, &qq), verity_verify::numbers::NumberCheck::Matches(_))) {
+                    if quantities(claim).iter().any(|c| {
+                        !matches!(
+                            verity_verify::numbers::check(c, &qq),
+                            verity_verify::numbers::NumberCheck::Matches(_)
+                        )
+                    }) {
                         bad_supported += 1;
                     }
                 }
@@ -217,7 +299,10 @@ async fn distortion(data: &Path) {
         caught as f64 / n.max(1) as f64,
         false_alarms as f64 / n.max(1) as f64
     );
-    println!("time {:.1} ms per judgement", t0.elapsed().as_secs_f64() * 1e3 / (2 * n).max(1) as f64);
+    println!(
+        "time {:.1} ms per judgement",
+        t0.elapsed().as_secs_f64() * 1e3 / (2 * n).max(1) as f64
+    );
     for e in examples.iter().take(8) {
         println!("  {e}");
     }
@@ -235,7 +320,13 @@ async fn speed(data: &Path) {
         "/p/{i}",
         axum::routing::get(move |axum::extract::Path(i): axum::extract::Path<usize>| {
             let c = c2.clone();
-            async move { ([(header::CONTENT_TYPE, "text/markdown; charset=utf-8")], c.get(i).cloned().unwrap_or_default()).into_response() }
+            async move {
+                (
+                    [(header::CONTENT_TYPE, "text/markdown; charset=utf-8")],
+                    c.get(i).cloned().unwrap_or_default(),
+                )
+                    .into_response()
+            }
         }),
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -271,10 +362,13 @@ async fn speed(data: &Path) {
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let what = args.first().cloned().unwrap_or_else(|| "all".into());
-    let mut data = [PathBuf::from("../shared/data"), PathBuf::from("/work/shared/data")]
-        .into_iter()
-        .find(|p| p.join("scifact").exists())
-        .unwrap_or_else(|| PathBuf::from("../shared/data"));
+    let mut data = [
+        PathBuf::from("../shared/data"),
+        PathBuf::from("/work/shared/data"),
+    ]
+    .into_iter()
+    .find(|p| p.join("scifact").exists())
+    .unwrap_or_else(|| PathBuf::from("../shared/data"));
     let mut limit = usize::MAX;
     let mut it = args.iter().skip(1);
     while let Some(a) = it.next() {

@@ -72,17 +72,23 @@ pub fn run(claim: &str, j: &mut Judgement, content: &str, passages: &[Passage]) 
                     }
                     j.source_quote = passages.first().map(|p| p.text.clone());
                     j.passage = passages.first().map(|_| 0);
-                    j.source_quote.as_deref().and_then(|q| find_verbatim(content, q))
+                    j.source_quote
+                        .as_deref()
+                        .and_then(|q| find_verbatim(content, q))
                 }
             }
         }
         (None, None) => {
             if j.verdict == Verdict::Supported {
                 out.downgraded = true;
-                out.notes.push("no quote given for a SUPPORTED verdict".into());
+                out.notes
+                    .push("no quote given for a SUPPORTED verdict".into());
                 j.verdict = Verdict::Inconclusive;
                 j.confidence = j.confidence.min(0.5);
-                j.explanation = format!("{} (No quote backs it, so the verdict was lowered.)", j.explanation);
+                j.explanation = format!(
+                    "{} (No quote backs it, so the verdict was lowered.)",
+                    j.explanation
+                );
             }
             None
         }
@@ -98,7 +104,8 @@ pub fn run(claim: &str, j: &mut Judgement, content: &str, passages: &[Passage]) 
                     out.notes.push(format!("figure {} not in the quote", c.raw));
                     j.verdict = Verdict::Partial;
                     j.confidence = j.confidence.min(0.7);
-                    j.explanation = format!("The claim says {}, the source says {}.", c.raw, source.raw);
+                    j.explanation =
+                        format!("The claim says {}, the source says {}.", c.raw, source.raw);
                     break;
                 }
                 NumberCheck::Absent => {
@@ -149,9 +156,13 @@ mod tests {
         let o = run("78 % of companies adopted AI", &mut j, SRC, &ps);
         assert!(o.quote_replaced);
         assert_eq!(j.verdict, Verdict::Supported);
-        assert_eq!(o.context.map(|c| c.quote), Some("In 2023, 78 % of companies had adopted AI.".into()));
+        assert_eq!(
+            o.context.map(|c| c.quote),
+            Some("In 2023, 78 % of companies had adopted AI.".into())
+        );
 
-        let mut j = Judgement::new(Verdict::Supported, 0.9, "ok", "t").with_quote("Totally invented sentence.", None);
+        let mut j = Judgement::new(Verdict::Supported, 0.9, "ok", "t")
+            .with_quote("Totally invented sentence.", None);
         let o = run("78 % of companies adopted AI", &mut j, SRC, &ps);
         assert!(o.downgraded);
         assert_eq!(j.verdict, Verdict::Inconclusive);

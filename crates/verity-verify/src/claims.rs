@@ -258,7 +258,13 @@ fn markers(s: &str, bib: &Bibliography, resolver: &ResolverConfig) -> Vec<Marker
                     a.get(1).map_or("", |m| m.as_str()),
                     a.get(2).map_or("", |m| m.as_str()),
                 );
-                out.push(author_year_marker(all.range(), part.trim(), author, year, bib));
+                out.push(author_year_marker(
+                    all.range(),
+                    part.trim(),
+                    author,
+                    year,
+                    bib,
+                ));
                 any = true;
             }
         }
@@ -274,7 +280,13 @@ fn markers(s: &str, bib: &Bibliography, resolver: &ResolverConfig) -> Vec<Marker
             continue;
         }
         taken.push(all.range());
-        let mut m = author_year_marker(all.range(), all.as_str(), author.as_str(), year.as_str(), bib);
+        let mut m = author_year_marker(
+            all.range(),
+            all.as_str(),
+            author.as_str(),
+            year.as_str(),
+            bib,
+        );
         m.keep = all.as_str().to_string(); // the author names are part of the sentence
         out.push(m);
     }
@@ -291,8 +303,7 @@ fn author_year_marker(
 ) -> Marker {
     let entry = bib.entries.iter().find(|e| {
         e.text.contains(year)
-            && e
-                .text
+            && e.text
                 .split(|c: char| !c.is_alphabetic() && c != '\'' && c != '-')
                 .any(|w| w == author)
     });
@@ -324,7 +335,10 @@ fn typed_target(href: &str, resolver: &ResolverConfig) -> (CitationType, Result<
     }
     match url::Url::parse(href) {
         Ok(u) => (CitationType::Url, Ok(u.to_string())),
-        Err(e) => (CitationType::Url, Err(format!("malformed URL `{href}`: {e}"))),
+        Err(e) => (
+            CitationType::Url,
+            Err(format!("malformed URL `{href}`: {e}")),
+        ),
     }
 }
 
@@ -372,7 +386,11 @@ fn clauses<'m>(s: &str, markers: &'m [Marker]) -> Vec<(Range<usize>, Vec<&'m Mar
     let mut out = Vec::new();
     let mut prev = 0usize;
     for (i, (r, ms)) in groups.iter().enumerate() {
-        let end = if i + 1 == groups.len() { s.len() } else { r.end };
+        let end = if i + 1 == groups.len() {
+            s.len()
+        } else {
+            r.end
+        };
         let seg = s.get(prev..r.start).unwrap_or("");
         if content_terms(seg).len() < 3 {
             return whole();
@@ -403,7 +421,15 @@ fn claim_text(s: &str, clause: Range<usize>, markers: &[Marker]) -> String {
     }
     text.push_str(s.get(pos..clause.end).unwrap_or(""));
     let mut t = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    for (from, to) in [(" .", "."), (" ,", ","), (" ;", ";"), (" :", ":"), ("()", ""), ("( )", ""), ("[]", "")] {
+    for (from, to) in [
+        (" .", "."),
+        (" ,", ","),
+        (" ;", ";"),
+        (" :", ":"),
+        ("()", ""),
+        ("( )", ""),
+        ("[]", ""),
+    ] {
         t = t.replace(from, to);
     }
     let t = t
@@ -448,7 +474,10 @@ mod tests {
         );
         let first = &e.claims[0];
         assert_eq!(first.location.line, 1);
-        assert_eq!(&t[first.location.start..first.location.end], "AI is used by 85% of firms [1].");
+        assert_eq!(
+            &t[first.location.start..first.location.end],
+            "AI is used by 85% of firms [1]."
+        );
         assert_eq!(first.citation_type, CitationType::Bibliography);
     }
 
@@ -469,12 +498,24 @@ mod tests {
                 CitationType::AuthorYear
             ]
         );
-        assert_eq!(e.claims[0].claim_text, "The survey found 62% prefer Python.");
+        assert_eq!(
+            e.claims[0].claim_text,
+            "The survey found 62% prefer Python."
+        );
         assert_eq!(e.claims[4].target.as_deref(), Some("https://z.example/f"));
-        assert_eq!(e.claims[5].target.as_deref(), Some("https://w.example/smith"));
-        assert!(e.claims[5].claim_text.starts_with("Smith et al. (2020) measured"));
+        assert_eq!(
+            e.claims[5].target.as_deref(),
+            Some("https://w.example/smith")
+        );
+        assert!(e.claims[5]
+            .claim_text
+            .starts_with("Smith et al. (2020) measured"));
         assert!(e.claims[6].target.is_none());
-        assert!(e.claims[6].unresolved.as_deref().unwrap_or("").contains("no URL"));
+        assert!(e.claims[6]
+            .unresolved
+            .as_deref()
+            .unwrap_or("")
+            .contains("no URL"));
     }
 
     #[test]
@@ -482,7 +523,10 @@ mod tests {
         let e = ex("Claim with a missing ref [7].\n\n# References\n[1] https://a.example\n");
         assert_eq!(e.claims.len(), 1);
         assert_eq!(e.missing_entries, 1);
-        assert_eq!(e.claims[0].unresolved.as_deref(), Some("no entry [7] in the references"));
+        assert_eq!(
+            e.claims[0].unresolved.as_deref(),
+            Some("no entry [7] in the references")
+        );
         assert!(ex("No citations here. None at all.").claims.is_empty());
         assert!(ex("").claims.is_empty());
     }
@@ -492,7 +536,13 @@ mod tests {
         let t = "Revenue rose by 12 percent last year [1], while costs of the division fell sharply [2].\n\n# References\n1. https://a.example\n2. https://b.example\n";
         let e = ex(t);
         assert_eq!(e.claims.len(), 2);
-        assert_eq!(e.claims[0].claim_text, "Revenue rose by 12 percent last year");
-        assert_eq!(e.claims[1].claim_text, "while costs of the division fell sharply.");
+        assert_eq!(
+            e.claims[0].claim_text,
+            "Revenue rose by 12 percent last year"
+        );
+        assert_eq!(
+            e.claims[1].claim_text,
+            "while costs of the division fell sharply."
+        );
     }
 }

@@ -49,7 +49,10 @@ impl SourceIndex {
                 while !content.is_char_boundary(b) {
                     b -= 1;
                 }
-                if let Some(ws) = content[a..b].rfind(char::is_whitespace).filter(|&p| p > 0 && b < r.end) {
+                if let Some(ws) = content[a..b]
+                    .rfind(char::is_whitespace)
+                    .filter(|&p| p > 0 && b < r.end)
+                {
                     b = a + ws;
                 }
                 spans.push(a..b);
@@ -94,7 +97,11 @@ impl SourceIndex {
     pub async fn build(content: &str, embedder: Option<&dyn Embedder>) -> Result<Self> {
         let mut idx = Self::lexical(content);
         if let Some(e) = embedder {
-            let texts: Vec<String> = idx.spans.iter().map(|r| content[r.clone()].to_string()).collect();
+            let texts: Vec<String> = idx
+                .spans
+                .iter()
+                .map(|r| content[r.clone()].to_string())
+                .collect();
             let mut vectors = Vec::with_capacity(texts.len());
             for batch in texts.chunks(64) {
                 vectors.extend(e.embed(batch).await?);
@@ -254,7 +261,10 @@ mod tests {
         let idx = SourceIndex::lexical(src);
         assert_eq!(idx.len(), 3);
         let p = idx.passages("85 % of companies use AI", None, 2);
-        assert_eq!(p[0].text, "In 2023, 78 % of companies had adopted AI in at least one function.");
+        assert_eq!(
+            p[0].text,
+            "In 2023, 78 % of companies had adopted AI in at least one function."
+        );
         assert_eq!(&src[p[0].start..p[0].end], p[0].text);
         assert!(idx.passages("", None, 3).is_empty());
     }

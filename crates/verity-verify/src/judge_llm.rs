@@ -48,7 +48,9 @@ pub struct LlmJudge {
 
 impl std::fmt::Debug for LlmJudge {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LlmJudge").field("name", &self.name).finish()
+        f.debug_struct("LlmJudge")
+            .field("name", &self.name)
+            .finish()
     }
 }
 
@@ -74,7 +76,12 @@ impl LlmJudge {
         serde_json::to_value(schemars::schema_for!(LlmVerdict)).unwrap_or_default()
     }
 
-    fn request(&self, claim: &str, passages: &[Passage], retry_note: Option<&str>) -> GenerateRequest {
+    fn request(
+        &self,
+        claim: &str,
+        passages: &[Passage],
+        retry_note: Option<&str>,
+    ) -> GenerateRequest {
         let mut user = format!("Claim: {claim}\n\nPassages:\n");
         for (i, p) in passages.iter().enumerate() {
             user.push_str(&format!("[{}] {}\n", i + 1, p.text.replace('\n', " ")));
@@ -141,7 +148,8 @@ impl Judge for LlmJudge {
             match parse_answer(&g.text) {
                 Ok(v) => {
                     let verdict = Verdict::parse(&v.verdict).unwrap_or(Verdict::Inconclusive);
-                    let mut j = Judgement::new(verdict, v.confidence, v.explanation, self.name.clone());
+                    let mut j =
+                        Judgement::new(verdict, v.confidence, v.explanation, self.name.clone());
                     j.source_quote = v.source_quote.filter(|q| !q.trim().is_empty());
                     j.passage = v
                         .passage
@@ -174,8 +182,14 @@ mod tests {
         let v = parse_answer(ok).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(v.passage, Some(1));
         assert!(parse_answer("I think it is supported").is_err());
-        assert!(parse_answer("{\"verdict\": \"MAYBE\", \"confidence\": 0.5, \"explanation\": \"x\"}").is_err());
-        assert!(parse_answer("{\"verdict\": \"SUPPORTED\", \"confidence\": 7, \"explanation\": \"x\"}").is_err());
+        assert!(parse_answer(
+            "{\"verdict\": \"MAYBE\", \"confidence\": 0.5, \"explanation\": \"x\"}"
+        )
+        .is_err());
+        assert!(parse_answer(
+            "{\"verdict\": \"SUPPORTED\", \"confidence\": 7, \"explanation\": \"x\"}"
+        )
+        .is_err());
         assert!(LlmJudge::output_schema()["properties"]["verdict"].is_object());
     }
 }

@@ -54,14 +54,49 @@ impl LocalJudge {
 }
 
 const NEGATIONS: &[&str] = &[
-    "not", "no", "never", "none", "nor", "neither", "without", "cannot", "lack", "lacks",
-    "lacking", "absent", "absence", "fail", "fails", "failed", "unable", "unaffected", "nothing",
-    "ne", "pas", "jamais", "aucun", "aucune", "sans",
+    "not",
+    "no",
+    "never",
+    "none",
+    "nor",
+    "neither",
+    "without",
+    "cannot",
+    "lack",
+    "lacks",
+    "lacking",
+    "absent",
+    "absence",
+    "fail",
+    "fails",
+    "failed",
+    "unable",
+    "unaffected",
+    "nothing",
+    "ne",
+    "pas",
+    "jamais",
+    "aucun",
+    "aucune",
+    "sans",
 ];
 
 const HEDGES: &[&str] = &[
-    "may", "might", "could", "possibly", "perhaps", "unclear", "uncertain", "speculate",
-    "hypothesize", "hypothesise", "preliminary", "unconfirmed", "rumored", "rumoured", "alleged",
+    "may",
+    "might",
+    "could",
+    "possibly",
+    "perhaps",
+    "unclear",
+    "uncertain",
+    "speculate",
+    "hypothesize",
+    "hypothesise",
+    "preliminary",
+    "unconfirmed",
+    "rumored",
+    "rumoured",
+    "alleged",
     "allegedly",
 ];
 
@@ -94,7 +129,11 @@ const OPPOSITES: &[(&str, &str)] = &[
 
 fn negated(text: &str) -> bool {
     let lower = text.to_lowercase();
-    lower.contains("n't") || lower.contains("n’t") || words(&lower).iter().any(|w| NEGATIONS.contains(&w.as_str()))
+    lower.contains("n't")
+        || lower.contains("n’t")
+        || words(&lower)
+            .iter()
+            .any(|w| NEGATIONS.contains(&w.as_str()))
 }
 
 fn hedged(text: &str) -> bool {
@@ -102,7 +141,8 @@ fn hedged(text: &str) -> bool {
 }
 
 fn has_stem(ws: &[String], stem: &str) -> bool {
-    ws.iter().any(|w| w.starts_with(stem) && (stem.len() >= 4 || w == stem))
+    ws.iter()
+        .any(|w| w.starts_with(stem) && (stem.len() >= 4 || w == stem))
 }
 
 /// An opposite-direction pair (claim word, passage word), if any.
@@ -113,7 +153,10 @@ fn opposite(claim: &str, passage: &str) -> Option<(String, String)> {
         for (x, y) in [(a, b), (b, a)] {
             if has_stem(&cw, x) && has_stem(&pw, y) && !has_stem(&pw, x) && !has_stem(&cw, y) {
                 let find = |ws: &[String], s: &str| {
-                    ws.iter().find(|w| w.starts_with(s)).cloned().unwrap_or_else(|| s.to_string())
+                    ws.iter()
+                        .find(|w| w.starts_with(s))
+                        .cloned()
+                        .unwrap_or_else(|| s.to_string())
                 };
                 return Some((find(&cw, x), find(&pw, y)));
             }
@@ -163,14 +206,26 @@ enum Figures {
     Absent(Quantity),
 }
 
-fn compare_figures(claim_q: &[Quantity], passages: &[Passage], cover: &[f32], best: usize) -> Figures {
-    let pq: Vec<Vec<Quantity>> = passages.iter().map(|p| numbers::quantities(&p.text)).collect();
+fn compare_figures(
+    claim_q: &[Quantity],
+    passages: &[Passage],
+    cover: &[f32],
+    best: usize,
+) -> Figures {
+    let pq: Vec<Vec<Quantity>> = passages
+        .iter()
+        .map(|p| numbers::quantities(&p.text))
+        .collect();
     let best_cov = cover.get(best).copied().unwrap_or(0.0);
     // Passages that speak of the claim, best first.
     let mut order: Vec<usize> = (0..passages.len())
         .filter(|&i| i == best || cover[i] >= (best_cov * 0.75).max(0.4))
         .collect();
-    order.sort_by(|a, b| (*a != best).cmp(&(*b != best)).then(cover[*b].total_cmp(&cover[*a])));
+    order.sort_by(|a, b| {
+        (*a != best)
+            .cmp(&(*b != best))
+            .then(cover[*b].total_cmp(&cover[*a]))
+    });
     let mut absent = None;
     for c in claim_q {
         let mut differs = None;
@@ -229,7 +284,8 @@ impl LocalJudge {
         }
         let terms = claim_terms(claim);
         let pterms: Vec<Vec<String>> = passages.iter().map(|p| content_terms(&p.text)).collect();
-        let covers: Vec<(f32, Vec<String>)> = pterms.iter().map(|pt| coverage(&terms, pt)).collect();
+        let covers: Vec<(f32, Vec<String>)> =
+            pterms.iter().map(|pt| coverage(&terms, pt)).collect();
         let cover: Vec<f32> = covers.iter().map(|c| c.0).collect();
         // Best passage: highest coverage, earlier (better retrieved) on ties.
         let best = (0..passages.len())
@@ -260,10 +316,7 @@ impl LocalJudge {
                 return Judgement::new(
                     Verdict::Partial,
                     0.6,
-                    format!(
-                        "The source speaks of this but does not state {}.",
-                        c.raw
-                    ),
+                    format!("The source speaks of this but does not state {}.", c.raw),
                     name,
                 )
                 .with_quote(quote(best), Some(best));
@@ -287,7 +340,11 @@ impl LocalJudge {
         // 2. Negation and opposite directions.
         let p = &passages[best].text;
         if negated(claim) != negated(p) {
-            let (who, other) = if negated(p) { ("source", "claim") } else { ("claim", "source") };
+            let (who, other) = if negated(p) {
+                ("source", "claim")
+            } else {
+                ("claim", "source")
+            };
             return Judgement::new(
                 Verdict::NotSupported,
                 0.55 + 0.3 * best_cov,
@@ -363,7 +420,11 @@ mod tests {
             &["In 2023, 78% of companies had adopted and use AI in at least one function."],
         );
         assert_ne!(j.verdict, Verdict::Supported);
-        assert!(j.explanation.contains("the source says 78%"), "{}", j.explanation);
+        assert!(
+            j.explanation.contains("the source says 78%"),
+            "{}",
+            j.explanation
+        );
         assert!(j.source_quote.is_some());
     }
 
@@ -371,7 +432,10 @@ mod tests {
     fn supported_when_covered_with_figures() {
         let j = judge(
             "78 % of companies use AI",
-            &["Weather notes.", "In 2023, 78% of companies use AI in at least one function."],
+            &[
+                "Weather notes.",
+                "In 2023, 78% of companies use AI in at least one function.",
+            ],
         );
         assert_eq!(j.verdict, Verdict::Supported, "{}", j.explanation);
         assert_eq!(j.passage, Some(1));
@@ -379,11 +443,20 @@ mod tests {
 
     #[test]
     fn negation_opposites_hedges_and_no_passage() {
-        let j = judge("The drug reduces mortality in adults", &["The drug did not reduce mortality in adults."]);
+        let j = judge(
+            "The drug reduces mortality in adults",
+            &["The drug did not reduce mortality in adults."],
+        );
         assert_eq!(j.verdict, Verdict::NotSupported);
-        let j = judge("Exports increased in Germany last year", &["Exports decreased in Germany last year."]);
+        let j = judge(
+            "Exports increased in Germany last year",
+            &["Exports decreased in Germany last year."],
+        );
         assert_eq!(j.verdict, Verdict::NotSupported);
-        let j = judge("The vaccine prevents infection in children", &["The vaccine may prevent infection in children."]);
+        let j = judge(
+            "The vaccine prevents infection in children",
+            &["The vaccine may prevent infection in children."],
+        );
         assert_eq!(j.verdict, Verdict::Partial);
         let j = judge("Mars has two moons", &[]);
         assert_eq!(j.verdict, Verdict::Inconclusive);

@@ -70,13 +70,54 @@ fn number_re() -> &'static Regex {
 
 fn bound_before(text: &str, start: usize) -> Bound {
     let before = text[..start].trim_end().to_lowercase();
-    let tail: String = before.chars().rev().take(24).collect::<Vec<_>>().into_iter().rev().collect();
+    let tail: String = before
+        .chars()
+        .rev()
+        .take(24)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
     let ends = |ws: &[&str]| ws.iter().any(|w| tail.ends_with(w));
-    if ends(&["more than", "over", "above", "at least", "exceeding", "exceeds", "upwards of", "greater than", ">", "plus de"]) {
+    if ends(&[
+        "more than",
+        "over",
+        "above",
+        "at least",
+        "exceeding",
+        "exceeds",
+        "upwards of",
+        "greater than",
+        ">",
+        "plus de",
+    ]) {
         Bound::AtLeast
-    } else if ends(&["less than", "under", "below", "at most", "fewer than", "up to", "<", "moins de"]) {
+    } else if ends(&[
+        "less than",
+        "under",
+        "below",
+        "at most",
+        "fewer than",
+        "up to",
+        "<",
+        "moins de",
+    ]) {
         Bound::AtMost
-    } else if ends(&["about", "around", "approximately", "nearly", "almost", "roughly", "some", "~", "circa", "environ", "près de", "an estimated", "estimated"]) {
+    } else if ends(&[
+        "about",
+        "around",
+        "approximately",
+        "nearly",
+        "almost",
+        "roughly",
+        "some",
+        "~",
+        "circa",
+        "environ",
+        "près de",
+        "an estimated",
+        "estimated",
+    ]) {
         Bound::Approx
     } else {
         Bound::Exact
@@ -94,8 +135,9 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         let before = text[..num.start()].chars().last();
         let after = text[num.end()..].chars().next();
         // Citation markers and identifiers.
-        if before.is_some_and(|c| c == '[' || c == '^' || c.is_alphabetic() || c == '-' || c == '/' || c == '.')
-            && caps.get(1).is_none()
+        if before.is_some_and(|c| {
+            c == '[' || c == '^' || c.is_alphabetic() || c == '-' || c == '/' || c == '.'
+        }) && caps.get(1).is_none()
         {
             continue;
         }
@@ -215,7 +257,10 @@ pub enum NumberCheck {
 
 /// Compare claim quantity `c` with the quantities of a passage.
 pub fn check(c: &Quantity, passage: &[Quantity]) -> NumberCheck {
-    let same: Vec<&Quantity> = passage.iter().filter(|p| same_kind(&c.kind, &p.kind)).collect();
+    let same: Vec<&Quantity> = passage
+        .iter()
+        .filter(|p| same_kind(&c.kind, &p.kind))
+        .collect();
     if let Some(m) = same.iter().find(|p| consistent(c, p)) {
         return NumberCheck::Matches((*m).clone());
     }
@@ -271,13 +316,19 @@ mod tests {
     use super::*;
 
     fn q(t: &str) -> Vec<(f64, Kind)> {
-        quantities(t).into_iter().map(|q| (q.value, q.kind)).collect()
+        quantities(t)
+            .into_iter()
+            .map(|q| (q.value, q.kind))
+            .collect()
     }
 
     #[test]
     fn finds_percent_money_years_units() {
         assert_eq!(q("85 % of firms"), vec![(85.0, Kind::Percent)]);
-        assert_eq!(q("78% in 2023"), vec![(78.0, Kind::Percent), (2023.0, Kind::Year)]);
+        assert_eq!(
+            q("78% in 2023"),
+            vec![(78.0, Kind::Percent), (2023.0, Kind::Year)]
+        );
         assert_eq!(q("$2.5 billion"), vec![(2.5e9, Kind::Money("USD".into()))]);
         assert_eq!(q("1,200 km away"), vec![(1200.0, Kind::Unit("km".into()))]);
         assert_eq!(q("COVID-19 and H1N1 cited [3]"), vec![]);
@@ -297,16 +348,28 @@ mod tests {
         let claim = quantities("more than 70% of users");
         assert!(matches!(check(&claim[0], &src), NumberCheck::Matches(_)));
         let claim = quantities("78.4% of users");
-        assert!(matches!(check(&claim[0], &src), NumberCheck::Differs { .. }));
+        assert!(matches!(
+            check(&claim[0], &src),
+            NumberCheck::Differs { .. }
+        ));
         let claim = quantities("78% of users");
-        assert!(matches!(check(&claim[0], &quantities("78.4% did")), NumberCheck::Matches(_)));
-        assert_eq!(check(&claim[0], &quantities("in 2020")), NumberCheck::Absent);
+        assert!(matches!(
+            check(&claim[0], &quantities("78.4% did")),
+            NumberCheck::Matches(_)
+        ));
+        assert_eq!(
+            check(&claim[0], &quantities("in 2020")),
+            NumberCheck::Absent
+        );
     }
 
     #[test]
     fn changes_the_first_figure() {
         let (t, old, new) = change_first_number("Sales rose 12.5% in 2020.").unwrap_or_default();
-        assert_eq!((t.as_str(), old.as_str(), new.as_str()), ("Sales rose 16.3% in 2020.", "12.5", "16.3"));
+        assert_eq!(
+            (t.as_str(), old.as_str(), new.as_str()),
+            ("Sales rose 16.3% in 2020.", "12.5", "16.3")
+        );
         assert!(change_first_number("No figures here.").is_none());
     }
 }

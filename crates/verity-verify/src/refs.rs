@@ -224,7 +224,13 @@ mod tests {
         );
         assert!(bib.numbered[&3].target.is_err());
         assert_eq!(bib.numbered[&3].text, "A book with no link continued here");
-        assert_eq!(bib.footnotes["n"].target, Ok("https://example.org/n".into()));
-        assert!(bib.excluded.iter().any(|r| r.start > 0 && r.contains(&text.find("Smith").unwrap_or(0))));
+        assert_eq!(
+            bib.footnotes["n"].target,
+            Ok("https://example.org/n".into())
+        );
+        assert!(bib
+            .excluded
+            .iter()
+            .any(|r| r.start > 0 && r.contains(&text.find("Smith").unwrap_or(0))));
     }
 }

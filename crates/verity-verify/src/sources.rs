@@ -48,11 +48,17 @@ pub fn to_content(url: &str, f: &FetchedSource, fetch_ms: u64) -> SourceContent 
         .to_string();
     let title = f.parsed.as_ref().and_then(|p| p.document.title.clone());
     let final_url = (f.final_url.as_str() != url).then(|| f.final_url.to_string());
-    let http = f.http_status.map(|s| format!("HTTP {s}, ")).unwrap_or_default();
+    let http = f
+        .http_status
+        .map(|s| format!("HTTP {s}, "))
+        .unwrap_or_default();
     let detail = |what: &str| {
         Some(format!(
             "{http}{what}{}",
-            f.detail.as_deref().map(|d| format!(": {d}")).unwrap_or_default()
+            f.detail
+                .as_deref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default()
         ))
     };
     match (f.status, text) {

@@ -4,16 +4,120 @@ use std::ops::Range;
 
 /// Words that carry no content for matching a claim to a passage.
 const STOPWORDS: &[&str] = &[
-    "a", "about", "after", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been",
-    "being", "between", "both", "but", "by", "can", "could", "did", "do", "does", "during",
-    "each", "for", "from", "had", "has", "have", "he", "her", "his", "how", "i", "if", "in",
-    "into", "is", "it", "its", "may", "might", "more", "most", "of", "on", "one", "or", "other",
-    "our", "over", "per", "she", "should", "so", "some", "such", "than", "that", "the", "their",
-    "them", "then", "there", "these", "they", "this", "those", "through", "to", "under", "up",
-    "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will",
-    "with", "within", "would", "you", "your", "according", "said", "says", "say", "cent",
-    "percent", "le", "la", "les", "des", "du", "de", "et", "un", "une", "en", "est", "sont",
-    "pour", "par", "dans", "sur", "que", "qui",
+    "a",
+    "about",
+    "after",
+    "all",
+    "also",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "been",
+    "being",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "during",
+    "each",
+    "for",
+    "from",
+    "had",
+    "has",
+    "have",
+    "he",
+    "her",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "may",
+    "might",
+    "more",
+    "most",
+    "of",
+    "on",
+    "one",
+    "or",
+    "other",
+    "our",
+    "over",
+    "per",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "under",
+    "up",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "within",
+    "would",
+    "you",
+    "your",
+    "according",
+    "said",
+    "says",
+    "say",
+    "cent",
+    "percent",
+    "le",
+    "la",
+    "les",
+    "des",
+    "du",
+    "de",
+    "et",
+    "un",
+    "une",
+    "en",
+    "est",
+    "sont",
+    "pour",
+    "par",
+    "dans",
+    "sur",
+    "que",
+    "qui",
 ];
 
 /// Abbreviations whose final period does not end a sentence.
@@ -162,10 +266,7 @@ fn ends_here(s: &str, i: usize) -> bool {
         return true;
     }
     // 3.5, 1.000, v1.2: a digit on both sides.
-    if i > 0
-        && bytes[i - 1].is_ascii_digit()
-        && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)
-    {
+    if i > 0 && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit) {
         return false;
     }
     // Ellipsis / URL dots / domain names: no white space after, nothing to split here.
@@ -199,7 +300,8 @@ pub fn words(text: &str) -> Vec<String> {
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         let keep = c.is_alphanumeric()
-            || (c == '.' && cur.chars().last().is_some_and(|p| p.is_ascii_digit())
+            || (c == '.'
+                && cur.chars().last().is_some_and(|p| p.is_ascii_digit())
                 && chars.peek().is_some_and(char::is_ascii_digit));
         if keep {
             cur.extend(c.to_lowercase());
@@ -235,7 +337,9 @@ pub fn stem(w: &str) -> String {
 pub fn content_terms(text: &str) -> Vec<String> {
     words(text)
         .into_iter()
-        .filter(|w| !is_stopword(w) && (w.chars().count() > 1 || w.chars().all(|c| c.is_ascii_digit())))
+        .filter(|w| {
+            !is_stopword(w) && (w.chars().count() > 1 || w.chars().all(|c| c.is_ascii_digit()))
+        })
         .map(|w| stem(&w))
         .collect()
 }
@@ -319,7 +423,13 @@ mod tests {
         let t = "# Title\nFirst para\ncontinues here.\n- item one\n- item two\n\nEnd.";
         assert_eq!(
             sents(t),
-            vec!["# Title", "First para\ncontinues here.", "- item one", "- item two", "End."]
+            vec![
+                "# Title",
+                "First para\ncontinues here.",
+                "- item one",
+                "- item two",
+                "End."
+            ]
         );
     }
 
@@ -333,7 +443,13 @@ mod tests {
 
     #[test]
     fn terms_are_stemmed_content_words() {
-        assert_eq!(content_terms("The companies are adopting AI"), vec!["compan", "adopt", "ai"]);
-        assert_eq!(words("grew 3.5% in 2020."), vec!["grew", "3.5", "in", "2020"]);
+        assert_eq!(
+            content_terms("The companies are adopting AI"),
+            vec!["compan", "adopt", "ai"]
+        );
+        assert_eq!(
+            words("grew 3.5% in 2020."),
+            vec!["grew", "3.5", "in", "2020"]
+        );
     }
 }

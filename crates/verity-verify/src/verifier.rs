@@ -9,8 +9,7 @@ use futures::stream::{self, StreamExt};
 use url::Url;
 use verity_core::{
     ChatMessage, Embedder, Error, FetchError, FetchStatus, Fetcher, GenerateRequest,
-    GenerationParams, Generator, Judge, Judgement, ParsedDocument, Passage, Result, 
-    Verdict,
+    GenerationParams, Generator, Judge, Judgement, ParsedDocument, Passage, Result, Verdict,
 };
 use verity_extract::{parse_bytes, sniff, Sniffed};
 use verity_fetch::ResolverConfig;
@@ -195,7 +194,9 @@ impl Verifier {
     }
 
     fn cancelled(&self) -> bool {
-        self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
     fn emit(&self, stage: Stage, done: usize, total: usize) {
@@ -266,7 +267,11 @@ impl Verifier {
     /// Check a parsed document (its Markdown content).
     pub async fn check_document(&self, doc: &ParsedDocument) -> Result<Report> {
         let mut r = self.check_text(&doc.document.content).await?;
-        r.document = doc.document.title.clone().or_else(|| doc.document.url.clone());
+        r.document = doc
+            .document
+            .title
+            .clone()
+            .or_else(|| doc.document.url.clone());
         Ok(r)
     }
 
@@ -347,7 +352,9 @@ impl Verifier {
             let sentence = text.get(c.location.start..c.location.end).unwrap_or("");
             let mut kept = 0usize;
             for part in &parts {
-                match find_verbatim(sentence, part).or_else(|| find_verbatim(&c.claim_text, part).map(|_| 0..sentence.len())) {
+                match find_verbatim(sentence, part)
+                    .or_else(|| find_verbatim(&c.claim_text, part).map(|_| 0..sentence.len()))
+                {
                     Some(r) if parts.len() > 1 => {
                         let mut a = c.clone();
                         a.claim_text = part.trim().to_string();
@@ -399,7 +406,12 @@ impl Verifier {
         let mut dense = self.embedder.is_some();
         for s in sources.values() {
             if let Some(content) = &s.content {
-                if self.cache.get_or_build(content, self.embedder.as_deref()).await.is_err() {
+                if self
+                    .cache
+                    .get_or_build(content, self.embedder.as_deref())
+                    .await
+                    .is_err()
+                {
                     dense = false;
                     let _ = self.cache.get_or_build(content, None).await;
                 }
@@ -533,11 +545,15 @@ impl Verifier {
         let Some(target) = &c.target else {
             return unavailable(format!(
                 "Source unavailable: {}.",
-                c.unresolved.as_deref().unwrap_or("the citation could not be resolved")
+                c.unresolved
+                    .as_deref()
+                    .unwrap_or("the citation could not be resolved")
             ));
         };
         let content = match sources.get(target) {
-            Some(s) if s.fetch_status == SourceStatus::Success => s.content.clone().unwrap_or_default(),
+            Some(s) if s.fetch_status == SourceStatus::Success => {
+                s.content.clone().unwrap_or_default()
+            }
             Some(s) => {
                 let what = match s.fetch_status {
                     SourceStatus::Paywalled => "the source is paywalled",
@@ -548,9 +564,16 @@ impl Verifier {
                     s.detail.as_deref().unwrap_or("no detail")
                 ));
             }
-            None => return unavailable("Source unavailable: the run was cancelled before it was fetched.".into()),
+            None => {
+                return unavailable(
+                    "Source unavailable: the run was cancelled before it was fetched.".into(),
+                )
+            }
         };
-        let (mut r, outcome, failed, tokens) = match self.judge_against(&c.claim_text, &content, Some(target)).await {
+        let (mut r, outcome, failed, tokens) = match self
+            .judge_against(&c.claim_text, &content, Some(target))
+            .await
+        {
             Ok((j, passages, outcome)) => {
                 let mut r = base(j.verdict, j.explanation.clone(), &j.judge);
                 r.confidence = j.confidence;
@@ -639,4 +662,3 @@ async fn ask_split(generator: &dyn Generator, claim: &str) -> Vec<String> {
         .take(12)
         .collect()
 }
-

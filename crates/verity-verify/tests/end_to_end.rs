@@ -34,33 +34,81 @@ fn document(base: &str, p: &[Page]) -> (String, Vec<String>) {
 }
 
 fn by_claim<'a>(r: &'a Report, needle: &str) -> Vec<&'a verity_verify::CheckResult> {
-    r.results.iter().filter(|x| x.claim.contains(needle)).collect()
+    r.results
+        .iter()
+        .filter(|x| x.claim.contains(needle))
+        .collect()
 }
 
 fn check_report(r: &Report, sentences: &[String]) {
     let st = &r.statistics;
     // Every claim has a status and the run completed.
     assert_eq!(r.summary.total, r.results.len());
-    assert_eq!(r.results.len(), 8, "{:#?}", r.results.iter().map(|x| (&x.claim, x.verdict)).collect::<Vec<_>>());
+    assert_eq!(
+        r.results.len(),
+        8,
+        "{:#?}",
+        r.results
+            .iter()
+            .map(|x| (&x.claim, x.verdict))
+            .collect::<Vec<_>>()
+    );
 
     // Faithful sentence: supported with a verbatim quote that states its figure.
     let faithful = by_claim(r, &sentences[0][..40.min(sentences[0].len())]);
-    let f = faithful.iter().find(|x| x.claim.trim_end_matches('.') == sentences[0].trim_end_matches('.')).unwrap();
-    assert_eq!(f.verdict, Verdict::Supported, "{}: {}", f.claim, f.explanation);
-    let ctx = f.quote_context.as_ref().expect("quote located in the source");
+    let f = faithful
+        .iter()
+        .find(|x| x.claim.trim_end_matches('.') == sentences[0].trim_end_matches('.'))
+        .unwrap();
+    assert_eq!(
+        f.verdict,
+        Verdict::Supported,
+        "{}: {}",
+        f.claim,
+        f.explanation
+    );
+    let ctx = f
+        .quote_context
+        .as_ref()
+        .expect("quote located in the source");
     assert_eq!(Some(&ctx.quote), f.source_quote.as_ref());
 
     // Distorted figure: not supported, explained with what the source says.
-    let d = r.results.iter().find(|x| x.claim.trim_end_matches('.') == sentences[1].trim_end_matches('.')).unwrap();
-    assert!(matches!(d.verdict, Verdict::Partial | Verdict::NotSupported), "{}: {:?} {}", d.claim, d.verdict, d.explanation);
-    assert!(d.explanation.contains("the source says"), "{}", d.explanation);
+    let d = r
+        .results
+        .iter()
+        .find(|x| x.claim.trim_end_matches('.') == sentences[1].trim_end_matches('.'))
+        .unwrap();
+    assert!(
+        matches!(d.verdict, Verdict::Partial | Verdict::NotSupported),
+        "{}: {:?} {}",
+        d.claim,
+        d.verdict,
+        d.explanation
+    );
+    assert!(
+        d.explanation.contains("the source says"),
+        "{}",
+        d.explanation
+    );
 
     // [2, 4]: two results, one judged, one unavailable (404).
     let two = by_claim(r, &sentences[2][..30.min(sentences[2].len())]);
     assert_eq!(two.len(), 2);
-    let dead = two.iter().find(|x| x.source_url.as_deref().is_some_and(|u| u.ends_with("/dead"))).unwrap();
+    let dead = two
+        .iter()
+        .find(|x| {
+            x.source_url
+                .as_deref()
+                .is_some_and(|u| u.ends_with("/dead"))
+        })
+        .unwrap();
     assert_eq!(dead.verdict, Verdict::SourceUnavailable);
-    assert!(dead.explanation.contains("404") || dead.explanation.contains("not found"), "{}", dead.explanation);
+    assert!(
+        dead.explanation.contains("404") || dead.explanation.contains("not found"),
+        "{}",
+        dead.explanation
+    );
 
     let pay = by_claim(r, "Premium analysts")[0];
     assert_eq!(pay.verdict, Verdict::SourceUnavailable);
@@ -68,17 +116,31 @@ fn check_report(r: &Report, sentences: &[String]) {
 
     let missing = by_claim(r, "missing study")[0];
     assert_eq!(missing.verdict, Verdict::SourceUnavailable);
-    assert!(missing.explanation.contains("no entry [7]"), "{}", missing.explanation);
+    assert!(
+        missing.explanation.contains("no entry [7]"),
+        "{}",
+        missing.explanation
+    );
     assert_eq!(missing.citation_type, CitationType::Bibliography);
 
     let looping = by_claim(r, "looping page")[0];
-    assert_eq!(looping.verdict, Verdict::SourceUnavailable, "{}", looping.explanation);
+    assert_eq!(
+        looping.verdict,
+        Verdict::SourceUnavailable,
+        "{}",
+        looping.explanation
+    );
 
     // Statistics.
     assert_eq!(st.missing_entries, 1);
     assert_eq!(st.distinct_sources, 6);
     assert_eq!(st.sources_fetched, 3);
-    assert_eq!(st.unavailable_sources.len(), 4, "{:#?}", st.unavailable_sources);
+    assert_eq!(
+        st.unavailable_sources.len(),
+        4,
+        "{:#?}",
+        st.unavailable_sources
+    );
     assert!(st.ms_per_citation > 0.0);
     for x in &r.results {
         if let (Some(q), Some(c)) = (&x.source_quote, &x.quote_context) {
@@ -97,11 +159,24 @@ async fn markdown_document_against_real_pages() {
     check_report(&r, &sentences);
     // Each distinct source fetched once.
     for path in ["/a/0", "/a/1", "/dead", "/paywall"] {
-        assert_eq!(server.hits(path), 1, "{path} fetched {} times", server.hits(path));
+        assert_eq!(
+            server.hits(path),
+            1,
+            "{path} fetched {} times",
+            server.hits(path)
+        );
     }
     // Inline link to /a/2: judged against the third page.
-    let inline = r.results.iter().find(|x| x.citation_type == CitationType::Url).unwrap();
-    assert!(inline.claim.starts_with("As reported here,"), "{}", inline.claim);
+    let inline = r
+        .results
+        .iter()
+        .find(|x| x.citation_type == CitationType::Url)
+        .unwrap();
+    assert!(
+        inline.claim.starts_with("As reported here,"),
+        "{}",
+        inline.claim
+    );
     assert_eq!(inline.verdict, Verdict::Supported, "{}", inline.explanation);
     // Renderers agree on the counts.
     let json: serde_json::Value = serde_json::from_str(&verity_verify::render::json(&r)).unwrap();
@@ -134,8 +209,18 @@ async fn html_document_against_real_pages() {
         .check_bytes(html.as_bytes(), Some("text/html"), Some("article.html"))
         .await
         .unwrap();
-    assert_eq!(r.results.len(), 3, "{:#?}", r.results.iter().map(|x| &x.claim).collect::<Vec<_>>());
-    assert_eq!(r.results[0].verdict, Verdict::Supported, "{}", r.results[0].explanation);
+    assert_eq!(
+        r.results.len(),
+        3,
+        "{:#?}",
+        r.results.iter().map(|x| &x.claim).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        r.results[0].verdict,
+        Verdict::Supported,
+        "{}",
+        r.results[0].explanation
+    );
     assert_eq!(r.results[2].verdict, Verdict::SourceUnavailable);
 }
 
@@ -153,23 +238,41 @@ async fn bad_inputs_complete_with_clear_statuses() {
         .check_bytes(&[0u8, 159, 146, 150, 0, 1, 2, 3], None, Some("x.bin"))
         .await
         .unwrap_err();
-    assert!(matches!(err.code(), "parse_error" | "invalid_input"), "{err}");
+    assert!(
+        matches!(err.code(), "parse_error" | "invalid_input"),
+        "{err}"
+    );
     // Broken PDF: a typed error.
     let err = verifier
         .check_bytes(b"%PDF-1.7\n garbage without xref", None, Some("broken.pdf"))
         .await
         .unwrap_err();
-    assert!(matches!(err.code(), "parse_error" | "invalid_input" | "no_text_layer"), "{err}");
+    assert!(
+        matches!(
+            err.code(),
+            "parse_error" | "invalid_input" | "no_text_layer"
+        ),
+        "{err}"
+    );
     // Malformed references and unresolvable entries.
     let doc = "A first claim about things [1]. A second one [3]. A third (Nobody, 2001).\n\n## References\n1. Just a title with no link\n2) http://[::1\n3. https://exa mple.invalid/x\n";
     let r = verifier.check_text(doc).await.unwrap();
     assert_eq!(r.summary.total, 3);
-    assert!(r.results.iter().all(|x| x.verdict == Verdict::SourceUnavailable), "{:#?}", r.results);
+    assert!(
+        r.results
+            .iter()
+            .all(|x| x.verdict == Verdict::SourceUnavailable),
+        "{:#?}",
+        r.results
+    );
     // 1,000 citations to one unreachable host: bounded, completes, one fetch per distinct source.
     let dead = common::dead_url().await;
     let mut big = String::new();
     for i in 0..1000 {
-        big.push_str(&format!("Claim number {i} is about item {i} of the list [{}].\n", i % 10 + 1));
+        big.push_str(&format!(
+            "Claim number {i} is about item {i} of the list [{}].\n",
+            i % 10 + 1
+        ));
     }
     big.push_str("\n## References\n");
     for i in 1..=10 {
@@ -200,6 +303,10 @@ async fn cancel_flag_reports_what_is_done() {
     let (doc, _) = document(&server.base, &pages);
     let r = verifier.check_text(&doc).await.unwrap();
     assert!(r.cancelled);
-    assert!(r.results.len() >= 2 && r.results.len() < 8, "{}", r.results.len());
+    assert!(
+        r.results.len() >= 2 && r.results.len() < 8,
+        "{}",
+        r.results.len()
+    );
     assert_eq!(r.statistics.skipped, 8 - r.results.len());
 }

@@ -40,7 +40,11 @@ async fn report() -> Report {
 
 fn chromium() -> Option<String> {
     for c in ["chromium", "chromium-browser", "google-chrome"] {
-        if Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()) {
+        if Command::new(c)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+        {
             return Some(c.to_string());
         }
     }
@@ -79,7 +83,16 @@ fn visible_cards(dom: &str) -> Vec<String> {
 async fn html_report_in_headless_chromium() {
     let r = report().await;
     let verdicts: Vec<Verdict> = r.results.iter().map(|x| x.verdict).collect();
-    assert_eq!(verdicts, vec![Verdict::Supported, Verdict::Partial, Verdict::SourceUnavailable], "{:#?}", r.results);
+    assert_eq!(
+        verdicts,
+        vec![
+            Verdict::Supported,
+            Verdict::Partial,
+            Verdict::SourceUnavailable
+        ],
+        "{:#?}",
+        r.results
+    );
     let html = render::html(&r);
     // Self-contained: no external resource, markup from the document is escaped.
     assert!(!html.contains("src=\"http") && !html.contains("<link "));
@@ -104,12 +117,25 @@ async fn html_report_in_headless_chromium() {
     assert_eq!(cards.len(), 3);
     assert!(cards[0].contains("badge SUPPORTED"));
     assert!(cards[1].contains("badge PARTIAL") && cards[1].contains("the source says 78 %"));
-    assert!(cards[1].contains("<mark class=\"quote\">In 2023, 78 % of companies had adopted AI"), "{}", cards[1]);
-    assert!(cards[1].contains("executives at 1,500 companies"), "context before the quote: {}", cards[1]);
+    assert!(
+        cards[1].contains("<mark class=\"quote\">In 2023, 78 % of companies had adopted AI"),
+        "{}",
+        cards[1]
+    );
+    assert!(
+        cards[1].contains("executives at 1,500 companies"),
+        "context before the quote: {}",
+        cards[1]
+    );
     assert!(cards[2].contains("SOURCE UNAVAILABLE") && cards[2].contains("404"));
 
     // Filtering by verdict (preset through the URL, as a click does).
-    let dom = run_chromium(&bin, &profile, &["--dump-dom"], &format!("{url}#filter=PARTIAL"));
+    let dom = run_chromium(
+        &bin,
+        &profile,
+        &["--dump-dom"],
+        &format!("{url}#filter=PARTIAL"),
+    );
     assert!(dom.contains("Showing 1 of 3 claims"), "{dom}");
     let cards = visible_cards(&dom);
     assert_eq!(cards.len(), 1);
@@ -117,9 +143,23 @@ async fn html_report_in_headless_chromium() {
     assert!(dom.contains("class=\"filter active\" data-filter=\"PARTIAL\""));
 
     // A screenshot renders (kept when VERITY_SCREENSHOT_DIR is set, for a look).
-    let shot_dir = std::env::var("VERITY_SCREENSHOT_DIR").map(std::path::PathBuf::from).unwrap_or(dir.path().to_path_buf());
+    let shot_dir = std::env::var("VERITY_SCREENSHOT_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or(dir.path().to_path_buf());
     let shot = shot_dir.join("verify-report.png");
-    run_chromium(&bin, &profile, &[&format!("--screenshot={}", shot.display()), "--window-size=1100,1300"], &url);
+    run_chromium(
+        &bin,
+        &profile,
+        &[
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=1100,1300",
+        ],
+        &url,
+    );
     let png = std::fs::read(&shot).unwrap();
-    assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "screenshot of {} bytes", png.len());
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "screenshot of {} bytes",
+        png.len()
+    );
 }

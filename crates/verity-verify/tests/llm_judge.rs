@@ -22,16 +22,22 @@ impl Script {
     fn next(&self, body: Value) -> String {
         self.bodies.lock().unwrap().push(body);
         let mut a = self.answers.lock().unwrap();
-        if a.len() > 1 { a.remove(0) } else { a[0].clone() }
+        if a.len() > 1 {
+            a.remove(0)
+        } else {
+            a[0].clone()
+        }
     }
 }
 
 async fn openai(State(s): State<Arc<Script>>, Json(body): Json<Value>) -> Json<Value> {
     let model = body["model"].clone();
     let content = s.next(body);
-    Json(json!({"id": "c1", "object": "chat.completion", "created": 1, "model": model,
+    Json(
+        json!({"id": "c1", "object": "chat.completion", "created": 1, "model": model,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}))
+        "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}}),
+    )
 }
 
 async fn ollama(State(s): State<Arc<Script>>, Json(body): Json<Value>) -> Json<Value> {
@@ -59,7 +65,10 @@ async fn serve(answers: &[&str]) -> (String, Arc<Script>) {
 
 fn openai_judge(base: &str) -> LlmJudge {
     let g: Arc<dyn Generator> = Arc::new(
-        OpenAiGenerator::builder(base, "judge-model").retry(RetryPolicy::none()).build().unwrap(),
+        OpenAiGenerator::builder(base, "judge-model")
+            .retry(RetryPolicy::none())
+            .build()
+            .unwrap(),
     );
     LlmJudge::new(g)
 }
@@ -67,7 +76,9 @@ fn openai_judge(base: &str) -> LlmJudge {
 const SOURCE: &str = "The survey covered 1,500 firms. In 2023, 78 % of companies had adopted AI in at least one function. Adoption was highest in tech.";
 
 fn passages() -> Vec<Passage> {
-    vec![Passage::new("In 2023, 78 % of companies had adopted AI in at least one function.")]
+    vec![Passage::new(
+        "In 2023, 78 % of companies had adopted AI in at least one function.",
+    )]
 }
 
 const PARTIAL: &str = r#"{"verdict": "PARTIAL", "confidence": 0.9, "explanation": "The source says 78 %, not 85 %.", "source_quote": "In 2023, 78 % of companies had adopted AI in at least one function.", "passage": 1}"#;
@@ -75,7 +86,10 @@ const PARTIAL: &str = r#"{"verdict": "PARTIAL", "confidence": 0.9, "explanation"
 #[tokio::test]
 async fn strict_json_at_temperature_zero() {
     let (base, script) = serve(&[PARTIAL]).await;
-    let j = openai_judge(&base).judge("85 % of companies use AI", &passages()).await.unwrap();
+    let j = openai_judge(&base)
+        .judge("85 % of companies use AI", &passages())
+        .await
+        .unwrap();
     assert_eq!(j.verdict, Verdict::Partial);
     assert_eq!(j.judge, "llm:judge-model");
     assert_eq!(j.tokens, Some(120));
@@ -90,13 +104,22 @@ async fn strict_json_at_temperature_zero() {
 #[tokio::test]
 async fn malformed_output_is_retried_once_then_reported() {
     let (base, script) = serve(&["Sure! The claim looks fine to me.", PARTIAL]).await;
-    let j = openai_judge(&base).judge("85 % of companies use AI", &passages()).await.unwrap();
+    let j = openai_judge(&base)
+        .judge("85 % of companies use AI", &passages())
+        .await
+        .unwrap();
     assert_eq!(j.verdict, Verdict::Partial);
     assert_eq!(script.bodies.lock().unwrap().len(), 2);
-    assert!(script.bodies.lock().unwrap()[1]["messages"].to_string().contains("not valid"));
+    assert!(script.bodies.lock().unwrap()[1]["messages"]
+        .to_string()
+        .contains("not valid"));
 
-    let (base, script) = serve(&["{\"verdict\": \"PROBABLY\", \"confidence\": 0.5, \"explanation\": \"x\"}"]).await;
-    let err = openai_judge(&base).judge("85 % of companies use AI", &passages()).await.unwrap_err();
+    let (base, script) =
+        serve(&["{\"verdict\": \"PROBABLY\", \"confidence\": 0.5, \"explanation\": \"x\"}"]).await;
+    let err = openai_judge(&base)
+        .judge("85 % of companies use AI", &passages())
+        .await
+        .unwrap_err();
     assert_eq!(err.code(), "bad_response", "{err}");
     assert_eq!(script.bodies.lock().unwrap().len(), 2);
 }
@@ -108,15 +131,32 @@ async fn ollama_judge_and_checks_after_it() {
     let fabricated = r#"{"verdict": "SUPPORTED", "confidence": 0.95, "explanation": "Matches.", "source_quote": "In 2023, 85 % of all companies had adopted AI in at least one function", "passage": 1}"#;
     let (base, _script) = serve(&[fabricated]).await;
     let g: Arc<dyn Generator> = Arc::new(
-        OllamaGenerator::builder("judge-model:1b").base_url(&base).retry(RetryPolicy::none()).build().unwrap(),
+        OllamaGenerator::builder("judge-model:1b")
+            .base_url(&base)
+            .retry(RetryPolicy::none())
+            .build()
+            .unwrap(),
     );
-    let fetcher: Arc<dyn verity_core::Fetcher> = Arc::new(verity_fetch::HttpFetcher::with_defaults().unwrap());
-    let v = Verifier::builder(fetcher).judge(Arc::new(LlmJudge::new(g))).build();
-    let (j, ps, outcome) = v.judge_against("85 % of companies use AI", SOURCE, None).await.unwrap();
+    let fetcher: Arc<dyn verity_core::Fetcher> =
+        Arc::new(verity_fetch::HttpFetcher::with_defaults().unwrap());
+    let v = Verifier::builder(fetcher)
+        .judge(Arc::new(LlmJudge::new(g)))
+        .build();
+    let (j, ps, outcome) = v
+        .judge_against("85 % of companies use AI", SOURCE, None)
+        .await
+        .unwrap();
     assert!(!ps.is_empty());
     assert!(outcome.quote_replaced, "{outcome:?}");
-    assert_eq!(j.source_quote.as_deref(), Some("In 2023, 78 % of companies had adopted AI in at least one function."));
+    assert_eq!(
+        j.source_quote.as_deref(),
+        Some("In 2023, 78 % of companies had adopted AI in at least one function.")
+    );
     assert_eq!(j.verdict, Verdict::Partial, "{}", j.explanation);
-    assert!(j.explanation.contains("the source says 78 %"), "{}", j.explanation);
+    assert!(
+        j.explanation.contains("the source says 78 %"),
+        "{}",
+        j.explanation
+    );
     assert_eq!(j.tokens, Some(105));
 }

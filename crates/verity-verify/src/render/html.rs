@@ -71,7 +71,10 @@ pub fn html(r: &Report) -> String {
     let s = &r.summary;
     let title = format!(
         "Citation check{}",
-        r.document.as_deref().map(|d| format!(" — {d}")).unwrap_or_default()
+        r.document
+            .as_deref()
+            .map(|d| format!(" — {d}"))
+            .unwrap_or_default()
     );
     let mut o = String::new();
     let _ = write!(
@@ -79,12 +82,21 @@ pub fn html(r: &Report) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width,initial-scale=1\"><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\"><title>{}</title><style>{STYLE}</style></head><body>",
         escape(&title)
     );
-    let _ = write!(o, "<header><h1>{}</h1><div id=\"message\">{}</div></header><main>", escape(&title), escape(&s.message));
+    let _ = write!(
+        o,
+        "<header><h1>{}</h1><div id=\"message\">{}</div></header><main>",
+        escape(&title),
+        escape(&s.message)
+    );
     if r.cancelled {
         o.push_str("<p><strong>The run was cancelled:</strong> this report holds the claims checked before.</p>");
     }
     o.push_str("<div class=\"counts\">");
-    let _ = write!(o, "<button class=\"filter\" data-filter=\"ALL\">All {}</button>", s.total);
+    let _ = write!(
+        o,
+        "<button class=\"filter\" data-filter=\"ALL\">All {}</button>",
+        s.total
+    );
     for (v, n) in [
         (Verdict::Supported, s.supported),
         (Verdict::Partial, s.partial),
@@ -132,7 +144,11 @@ pub fn html(r: &Report) -> String {
                 );
             }
             (None, Some(q)) => {
-                let _ = write!(o, "<blockquote class=\"context\"><mark class=\"quote\">{}</mark></blockquote>", escape(q));
+                let _ = write!(
+                    o,
+                    "<blockquote class=\"context\"><mark class=\"quote\">{}</mark></blockquote>",
+                    escape(q)
+                );
             }
             _ => {}
         }

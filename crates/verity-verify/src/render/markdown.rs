@@ -14,7 +14,14 @@ fn esc(s: &str) -> String {
 pub fn markdown(r: &Report) -> String {
     let mut o = String::new();
     let s = &r.summary;
-    let _ = writeln!(o, "# Citation check{}\n", r.document.as_deref().map(|d| format!(": {d}")).unwrap_or_default());
+    let _ = writeln!(
+        o,
+        "# Citation check{}\n",
+        r.document
+            .as_deref()
+            .map(|d| format!(": {d}"))
+            .unwrap_or_default()
+    );
     let _ = writeln!(o, "{}\n", s.message);
     let _ = writeln!(
         o,
@@ -22,10 +29,16 @@ pub fn markdown(r: &Report) -> String {
         s.total, s.supported, s.partial, s.not_supported, s.inconclusive, s.unavailable
     );
     if r.cancelled {
-        let _ = writeln!(o, "> The run was cancelled: this report holds the claims checked before.\n");
+        let _ = writeln!(
+            o,
+            "> The run was cancelled: this report holds the claims checked before.\n"
+        );
     }
     if !r.results.is_empty() {
-        let _ = writeln!(o, "| # | line | verdict | claim | source |\n|---|---|---|---|---|");
+        let _ = writeln!(
+            o,
+            "| # | line | verdict | claim | source |\n|---|---|---|---|---|"
+        );
         for (i, x) in r.results.iter().enumerate() {
             let _ = writeln!(
                 o,
@@ -39,10 +52,24 @@ pub fn markdown(r: &Report) -> String {
         }
         let _ = writeln!(o, "\n## Details\n");
         for (i, x) in r.results.iter().enumerate() {
-            let _ = writeln!(o, "### {}. {} — line {}\n", i + 1, label(x.verdict), x.location.line);
+            let _ = writeln!(
+                o,
+                "### {}. {} — line {}\n",
+                i + 1,
+                label(x.verdict),
+                x.location.line
+            );
             let _ = writeln!(o, "**Claim:** {}\n", x.claim);
-            let _ = writeln!(o, "**Source:** {}\n", x.source_url.as_deref().unwrap_or(&x.citation_ref));
-            let _ = writeln!(o, "**Why:** {} (confidence {:.2})\n", x.explanation, x.confidence);
+            let _ = writeln!(
+                o,
+                "**Source:** {}\n",
+                x.source_url.as_deref().unwrap_or(&x.citation_ref)
+            );
+            let _ = writeln!(
+                o,
+                "**Why:** {} (confidence {:.2})\n",
+                x.explanation, x.confidence
+            );
             if let Some(q) = &x.source_quote {
                 let _ = writeln!(o, "> {}\n", q.replace('\n', " "));
             }
@@ -77,7 +104,11 @@ pub fn markdown(r: &Report) -> String {
     if !st.unavailable_sources.is_empty() {
         let _ = writeln!(o, "\n### Unavailable sources\n");
         for u in &st.unavailable_sources {
-            let _ = writeln!(o, "- {} — {:?}: {} ({} claim(s))", u.source, u.status, u.reason, u.claims);
+            let _ = writeln!(
+                o,
+                "- {} — {:?}: {} ({} claim(s))",
+                u.source, u.status, u.reason, u.claims
+            );
         }
     }
     o

@@ -35,17 +35,49 @@ fn pad(s: &str, w: usize) -> String {
 pub fn terminal(r: &Report, color: bool) -> String {
     let mut o = String::new();
     let s = &r.summary;
-    let bold = |t: &str| if color { format!("\x1b[1m{t}\x1b[0m") } else { t.to_string() };
-    let _ = writeln!(o, "{}", bold(&format!("Citation check{}", r.document.as_deref().map(|d| format!(" — {d}")).unwrap_or_default())));
+    let bold = |t: &str| {
+        if color {
+            format!("\x1b[1m{t}\x1b[0m")
+        } else {
+            t.to_string()
+        }
+    };
+    let _ = writeln!(
+        o,
+        "{}",
+        bold(&format!(
+            "Citation check{}",
+            r.document
+                .as_deref()
+                .map(|d| format!(" — {d}"))
+                .unwrap_or_default()
+        ))
+    );
     let _ = writeln!(o, "{}", s.message);
     let _ = writeln!(
         o,
         "{}  {}  {}  {}  {}",
-        paint(&format!("supported {}", s.supported), Verdict::Supported, color),
+        paint(
+            &format!("supported {}", s.supported),
+            Verdict::Supported,
+            color
+        ),
         paint(&format!("partial {}", s.partial), Verdict::Partial, color),
-        paint(&format!("not supported {}", s.not_supported), Verdict::NotSupported, color),
-        paint(&format!("inconclusive {}", s.inconclusive), Verdict::Inconclusive, color),
-        paint(&format!("unavailable {}", s.unavailable), Verdict::SourceUnavailable, color),
+        paint(
+            &format!("not supported {}", s.not_supported),
+            Verdict::NotSupported,
+            color
+        ),
+        paint(
+            &format!("inconclusive {}", s.inconclusive),
+            Verdict::Inconclusive,
+            color
+        ),
+        paint(
+            &format!("unavailable {}", s.unavailable),
+            Verdict::SourceUnavailable,
+            color
+        ),
     );
     if r.cancelled {
         let _ = writeln!(o, "(cancelled: showing the claims checked before the stop)");
@@ -54,7 +86,18 @@ pub fn terminal(r: &Report, color: bool) -> String {
         return o;
     }
     let _ = writeln!(o);
-    let _ = writeln!(o, "{}", bold(&format!("{:>3}  {:>5}  {}  {}  {}", "#", "line", pad("verdict", 22), pad("claim", 48), "source")));
+    let _ = writeln!(
+        o,
+        "{}",
+        bold(&format!(
+            "{:>3}  {:>5}  {}  {}  {}",
+            "#",
+            "line",
+            pad("verdict", 22),
+            pad("claim", 48),
+            "source"
+        ))
+    );
     for (i, x) in r.results.iter().enumerate() {
         let v = paint(&pad(label(x.verdict), 22), x.verdict, color);
         let _ = writeln!(

@@ -41,28 +41,39 @@ pub fn pages(n: usize) -> Option<Vec<Page>> {
     };
     let dir = dir.join("article-extraction");
     let truth: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("ground-truth.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ground-truth.json")).unwrap())
+            .unwrap();
     let mut ids: Vec<&String> = truth.as_object().unwrap().keys().collect();
     ids.sort();
     let mut out = Vec::new();
     for id in ids {
         let gz = std::fs::read(dir.join(format!("html/{id}.html.gz"))).unwrap();
         let mut html = String::new();
-        if flate2::read::GzDecoder::new(&gz[..]).read_to_string(&mut html).is_err() {
+        if flate2::read::GzDecoder::new(&gz[..])
+            .read_to_string(&mut html)
+            .is_err()
+        {
             continue;
         }
-        let Ok(parsed) = verity_extract::parse_html(&html, None) else { continue };
+        let Ok(parsed) = verity_extract::parse_html(&html, None) else {
+            continue;
+        };
         let content = parsed.document.content;
         let body = truth[id]["articleBody"].as_str().unwrap_or("");
-        let found = sentence_spans(body).into_iter().map(|r| body[r].to_string()).find(|s| {
-            let w = s.split_whitespace().count();
-            (12..=40).contains(&w)
-                && s.ends_with('.')
-                && s.chars().next().is_some_and(char::is_uppercase)
-                && !s.contains(['[', ']', '(', ')', '"', '“', '”', '*', '_'])
-                && quantities(s).iter().any(|q| q.kind != verity_verify::numbers::Kind::Year)
-                && find_verbatim(&content, s).is_some()
-        });
+        let found = sentence_spans(body)
+            .into_iter()
+            .map(|r| body[r].to_string())
+            .find(|s| {
+                let w = s.split_whitespace().count();
+                (12..=40).contains(&w)
+                    && s.ends_with('.')
+                    && s.chars().next().is_some_and(char::is_uppercase)
+                    && !s.contains(['[', ']', '(', ')', '"', '“', '”', '*', '_'])
+                    && quantities(s)
+                        .iter()
+                        .any(|q| q.kind != verity_verify::numbers::Kind::Year)
+                    && find_verbatim(&content, s).is_some()
+            });
         if let Some(sentence) = found {
             out.push(Page { html, sentence });
             if out.len() == n {
@@ -98,8 +109,12 @@ const PAYWALL: &str = r#"<!DOCTYPE html><html><head><title>Premium analysis</tit
 async fn handle(State(s): State<AppState>, uri: Uri) -> Response {
     let path = uri.path().to_string();
     *s.hits.lock().unwrap().entry(path.clone()).or_default() += 1;
-    let html = |body: String| ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response();
-    if let Some(i) = path.strip_prefix("/a/").and_then(|i| i.parse::<usize>().ok()) {
+    let html =
+        |body: String| ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response();
+    if let Some(i) = path
+        .strip_prefix("/a/")
+        .and_then(|i| i.parse::<usize>().ok())
+    {
         if let Some(p) = s.pages.get(i) {
             return html(p.html.clone());
         }
@@ -124,7 +139,10 @@ pub async fn serve_sources(pages: &[Page]) -> Server {
     tokio::spawn(async move {
         axum::serve(listener, app).await.unwrap();
     });
-    Server { base: format!("http://{addr}"), hits }
+    Server {
+        base: format!("http://{addr}"),
+        hits,
+    }
 }
 
 /// A URL where nothing listens.
