@@ -202,10 +202,7 @@ mod tests {
             assert_eq!(json, format!("\"{}\"", v.as_str()));
             assert_eq!(Verdict::parse(v.as_str()), Some(v));
         }
-        assert_eq!(
-            Verdict::parse("not supported"),
-            Some(Verdict::NotSupported)
-        );
+        assert_eq!(Verdict::parse("not supported"), Some(Verdict::NotSupported));
         assert_eq!(Verdict::parse("maybe"), None);
     }
 
@@ -213,7 +210,13 @@ mod tests {
     fn judgement_schema_names_the_fields() {
         let schema = serde_json::to_value(schemars::schema_for!(Judgement)).unwrap_or_default();
         let props = &schema["properties"];
-        for key in ["verdict", "confidence", "explanation", "source_quote", "judge"] {
+        for key in [
+            "verdict",
+            "confidence",
+            "explanation",
+            "source_quote",
+            "judge",
+        ] {
             assert!(props.get(key).is_some(), "{key} missing from {schema}");
         }
         let clamped = Judgement::new(Verdict::Supported, 3.0, "x", "t");

@@ -1,1 +1,40 @@
-//! placeholder
+//! # verity-verify
+//!
+//! Citation verification (seed 002): take a document, find every claim that
+//! cites a source, fetch each source once, find the sentences of the source
+//! that speak of the claim, and let a [`Judge`](verity_core::Judge) say
+//! whether the source supports it — with the exact sentence that decides it.
+//!
+//! | stage | module |
+//! |---|---|
+//! | claims that cite (links, URLs, DOIs, arXiv, `[3]`, `[^2]`, author–year) | [`claims`], [`refs`] |
+//! | sources, fetched once each | [`sources`] |
+//! | sentence-level passages (BM25 ⊕ dense), cached by content hash | [`evidence`] |
+//! | judges: [`LocalJudge`] (default), [`LlmJudge`] | [`judge_local`], [`judge_llm`] |
+//! | deterministic checks after any judge | [`checks`] |
+//! | report: JSON, Markdown, terminal, HTML | [`report`], [`render`] |
+//!
+//! Entry point: [`Verifier::builder`].
+
+pub mod checks;
+pub mod claims;
+pub mod evidence;
+pub mod judge_llm;
+pub mod judge_local;
+pub mod numbers;
+pub mod refs;
+pub mod render;
+pub mod report;
+pub mod sources;
+pub mod text;
+pub mod types;
+mod verifier;
+
+pub use judge_llm::LlmJudge;
+pub use judge_local::{LocalJudge, LocalJudgeConfig};
+pub use report::{Report, Statistics, Summary, UnavailableSource};
+pub use types::{
+    CheckResult, CitationType, ClaimCitation, Location, QuoteContext, SourceContent, SourceStatus,
+};
+pub use verifier::{Progress, Stage, Verifier, VerifierBuilder};
+pub use verity_core::{Judge, Judgement, Passage, Verdict};

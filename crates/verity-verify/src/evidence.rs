@@ -1,0 +1,271 @@
+//! Evidence: a source split into sentences once (and embedded once when an
+//! embedder is given), then the best sentences for a claim, by BM25 fused
+//! with dense similarity, each with its byte offsets in the source.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use verity_core::embed::cosine;
+use verity_core::{Embedder, Passage, Result};
+
+use crate::text::{content_terms, sentence_spans};
+
+/// Sentences shorter than this (in words) are not passages.
+const MIN_WORDS: usize = 3;
+/// Longest sentence kept as one passage (bytes); longer runs are cut.
+const MAX_SENTENCE: usize = 1200;
+
+/// A source ready for passage search.
+#[derive(Debug)]
+pub struct SourceIndex {
+    content: String,
+    /// Sentence byte ranges in `content`.
+    spans: Vec<std::ops::Range<usize>>,
+    /// Term frequencies per sentence.
+    tf: Vec<HashMap<String, u32>>,
+    lens: Vec<usize>,
+    df: HashMap<String, u32>,
+    avg_len: f64,
+    vectors: Option<Vec<Vec<f32>>>,
+}
+
+impl SourceIndex {
+    /// Index `content` (lexical only).
+    pub fn lexical(content: &str) -> Self {
+        let mut spans = Vec::new();
+        for r in sentence_spans(content) {
+            let s = &content[r.clone()];
+            if s.split_whitespace().count() < MIN_WORDS {
+                continue;
+            }
+            if s.len() <= MAX_SENTENCE {
+                spans.push(r);
+                continue;
+            }
+            // Cut run-on text (tables, lists without punctuation) on char boundaries.
+            let mut a = r.start;
+            while a < r.end {
+                let mut b = (a + MAX_SENTENCE).min(r.end);
+                while !content.is_char_boundary(b) {
+                    b -= 1;
+                }
+                if let Some(ws) = content[a..b]
+                    .rfind(char::is_whitespace)
+                    .filter(|&p| p > 0 && b < r.end)
+                {
+                    b = a + ws;
+                }
+                spans.push(a..b);
+                a = b;
+                while a < r.end && content[a..].starts_with(char::is_whitespace) {
+                    a += content[a..].chars().next().map_or(1, char::len_utf8);
+                }
+            }
+        }
+        let mut tf = Vec::with_capacity(spans.len());
+        let mut lens = Vec::with_capacity(spans.len());
+        let mut df: HashMap<String, u32> = HashMap::new();
+        for r in &spans {
+            let terms = content_terms(&content[r.clone()]);
+            lens.push(terms.len());
+            let mut m: HashMap<String, u32> = HashMap::new();
+            for t in terms {
+                *m.entry(t).or_default() += 1;
+            }
+            for k in m.keys() {
+                *df.entry(k.clone()).or_default() += 1;
+            }
+            tf.push(m);
+        }
+        let avg_len = if lens.is_empty() {
+            1.0
+        } else {
+            lens.iter().sum::<usize>() as f64 / lens.len() as f64
+        };
+        Self {
+            content: content.to_string(),
+            spans,
+            tf,
+            lens,
+            df,
+            avg_len: avg_len.max(1.0),
+            vectors: None,
+        }
+    }
+
+    /// Index `content` and embed its sentences with `embedder`.
+    pub async fn build(content: &str, embedder: Option<&dyn Embedder>) -> Result<Self> {
+        let mut idx = Self::lexical(content);
+        if let Some(e) = embedder {
+            let texts: Vec<String> = idx
+                .spans
+                .iter()
+                .map(|r| content[r.clone()].to_string())
+                .collect();
+            let mut vectors = Vec::with_capacity(texts.len());
+            for batch in texts.chunks(64) {
+                vectors.extend(e.embed(batch).await?);
+            }
+            if vectors.len() == texts.len() {
+                idx.vectors = Some(vectors);
+            }
+        }
+        Ok(idx)
+    }
+
+    /// The source text.
+    pub fn content(&self) -> &str {
+        &self.content
+    }
+
+    /// Number of sentences indexed.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// `true` when no sentence was indexed.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Whether sentence vectors are present.
+    pub fn is_dense(&self) -> bool {
+        self.vectors.is_some()
+    }
+
+    fn bm25(&self, terms: &[String]) -> Vec<f64> {
+        let n = self.spans.len() as f64;
+        let (k1, b) = (1.2, 0.75);
+        let mut uniq = terms.to_vec();
+        uniq.sort();
+        uniq.dedup();
+        (0..self.spans.len())
+            .map(|i| {
+                uniq.iter()
+                    .map(|t| {
+                        let f = f64::from(self.tf[i].get(t).copied().unwrap_or(0));
+                        if f == 0.0 {
+                            return 0.0;
+                        }
+                        let df = f64::from(self.df.get(t).copied().unwrap_or(0));
+                        let idf = ((n - df + 0.5) / (df + 0.5) + 1.0).ln();
+                        let norm = 1.0 - b + b * self.lens[i] as f64 / self.avg_len;
+                        idf * f * (k1 + 1.0) / (f + k1 * norm)
+                    })
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// The `k` best sentences for `claim`, best first. `query_vector` is the
+    /// claim's embedding (same embedder as the index) for dense fusion.
+    pub fn passages(&self, claim: &str, query_vector: Option<&[f32]>, k: usize) -> Vec<Passage> {
+        if self.spans.is_empty() || k == 0 {
+            return Vec::new();
+        }
+        let terms = content_terms(claim);
+        let lex = self.bm25(&terms);
+        let max_lex = lex.iter().copied().fold(0.0, f64::max);
+        let dense: Option<Vec<f64>> = match (&self.vectors, query_vector) {
+            (Some(vs), Some(q)) => Some(vs.iter().map(|v| f64::from(cosine(v, q))).collect()),
+            _ => None,
+        };
+        let mut scored: Vec<(usize, f64)> = (0..self.spans.len())
+            .map(|i| {
+                let l = if max_lex > 0.0 { lex[i] / max_lex } else { 0.0 };
+                let s = match &dense {
+                    Some(d) => 0.5 * l + 0.5 * d[i].max(0.0),
+                    None => l,
+                };
+                (i, s)
+            })
+            .collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        scored
+            .into_iter()
+            .take(k)
+            .filter(|(_, s)| *s > 0.0)
+            .map(|(i, s)| {
+                let r = self.spans[i].clone();
+                Passage {
+                    text: self.content[r.clone()].to_string(),
+                    start: r.start,
+                    end: r.end,
+                    score: s as f32,
+                    source_url: None,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Source indexes cached by content hash, so a source shared by many claims
+/// (or many runs) is split and embedded once.
+#[derive(Debug, Default)]
+pub struct EvidenceCache {
+    map: Mutex<HashMap<String, Arc<SourceIndex>>>,
+    capacity: usize,
+}
+
+impl EvidenceCache {
+    /// A cache holding at most `capacity` sources (cleared when full).
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            map: Mutex::new(HashMap::new()),
+            capacity: capacity.max(1),
+        }
+    }
+
+    /// The index of `content`, built on first use.
+    pub async fn get_or_build(
+        &self,
+        content: &str,
+        embedder: Option<&dyn Embedder>,
+    ) -> Result<Arc<SourceIndex>> {
+        let key = format!(
+            "{}:{}",
+            verity_core::hash::sha1_hex(content.as_bytes()),
+            embedder.map_or_else(String::new, |e| e.id().to_string())
+        );
+        if let Some(hit) = self.map.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return Ok(hit);
+        }
+        let idx = Arc::new(SourceIndex::build(content, embedder).await?);
+        if let Ok(mut m) = self.map.lock() {
+            if m.len() >= self.capacity {
+                m.clear();
+            }
+            m.insert(key, idx.clone());
+        }
+        Ok(idx)
+    }
+
+    /// Sources cached.
+    pub fn len(&self) -> usize {
+        self.map.lock().map_or(0, |m| m.len())
+    }
+
+    /// `true` when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_sentence_with_offsets() {
+        let src = "Intro text about nothing in particular. In 2023, 78 % of companies had adopted AI in at least one function. Weather was mild that year overall.";
+        let idx = SourceIndex::lexical(src);
+        assert_eq!(idx.len(), 3);
+        let p = idx.passages("85 % of companies use AI", None, 2);
+        assert_eq!(
+            p[0].text,
+            "In 2023, 78 % of companies had adopted AI in at least one function."
+        );
+        assert_eq!(&src[p[0].start..p[0].end], p[0].text);
+        assert!(idx.passages("", None, 3).is_empty());
+    }
+}

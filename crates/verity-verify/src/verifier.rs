@@ -1,0 +1,664 @@
+//! The verification pipeline and its builder.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures::stream::{self, StreamExt};
+use url::Url;
+use verity_core::{
+    ChatMessage, Embedder, Error, FetchError, FetchStatus, Fetcher, GenerateRequest,
+    GenerationParams, Generator, Judge, Judgement, ParsedDocument, Passage, Result, Verdict,
+};
+use verity_extract::{parse_bytes, sniff, Sniffed};
+use verity_fetch::ResolverConfig;
+
+use crate::checks::{self, CheckOutcome};
+use crate::claims::{self, Extraction};
+use crate::evidence::EvidenceCache;
+use crate::judge_local::LocalJudge;
+use crate::report::{Report, Statistics, Summary, UnavailableSource};
+use crate::sources::fetch_all;
+use crate::text::find_verbatim;
+use crate::types::{CheckResult, ClaimCitation, SourceContent, SourceStatus};
+
+/// Stage of a run, for progress bars.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Fetching sources (`done` of `total` distinct sources).
+    Fetching,
+    /// Judging claims (`done` of `total` claims).
+    Judging,
+}
+
+/// A progress event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Stage.
+    pub stage: Stage,
+    /// Items done.
+    pub done: usize,
+    /// Items in the stage.
+    pub total: usize,
+}
+
+type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
+
+/// Builds a [`Verifier`].
+pub struct VerifierBuilder {
+    fetcher: Arc<dyn Fetcher>,
+    embedder: Option<Arc<dyn Embedder>>,
+    judge: Arc<dyn Judge>,
+    splitter: Option<Arc<dyn Generator>>,
+    resolver: ResolverConfig,
+    concurrency: usize,
+    top_k: usize,
+    max_claims: usize,
+    progress: Option<ProgressFn>,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl VerifierBuilder {
+    /// Sentence vectors for passage search (BM25 only without one).
+    pub fn embedder(mut self, embedder: Option<Arc<dyn Embedder>>) -> Self {
+        self.embedder = embedder;
+        self
+    }
+
+    /// The judge (default: [`LocalJudge`]).
+    pub fn judge(mut self, judge: Arc<dyn Judge>) -> Self {
+        self.judge = judge;
+        self
+    }
+
+    /// Split compound sentences into atomic claims with this generator;
+    /// parts not found verbatim in the document are dropped and counted.
+    pub fn atomic_splitter(mut self, generator: Option<Arc<dyn Generator>>) -> Self {
+        self.splitter = generator;
+        self
+    }
+
+    /// DOI and arXiv resolver bases (default doi.org, arxiv.org).
+    pub fn resolver(mut self, resolver: ResolverConfig) -> Self {
+        self.resolver = resolver;
+        self
+    }
+
+    /// Sources fetched (and claims judged) at once (default 4, at least 1).
+    pub fn concurrency(mut self, n: usize) -> Self {
+        self.concurrency = n.max(1);
+        self
+    }
+
+    /// Passages handed to the judge per claim (default 5).
+    pub fn top_k(mut self, k: usize) -> Self {
+        self.top_k = k.max(1);
+        self
+    }
+
+    /// Most claims checked in one run (default 5,000); the rest are counted as skipped.
+    pub fn max_claims(mut self, n: usize) -> Self {
+        self.max_claims = n.max(1);
+        self
+    }
+
+    /// Called as sources are fetched and claims judged.
+    pub fn progress(mut self, f: Arc<dyn Fn(Progress) + Send + Sync>) -> Self {
+        self.progress = Some(f);
+        self
+    }
+
+    /// When this flag turns `true` (Ctrl-C), the run stops and reports what is done.
+    pub fn cancel_flag(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.cancel = Some(flag);
+        self
+    }
+
+    /// The verifier.
+    pub fn build(self) -> Verifier {
+        Verifier {
+            fetcher: self.fetcher,
+            embedder: self.embedder,
+            judge: self.judge,
+            splitter: self.splitter,
+            resolver: self.resolver,
+            concurrency: self.concurrency,
+            top_k: self.top_k,
+            max_claims: self.max_claims,
+            progress: self.progress,
+            cancel: self.cancel,
+            cache: Arc::new(EvidenceCache::new(256)),
+        }
+    }
+}
+
+/// Checks the citations of a document: claims → sources → passages → judge → checks → report.
+///
+/// ```no_run
+/// # async fn demo() -> verity_core::Result<()> {
+/// use std::sync::Arc;
+/// use verity_verify::Verifier;
+/// let fetcher = Arc::new(verity_fetch::HttpFetcher::with_defaults()?);
+/// let verifier = Verifier::builder(fetcher).concurrency(8).build();
+/// let report = verifier
+///     .check_text("85 % of companies use AI [1].\n\n## References\n1. https://example.org/survey\n")
+///     .await?;
+/// println!("{}", verity_verify::render::markdown(&report));
+/// # Ok(()) }
+/// ```
+pub struct Verifier {
+    fetcher: Arc<dyn Fetcher>,
+    embedder: Option<Arc<dyn Embedder>>,
+    judge: Arc<dyn Judge>,
+    splitter: Option<Arc<dyn Generator>>,
+    resolver: ResolverConfig,
+    concurrency: usize,
+    top_k: usize,
+    max_claims: usize,
+    progress: Option<ProgressFn>,
+    cancel: Option<Arc<AtomicBool>>,
+    cache: Arc<EvidenceCache>,
+}
+
+impl std::fmt::Debug for Verifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Verifier")
+            .field("judge", &self.judge.name())
+            .field("dense", &self.embedder.is_some())
+            .field("concurrency", &self.concurrency)
+            .finish()
+    }
+}
+
+impl Verifier {
+    /// A builder with the local judge, no embedder, concurrency 4.
+    pub fn builder(fetcher: Arc<dyn Fetcher>) -> VerifierBuilder {
+        VerifierBuilder {
+            fetcher,
+            embedder: None,
+            judge: Arc::new(LocalJudge::new()),
+            splitter: None,
+            resolver: ResolverConfig::default(),
+            concurrency: 4,
+            top_k: 5,
+            max_claims: 5_000,
+            progress: None,
+            cancel: None,
+        }
+    }
+
+    /// The judge in use.
+    pub fn judge(&self) -> &Arc<dyn Judge> {
+        &self.judge
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    }
+
+    fn emit(&self, stage: Stage, done: usize, total: usize) {
+        if let Some(p) = &self.progress {
+            p(Progress { stage, done, total });
+        }
+    }
+
+    /// Claims that cite in Markdown or plain `text` (no atomic splitting).
+    pub fn extract(&self, text: &str) -> Extraction {
+        claims::extract(text, &self.resolver)
+    }
+
+    /// Check a Markdown or plain-text document. Locations are byte offsets in `text`.
+    pub async fn check_text(&self, text: &str) -> Result<Report> {
+        let t0 = Instant::now();
+        let extraction = self.extract(text);
+        self.run(text, extraction, None, t0).await
+    }
+
+    /// Check a document given as bytes (PDF, HTML, Markdown, text), sniffed
+    /// from magic bytes, `content_type` and `name`. For HTML and PDF, claims
+    /// are read from the extracted text, and locations refer to it.
+    pub async fn check_bytes(
+        &self,
+        bytes: &[u8],
+        content_type: Option<&str>,
+        name: Option<&str>,
+    ) -> Result<Report> {
+        match sniff(bytes, content_type, name, None) {
+            Sniffed::Markdown | Sniffed::Text if !bytes.contains(&0) => {
+                let (text, _) = verity_extract::encoding::decode_text(bytes, None);
+                let mut r = self.check_text(&text).await?;
+                r.document = name.map(str::to_string);
+                Ok(r)
+            }
+            _ => {
+                let parsed = parse_bytes(bytes, content_type, name, None)?;
+                let mut r = self.check_document(&parsed).await?;
+                if r.document.is_none() {
+                    r.document = name.map(str::to_string);
+                }
+                Ok(r)
+            }
+        }
+    }
+
+    /// Check a document given as a string with a seed-002 `content_type`
+    /// (`markdown`, `html`, `text`, or a MIME type); `None` sniffs it.
+    pub async fn check_content(&self, content: &str, content_type: Option<&str>) -> Result<Report> {
+        let mime = content_type.map(|t| match t.trim().to_ascii_lowercase().as_str() {
+            "markdown" | "md" => "text/markdown".to_string(),
+            "html" | "htm" => "text/html".to_string(),
+            "text" | "plain" | "txt" => "text/plain".to_string(),
+            other => other.to_string(),
+        });
+        if mime.as_deref() == Some("pdf") || mime.as_deref() == Some("application/pdf") {
+            return Err(Error::invalid_input(
+                "a PDF cannot be sent as text content; send its bytes (check_bytes) or a URL",
+            ));
+        }
+        match mime.as_deref() {
+            Some("text/plain" | "text/markdown") => self.check_text(content).await,
+            m => self.check_bytes(content.as_bytes(), m, None).await,
+        }
+    }
+
+    /// Check a parsed document (its Markdown content).
+    pub async fn check_document(&self, doc: &ParsedDocument) -> Result<Report> {
+        let mut r = self.check_text(&doc.document.content).await?;
+        r.document = doc
+            .document
+            .title
+            .clone()
+            .or_else(|| doc.document.url.clone());
+        Ok(r)
+    }
+
+    /// Fetch `url` with the verifier's fetcher and check it.
+    pub async fn check_url(&self, url: &Url) -> Result<Report> {
+        let f = self.fetcher.fetch(url).await?;
+        let parsed = match (f.status, f.parsed) {
+            (FetchStatus::Fetched, Some(p)) => p,
+            (status, _) => {
+                return Err(Error::Fetch(FetchError::Network {
+                    url: url.to_string(),
+                    message: format!(
+                        "the document could not be fetched ({status:?}{})",
+                        f.detail.map(|d| format!(": {d}")).unwrap_or_default()
+                    ),
+                }))
+            }
+        };
+        let mut r = self.check_document(&parsed).await?;
+        r.document = parsed
+            .document
+            .title
+            .clone()
+            .or_else(|| Some(url.to_string()));
+        Ok(r)
+    }
+
+    /// Judge one claim against a source text: passages, judge, deterministic
+    /// checks. The building block for `verify_fact` and answer checking.
+    pub async fn judge_against(
+        &self,
+        claim: &str,
+        content: &str,
+        source_url: Option<&str>,
+    ) -> Result<(Judgement, Vec<Passage>, CheckOutcome)> {
+        let mut passages = self.passages(claim, content).await?;
+        for p in &mut passages {
+            p.source_url = source_url.map(str::to_string);
+        }
+        let mut j = self.judge.judge(claim, &passages).await?;
+        let outcome = checks::run(claim, &mut j, content, &passages);
+        Ok((j, passages, outcome))
+    }
+
+    /// The best sentences of `content` for `claim` (index cached by content hash).
+    pub async fn passages(&self, claim: &str, content: &str) -> Result<Vec<Passage>> {
+        let idx = self
+            .cache
+            .get_or_build(content, self.embedder.as_deref())
+            .await?;
+        let qv = match (&self.embedder, idx.is_dense()) {
+            (Some(e), true) => Some(e.embed_query(claim).await?),
+            _ => None,
+        };
+        Ok(idx.passages(claim, qv.as_deref(), self.top_k))
+    }
+
+    async fn split_atomic(&self, text: &str, extraction: &mut Extraction) -> usize {
+        let Some(generator) = &self.splitter else {
+            return 0;
+        };
+        let mut dropped = 0usize;
+        let mut out: Vec<ClaimCitation> = Vec::with_capacity(extraction.claims.len());
+        let mut cache: HashMap<String, Vec<String>> = HashMap::new();
+        for c in std::mem::take(&mut extraction.claims) {
+            if c.claim_text.split_whitespace().count() < 12 {
+                out.push(c);
+                continue;
+            }
+            let parts = match cache.get(&c.claim_text) {
+                Some(p) => p.clone(),
+                None => {
+                    let p = ask_split(generator.as_ref(), &c.claim_text).await;
+                    cache.insert(c.claim_text.clone(), p.clone());
+                    p
+                }
+            };
+            let sentence = text.get(c.location.start..c.location.end).unwrap_or("");
+            let mut kept = 0usize;
+            for part in &parts {
+                match find_verbatim(sentence, part)
+                    .or_else(|| find_verbatim(&c.claim_text, part).map(|_| 0..sentence.len()))
+                {
+                    Some(r) if parts.len() > 1 => {
+                        let mut a = c.clone();
+                        a.claim_text = part.trim().to_string();
+                        a.location.start = c.location.start + r.start;
+                        a.location.end = c.location.start + r.end;
+                        out.push(a);
+                        kept += 1;
+                    }
+                    Some(_) => {}
+                    None => dropped += 1,
+                }
+            }
+            if kept == 0 {
+                out.push(c);
+            }
+        }
+        extraction.claims = out;
+        dropped
+    }
+
+    async fn run(
+        &self,
+        text: &str,
+        mut extraction: Extraction,
+        document: Option<String>,
+        t0: Instant,
+    ) -> Result<Report> {
+        let atomic_dropped = self.split_atomic(text, &mut extraction).await;
+        let mut claims = extraction.claims;
+        let mut skipped = claims.len().saturating_sub(self.max_claims);
+        claims.truncate(self.max_claims);
+
+        // Sources, once each.
+        let tf = Instant::now();
+        let urls: Vec<String> = claims.iter().filter_map(|c| c.target.clone()).collect();
+        let on_done = |done: usize, total: usize| self.emit(Stage::Fetching, done, total);
+        let cancel = self.cancel.clone();
+        let fetcher: Arc<dyn Fetcher> = match cancel {
+            Some(flag) => Arc::new(Cancellable {
+                inner: self.fetcher.clone(),
+                flag,
+            }),
+            None => self.fetcher.clone(),
+        };
+        let sources = fetch_all(fetcher, urls, &self.resolver, self.concurrency, &on_done).await;
+        let fetch_ms = tf.elapsed().as_secs_f64() * 1e3;
+
+        // Each source indexed (and embedded) once.
+        let mut dense = self.embedder.is_some();
+        for s in sources.values() {
+            if let Some(content) = &s.content {
+                if self
+                    .cache
+                    .get_or_build(content, self.embedder.as_deref())
+                    .await
+                    .is_err()
+                {
+                    dense = false;
+                    let _ = self.cache.get_or_build(content, None).await;
+                }
+            }
+        }
+
+        // Claims, judged in order with bounded concurrency.
+        let total = claims.len();
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        let mut results: Vec<(CheckResult, CheckOutcome, bool, u64)> = Vec::with_capacity(total);
+        let mut cancelled = false;
+        {
+            let mut stream = stream::iter(claims.iter().map(|c| {
+                let sources = &sources;
+                let done = &done;
+                async move {
+                    let r = self.check_one(c, sources).await;
+                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    self.emit(Stage::Judging, n, total);
+                    r
+                }
+            }))
+            .buffered(self.concurrency);
+            while let Some(r) = stream.next().await {
+                results.push(r);
+                if self.cancelled() {
+                    cancelled = true;
+                    break;
+                }
+            }
+        }
+        if cancelled {
+            skipped += total - results.len();
+        }
+
+        // Statistics.
+        let mut unavailable: Vec<UnavailableSource> = Vec::new();
+        for c in &claims[..results.len()] {
+            let (source, status, reason) = match (&c.target, &c.unresolved) {
+                (Some(t), _) => match sources.get(t) {
+                    Some(s) if s.fetch_status != SourceStatus::Success => (
+                        t.clone(),
+                        s.fetch_status,
+                        s.detail.clone().unwrap_or_default(),
+                    ),
+                    _ => continue,
+                },
+                (None, reason) => (
+                    c.marker.clone(),
+                    SourceStatus::Failed,
+                    reason.clone().unwrap_or_default(),
+                ),
+            };
+            match unavailable.iter_mut().find(|u| u.source == source) {
+                Some(u) => u.claims += 1,
+                None => unavailable.push(UnavailableSource {
+                    source,
+                    status,
+                    reason,
+                    claims: 1,
+                }),
+            }
+        }
+        let n = results.len();
+        let judged_ms: f64 = results.iter().map(|r| r.0.elapsed_ms).sum();
+        let elapsed_ms = t0.elapsed().as_secs_f64() * 1e3;
+        let statistics = Statistics {
+            sentences: extraction.sentences,
+            claims: total,
+            distinct_sources: sources.len(),
+            sources_fetched: sources
+                .values()
+                .filter(|s| s.fetch_status == SourceStatus::Success)
+                .count(),
+            unavailable_sources: unavailable,
+            missing_entries: extraction.missing_entries,
+            quotes_replaced: results.iter().filter(|r| r.1.quote_replaced).count(),
+            downgraded: results.iter().filter(|r| r.1.downgraded).count(),
+            judge_errors: results.iter().filter(|r| r.2).count(),
+            atomic_dropped,
+            skipped,
+            elapsed_ms,
+            fetch_ms,
+            ms_per_citation: if n > 0 { judged_ms / n as f64 } else { 0.0 },
+            total_ms_per_citation: if n > 0 { elapsed_ms / n as f64 } else { 0.0 },
+            judge_tokens: results.iter().map(|r| r.3).sum(),
+            judge: self.judge.name().to_string(),
+            dense,
+        };
+        let results: Vec<CheckResult> = results.into_iter().map(|r| r.0).collect();
+        Ok(Report {
+            document,
+            summary: Summary::of(&results),
+            results,
+            statistics,
+            cancelled,
+        })
+    }
+
+    /// One claim: (result, check outcome, judge failed, tokens).
+    async fn check_one(
+        &self,
+        c: &ClaimCitation,
+        sources: &HashMap<String, SourceContent>,
+    ) -> (CheckResult, CheckOutcome, bool, u64) {
+        let t = Instant::now();
+        let base = |verdict: Verdict, explanation: String, judge: &str| CheckResult {
+            claim: c.claim_text.clone(),
+            citation_ref: c.citation_ref.clone(),
+            citation_type: c.citation_type,
+            source_url: c.target.clone(),
+            verdict,
+            confidence: 1.0,
+            explanation,
+            source_quote: None,
+            quote_context: None,
+            location: c.location,
+            judge: judge.to_string(),
+            checks: Vec::new(),
+            passages: Vec::new(),
+            elapsed_ms: 0.0,
+        };
+        let unavailable = |why: String| {
+            (
+                base(Verdict::SourceUnavailable, why, "fetch"),
+                CheckOutcome::default(),
+                false,
+                0,
+            )
+        };
+        let Some(target) = &c.target else {
+            return unavailable(format!(
+                "Source unavailable: {}.",
+                c.unresolved
+                    .as_deref()
+                    .unwrap_or("the citation could not be resolved")
+            ));
+        };
+        let content = match sources.get(target) {
+            Some(s) if s.fetch_status == SourceStatus::Success => {
+                s.content.clone().unwrap_or_default()
+            }
+            Some(s) => {
+                let what = match s.fetch_status {
+                    SourceStatus::Paywalled => "the source is paywalled",
+                    _ => "the source could not be fetched",
+                };
+                return unavailable(format!(
+                    "Source unavailable: {what} ({}).",
+                    s.detail.as_deref().unwrap_or("no detail")
+                ));
+            }
+            None => {
+                return unavailable(
+                    "Source unavailable: the run was cancelled before it was fetched.".into(),
+                )
+            }
+        };
+        let (mut r, outcome, failed, tokens) = match self
+            .judge_against(&c.claim_text, &content, Some(target))
+            .await
+        {
+            Ok((j, passages, outcome)) => {
+                let mut r = base(j.verdict, j.explanation.clone(), &j.judge);
+                r.confidence = j.confidence;
+                r.source_quote = j.source_quote.clone();
+                r.quote_context = outcome.context.clone();
+                r.checks = outcome.notes.clone();
+                r.passages = passages.into_iter().take(3).collect();
+                let tokens = u64::from(j.tokens.unwrap_or(0));
+                (r, outcome, false, tokens)
+            }
+            Err(e) => {
+                let mut r = base(
+                    Verdict::Inconclusive,
+                    format!("The judge failed: {e}."),
+                    self.judge.name(),
+                );
+                r.confidence = 0.0;
+                (r, CheckOutcome::default(), true, 0)
+            }
+        };
+        r.elapsed_ms = t.elapsed().as_secs_f64() * 1e3;
+        (r, outcome, failed, tokens)
+    }
+}
+
+/// A fetcher that stops fetching once the cancel flag is set.
+struct Cancellable {
+    inner: Arc<dyn Fetcher>,
+    flag: Arc<AtomicBool>,
+}
+
+#[async_trait::async_trait]
+impl Fetcher for Cancellable {
+    async fn fetch(&self, url: &Url) -> Result<verity_core::FetchedSource> {
+        if self.flag.load(Ordering::Relaxed) {
+            return Ok(verity_core::FetchedSource {
+                url: url.clone(),
+                final_url: url.clone(),
+                status: FetchStatus::Failed,
+                http_status: None,
+                content_type: None,
+                parsed: None,
+                detail: Some("cancelled".into()),
+                fetched_at: chrono_now(),
+            });
+        }
+        self.inner.fetch(url).await
+    }
+}
+
+fn chrono_now() -> chrono::DateTime<chrono::Utc> {
+    chrono::Utc::now()
+}
+
+/// Ask `generator` to split `claim` into atomic claims (verbatim parts).
+async fn ask_split(generator: &dyn Generator, claim: &str) -> Vec<String> {
+    let req = GenerateRequest {
+        messages: vec![
+            ChatMessage::system(
+                "Split the sentence into its atomic factual claims. Each claim must be copied \
+                 verbatim from the sentence (a contiguous span). Answer with a JSON array of strings only.",
+            ),
+            ChatMessage::user(claim.to_string()),
+        ],
+        params: GenerationParams {
+            temperature: 0.0,
+            max_tokens: 300,
+            ..GenerationParams::default()
+        },
+        grounding: None,
+    };
+    let Ok(g) = generator.generate(&req).await else {
+        return Vec::new();
+    };
+    let text = g.text;
+    let (Some(a), Some(b)) = (text.find('['), text.rfind(']')) else {
+        return Vec::new();
+    };
+    if b < a {
+        return Vec::new();
+    }
+    serde_json::from_str::<Vec<String>>(&text[a..=b])
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|s| !s.trim().is_empty())
+        .take(12)
+        .collect()
+}
