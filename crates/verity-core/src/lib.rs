@@ -62,10 +62,10 @@ pub use generate::{
     Generator, Grounding, Role, TokenStream, Usage,
 };
 pub use judge::{Judge, Judgement, Passage, Verdict};
-pub use retry::{RetryPolicy, Retryable};
 pub use project::{
     ContextEntry, Project, ProjectDecision, ProjectStatus, ProjectStore, Task, TaskStatus,
 };
+pub use retry::{RetryPolicy, Retryable};
 pub use rules::{Priority, RelevanceRule, RuleKind, RuleStore, RuleUpdate, ScoringGuide};
 pub use search::{
     check_k, Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode, SearchQuery, SearchResults,

@@ -101,7 +101,7 @@ impl Default for ServerConfig {
             shutdown_grace_secs: 30.0,
             sync_ingest_max: 100,
             roots: Vec::new(),
-            mcp_allowed_hosts: vec!["localhost".into(), "127.0.0.1".into(), "[::1]".into()],
+            mcp_allowed_hosts: vec!["localhost".into(), "127.0.0.1".into(), "::1".into()],
             rate_limit: RateLimitConfig::default(),
             log_format: LogFormat::Text,
             verity: ConfigOverrides::default(),

@@ -10,6 +10,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::timeout::TimeoutLayer;
+use verity::tools::{FileRoots, ToolOptions, ToolRegistry};
 use verity::Verity;
 
 use crate::auth::Tokens;
@@ -47,8 +48,19 @@ impl Server {
     pub async fn open(config: ServerConfig) -> Result<Self, ServerError> {
         config.validate()?;
         let roots = Roots::new(&config.roots)?;
-        let verity = Verity::open_with(&config.verity).await?;
-        Ok(Self::with_verity(config, Arc::new(verity), roots))
+        let verity = Arc::new(Verity::open_with(&config.verity).await?);
+        let tools = ToolOptions {
+            file_roots: FileRoots::new(&config.roots)?,
+        };
+        let mcp = verity_mcp::router(
+            verity.clone(),
+            Arc::new(ToolRegistry::builtin(&tools)),
+            verity_mcp::HttpOptions {
+                allowed_hosts: config.mcp_allowed_hosts.clone(),
+                ..Default::default()
+            },
+        );
+        Ok(Self::with_verity(config, verity, roots).with_mcp(mcp))
     }
 
     /// A server over an already opened facade (tests, embedding programs).

@@ -96,12 +96,17 @@ impl Watch {
                 return Err(FetchError::Http {
                     url: u,
                     status: fetched.http_status.unwrap_or(402),
+                    retry_after: None,
                 }
                 .into())
             }
             FetchStatus::Blocked => {
                 return Err(match fetched.http_status {
-                    Some(status) => FetchError::Http { url: u, status },
+                    Some(status) => FetchError::Http {
+                        url: u,
+                        status,
+                        retry_after: None,
+                    },
                     None => FetchError::Blocked {
                         url: u,
                         addr: fetched.final_url.host_str().unwrap_or("").to_string(),
@@ -114,6 +119,7 @@ impl Watch {
                 return Err(FetchError::Http {
                     url: u,
                     status: fetched.http_status.unwrap_or(404),
+                    retry_after: None,
                 }
                 .into())
             }
@@ -122,12 +128,17 @@ impl Watch {
                 return Err(FetchError::Http {
                     url: u,
                     status: 429,
+                    retry_after: None,
                 }
                 .into())
             }
             FetchStatus::Failed => {
                 return Err(match fetched.http_status {
-                    Some(status) if status >= 400 => FetchError::Http { url: u, status },
+                    Some(status) if status >= 400 => FetchError::Http {
+                        url: u,
+                        status,
+                        retry_after: None,
+                    },
                     _ => FetchError::Network {
                         url: u,
                         message: if detail.is_empty() {

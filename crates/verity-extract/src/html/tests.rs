@@ -1,4 +1,3 @@
-
 use super::*;
 
 const PAGE: &str = r#"<!DOCTYPE html>

@@ -69,7 +69,11 @@ fn refuse_unfetched(url: &str, f: &FetchResponse) -> crate::Result<()> {
         },
         FetchStatus::Timeout => FetchError::Timeout(url),
         _ => match f.http_status {
-            Some(status) => FetchError::Http { url, status },
+            Some(status) => FetchError::Http {
+                url,
+                status,
+                retry_after: None,
+            },
             None => FetchError::Network {
                 url,
                 message: format!("{:?} {detail}", f.status),
