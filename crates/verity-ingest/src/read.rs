@@ -431,7 +431,8 @@ fn read_document(path: &Path) -> Result<Document, (InputError, SkipReason)> {
     }
     doc.source = path.display().to_string();
     doc.uid = stable_uid(&doc.source, &doc.content);
-    if doc.title.as_deref().is_none_or(|t| t.trim().is_empty()) {
+    // Plain text has no heading: its title is the file name, not its first line.
+    if format == "text" || doc.title.as_deref().is_none_or(|t| t.trim().is_empty()) {
         doc.title = path
             .file_stem()
             .and_then(|s| s.to_str())
@@ -461,9 +462,20 @@ pub struct PathReader {
     skipped: Vec<SkippedFile>,
     skipped_paths: Vec<PathBuf>,
     files: usize,
+    /// Directories never entered by a walk (the store's own home).
+    excluded: Vec<PathBuf>,
 }
 
 impl PathReader {
+    /// Leave `dir` out of directory walks (a store's home inside the
+    /// ingested tree is not a document source).
+    pub fn excluding(mut self, dir: &Path) -> Self {
+        if let Ok(d) = dir.canonicalize() {
+            self.excluded.push(d);
+        }
+        self
+    }
+
     /// Paths of the files that gave no document (see [`Self::skipped_files`]).
     pub fn skipped(&self) -> &[PathBuf] {
         &self.skipped_paths
@@ -498,6 +510,11 @@ impl PathReader {
             .filter_map(|e| e.ok())
             .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
             .map(|e| e.path())
+            .filter(|p| {
+                self.excluded.is_empty()
+                    || p.canonicalize()
+                        .map_or(true, |c| !self.excluded.iter().any(|x| *x == c))
+            })
             .collect();
         entries.sort();
         for p in entries.into_iter().rev() {
@@ -599,6 +616,7 @@ impl Iterator for PathReader {
 pub fn read_paths(paths: &[PathBuf]) -> PathReader {
     PathReader {
         queue: paths.iter().cloned().collect(),
+        excluded: Vec::new(),
         current: None,
         skipped: Vec::new(),
         skipped_paths: Vec::new(),

@@ -176,7 +176,7 @@ async fn generate_from_given_context() {
         .await;
     assert_eq!(st, 200, "{g}");
     assert!(g["answer"].as_str().unwrap().contains("[1]"), "{g}");
-    assert_eq!(g["citations"][0]["uid"], "a", "{g}");
+    assert_eq!(g["citations"][0]["doc_uid"], "a", "{g}");
     assert!(g["confidence"].as_f64().unwrap() > 0.0);
     s.shutdown().await;
 }

@@ -266,7 +266,8 @@ impl Verifier {
 
     /// Check a parsed document (its Markdown content).
     pub async fn check_document(&self, doc: &ParsedDocument) -> Result<Report> {
-        let mut r = self.check_text(&doc.document.content).await?;
+        let content = with_inline_links(&doc.document.content, &doc.document.metadata);
+        let mut r = self.check_text(&content).await?;
         r.document = doc
             .document
             .title
@@ -661,4 +662,37 @@ async fn ask_split(generator: &dyn Generator, claim: &str) -> Vec<String> {
         .filter(|s| !s.trim().is_empty())
         .take(12)
         .collect()
+}
+
+/// HTML extraction keeps link targets out of the text (`metadata.links`,
+/// in document order); citations need them, so put each back as a Markdown
+/// link at its anchor text, searching forward from the previous one.
+fn with_inline_links(
+    content: &str,
+    metadata: &serde_json::Map<String, serde_json::Value>,
+) -> String {
+    let Some(links) = metadata.get("links").and_then(|l| l.as_array()) else {
+        return content.to_string();
+    };
+    let mut out = String::with_capacity(content.len() + links.len() * 32);
+    let mut at = 0;
+    for link in links {
+        let (Some(text), Some(url)) = (
+            link.get("text").and_then(|t| t.as_str()),
+            link.get("url").and_then(|u| u.as_str()),
+        ) else {
+            continue;
+        };
+        if text.is_empty() {
+            continue;
+        }
+        if let Some(pos) = content[at..].find(text) {
+            let start = at + pos;
+            out.push_str(&content[at..start]);
+            out.push_str(&format!("[{text}]({url})"));
+            at = start + text.len();
+        }
+    }
+    out.push_str(&content[at..]);
+    out
 }

@@ -221,7 +221,7 @@ impl Verity {
         let fetched = self.fetch_urls(&urls, req.strict, &mut outcome).await?;
         inline.extend(fetched);
 
-        let mut reader = read_paths(&paths);
+        let mut reader = read_paths(&paths).excluding(&self.config().home);
         if req.strict {
             for item in reader.by_ref() {
                 inline.push(item?);
