@@ -69,6 +69,7 @@ pub struct SearchRequest {
     pub query: String,
     /// Hits wanted, 1 to [`MAX_K`] (default [`DEFAULT_K`] = 8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000))]
     pub k: Option<usize>,
     /// `lexical`, `dense` or `hybrid`. Default: hybrid; a search that cannot
     /// run dense (no embedder, no vectors, another embedding space) runs
@@ -155,6 +156,7 @@ pub struct AskRequest {
     pub lang: Option<String>,
     /// Chunks given to the generator, 1 to [`MAX_K`] (default: the configured `k`, 8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 1000))]
     pub k: Option<usize>,
     /// Retrieval mode, as in [`SearchRequest::mode`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
