@@ -13,6 +13,12 @@ if [ -x scripts/redis.sh ]; then
   scripts/redis.sh install >/dev/null
 fi
 
+# Headless Chromium renders the HTML reports in the verification tests.
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "==> chromium (Debian)"
+  apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+fi
+
 if ! command -v cargo-nextest >/dev/null 2>&1; then
   cargo install --locked cargo-nextest
 fi
