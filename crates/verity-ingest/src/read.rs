@@ -513,7 +513,8 @@ impl PathReader {
             .filter(|p| {
                 self.excluded.is_empty()
                     || p.canonicalize()
-                        .map_or(true, |c| !self.excluded.iter().any(|x| *x == c))
+                        .ok()
+                        .is_none_or(|c| !self.excluded.contains(&c))
             })
             .collect();
         entries.sort();
