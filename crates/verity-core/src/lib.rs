@@ -83,6 +83,7 @@ pub use web::{WebHit, WebQuery, WebSearch, WebTimeRange};
 mod object_safety {
     use super::*;
     // Every plug-in trait must be usable as a trait object shared across threads.
+    #[allow(clippy::too_many_arguments)]
     fn _assert(
         _: &std::sync::Arc<dyn Embedder>,
         _: &std::sync::Arc<dyn Generator>,

@@ -369,22 +369,24 @@ impl OllamaGenerator {
                     PROVIDER,
                     kind_for_error(None, &msg),
                     format!("{url}: {msg}"),
-                )
-                .into());
+                ));
             }
             if !chunk.done {
                 return Err(perr(
                     PROVIDER,
                     ProviderErrorKind::BadResponse,
                     format!("{url}: response without done:true"),
-                )
-                .into());
+                ));
             }
             Ok(chunk)
         };
         match tokio::time::timeout(self.timeouts.total, call).await {
             Ok(r) => r,
-            Err(_) => Err(http::timeout(PROVIDER, "complete answer", self.timeouts.total).into()),
+            Err(_) => Err(http::timeout(
+                PROVIDER,
+                "complete answer",
+                self.timeouts.total,
+            )),
         }
     }
 
@@ -551,9 +553,7 @@ impl Generator for OllamaGenerator {
                     let deadline = start + timeouts.first_token.min(timeouts.total);
                     match tokio::time::timeout_at(deadline, self.post(url, body)).await {
                         Ok(r) => r.map(|resp| (resp, start)),
-                        Err(_) => {
-                            Err(http::timeout(PROVIDER, "first token", timeouts.first_token).into())
-                        }
+                        Err(_) => Err(http::timeout(PROVIDER, "first token", timeouts.first_token)),
                     }
                 }
             })

@@ -338,16 +338,14 @@ impl OpenAiGenerator {
                     PROVIDER,
                     kind_for(None, code.as_deref(), typ.as_deref()),
                     format!("{url}: {msg}"),
-                )
-                .into());
+                ));
             }
             let Some(choice) = c.choices.into_iter().next() else {
                 return Err(perr(
                     PROVIDER,
                     ProviderErrorKind::BadResponse,
                     format!("{url}: response without choices"),
-                )
-                .into());
+                ));
             };
             let usage = c.usage.unwrap_or_default();
             Ok(Generation {
@@ -365,7 +363,11 @@ impl OpenAiGenerator {
         };
         match tokio::time::timeout(self.timeouts.total, call).await {
             Ok(r) => r,
-            Err(_) => Err(http::timeout(PROVIDER, "complete answer", self.timeouts.total).into()),
+            Err(_) => Err(http::timeout(
+                PROVIDER,
+                "complete answer",
+                self.timeouts.total,
+            )),
         }
     }
 }
@@ -547,9 +549,7 @@ impl Generator for OpenAiGenerator {
                     let deadline = start + timeouts.first_token.min(timeouts.total);
                     match tokio::time::timeout_at(deadline, self.post(url, body)).await {
                         Ok(r) => r.map(|resp| (resp, start)),
-                        Err(_) => {
-                            Err(http::timeout(PROVIDER, "first token", timeouts.first_token).into())
-                        }
+                        Err(_) => Err(http::timeout(PROVIDER, "first token", timeouts.first_token)),
                     }
                 }
             })

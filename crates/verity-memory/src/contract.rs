@@ -49,7 +49,7 @@ impl Default for ToyEmbedder {
 
 /// The toy vector of a text.
 pub fn toy_vector(text: &str) -> Vec<f32> {
-    let mut v = vec![0.0f32; DIM];
+    let mut v = [0.0f32; DIM];
     for w in text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())

@@ -177,6 +177,6 @@ pub fn html(r: &Report) -> String {
         }
         o.push_str("</ul>");
     }
-    let _ = write!(o, "</main><script>{SCRIPT}</script></body></html>\n");
+    let _ = writeln!(o, "</main><script>{SCRIPT}</script></body></html>");
     o
 }
