@@ -102,7 +102,7 @@ mod tests {
         std::fs::write(dir.path().join("secret.txt"), "s").unwrap();
         #[cfg(unix)]
         std::os::unix::fs::symlink(dir.path().join("secret.txt"), root.join("link.txt")).unwrap();
-        let roots = Roots::new(&[root.clone()]).unwrap();
+        let roots = Roots::new(std::slice::from_ref(&root)).unwrap();
         assert!(roots.resolve("sub/a.md").unwrap().ends_with("sub/a.md"));
         assert!(roots.resolve("sub").is_ok());
         for bad in ["../secret.txt", "/etc/passwd", "sub/../../secret.txt", ""] {
