@@ -28,7 +28,6 @@ mod limit;
 mod metrics;
 mod observe;
 pub mod openapi;
-mod roots;
 mod routes;
 mod server;
 mod telemetry;
