@@ -31,6 +31,9 @@ use verity_store::{EventStoreOptions, SqliteEventStore};
 
 const TYPES: &[&str] = &["observation", "decision", "prompt", "tool_call", "feedback"];
 
+/// A named search case: the i-th query of the case.
+type SearchCase<'a> = Box<dyn Fn(usize) -> EventSearch + 'a>;
+
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
@@ -241,7 +244,7 @@ fn main() {
         (Some(s), Some(s + Duration::days(days)))
     };
     let now = Utc::now();
-    let cases: Vec<(&str, Box<dyn Fn(usize) -> EventSearch>)> = vec![
+    let cases: Vec<(&str, SearchCase<'_>)> = vec![
         (
             "vector only (threshold 1.0)",
             Box::new(|i| EventSearch {

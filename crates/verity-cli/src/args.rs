@@ -16,9 +16,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     max_term_width = 100
 )]
 pub struct Cli {
-    /// Store directory.
-    #[arg(long, global = true, env = "VERITY_HOME", default_value = ".verity")]
-    pub home: PathBuf,
+    /// Store directory (default `./.verity`).
+    #[arg(long, global = true, env = "VERITY_HOME")]
+    pub home: Option<PathBuf>,
 
     /// Index (or alias) to use; its `<INDEX>:current` alias is followed once `reindex` made one.
     #[arg(long, global = true, env = "VERITY_INDEX")]

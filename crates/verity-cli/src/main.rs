@@ -100,7 +100,7 @@ fn init_tracing(verbose: u8) {
 /// The global flags as overrides of the environment's configuration.
 fn overrides(cli: &Cli) -> ConfigOverrides {
     ConfigOverrides {
-        home: Some(cli.home.display().to_string()),
+        home: cli.home.as_ref().map(|h| h.display().to_string()),
         redis_url: cli.redis.clone(),
         index: cli.index.clone(),
         embedder: cli.embedder.clone(),
@@ -315,16 +315,13 @@ fn search_request(text: &str, a: &RetrievalArgs) -> verity::Result<SearchRequest
     })
 }
 
-/// `verity serve`: the REST server of the `verity-server` crate; the global
-/// flags fill what the config file leaves unset.
+/// `verity serve`: the REST server of the `verity-server` crate. The global
+/// flags (and their environment variables) override the config file's
+/// `[verity]` table, which overrides the facade's own defaults.
 async fn serve(cli: &Cli, a: &args::ServeArgs) -> u8 {
     let run = async {
         let mut c = verity_server::ServerConfig::load(a.config.as_deref())?;
-        let o = overrides(cli);
-        c.verity.home = c.verity.home.take().or(o.home);
-        c.verity.redis_url = o.redis_url.or(c.verity.redis_url.take());
-        c.verity.index = o.index.or(c.verity.index.take());
-        c.verity.embedder = o.embedder.or(c.verity.embedder.take());
+        c.verity = overrides(cli).or(&c.verity);
         if let Some(addr) = a.addr {
             c.addr = addr;
         }

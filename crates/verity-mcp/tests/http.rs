@@ -1,6 +1,6 @@
 //! The streamable-HTTP endpoint against the official rmcp client and raw
 //! HTTP requests, on a free loopback port.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod common;
 

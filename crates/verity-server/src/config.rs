@@ -204,7 +204,10 @@ impl ServerConfig {
                 "body_limit must be at least 1024 bytes".into(),
             ));
         }
-        if !(self.request_timeout_secs > 0.0) || !(self.shutdown_grace_secs >= 0.0) {
+        // Written to refuse NaN as well as out-of-range values.
+        let timeout_ok = self.request_timeout_secs.is_finite() && self.request_timeout_secs > 0.0;
+        let grace_ok = self.shutdown_grace_secs.is_finite() && self.shutdown_grace_secs >= 0.0;
+        if !timeout_ok || !grace_ok {
             return Err(ServerError::Config(
                 "request_timeout_secs must be > 0 and shutdown_grace_secs >= 0".into(),
             ));

@@ -110,8 +110,15 @@ impl Jobs {
         }
     }
 
-    /// Accept `req` as a job running on `verity`; its first status.
-    pub fn submit(&self, verity: Arc<Verity>, req: IngestRequest) -> Result<JobStatus, ApiError> {
+    /// Accept `req` as a job running on `verity`; its first status. `refused`
+    /// (files left out when confining the request to the roots) is added to
+    /// the outcome's read errors.
+    pub fn submit(
+        &self,
+        verity: Arc<Verity>,
+        req: IngestRequest,
+        refused: Vec<String>,
+    ) -> Result<JobStatus, ApiError> {
         let id = uuid::Uuid::new_v4().to_string();
         let total = req.paths.is_empty().then_some(req.documents.len());
         let job = Arc::new(Job {
@@ -160,7 +167,8 @@ impl Jobs {
             let result = verity.ingest(req, &progress).await;
             drop(permit);
             job.update(|s| match result {
-                Ok(o) => {
+                Ok(mut o) => {
+                    o.read_errors.extend(refused);
                     s.state = JobState::Succeeded;
                     s.phase = "done".into();
                     s.docs_done = o.inserted + o.replaced + o.unchanged;

@@ -17,10 +17,6 @@ use crate::error::ApiError;
 /// The request id header.
 pub const REQUEST_ID: &str = "x-request-id";
 
-/// The id of the current request, in the request's extensions.
-#[derive(Debug, Clone)]
-pub struct RequestId(pub String);
-
 fn sane(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 128
@@ -30,7 +26,7 @@ fn sane(id: &str) -> bool {
 }
 
 /// Middleware (outermost): id, span, metrics, access log, JSON error bodies.
-pub async fn observe(mut req: Request, next: Next) -> Response {
+pub async fn observe(req: Request, next: Next) -> Response {
     let started = Instant::now();
     let id = req
         .headers()
@@ -39,7 +35,6 @@ pub async fn observe(mut req: Request, next: Next) -> Response {
         .filter(|v| sane(v))
         .map(str::to_string)
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
-    req.extensions_mut().insert(RequestId(id.clone()));
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();
     let span = tracing::info_span!("request", request_id = %id, method = %method, path = %path);

@@ -17,7 +17,6 @@ use crate::auth::Tokens;
 use crate::config::ServerConfig;
 use crate::error::ApiError;
 use crate::jobs::Jobs;
-use crate::roots::Roots;
 use crate::{limit, observe, routes, ServerError};
 
 /// What every handler shares.
@@ -28,7 +27,7 @@ pub struct AppState {
     /// Background ingest jobs.
     pub jobs: Jobs,
     /// Directories clients may name files under.
-    pub roots: Roots,
+    pub roots: FileRoots,
     /// The configuration.
     pub config: Arc<ServerConfig>,
     /// Prometheus renderer.
@@ -47,10 +46,10 @@ impl Server {
     /// Validate `config` and open the facade.
     pub async fn open(config: ServerConfig) -> Result<Self, ServerError> {
         config.validate()?;
-        let roots = Roots::new(&config.roots)?;
+        let roots = FileRoots::new(&config.roots)?;
         let verity = Arc::new(Verity::open_with(&config.verity).await?);
         let tools = ToolOptions {
-            file_roots: FileRoots::new(&config.roots)?,
+            file_roots: roots.clone(),
         };
         let mcp = verity_mcp::router(
             verity.clone(),
@@ -64,7 +63,7 @@ impl Server {
     }
 
     /// A server over an already opened facade (tests, embedding programs).
-    pub fn with_verity(config: ServerConfig, verity: Arc<Verity>, roots: Roots) -> Self {
+    pub fn with_verity(config: ServerConfig, verity: Arc<Verity>, roots: FileRoots) -> Self {
         let metrics = crate::metrics::handle();
         let openapi = Arc::new(crate::openapi::document(&routes::operations()));
         Self {

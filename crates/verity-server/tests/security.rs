@@ -230,6 +230,21 @@ async fn client_paths_stay_under_roots_and_urls_pass_the_ssrf_guard() {
     let job = wait_job(&s, j["id"].as_str().unwrap()).await;
     assert_eq!(job["outcome"]["inserted"], 1, "{job}");
 
+    // A whole root: its files are read, the symlink leading outside is left
+    // out and reported, never followed.
+    let (st, j) = s.post("/v1/ingest", json!({"paths": ["."]})).await;
+    assert_eq!(st, 202, "{j}");
+    let job = wait_job(&s, j["id"].as_str().unwrap()).await;
+    assert_eq!(job["outcome"]["unchanged"], 1, "{job}");
+    assert_eq!(job["outcome"]["inserted"], 0, "{job}");
+    #[cfg(unix)]
+    assert!(
+        job["outcome"]["read_errors"]
+            .to_string()
+            .contains("link.md"),
+        "{job}"
+    );
+
     // A URL to a private address is refused by the fetcher's guard.
     let (st, j) = s
         .post("/v1/ingest", json!({"paths": ["http://127.0.0.1:9/admin", "http://169.254.169.254/latest/meta-data"]}))
@@ -248,7 +263,10 @@ async fn client_paths_stay_under_roots_and_urls_pass_the_ssrf_guard() {
     let s = start(|_| {}).await;
     let (st, e) = s.post("/v1/ingest", json!({"paths": ["notes.md"]})).await;
     assert_error(st, &e, 400, "invalid_input");
-    assert!(e["message"].as_str().unwrap().contains("no roots"), "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("no file roots"),
+        "{e}"
+    );
     s.shutdown().await;
 }
 

@@ -247,7 +247,7 @@ async fn verify_bad_input_is_a_4xx_with_its_code() {
         (json!({"content": "x", "concurrency": 0}), 400, "concurrency"),
         (json!({"content": "x", "content_type": "pdf"}), 400, "PDF"),
         (json!({"content_base64": "%%%"}), 400, "base64"),
-        (json!({"path": "/etc/passwd"}), 400, "no files"),
+        (json!({"path": "/etc/passwd"}), 400, "no file roots"),
         (json!({"content": "x", "colour": "blue"}), 422, "colour"),
         (json!({"content": "x", "format": "pdf"}), 422, "format"),
     ];

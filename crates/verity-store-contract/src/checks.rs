@@ -844,6 +844,8 @@ pub async fn cache_busting(f: &dyn StoreFactory) {
 /// Run the fixture queries on two backends and check they agree: same hits
 /// in the same order, dense scores within [`SCORE_TOLERANCE`], same relevance
 /// ordering. Lexical scores may differ in scale (BM25 variants), not in order.
+/// Hits whose reference scores tie (within [`SCORE_TOLERANCE`]: float32
+/// rounding differs between the engines) may come in either order.
 pub async fn compare(reference: &dyn StoreFactory, other: &dyn StoreFactory) {
     let a = loaded(reference, "compare").await;
     let b = loaded(other, "compare").await;
@@ -875,14 +877,11 @@ pub async fn compare(reference: &dyn StoreFactory, other: &dyn StoreFactory) {
         let ra = search(a.store.as_ref(), q).await;
         let rb = search(b.store.as_ref(), q).await;
         let what = format!("{} `{}` (k {})", q.mode, q.text, q.k);
-        assert_eq!(
-            ids(&ra),
-            ids(&rb),
-            "{what}: {} and {} disagree",
-            a.store.backend(),
-            b.store.backend()
-        );
-        for (x, y) in ra.iter().zip(&rb) {
+        assert_same_ranking(&ra, &rb, &what, a.store.backend(), b.store.backend());
+        let by_id: std::collections::HashMap<&str, &ScoredChunk> =
+            rb.iter().map(|h| (h.chunk.id.as_str(), h)).collect();
+        for x in &ra {
+            let y = by_id[x.chunk.id.as_str()];
             match (x.dense, y.dense) {
                 (Some(p), Some(q)) => assert!(
                     (p - q).abs() <= SCORE_TOLERANCE,
@@ -911,5 +910,40 @@ pub async fn compare(reference: &dyn StoreFactory, other: &dyn StoreFactory) {
                 );
             }
         }
+    }
+}
+
+/// `b` ranks the same hits as `a`, in `a`'s order up to ties: wherever the
+/// two lists name different hits at one position, `a` scores them equally.
+fn assert_same_ranking(
+    a: &[ScoredChunk],
+    b: &[ScoredChunk],
+    what: &str,
+    name_a: &str,
+    name_b: &str,
+) {
+    let mut sa = ids(a);
+    let mut sb = ids(b);
+    sa.sort();
+    sb.sort();
+    assert_eq!(
+        sa,
+        sb,
+        "{what}: {name_a} and {name_b} return different hits: {:?} vs {:?}",
+        ids(a),
+        ids(b)
+    );
+    let score_in_a: std::collections::HashMap<&str, f32> =
+        a.iter().map(|h| (h.chunk.id.as_str(), h.score)).collect();
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        let tied = score_in_a
+            .get(y.chunk.id.as_str())
+            .is_some_and(|s| (s - x.score).abs() <= SCORE_TOLERANCE);
+        assert!(
+            x.chunk.id == y.chunk.id || tied,
+            "{what}: {name_a} and {name_b} disagree at rank {i}: {:?} vs {:?}",
+            ids(a),
+            ids(b)
+        );
     }
 }

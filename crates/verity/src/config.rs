@@ -155,6 +155,11 @@ pub struct VerityConfig {
     pub rag: RagConfig,
     /// Cache retrievals and answers.
     pub cache: bool,
+    /// HTTP settings (proxy, timeouts, extra root certificates, retry policy)
+    /// of every network call the handle makes: embedders, generators,
+    /// fetchers. `None`: the process-wide client with the defaults, shared by
+    /// every handle.
+    pub http: Option<verity_net::HttpConfig>,
 }
 
 impl Default for VerityConfig {
@@ -173,6 +178,7 @@ impl Default for VerityConfig {
             retriever: RetrieverConfig::default(),
             rag: RagConfig::default(),
             cache: true,
+            http: None,
         }
     }
 }

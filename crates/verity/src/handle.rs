@@ -47,6 +47,7 @@ pub struct Verity {
     retriever: Retriever,
     rag: OnceCell<RagPipeline>,
     notes: Vec<String>,
+    net: verity_net::HttpClient,
     #[cfg(feature = "sources")]
     pub(crate) fetchers: crate::sources::Fetchers,
 }
@@ -73,10 +74,14 @@ impl Verity {
     pub async fn open(config: VerityConfig) -> Result<Self> {
         config.validate()?;
         let mut notes = Vec::new();
+        let net = match &config.http {
+            Some(http) => verity_net::HttpClient::new(http.clone())?,
+            None => verity_net::HttpClient::shared_default()?,
+        };
         let opened = Backend::open(&config).await?;
         let (store, cache) = (opened.store, opened.cache);
 
-        let embedder = providers::embedder(&config, cache.clone(), &mut notes).await?;
+        let embedder = providers::embedder(&config, &net, cache.clone(), &mut notes).await?;
         if let (Some(e), Some(indexed)) = (&embedder, store.embedder().await?) {
             if indexed != *e.id() {
                 notes.push(format!(
@@ -107,7 +112,8 @@ impl Verity {
             rag: OnceCell::new(),
             notes,
             #[cfg(feature = "sources")]
-            fetchers: crate::sources::Fetchers::default(),
+            fetchers: crate::sources::Fetchers::new(net.clone()),
+            net,
             config,
         })
     }
@@ -120,6 +126,13 @@ impl Verity {
     /// Open with the environment's configuration and `overrides` applied.
     pub async fn open_with(overrides: &crate::api::ConfigOverrides) -> Result<Self> {
         Self::open(overrides.resolve()?).await
+    }
+
+    /// The one HTTP client of this handle: every embedder, generator and
+    /// fetcher it builds sends its requests through it (one connection pool,
+    /// one retry policy).
+    pub fn http(&self) -> &verity_net::HttpClient {
+        &self.net
     }
 
     /// The configuration in use.
@@ -168,9 +181,13 @@ impl Verity {
     pub async fn rag(&self) -> Result<&RagPipeline> {
         self.rag
             .get_or_try_init(|| async {
-                let generator = providers::generator(&self.config, &self.config.generator).await?;
+                let generator =
+                    providers::generator_on(&self.config, &self.net, &self.config.generator)
+                        .await?;
                 let fallback = match &self.config.fallback {
-                    Some(spec) => Some(providers::generator(&self.config, spec).await?),
+                    Some(spec) => {
+                        Some(providers::generator_on(&self.config, &self.net, spec).await?)
+                    }
                     None => None,
                 };
                 let retriever = Retriever::new(self.store.clone())

@@ -26,7 +26,8 @@
 //!
 //! The building blocks are re-exported as modules: [`core`] (types, traits,
 //! errors), [`ingest`], [`store`], [`embed`], [`llm`], [`rag`], and with the
-//! `sources` feature [`extract`] and [`fetch`].
+//! `sources` feature [`extract`] and [`fetch`]; [`net`] is the one HTTP
+//! layer (client settings, retry policy) every network call goes through.
 
 pub mod api;
 mod backend;
@@ -62,6 +63,7 @@ pub use verity_fetch as fetch;
 pub use verity_ingest as ingest;
 pub use verity_ingest::{IngestProgress, IngestReport};
 pub use verity_llm as llm;
+pub use verity_net as net;
 pub use verity_rag as rag;
 pub use verity_rag::RagEvent;
 #[cfg(feature = "redis")]

@@ -5,6 +5,7 @@ use std::sync::Arc;
 use verity_core::{Cache, ConfigError, Embedder, Error, Generator, Result, StoreError};
 use verity_embed::{CachedEmbedder, OllamaEmbedder, OpenAiEmbedder};
 use verity_llm::{ExtractiveGenerator, OllamaGenerator, OpenAiGenerator};
+use verity_net::HttpClient;
 
 use crate::config::{EmbedderSpec, GeneratorSpec, VerityConfig};
 
@@ -18,6 +19,7 @@ async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'sta
 /// `None` means lexical-only; a note says why.
 pub(crate) async fn embedder(
     config: &VerityConfig,
+    net: &HttpClient,
     cache: Arc<dyn Cache>,
     notes: &mut Vec<String>,
 ) -> Result<Option<Arc<dyn Embedder>>> {
@@ -47,14 +49,18 @@ pub(crate) async fn embedder(
             }
         },
         EmbedderSpec::Ollama(model) => {
-            let mut b = OllamaEmbedder::builder(model.clone()).base_url(config.ollama_url.clone());
+            let mut b = OllamaEmbedder::builder(model.clone())
+                .base_url(config.ollama_url.clone())
+                .client(net);
             if let Some(v) = &config.embed_version {
                 b = b.embed_version(v.clone());
             }
             Arc::new(b.build()?)
         }
         EmbedderSpec::OpenAi(model) => {
-            let mut b = OpenAiEmbedder::builder(model.clone()).base_url(config.openai_url.clone());
+            let mut b = OpenAiEmbedder::builder(model.clone())
+                .base_url(config.openai_url.clone())
+                .client(net);
             if let Some(k) = &config.openai_key {
                 b = b.api_key(k.clone());
             }
@@ -111,18 +117,34 @@ async fn local_embedder(
 }
 
 /// The generator described by `spec` (Ollama and OpenAI-compatible ones use the
-/// URLs and key of `config`), for pipelines built outside [`crate::Verity`].
+/// URLs, key and HTTP settings of `config`), for pipelines built outside
+/// [`crate::Verity`].
 pub async fn generator(config: &VerityConfig, spec: &GeneratorSpec) -> Result<Arc<dyn Generator>> {
+    let net = match &config.http {
+        Some(http) => HttpClient::new(http.clone())?,
+        None => HttpClient::shared_default()?,
+    };
+    generator_on(config, &net, spec).await
+}
+
+/// [`generator`] sending its requests through `net`.
+pub(crate) async fn generator_on(
+    config: &VerityConfig,
+    net: &HttpClient,
+    spec: &GeneratorSpec,
+) -> Result<Arc<dyn Generator>> {
     Ok(match spec {
         GeneratorSpec::Extractive => Arc::new(ExtractiveGenerator::new()),
         GeneratorSpec::Local(path) => local_generator(path.clone()).await?,
         GeneratorSpec::Ollama(model) => Arc::new(
             OllamaGenerator::builder(model.clone())
                 .base_url(config.ollama_url.clone())
+                .client(net)
                 .build()?,
         ),
         GeneratorSpec::OpenAi(model) => {
-            let mut b = OpenAiGenerator::builder(config.openai_url.clone(), model.clone());
+            let mut b =
+                OpenAiGenerator::builder(config.openai_url.clone(), model.clone()).client(net);
             if let Some(k) = &config.openai_key {
                 b = b.api_key(k.clone());
             }

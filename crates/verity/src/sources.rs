@@ -16,13 +16,23 @@ use crate::api::{EvalExtractionRequest, EvalExtractionResponse, FetchRequest, Fe
 
 /// The HTTP fetchers of one handle, built on first use: the guarded one and,
 /// for `allow_private` requests, one without the SSRF guard.
-#[derive(Default)]
 pub struct Fetchers {
+    net: verity_net::HttpClient,
     guarded: OnceLock<Arc<HttpFetcher>>,
     private: OnceLock<Arc<HttpFetcher>>,
 }
 
 impl Fetchers {
+    /// Fetchers whose clients are built on `net` (its retry policy, timeouts
+    /// and root certificates).
+    pub fn new(net: verity_net::HttpClient) -> Self {
+        Self {
+            net,
+            guarded: OnceLock::new(),
+            private: OnceLock::new(),
+        }
+    }
+
     fn get(&self, allow_private: bool) -> Result<Arc<HttpFetcher>> {
         let cell = if allow_private {
             &self.private
@@ -36,7 +46,7 @@ impl Fetchers {
         if allow_private {
             config = config.with_guard(NetworkGuard::disabled());
         }
-        let made = Arc::new(HttpFetcher::new(config)?);
+        let made = Arc::new(HttpFetcher::with_client(config, &self.net)?);
         Ok(cell.get_or_init(|| made).clone())
     }
 
@@ -116,15 +126,19 @@ async fn parse_local(target: &str) -> Result<FetchedSource> {
 }
 
 /// The process-wide fetchers behind [`fetch`], for hosts without a store.
-fn shared() -> &'static Fetchers {
+fn shared() -> Result<&'static Fetchers> {
     static SHARED: OnceLock<Fetchers> = OnceLock::new();
-    SHARED.get_or_init(Fetchers::default)
+    if let Some(f) = SHARED.get() {
+        return Ok(f);
+    }
+    let net = verity_net::HttpClient::shared_default()?;
+    Ok(SHARED.get_or_init(|| Fetchers::new(net)))
 }
 
 /// Fetch without a store (`verity fetch`, `verity.fetch`), through one
-/// process-wide set of fetchers.
+/// process-wide set of fetchers on the process-wide HTTP client.
 pub async fn fetch(req: &FetchRequest) -> Result<FetchResponse> {
-    shared().fetch(&req.target, req.allow_private).await
+    shared()?.fetch(&req.target, req.allow_private).await
 }
 
 /// Main-content extraction quality on the article-extraction benchmark layout.

@@ -27,16 +27,13 @@ pub async fn ingest(
     }
     // Client-named files are read only under the configured roots; URLs go
     // to the facade's fetcher and its SSRF guard.
-    for p in req.paths.iter_mut() {
-        if !verity::config::is_url(p) {
-            *p = s.roots.resolve(p)?.to_string_lossy().into_owned();
-        }
-    }
+    let refused = s.roots.confine(&mut req)?;
     if req.paths.is_empty() && req.documents.len() <= s.config.sync_ingest_max {
-        let outcome = s.verity.ingest(req, &|_| {}).await?;
+        let mut outcome = s.verity.ingest(req, &|_| {}).await?;
+        outcome.read_errors.extend(refused);
         return Ok(Json(outcome).into_response());
     }
-    let status = s.jobs.submit(s.verity.clone(), req)?;
+    let status = s.jobs.submit(s.verity.clone(), req, refused)?;
     let location = format!("/v1/jobs/{}", status.id);
     let mut resp = (StatusCode::ACCEPTED, Json(status)).into_response();
     if let Ok(v) = HeaderValue::from_str(&location) {

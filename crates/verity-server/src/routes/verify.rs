@@ -33,7 +33,11 @@ pub async fn verify(
     }
     // Client-named files are read only under the configured roots.
     if let Some(p) = &req.path {
-        req.path = Some(s.roots.resolve(p)?.to_string_lossy().into_owned());
+        let resolved = s.roots.resolve(p)?;
+        match resolved.files.as_slice() {
+            [file] => req.path = Some(file.to_string_lossy().into_owned()),
+            _ => return Err(ApiError::invalid(format!("`path` `{p}`: name one file, not a directory"))),
+        }
     }
     let report = s.verity.check(&req, &ignore_progress).await?;
     Ok(match req.format.unwrap_or_default() {

@@ -21,21 +21,25 @@ pub struct TestServer {
 /// Config of a test server: loopback port 0, one token, lexical-only store
 /// in a temp dir, extractive generator, a generous rate limit.
 pub fn config(home: &std::path::Path) -> ServerConfig {
-    let mut c = ServerConfig::default();
-    c.addr = "127.0.0.1:0".parse().unwrap();
-    c.tokens = vec![TOKEN.into()];
-    c.rate_limit.per_second = 10_000;
-    c.rate_limit.burst = 10_000;
-    c.verity = ConfigOverrides {
-        home: Some(home.join("store").to_string_lossy().into_owned()),
-        embedder: Some("none".into()),
-        generator: Some("extractive".into()),
-        // BM25 scores on a two-document store sit far below the default
-        // evidence floor, which is calibrated on real corpora.
-        min_relevance: Some(0.0),
-        ..ConfigOverrides::default()
-    };
-    c
+    ServerConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        tokens: vec![TOKEN.into()],
+        rate_limit: verity_server::config::RateLimitConfig {
+            per_second: 10_000,
+            burst: 10_000,
+            ..Default::default()
+        },
+        verity: ConfigOverrides {
+            home: Some(home.join("store").to_string_lossy().into_owned()),
+            embedder: Some("none".into()),
+            generator: Some("extractive".into()),
+            // BM25 scores on a two-document store sit far below the default
+            // evidence floor, which is calibrated on real corpora.
+            min_relevance: Some(0.0),
+            ..ConfigOverrides::default()
+        },
+        ..ServerConfig::default()
+    }
 }
 
 pub async fn start(edit: impl FnOnce(&mut ServerConfig)) -> TestServer {

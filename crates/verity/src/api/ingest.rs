@@ -13,8 +13,9 @@ use crate::IngestReport;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IngestRequest {
-    /// Documents in the seed-001 schema (`uid`, `content`, `source`, `ts`, …).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// Documents in the seed-001 schema (`uid`, `content`, `source`, `ts`, …);
+    /// also accepted under seed 001's name `batch`.
+    #[serde(default, alias = "batch", skip_serializing_if = "Vec::is_empty")]
     pub documents: Vec<Document>,
     /// Files, directories (JSONL, BEIR corpus, Markdown, text, …) and http(s) URLs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -96,5 +97,22 @@ impl IngestOutcome {
     /// Documents now stored from this ingestion (new, replaced or unchanged).
     pub fn documents(&self) -> usize {
         self.inserted + self.replaced + self.unchanged
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_batch_is_the_documents_field() {
+        let r: IngestRequest = serde_json::from_str(
+            r#"{"batch": [{"uid": "a", "content": "Routing fees.", "source": "s"}]}"#,
+        )
+        .unwrap();
+        assert_eq!(r.documents.len(), 1);
+        assert_eq!(r.documents[0].uid, "a");
+        let both = serde_json::from_str::<IngestRequest>(r#"{"batch": [], "documents": []}"#);
+        assert!(both.is_err(), "one name per request");
     }
 }

@@ -49,9 +49,11 @@ pub use rest::{
     ContextChunk, EmbedRequest, EmbedResponse, GenerateParams, GenerateRequest, GenerateResponse,
     RetrieveResponse, MAX_EMBED_TEXTS,
 };
+pub use search::{
+    AskRequest, AskResponse, RequestFilters, SearchRequest, SearchResponse, DEFAULT_K, MAX_K,
+};
 #[cfg(feature = "verify")]
 pub use verify::{CheckRequest, CheckResponse};
-pub use search::{AskRequest, AskResponse, SearchRequest, SearchResponse, DEFAULT_K, MAX_K};
 
 /// JSON Schema of an api type (draft 2020-12), as the servers publish it.
 pub fn schema_of<T: schemars::JsonSchema>() -> serde_json::Value {

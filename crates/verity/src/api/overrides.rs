@@ -40,6 +40,28 @@ pub struct ConfigOverrides {
 }
 
 impl ConfigOverrides {
+    /// These overrides layered over `lower`: every field set here wins, every
+    /// unset one takes `lower`'s. Hosts with two sources of settings (command
+    /// line over a config file) merge them with this, in one place.
+    pub fn or(&self, lower: &ConfigOverrides) -> ConfigOverrides {
+        fn pick<T: Clone>(high: &Option<T>, low: &Option<T>) -> Option<T> {
+            high.clone().or_else(|| low.clone())
+        }
+        ConfigOverrides {
+            home: pick(&self.home, &lower.home),
+            redis_url: pick(&self.redis_url, &lower.redis_url),
+            index: pick(&self.index, &lower.index),
+            embedder: pick(&self.embedder, &lower.embedder),
+            generator: pick(&self.generator, &lower.generator),
+            fallback: pick(&self.fallback, &lower.fallback),
+            k: pick(&self.k, &lower.k),
+            min_relevance: pick(&self.min_relevance, &lower.min_relevance),
+            cache: pick(&self.cache, &lower.cache),
+            ollama_url: pick(&self.ollama_url, &lower.ollama_url),
+            openai_url: pick(&self.openai_url, &lower.openai_url),
+        }
+    }
+
     /// The environment defaults with these overrides applied.
     pub fn resolve(&self) -> Result<VerityConfig> {
         self.apply(VerityConfig::from_env()?)
@@ -142,5 +164,28 @@ mod tests {
         assert_eq!(bad(o), "invalid_input");
         let unknown = serde_json::from_str::<ConfigOverrides>(r#"{"colour": "blue"}"#);
         assert!(unknown.is_err());
+    }
+
+    #[test]
+    fn layering_keeps_the_higher_fields_and_fills_the_rest() {
+        let flags = ConfigOverrides {
+            home: Some("/flags".into()),
+            k: Some(3),
+            ..Default::default()
+        };
+        let file = ConfigOverrides {
+            home: Some("/file".into()),
+            index: Some("docs".into()),
+            k: Some(9),
+            cache: Some(false),
+            ..Default::default()
+        };
+        let merged = flags.or(&file);
+        assert_eq!(merged.home.as_deref(), Some("/flags"));
+        assert_eq!(merged.k, Some(3));
+        assert_eq!(merged.index.as_deref(), Some("docs"));
+        assert_eq!(merged.cache, Some(false));
+        assert_eq!(merged.embedder, None);
+        assert_eq!(ConfigOverrides::default().or(&file), file);
     }
 }

@@ -18,19 +18,92 @@ pub type AskResponse = Answer;
 
 /// Filters as hosts give them: lists of accepted values, metadata as
 /// `{key: value | [values]}`, and `since`/`until` strings ([`super::time`]).
-struct FilterFields<'a> {
-    sources: &'a [String],
-    tags: &'a [String],
-    tags_all: &'a [String],
-    langs: &'a [String],
-    uids: &'a [String],
-    metadata: &'a Map<String, Value>,
-    since: Option<&'a str>,
-    until: Option<&'a str>,
+/// Requests carry them at the top level (`{"query", "tags": […]}`) or, as
+/// seed 001's `/v1/retrieve` does, in a `filters` object; both are combined.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequestFilters {
+    /// Keep documents from these sources.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
+    /// Keep documents having any of these tags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// Keep documents having all of these tags.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags_all: Vec<String>,
+    /// Keep documents in these languages (seed 001 also says `lang`).
+    #[serde(default, alias = "lang", deserialize_with = "one_or_many")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub langs: Vec<String>,
+    /// Keep only these document uids.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uids: Vec<String>,
+    /// Metadata equality (`{"key": value}`) or membership (`{"key": [v1, v2]}`); all must hold.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub metadata: Map<String, Value>,
+    /// Keep documents dated at or after this (RFC 3339, or `YYYY-MM-DD` = that day 00:00 UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// Keep documents dated at or before this (RFC 3339, or `YYYY-MM-DD` = the whole day).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
 }
 
-impl FilterFields<'_> {
-    fn filters(&self) -> Result<Filters> {
+/// A string or a list of strings.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(s) => vec![s],
+        OneOrMany::Many(v) => v,
+    })
+}
+
+impl RequestFilters {
+    /// These filters and `nested` together: lists and metadata combined; a
+    /// date given in both places is refused rather than guessed.
+    fn combined(mut self, nested: Option<&RequestFilters>) -> Result<Self> {
+        let Some(n) = nested else {
+            return Ok(self);
+        };
+        self.sources.extend(n.sources.iter().cloned());
+        self.tags.extend(n.tags.iter().cloned());
+        self.tags_all.extend(n.tags_all.iter().cloned());
+        self.langs.extend(n.langs.iter().cloned());
+        self.uids.extend(n.uids.iter().cloned());
+        for (k, v) in &n.metadata {
+            if self.metadata.insert(k.clone(), v.clone()).is_some() {
+                return Err(crate::Error::invalid_input(format!(
+                    "metadata filter `{k}` is given twice (top level and `filters`)"
+                )));
+            }
+        }
+        for (name, top, inner) in [
+            ("since", &mut self.since, &n.since),
+            ("until", &mut self.until, &n.until),
+        ] {
+            match (top.is_some(), inner) {
+                (true, Some(_)) => {
+                    return Err(crate::Error::invalid_input(format!(
+                        "`{name}` is given twice (top level and `filters`)"
+                    )))
+                }
+                (false, Some(v)) => *top = Some(v.clone()),
+                _ => {}
+            }
+        }
+        Ok(self)
+    }
+
+    /// The store filters: keys checked, dates parsed.
+    pub fn to_filters(&self) -> Result<Filters> {
         let metadata = self
             .metadata
             .iter()
@@ -50,13 +123,13 @@ impl FilterFields<'_> {
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(Filters {
-            sources: self.sources.to_vec(),
-            langs: self.langs.to_vec(),
-            tags_any: self.tags.to_vec(),
-            tags_all: self.tags_all.to_vec(),
-            uids: self.uids.to_vec(),
+            sources: self.sources.clone(),
+            langs: self.langs.clone(),
+            tags_any: self.tags.clone(),
+            tags_all: self.tags_all.clone(),
+            uids: self.uids.clone(),
             metadata,
-            time: super::time::range(self.since, self.until)?,
+            time: super::time::range(self.since.as_deref(), self.until.as_deref())?,
         })
     }
 }
@@ -100,6 +173,10 @@ pub struct SearchRequest {
     /// Keep documents dated at or before this (RFC 3339, or `YYYY-MM-DD` = the whole day).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until: Option<String>,
+    /// The same filters as one object (seed 001: `{query, k, filters}`),
+    /// combined with the top-level ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filters: Option<RequestFilters>,
 }
 
 impl SearchRequest {
@@ -123,21 +200,27 @@ impl SearchRequest {
         self
     }
 
+    fn top_level_filters(&self) -> RequestFilters {
+        RequestFilters {
+            sources: self.sources.clone(),
+            tags: self.tags.clone(),
+            tags_all: self.tags_all.clone(),
+            langs: self.langs.clone(),
+            uids: self.uids.clone(),
+            metadata: self.metadata.clone(),
+            since: self.since.clone(),
+            until: self.until.clone(),
+        }
+    }
+
     /// The store query: `k` checked, filters and dates parsed.
     pub fn to_query(&self) -> Result<SearchQuery> {
         let k = self.k.unwrap_or(DEFAULT_K);
         check_k(k)?;
-        let filters = FilterFields {
-            sources: &self.sources,
-            tags: &self.tags,
-            tags_all: &self.tags_all,
-            langs: &self.langs,
-            uids: &self.uids,
-            metadata: &self.metadata,
-            since: self.since.as_deref(),
-            until: self.until.as_deref(),
-        }
-        .filters()?;
+        let filters = self
+            .top_level_filters()
+            .combined(self.filters.as_ref())?
+            .to_filters()?;
         Ok(SearchQuery::new(self.query.clone())
             .k(k)
             .mode(self.mode.unwrap_or_default())
@@ -188,6 +271,9 @@ pub struct AskRequest {
     /// As in [`SearchRequest::until`] (a bare date includes the day).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until: Option<String>,
+    /// As in [`SearchRequest::filters`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filters: Option<RequestFilters>,
 }
 
 impl AskRequest {
@@ -199,22 +285,28 @@ impl AskRequest {
         }
     }
 
+    fn top_level_filters(&self) -> RequestFilters {
+        RequestFilters {
+            sources: self.sources.clone(),
+            tags: self.tags.clone(),
+            tags_all: self.tags_all.clone(),
+            langs: self.langs.clone(),
+            uids: self.uids.clone(),
+            metadata: self.metadata.clone(),
+            since: self.since.clone(),
+            until: self.until.clone(),
+        }
+    }
+
     /// The pipeline request: `k` checked, filters and dates parsed.
     pub fn to_rag(&self) -> Result<verity_rag::AskRequest> {
         if let Some(k) = self.k {
             check_k(k)?;
         }
-        let filters = FilterFields {
-            sources: &self.sources,
-            tags: &self.tags,
-            tags_all: &self.tags_all,
-            langs: &self.langs,
-            uids: &self.uids,
-            metadata: &self.metadata,
-            since: self.since.as_deref(),
-            until: self.until.as_deref(),
-        }
-        .filters()?;
+        let filters = self
+            .top_level_filters()
+            .combined(self.filters.as_ref())?
+            .to_filters()?;
         Ok(verity_rag::AskRequest {
             question: self.question.clone(),
             lang: self.lang.clone(),
@@ -261,5 +353,30 @@ mod tests {
             until.format("%Y-%m-%d %H:%M").to_string(),
             "2024-01-01 23:59"
         );
+    }
+
+    #[test]
+    fn seed_filters_object_combines_with_top_level_fields() {
+        let r: SearchRequest = serde_json::from_str(
+            r#"{"query": "fees", "k": 3, "tags": ["a"],
+                "filters": {"tags": ["b"], "lang": "fr", "since": "2024-01-01",
+                            "metadata": {"team": "core"}}}"#,
+        )
+        .unwrap();
+        let q = r.to_query().unwrap();
+        assert_eq!(q.filters.tags_any, vec!["a".to_string(), "b".to_string()]);
+        assert_eq!(q.filters.langs, vec!["fr".to_string()]);
+        assert_eq!(q.filters.metadata.len(), 1);
+        assert!(q.filters.time.since.is_some());
+
+        let twice: SearchRequest = serde_json::from_str(
+            r#"{"query": "x", "since": "2024-01-01", "filters": {"since": "2023-01-01"}}"#,
+        )
+        .unwrap();
+        assert_eq!(twice.to_query().unwrap_err().code(), "invalid_input");
+        let unknown = serde_json::from_str::<SearchRequest>(
+            r#"{"query": "x", "filters": {"colour": "blue"}}"#,
+        );
+        assert!(unknown.is_err());
     }
 }

@@ -32,24 +32,7 @@ pub(super) fn tool(options: &ToolOptions) -> Tool {
         move |verity, mut req: IngestRequest| {
             let roots = roots.clone();
             Box::pin(async move {
-                let mut refused = Vec::new();
-                let mut paths = Vec::with_capacity(req.paths.len());
-                for p in std::mem::take(&mut req.paths) {
-                    if crate::config::is_url(&p) {
-                        paths.push(p);
-                        continue;
-                    }
-                    let r = roots.resolve(&p)?;
-                    paths.extend(r.files.iter().map(|f| f.display().to_string()));
-                    refused.extend(r.refused);
-                }
-                if req.strict && !refused.is_empty() {
-                    return Err(crate::Error::invalid_input(format!(
-                        "strict ingest refused: {}",
-                        refused.join("; ")
-                    )));
-                }
-                req.paths = paths;
+                let refused = roots.confine(&mut req)?;
                 let mut out = verity.ingest(req, &|_| {}).await?;
                 out.read_errors.extend(refused);
                 Ok(out)

@@ -68,6 +68,32 @@ impl FileRoots {
         self.roots.is_empty()
     }
 
+    /// Confine an ingest request to the roots: each file or directory path
+    /// is replaced by the files it names inside a root (URLs are kept for the
+    /// guarded fetcher). Returns the entries left out while walking; with
+    /// `strict`, any such entry refuses the whole request.
+    pub fn confine(&self, req: &mut crate::api::IngestRequest) -> Result<Vec<String>> {
+        let mut refused = Vec::new();
+        let mut paths = Vec::with_capacity(req.paths.len());
+        for p in std::mem::take(&mut req.paths) {
+            if crate::config::is_url(&p) {
+                paths.push(p);
+                continue;
+            }
+            let r = self.resolve(&p)?;
+            paths.extend(r.files.iter().map(|f| f.display().to_string()));
+            refused.extend(r.refused);
+        }
+        if req.strict && !refused.is_empty() {
+            return Err(Error::invalid_input(format!(
+                "strict ingest refused: {}",
+                refused.join("; ")
+            )));
+        }
+        req.paths = paths;
+        Ok(refused)
+    }
+
     /// Resolve one requested path to the files it names, or refuse it.
     pub fn resolve(&self, requested: &str) -> Result<ResolvedFiles> {
         let Some(first) = self.roots.first() else {
