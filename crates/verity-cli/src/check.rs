@@ -109,7 +109,11 @@ pub async fn run(
             std::fs::write(path, text).map_err(|e| {
                 verity::Error::invalid_input(format!("cannot write {}: {e}", path.display()))
             })?;
-            eprintln!("{} Report written to {}.", report.summary.message, path.display());
+            eprintln!(
+                "{} Report written to {}.",
+                report.summary.message,
+                path.display()
+            );
         }
         None => {
             let color = format == ReportFormat::Terminal

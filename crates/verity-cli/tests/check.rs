@@ -93,13 +93,21 @@ fn check_reports_and_exit_statuses() {
 
     // --fail-on: 9 when a claim has one of the verdicts, 0 otherwise.
     let out = verity(&home)
-        .args(["check", "--allow-private", "--fail-on", "not_supported,partial"])
+        .args([
+            "check",
+            "--allow-private",
+            "--fail-on",
+            "not_supported,partial",
+        ])
         .arg(&doc)
         .output()
         .unwrap();
     assert_eq!(code(&out), 9, "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("PARTIAL") && text.contains("SUPPORTED"), "{text}");
+    assert!(
+        text.contains("PARTIAL") && text.contains("SUPPORTED"),
+        "{text}"
+    );
     let out = verity(&home)
         .args(["check", "--allow-private", "--fail-on", "not_supported"])
         .arg(&doc)
@@ -142,13 +150,36 @@ fn check_reports_and_exit_statuses() {
     // Bad input: 3, with the error on stderr.
     for args in [
         vec!["check".to_string(), format!("{base}/doc")],
-        vec!["check".into(), tmp.path().join("missing.md").display().to_string()],
-        vec!["check".into(), "--format".into(), "pdf".into(), doc.display().to_string()],
-        vec!["check".into(), "--fail-on".into(), "maybe".into(), doc.display().to_string()],
-        vec!["check".into(), "--concurrency".into(), "0".into(), doc.display().to_string()],
+        vec![
+            "check".into(),
+            tmp.path().join("missing.md").display().to_string(),
+        ],
+        vec![
+            "check".into(),
+            "--format".into(),
+            "pdf".into(),
+            doc.display().to_string(),
+        ],
+        vec![
+            "check".into(),
+            "--fail-on".into(),
+            "maybe".into(),
+            doc.display().to_string(),
+        ],
+        vec![
+            "check".into(),
+            "--concurrency".into(),
+            "0".into(),
+            doc.display().to_string(),
+        ],
     ] {
         let out = verity(&home).args(&args).output().unwrap();
-        assert_eq!(code(&out), 3, "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            code(&out),
+            3,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(String::from_utf8_lossy(&out.stderr).contains("error:"));
     }
 }

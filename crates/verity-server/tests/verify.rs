@@ -182,7 +182,10 @@ async fn verify_checks_cited_pages_on_loopback() {
     let quote = f["source_quote"].as_str().unwrap();
     assert_eq!(f["quote_context"]["quote"], quote);
     let page = verity::extract::parse_html(&pages[0].0, None).unwrap();
-    assert!(page.document.content.contains(quote), "quote not verbatim: {quote}");
+    assert!(
+        page.document.content.contains(quote),
+        "quote not verbatim: {quote}"
+    );
 
     let d = result(&r, &distorted);
     assert!(
@@ -197,7 +200,10 @@ async fn verify_checks_cited_pages_on_loopback() {
 
     let gone = result(&r, "A page that is gone said something else entirely");
     assert_eq!(gone["verdict"], "SOURCE_UNAVAILABLE", "{gone:#}");
-    assert!(gone["explanation"].as_str().unwrap().contains("404"), "{gone:#}");
+    assert!(
+        gone["explanation"].as_str().unwrap().contains("404"),
+        "{gone:#}"
+    );
     assert_eq!(r["summary"]["supported"], 2);
     assert_eq!(r["summary"]["unavailable"], 1);
 
@@ -215,7 +221,10 @@ async fn verify_checks_cited_pages_on_loopback() {
         .unwrap()
         .starts_with("text/markdown"));
     let md = resp.text().await.unwrap();
-    assert!(md.contains("SUPPORTED") && md.contains("SOURCE_UNAVAILABLE"), "{md}");
+    assert!(
+        md.contains("SUPPORTED") && md.contains("SOURCE_UNAVAILABLE"),
+        "{md}"
+    );
 
     // Documented in the OpenAPI document.
     let (_, api) = s.get("/v1/openapi.json").await;
@@ -238,13 +247,33 @@ async fn verify_bad_input_is_a_4xx_with_its_code() {
 
     let cases = [
         (json!({}), 400, "exactly one"),
-        (json!({"content": "x", "url": "https://example.org/"}), 400, "exactly one"),
+        (
+            json!({"content": "x", "url": "https://example.org/"}),
+            400,
+            "exactly one",
+        ),
         (json!({"url": "not a url"}), 400, "url"),
         (json!({"url": "ftp://example.org/x"}), 400, "http"),
-        (json!({"url": "http://127.0.0.1:9/doc"}), 400, "allow_private"),
-        (json!({"url": "http://169.254.169.254/latest"}), 400, "allow_private"),
-        (json!({"content": "x [1]", "allow_private": true}), 400, "allow_private_sources"),
-        (json!({"content": "x", "concurrency": 0}), 400, "concurrency"),
+        (
+            json!({"url": "http://127.0.0.1:9/doc"}),
+            400,
+            "allow_private",
+        ),
+        (
+            json!({"url": "http://169.254.169.254/latest"}),
+            400,
+            "allow_private",
+        ),
+        (
+            json!({"content": "x [1]", "allow_private": true}),
+            400,
+            "allow_private_sources",
+        ),
+        (
+            json!({"content": "x", "concurrency": 0}),
+            400,
+            "concurrency",
+        ),
         (json!({"content": "x", "content_type": "pdf"}), 400, "PDF"),
         (json!({"content_base64": "%%%"}), 400, "base64"),
         (json!({"path": "/etc/passwd"}), 400, "no file roots"),
@@ -310,7 +339,10 @@ async fn verify_page_in_headless_chromium() {
         .to_string();
     assert!(csp.contains("default-src 'none'") && csp.contains("connect-src 'self'"));
     let html = resp.text().await.unwrap();
-    assert!(!html.contains("src=\"http") && !html.contains("<link "), "self-contained");
+    assert!(
+        !html.contains("src=\"http") && !html.contains("<link "),
+        "self-contained"
+    );
 
     let Some(bin) = chromium() else { return };
     let q = format!(

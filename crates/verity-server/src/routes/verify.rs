@@ -36,13 +36,21 @@ pub async fn verify(
         let resolved = s.roots.resolve(p)?;
         match resolved.files.as_slice() {
             [file] => req.path = Some(file.to_string_lossy().into_owned()),
-            _ => return Err(ApiError::invalid(format!("`path` `{p}`: name one file, not a directory"))),
+            _ => {
+                return Err(ApiError::invalid(format!(
+                    "`path` `{p}`: name one file, not a directory"
+                )))
+            }
         }
     }
     let report = s.verity.check(&req, &ignore_progress).await?;
     Ok(match req.format.unwrap_or_default() {
         ReportFormat::Json => Json(report).into_response(),
-        f => ([(header::CONTENT_TYPE, f.mime())], render(&report, f, false)).into_response(),
+        f => (
+            [(header::CONTENT_TYPE, f.mime())],
+            render(&report, f, false),
+        )
+            .into_response(),
     })
 }
 

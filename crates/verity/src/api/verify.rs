@@ -285,10 +285,7 @@ mod tests {
             content_base64: Some("aGVsbG8=".into()),
             ..CheckRequest::default()
         };
-        assert_eq!(
-            b64.input().ok(),
-            Some(CheckInput::Bytes(b"hello".to_vec()))
-        );
+        assert_eq!(b64.input().ok(), Some(CheckInput::Bytes(b"hello".to_vec())));
         assert!(CheckRequest::target("notes.md").path.is_some());
     }
 
