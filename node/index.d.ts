@@ -166,6 +166,54 @@ export class VerityError extends Error {
   transient: boolean
 }
 
+/** Verdict of a cited claim (seed 002). */
+export type Verdict = 'SUPPORTED' | 'NOT_SUPPORTED' | 'PARTIAL' | 'INCONCLUSIVE' | 'SOURCE_UNAVAILABLE'
+
+/** What `check` reads: exactly one of `content`, `contentBase64`, `url` or `path`. */
+export interface CheckRequest {
+  content?: string
+  /** The document's bytes in base64 (e.g. a PDF). */
+  contentBase64?: string
+  url?: string
+  path?: string
+  /** `markdown`, `html`, `text`, `pdf` or a MIME type; detected when absent. */
+  contentType?: string
+  /** File name of the document (helps detecting its format). */
+  name?: string
+  /** Sources fetched and claims judged at once (1–32, default 4). */
+  concurrency?: number
+  judge?: 'auto' | 'local' | 'llm'
+  /** Sources and document on private or loopback addresses (disables the SSRF guard). */
+  allowPrivate?: boolean
+}
+
+/** One cited claim and its verdict. */
+export interface CheckResult {
+  claim: string
+  citation_ref: string
+  citation_type: 'url' | 'doi' | 'arxiv' | 'bibliography' | 'footnote' | 'author_year'
+  source_url?: string
+  verdict: Verdict
+  confidence: number
+  explanation: string
+  /** A sentence that occurs verbatim in the fetched source. */
+  source_quote?: string
+  quote_context?: { before: string; quote: string; after: string; start: number; end: number }
+  location: { line: number; start: number; end: number }
+  judge: string
+  checks?: string[]
+  elapsed_ms: number
+}
+
+/** The report of `check` (the seed's JSON shape). */
+export interface CheckReport {
+  document?: string
+  summary: { total: number; supported: number; issues: number; partial: number; not_supported: number; inconclusive: number; unavailable: number; message: string }
+  results: CheckResult[]
+  statistics: { claims: number; distinct_sources: number; sources_fetched: number; judge: string; elapsed_ms: number; ms_per_citation: number; judge_tokens: number; [key: string]: unknown }
+  cancelled: boolean
+}
+
 /** An open Verity store. */
 export class Verity {
   private constructor(native: unknown)
@@ -177,6 +225,8 @@ export class Verity {
   get(uid: string): Promise<Document | null>
   delete(uids: string[]): Promise<number>
   stats(): Promise<Stats>
+  /** Check that each cited source supports the claim citing it. */
+  check(request: CheckRequest): Promise<CheckReport>
   readonly notes: string[]
   readonly home: string
 }

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import verity
+
+if TYPE_CHECKING:
+    from verity._verity import CheckReport
 
 
 def top_titles(store: verity.Store, q: str) -> list[Optional[str]]:
@@ -32,3 +35,8 @@ def main(path: str) -> None:
         code: str = e.code
         transient: bool = e.transient
         print(code, transient)
+
+
+def verdicts(store: verity.Store, doc: str) -> list[str]:
+    r: CheckReport = store.check(doc, content_type="markdown", judge="local")
+    return [x["verdict"] + x.get("source_quote", "") for x in r["results"]]

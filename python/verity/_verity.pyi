@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import os
 from collections.abc import Awaitable, Iterator, Mapping, Sequence
-from typing import Any, Optional, Union
+from typing import Any, Literal, Optional, TypedDict, Union
 
 __version__: str
 
@@ -166,6 +166,60 @@ class Answer:
 
 _DocIn = Union[Mapping[str, Any], Document]
 
+Verdict = Literal["SUPPORTED", "NOT_SUPPORTED", "PARTIAL", "INCONCLUSIVE", "SOURCE_UNAVAILABLE"]
+
+class CheckLocation(TypedDict):
+    line: int
+    start: int
+    end: int
+
+class QuoteContext(TypedDict):
+    before: str
+    quote: str
+    after: str
+    start: int
+    end: int
+
+class _CheckResultBase(TypedDict):
+    claim: str
+    citation_ref: str
+    citation_type: str
+    verdict: Verdict
+    confidence: float
+    explanation: str
+    location: CheckLocation
+    judge: str
+    elapsed_ms: float
+
+class CheckResult(_CheckResultBase, total=False):
+    source_url: str
+    source_quote: str
+    """A sentence that occurs verbatim in the fetched source."""
+    quote_context: QuoteContext
+    checks: list[str]
+    passages: list[dict[str, Any]]
+
+class CheckSummary(TypedDict):
+    total: int
+    supported: int
+    issues: int
+    partial: int
+    not_supported: int
+    inconclusive: int
+    unavailable: int
+    message: str
+
+class _CheckReportBase(TypedDict):
+    summary: CheckSummary
+    results: list[CheckResult]
+    statistics: dict[str, Any]
+    cancelled: bool
+
+class CheckReport(_CheckReportBase, total=False):
+    """The report of ``Store.check`` (the seed-002 JSON shape)."""
+    document: str
+
+
 class Store:
     """An open Verity store; safe to share between threads and asyncio tasks."""
 
@@ -267,6 +321,35 @@ class Store:
     def adelete(self, uids: Sequence[str]) -> Awaitable[int]: ...
     def stats(self) -> dict[str, Any]: ...
     def astats(self) -> Awaitable[dict[str, Any]]: ...
+    def check(
+        self,
+        content: Optional[str] = None,
+        *,
+        url: Optional[str] = None,
+        path: Optional[str] = None,
+        content_base64: Optional[str] = None,
+        content_type: Optional[str] = None,
+        name: Optional[str] = None,
+        concurrency: Optional[int] = None,
+        judge: Optional[Literal["auto", "local", "llm"]] = None,
+        allow_private: bool = False,
+    ) -> CheckReport:
+        """Check that each cited source supports the claim citing it. Give one
+        of ``content``, ``url``, ``path`` or ``content_base64``;
+        ``allow_private`` lifts the SSRF guard (tests, intranets)."""
+    def acheck(
+        self,
+        content: Optional[str] = None,
+        *,
+        url: Optional[str] = None,
+        path: Optional[str] = None,
+        content_base64: Optional[str] = None,
+        content_type: Optional[str] = None,
+        name: Optional[str] = None,
+        concurrency: Optional[int] = None,
+        judge: Optional[Literal["auto", "local", "llm"]] = None,
+        allow_private: bool = False,
+    ) -> Awaitable[CheckReport]: ...
     @property
     def notes(self) -> list[str]: ...
     @property

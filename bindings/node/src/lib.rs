@@ -7,6 +7,7 @@
 #![allow(unsafe_code)]
 
 mod conv;
+mod verify;
 
 use std::sync::Arc;
 

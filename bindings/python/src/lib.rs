@@ -5,6 +5,7 @@
 
 mod conv;
 mod types;
+mod verify;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -397,6 +398,34 @@ impl Store {
     fn astats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let v = self.inner.clone();
         spawn(py, async move { v.stats().await }, plain)
+    }
+
+    /// Check that each cited source supports the claim citing it: a `CheckReport` dict.
+    #[pyo3(signature = (content = None, **kwargs))]
+    fn check(
+        &self,
+        py: Python<'_>,
+        content: Option<String>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Json> {
+        let req = verify::request(py, content, kwargs)?;
+        let v = self.inner.clone();
+        let quiet = verity::api::verify::ignore_progress;
+        block(py, async move { v.check(&req, &quiet).await }).and_then(plain)
+    }
+
+    /// Async [`Store.check`].
+    #[pyo3(signature = (content = None, **kwargs))]
+    fn acheck<'py>(
+        &self,
+        py: Python<'py>,
+        content: Option<String>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let req = verify::request(py, content, kwargs)?;
+        let v = self.inner.clone();
+        let quiet = verity::api::verify::ignore_progress;
+        spawn(py, async move { v.check(&req, &quiet).await }, plain)
     }
 
     /// Warnings gathered while opening (lexical-only mode, embedder mismatch, …).

@@ -65,6 +65,8 @@ pub enum Command {
     Delete(DeleteArgs),
     /// Fetch a URL or parse a local file and print it as Markdown or JSON.
     Fetch(FetchArgs),
+    /// Check that each cited source supports the claim citing it (exit 9 on --fail-on verdicts).
+    Check(crate::check::CheckArgs),
     /// Evaluate retrieval or extraction quality.
     #[command(subcommand)]
     Eval(EvalCommand),

@@ -21,6 +21,7 @@ macro_rules! out {
 }
 
 mod args;
+mod check;
 mod output;
 mod progress;
 
@@ -205,6 +206,7 @@ async fn run(cli: Cli) -> verity::Result<u8> {
             out.extraction(&verity::sources::eval_extraction(&req).await?);
             Ok(exit::OK)
         }
+        Command::Check(a) => check::run(a, overrides(&cli), cli.json, quiet).await,
         Command::Models => {
             out.models();
             Ok(exit::OK)

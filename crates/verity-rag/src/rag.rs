@@ -276,6 +276,11 @@ impl RagPipeline {
         self.inner.generator.model()
     }
 
+    /// The main generator (shared with other uses, e.g. a judge).
+    pub fn generator(&self) -> &Arc<dyn Generator> {
+        &self.inner.generator
+    }
+
     /// Counters.
     pub fn counters(&self) -> &RagCounters {
         &self.inner.counters

@@ -85,6 +85,9 @@ pub struct ServerConfig {
     pub rate_limit: RateLimitConfig,
     /// Log format (`--log-format`).
     pub log_format: LogFormat,
+    /// Let `POST /v1/verify` clients set `allow_private` (fetch documents and
+    /// sources on private and loopback addresses; intranets and tests only).
+    pub allow_private_sources: bool,
     /// What the facade opens (the `[verity]` table: home, redis_url, index,
     /// embedder, generator, fallback, k, …), over the facade's environment.
     pub verity: ConfigOverrides,
@@ -104,6 +107,7 @@ impl Default for ServerConfig {
             mcp_allowed_hosts: vec!["localhost".into(), "127.0.0.1".into(), "::1".into()],
             rate_limit: RateLimitConfig::default(),
             log_format: LogFormat::Text,
+            allow_private_sources: false,
             verity: ConfigOverrides::default(),
         }
     }

@@ -159,7 +159,9 @@ pub async fn fetch_all(
     distinct.dedup();
     let total = distinct.len();
     let mut out = HashMap::with_capacity(total);
-    let mut results = stream::iter(distinct.into_iter().map(|u| {
+    // `move` closures over owned values: the future stays `Send` for callers
+    // that spawn it (no higher-ranked borrow of `fetcher`).
+    let mut results = stream::iter(distinct.into_iter().map(move |u| {
         let f = fetcher.clone();
         async move {
             let c = fetch_one(f.as_ref(), &u, resolver).await;

@@ -425,11 +425,13 @@ impl Verifier {
         let mut results: Vec<(CheckResult, CheckOutcome, bool, u64)> = Vec::with_capacity(total);
         let mut cancelled = false;
         {
-            let mut stream = stream::iter(claims.iter().map(|c| {
-                let sources = &sources;
-                let done = &done;
+            // Indices and `move` closures over plain references: the future
+            // stays `Send` for callers that spawn it.
+            let (claims_ref, sources_ref, done_ref) = (&claims, &sources, &done);
+            let mut stream = stream::iter((0..claims.len()).map(move |i| {
+                let (sources, done) = (sources_ref, done_ref);
                 async move {
-                    let r = self.check_one(c, sources).await;
+                    let r = self.check_one(&claims_ref[i], sources).await;
                     let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                     self.emit(Stage::Judging, n, total);
                     r

@@ -39,11 +39,15 @@ mod reindex;
 #[cfg(feature = "sources")]
 pub mod sources;
 pub mod tools;
+#[cfg(feature = "verify")]
+mod verify;
 
 pub use api::{AskRequest, ConfigOverrides, IngestOutcome, IngestRequest, SearchRequest};
 pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig};
 pub use handle::{Progress, Verity, VerityStats};
 pub use providers::generator;
+#[cfg(feature = "verify")]
+pub use verify::CheckProgress;
 
 pub use verity_core as core;
 pub use verity_core::{

@@ -50,6 +50,12 @@ impl Fetchers {
         Ok(cell.get_or_init(|| made).clone())
     }
 
+    /// The HTTP fetcher of this handle (the guarded one, or the one without
+    /// the SSRF guard for `allow_private`), shared by every call.
+    pub(crate) fn http(&self, allow_private: bool) -> Result<Arc<HttpFetcher>> {
+        self.get(allow_private)
+    }
+
     /// Fetch a URL (SSRF guard on unless `allow_private`) or parse a local file
     /// with the same parsers, so extraction can be scored offline.
     pub async fn fetch(&self, target: &str, allow_private: bool) -> Result<FetchedSource> {

@@ -21,6 +21,7 @@
 //! | [`EmbedRequest`] | [`embed`](crate::Verity::embed) | [`EmbedResponse`] |
 //! | [`GenerateRequest`] | [`generate`](crate::Verity::generate) | [`GenerateResponse`] |
 //! | [`EvalExtractionRequest`] | [`eval_extraction`](crate::Verity::eval_extraction) | [`EvalExtractionResponse`] |
+//! | [`CheckRequest`] | [`check`](crate::Verity::check) | [`CheckResponse`] (feature `verify`) |
 //!
 //! Configuration: [`ConfigOverrides`] merged over [`crate::VerityConfig::from_env`].
 //! Errors: [`error`] maps each [`crate::Error::code`] to what each host reports.
@@ -32,6 +33,8 @@ mod overrides;
 mod rest;
 mod search;
 pub mod time;
+#[cfg(feature = "verify")]
+pub mod verify;
 
 pub use error::{ErrorBody, ErrorMapping};
 pub use ingest::{IngestOutcome, IngestRequest};
@@ -49,6 +52,8 @@ pub use rest::{
 pub use search::{
     AskRequest, AskResponse, RequestFilters, SearchRequest, SearchResponse, DEFAULT_K, MAX_K,
 };
+#[cfg(feature = "verify")]
+pub use verify::{CheckRequest, CheckResponse};
 
 /// JSON Schema of an api type (draft 2020-12), as the servers publish it.
 pub fn schema_of<T: schemars::JsonSchema>() -> serde_json::Value {

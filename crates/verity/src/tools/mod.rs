@@ -8,7 +8,7 @@
 //! the REST server routes to the same ones. No host defines a tool itself.
 //!
 //! Built-in tools: `search`, `ask`, `ingest`, `fetch_url`, `get_document`,
-//! `stats`.
+//! `stats`, `verify_citations`.
 //!
 //! ## Adding a tool (one file)
 //!
@@ -42,6 +42,8 @@ mod get_document;
 mod ingest;
 mod search;
 mod stats;
+#[cfg(feature = "verify")]
+mod verify_citations;
 
 pub use registry::{Tool, ToolError, ToolFuture, ToolHints, ToolOutput, ToolRegistry};
 pub use roots::{FileRoots, ResolvedFiles};
@@ -62,6 +64,8 @@ pub const BUILTIN: &[fn(&ToolOptions) -> Tool] = &[
     fetch_url::tool,
     get_document::tool,
     stats::tool,
+    #[cfg(feature = "verify")]
+    verify_citations::tool,
 ];
 
 impl ToolRegistry {

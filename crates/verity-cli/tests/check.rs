@@ -1,0 +1,185 @@
+//! `verity check`: reports and exit statuses, with the cited source served on loopback.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const SOURCE: &str = "<!DOCTYPE html><html><head><title>AI survey 2023</title></head><body><article><h1>AI survey 2023</h1>\
+<p>The survey asked executives at 1,500 companies across industries about their use of artificial intelligence in daily operations.</p>\
+<p>In 2023, 78 % of companies had adopted AI in at least one business function, up from 55 % a year earlier.</p>\
+<p>Adoption was highest in technology and financial services, where most firms reported several uses of the technology.</p></article></body></html>";
+
+/// A tiny HTTP/1.1 server on loopback: `/survey` is the page, `/doc` a
+/// document citing it, anything else 404. Runs until the test process ends.
+fn serve() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let doc = document(&base);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            let mut buf = [0u8; 4096];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let head = String::from_utf8_lossy(&buf[..n]);
+            let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+            let (status, ct, body) = match path.as_str() {
+                "/survey" => ("200 OK", "text/html; charset=utf-8", SOURCE.to_string()),
+                "/doc" => ("200 OK", "text/markdown; charset=utf-8", doc.clone()),
+                _ => ("404 Not Found", "text/plain", "not found".to_string()),
+            };
+            let _ = write!(
+                s,
+                "HTTP/1.1 {status}\r\nContent-Type: {ct}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    base
+}
+
+fn document(base: &str) -> String {
+    format!(
+        "# Notes on AI adoption\n\n\
+         In 2023, 78 % of companies had adopted AI in at least one business function [1].\n\n\
+         According to the survey, 85 % of companies had adopted AI in at least one business function [1].\n\n\
+         ## References\n1. AI survey. {base}/survey\n"
+    )
+}
+
+fn verity(home: &Path) -> Command {
+    let mut c = Command::cargo_bin("verity").unwrap();
+    c.env("VERITY_HOME", home)
+        .env("VERITY_EMBEDDER", "none")
+        .env_remove("VERITY_GENERATOR")
+        .arg("--quiet");
+    c
+}
+
+fn code(out: &std::process::Output) -> i32 {
+    out.status.code().unwrap_or(-1)
+}
+
+#[test]
+fn check_reports_and_exit_statuses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    let base = serve();
+    let doc = tmp.path().join("doc.md");
+    std::fs::write(&doc, document(&base)).unwrap();
+
+    // JSON report: the faithful claim supported, the exaggerated one partial.
+    let out = verity(&home)
+        .args(["check", "--allow-private", "--format", "json"])
+        .arg(&doc)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let verdicts: Vec<&str> = r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts, ["SUPPORTED", "PARTIAL"], "{r:#}");
+    assert!(r["results"][1]["explanation"]
+        .as_str()
+        .unwrap()
+        .contains("78"));
+
+    // --fail-on: 9 when a claim has one of the verdicts, 0 otherwise.
+    let out = verity(&home)
+        .args([
+            "check",
+            "--allow-private",
+            "--fail-on",
+            "not_supported,partial",
+        ])
+        .arg(&doc)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 9, "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("PARTIAL") && text.contains("SUPPORTED"),
+        "{text}"
+    );
+    let out = verity(&home)
+        .args(["check", "--allow-private", "--fail-on", "not_supported"])
+        .arg(&doc)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+
+    // -o: the HTML report written to a file.
+    let html = tmp.path().join("report.html");
+    let out = verity(&home)
+        .args(["check", "--allow-private", "--format", "html", "-o"])
+        .arg(&html)
+        .arg(&doc)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("badge SUPPORTED") && page.contains("badge PARTIAL"));
+
+    // The document itself by URL.
+    let out = verity(&home)
+        .args(["--json", "check", "--allow-private"])
+        .arg(format!("{base}/doc"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["summary"]["supported"], 1, "{r:#}");
+
+    // Without --allow-private, the loopback source is refused by the SSRF guard.
+    let out = verity(&home)
+        .args(["--json", "check", "--fail-on", "unavailable"])
+        .arg(&doc)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 9);
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["summary"]["unavailable"], 2, "{r:#}");
+
+    // Bad input: 3, with the error on stderr.
+    for args in [
+        vec!["check".to_string(), format!("{base}/doc")],
+        vec![
+            "check".into(),
+            tmp.path().join("missing.md").display().to_string(),
+        ],
+        vec![
+            "check".into(),
+            "--format".into(),
+            "pdf".into(),
+            doc.display().to_string(),
+        ],
+        vec![
+            "check".into(),
+            "--fail-on".into(),
+            "maybe".into(),
+            doc.display().to_string(),
+        ],
+        vec![
+            "check".into(),
+            "--concurrency".into(),
+            "0".into(),
+            doc.display().to_string(),
+        ],
+    ] {
+        let out = verity(&home).args(&args).output().unwrap();
+        assert_eq!(
+            code(&out),
+            3,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stderr).contains("error:"));
+    }
+}

@@ -1,0 +1,128 @@
+//! Citation verification (seed 002): `POST /v1/verify`, the seed's
+//! `POST /verify`, and the web page at `GET /` that calls them.
+
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use verity::api::verify::{ignore_progress, render, ReportFormat};
+use verity::api::CheckRequest;
+
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::openapi::{schema, Body, Operation};
+use crate::server::AppState;
+
+/// Content-Security-Policy of the web page: nothing from the network but
+/// this server's API; inline script and style only (the page is one file).
+pub const PAGE_CSP: &str = "default-src 'none'; script-src 'unsafe-inline'; \
+    style-src 'unsafe-inline'; connect-src 'self'; img-src data:; base-uri 'none'; \
+    form-action 'none'; frame-ancestors 'none'";
+
+/// `POST /v1/verify` and `POST /verify`: the report as JSON, or rendered in
+/// `format` (`md`, `html`, `terminal`) with its media type.
+pub async fn verify(
+    State(s): State<AppState>,
+    ApiJson(mut req): ApiJson<CheckRequest>,
+) -> ApiResult<Response> {
+    if req.allow_private && !s.config.allow_private_sources {
+        return Err(ApiError::invalid(
+            "`allow_private` is refused: this server checks only public addresses \
+             (its operator can set `allow_private_sources`)",
+        ));
+    }
+    // Client-named files are read only under the configured roots.
+    if let Some(p) = &req.path {
+        let resolved = s.roots.resolve(p)?;
+        match resolved.files.as_slice() {
+            [file] => req.path = Some(file.to_string_lossy().into_owned()),
+            _ => {
+                return Err(ApiError::invalid(format!(
+                    "`path` `{p}`: name one file, not a directory"
+                )))
+            }
+        }
+    }
+    let report = s.verity.check(&req, &ignore_progress).await?;
+    Ok(match req.format.unwrap_or_default() {
+        ReportFormat::Json => Json(report).into_response(),
+        f => (
+            [(header::CONTENT_TYPE, f.mime())],
+            render(&report, f, false),
+        )
+            .into_response(),
+    })
+}
+
+/// `GET /`: a page to paste a document, give a URL or upload a file, and see
+/// the report. Self-contained (inline script and style, no network but this API).
+pub async fn page() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CONTENT_SECURITY_POLICY, PAGE_CSP),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+            (header::REFERRER_POLICY, "no-referrer"),
+        ],
+        include_str!("../../assets/verify.html"),
+    )
+        .into_response()
+}
+
+/// The OpenAPI operations of this file.
+pub fn operations() -> Vec<Operation> {
+    let check = |path, id, summary, versioned| Operation {
+        method: "post",
+        path,
+        id,
+        summary,
+        description: "Finds every claim of the document that cites a source (links, URLs, DOIs, \
+            arXiv ids, numbered references, footnotes, author–year), fetches each source once \
+            (SSRF guard on; `allow_private` only when the server's operator set \
+            `allow_private_sources`), and judges each claim against the source's best \
+            sentences: SUPPORTED, NOT_SUPPORTED, PARTIAL, INCONCLUSIVE or SOURCE_UNAVAILABLE, \
+            with a quote that occurs verbatim in the fetched source. Give exactly one of \
+            `content`, `content_base64`, `url` or `path` (a file under the server's roots). \
+            The report is JSON unless `format` asks for `md`, `html` or `terminal` (then \
+            text/markdown, text/html or text/plain). A document URL that cannot be fetched \
+            is 502 `fetch_failed`; unavailable sources are reported per claim.",
+        versioned,
+        auth: true,
+        path_params: &[],
+        request: Some(schema::<CheckRequest>),
+        success: vec![(
+            200,
+            "The verification report: summary, one result per claim, statistics",
+            Body::Json(schema::<verity::api::CheckResponse>),
+        )],
+        errors: &[404, 502, 503, 504],
+    };
+    vec![
+        check(
+            "/v1/verify",
+            "verify",
+            "Check that each cited source supports the claim citing it",
+            true,
+        ),
+        check(
+            "/verify",
+            "verify_seed",
+            "Check citations (the seed's unversioned route; same as /v1/verify)",
+            false,
+        ),
+        Operation {
+            method: "get",
+            path: "/",
+            id: "verify_page",
+            summary: "Web page to check the citations of a document",
+            description: "Self-contained page (no network but this API): paste text, give a URL \
+                or upload a file and see the report. It posts to /v1/verify.",
+            versioned: false,
+            auth: false,
+            path_params: &[],
+            request: None,
+            success: vec![(200, "The page", Body::Html)],
+            errors: &[],
+        },
+    ]
+}

@@ -1,0 +1,154 @@
+//! Citation verification on a [`Verity`] handle: [`Verity::check`] builds a
+//! [`Verifier`] over the handle's one fetcher, its embedder (sentence vectors
+//! for passages) and — when a model generator is configured — the LLM judge
+//! over that generator (else the local judge), and runs it on the document
+//! of a [`CheckRequest`].
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use url::Url;
+use verity_core::{Error, FetchError, FetchStatus, Fetcher, Judge, Result};
+use verity_fetch::NetworkGuard;
+use verity_verify::{LlmJudge, LocalJudge, Progress, Report, Verifier};
+
+use crate::api::verify::{CheckInput, CheckRequest, JudgeChoice};
+use crate::config::GeneratorSpec;
+use crate::Verity;
+
+/// Progress callback of [`Verity::check`] (sources fetched, claims judged).
+pub type CheckProgress<'a> = &'a (dyn Fn(Progress) + Sync);
+
+impl Verity {
+    /// Check the citations of the document `req` names: claims that cite,
+    /// sources fetched once each (SSRF guard on unless `allow_private`),
+    /// passages, verdicts with verbatim quotes. Bad input is an
+    /// `invalid_input` error; a document URL that cannot be fetched is
+    /// `fetch_failed`; sources that cannot be fetched are reported per claim.
+    pub async fn check(&self, req: &CheckRequest, progress: CheckProgress<'_>) -> Result<Report> {
+        self.check_cancellable(req, progress, None).await
+    }
+
+    /// [`Verity::check`] that stops when `cancel` turns `true` (Ctrl-C) and
+    /// returns the report of what is done (`cancelled: true`).
+    pub async fn check_cancellable(
+        &self,
+        req: &CheckRequest,
+        progress: CheckProgress<'_>,
+        cancel: Option<Arc<AtomicBool>>,
+    ) -> Result<Report> {
+        let input = req.input()?;
+        let concurrency = req.concurrency()?;
+        let fetcher: Arc<dyn Fetcher> = self.fetchers.http(req.allow_private)?;
+        let judge = self.judge(req.judge.unwrap_or_default()).await?;
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+        let mut builder = Verifier::builder(fetcher.clone())
+            .embedder(self.embedder().cloned())
+            .judge(judge)
+            .concurrency(concurrency)
+            .progress(Arc::new(move |p| {
+                let _ = tx.send(p);
+            }));
+        if let Some(flag) = cancel {
+            builder = builder.cancel_flag(flag);
+        }
+        let verifier = builder.build();
+        let ct = req.content_type.as_deref();
+        let name = req.name.as_deref();
+        let run = async {
+            match input {
+                CheckInput::Content(text) => verifier.check_content(text, ct).await,
+                CheckInput::Bytes(bytes) => verifier.check_bytes(&bytes, ct, name).await,
+                CheckInput::Path(p) => {
+                    let bytes = tokio::fs::read(p).await.map_err(|e| {
+                        Error::from(verity_core::InputError::Unreadable {
+                            path: p.into(),
+                            message: e.to_string(),
+                        })
+                    })?;
+                    let mut r = verifier.check_bytes(&bytes, ct, name.or(Some(p))).await?;
+                    r.document = r.document.or_else(|| Some(p.to_string()));
+                    Ok(r)
+                }
+                CheckInput::Url(url) => {
+                    check_url(&verifier, fetcher.as_ref(), &url, req.allow_private).await
+                }
+            }
+        };
+        tokio::pin!(run);
+        loop {
+            tokio::select! {
+                r = &mut run => {
+                    while let Ok(p) = rx.try_recv() {
+                        progress(p);
+                    }
+                    return r;
+                }
+                Some(p) = rx.recv() => progress(p),
+            }
+        }
+    }
+
+    /// The judge a check uses.
+    async fn judge(&self, choice: JudgeChoice) -> Result<Arc<dyn Judge>> {
+        let model = !matches!(self.config().generator, GeneratorSpec::Extractive);
+        match (choice, model) {
+            (JudgeChoice::Local, _) | (JudgeChoice::Auto, false) => Ok(Arc::new(LocalJudge::new())),
+            (JudgeChoice::Llm, false) => Err(Error::invalid_input(
+                "the LLM judge needs a model generator (set VERITY_GENERATOR or --generator \
+                 to local, ollama:… or openai:…); the configured one is `extractive`",
+            )),
+            (_, true) => {
+                let generator = self.rag().await?.generator().clone();
+                Ok(Arc::new(LlmJudge::new(generator)))
+            }
+        }
+    }
+}
+
+/// Fetch the document at `url` and check it. A URL the SSRF guard refuses is
+/// the caller's mistake (`invalid_input`), not an upstream failure.
+async fn check_url(
+    verifier: &Verifier,
+    fetcher: &dyn Fetcher,
+    url: &Url,
+    allow_private: bool,
+) -> Result<Report> {
+    let refused = |why: String| {
+        Error::invalid_input(format!(
+            "{url}: {why}; private and loopback addresses need `allow_private` \
+             (--allow-private), an operator's choice"
+        ))
+    };
+    if !allow_private {
+        NetworkGuard::new()
+            .check_url(url)
+            .map_err(|r| refused(r.to_string()))?;
+    }
+    let f = fetcher.fetch(url).await?;
+    match (f.status, f.parsed) {
+        (FetchStatus::Fetched, Some(parsed)) => {
+            let mut r = verifier.check_document(&parsed).await?;
+            r.document = parsed
+                .document
+                .title
+                .clone()
+                .or_else(|| Some(url.to_string()));
+            Ok(r)
+        }
+        (FetchStatus::Blocked, _)
+            if f.detail
+                .as_deref()
+                .is_some_and(|d| d.contains("network guard")) =>
+        {
+            Err(refused(f.detail.unwrap_or_default()))
+        }
+        (status, _) => Err(Error::Fetch(FetchError::Network {
+            url: url.to_string(),
+            message: format!(
+                "the document could not be fetched ({status:?}{})",
+                f.detail.map(|d| format!(": {d}")).unwrap_or_default()
+            ),
+        })),
+    }
+}
