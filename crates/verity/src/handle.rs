@@ -49,6 +49,8 @@ pub struct Verity {
     notes: Vec<String>,
     #[cfg(feature = "sources")]
     pub(crate) fetchers: crate::sources::Fetchers,
+    #[cfg(feature = "memory")]
+    pub(crate) memory: OnceCell<verity_memory::Memory>,
 }
 
 impl std::fmt::Debug for Verity {
@@ -108,6 +110,8 @@ impl Verity {
             notes,
             #[cfg(feature = "sources")]
             fetchers: crate::sources::Fetchers::default(),
+            #[cfg(feature = "memory")]
+            memory: OnceCell::new(),
             config,
         })
     }

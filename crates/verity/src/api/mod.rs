@@ -27,6 +27,8 @@
 
 pub mod error;
 mod ingest;
+#[cfg(feature = "memory")]
+pub mod memory;
 mod ops;
 mod overrides;
 mod rest;

@@ -8,7 +8,7 @@
 //! the REST server routes to the same ones. No host defines a tool itself.
 //!
 //! Built-in tools: `search`, `ask`, `ingest`, `fetch_url`, `get_document`,
-//! `stats`.
+//! `stats`, and with the `memory` feature `remember`, `recall`, `forget`.
 //!
 //! ## Adding a tool (one file)
 //!
@@ -38,8 +38,14 @@ mod roots;
 mod ask;
 #[cfg(feature = "sources")]
 mod fetch_url;
+#[cfg(feature = "memory")]
+mod forget;
 mod get_document;
 mod ingest;
+#[cfg(feature = "memory")]
+mod recall;
+#[cfg(feature = "memory")]
+mod remember;
 mod search;
 mod stats;
 
@@ -62,6 +68,12 @@ pub const BUILTIN: &[fn(&ToolOptions) -> Tool] = &[
     fetch_url::tool,
     get_document::tool,
     stats::tool,
+    #[cfg(feature = "memory")]
+    remember::tool,
+    #[cfg(feature = "memory")]
+    recall::tool,
+    #[cfg(feature = "memory")]
+    forget::tool,
 ];
 
 impl ToolRegistry {
