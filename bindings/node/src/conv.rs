@@ -57,7 +57,7 @@ pub fn json<T: Serialize>(v: &T) -> napi::Result<Value> {
 
 /// Top-level option names in camelCase (`minRelevance`, `noCache`, `tagsAll`)
 /// become the api's snake_case names; nested values (metadata) are untouched.
-fn snake_keys(v: Value, renames: &[(&str, &str)]) -> Value {
+pub(crate) fn snake_keys(v: Value, renames: &[(&str, &str)]) -> Value {
     match v {
         Value::Object(m) => Value::Object(
             m.into_iter()

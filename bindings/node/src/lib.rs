@@ -7,6 +7,7 @@
 #![allow(unsafe_code)]
 
 mod conv;
+mod memory;
 
 use std::sync::Arc;
 
