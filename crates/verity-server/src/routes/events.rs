@@ -100,11 +100,11 @@ pub struct DetailErrorResponse {
 
 /// An error of these routes, already shaped.
 #[derive(Debug)]
-pub struct EventError(Response);
+pub struct EventError(Box<Response>);
 
 impl IntoResponse for EventError {
     fn into_response(self) -> Response {
-        self.0
+        *self.0
     }
 }
 
@@ -131,7 +131,9 @@ impl EventError {
             message,
             transient: false,
         };
-        Self((StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response())
+        Self(Box::new(
+            (StatusCode::UNPROCESSABLE_ENTITY, Json(body)).into_response(),
+        ))
     }
 
     /// A facade error: statuses from the facade's table, input errors as 422 at `place`.
@@ -162,13 +164,13 @@ impl EventError {
             message: body.message,
             transient: body.transient,
         };
-        Self((status, Json(out)).into_response())
+        Self(Box::new((status, Json(out)).into_response()))
     }
 
     fn body_rejection(r: BytesRejection) -> Self {
         let status = r.status();
         if status == StatusCode::PAYLOAD_TOO_LARGE {
-            return Self(ApiError::from_status(status).into_response());
+            return Self(Box::new(ApiError::from_status(status).into_response()));
         }
         Self::validation("body", None, r.body_text(), "value_error")
     }
