@@ -47,7 +47,28 @@ async fn rmcp_client_drives_verity_mcp_over_stdio() {
         .await
         .unwrap();
     let tools = client.list_all_tools().await.unwrap();
-    assert_eq!(tools.len(), 6, "{tools:?}");
+    // Exactly the library's registry, in its order: the CLI adds and drops nothing.
+    let listed: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    let registry = verity::tools::ToolRegistry::builtin(&verity::tools::ToolOptions::default());
+    let expected: Vec<String> = registry
+        .tools()
+        .iter()
+        .map(|t| t.name().to_string())
+        .collect();
+    assert_eq!(listed, expected);
+    for name in [
+        "search",
+        "ask",
+        "ingest",
+        "fetch_url",
+        "get_document",
+        "stats",
+    ] {
+        assert!(
+            listed.iter().any(|n| n == name),
+            "{name} missing: {listed:?}"
+        );
+    }
 
     // Files under the root are read; `..`, outside absolute paths and escaping symlinks are not.
     let ingest = |paths: Value| {
