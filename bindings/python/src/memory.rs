@@ -13,7 +13,7 @@ use verity::api::memory::{
     Event as RsEvent, EventQuery, EventSearchMode, EventSearchResponse, ForgetRequest, NewEvent,
     RecallRequest, RememberRequest, VectorQuery,
 };
-use verity::core::events::{field_err, parse_timestamp};
+use verity::core::events::{check_vector, field_err, parse_timestamp};
 
 use crate::conv::{self, block, spawn};
 use crate::types::{repr, wrapper};
@@ -131,10 +131,15 @@ fn new_event(
         "metadata".into(),
         Value::Object(object(py, metadata, "metadata")?),
     );
-    if let Some(e) = embedding.filter(|e| !e.is_none()) {
-        body.insert("embedding".into(), conv::py_to_json(e)?);
-    }
     let mut ev = NewEvent::from_json(&Value::Object(body)).map_err(|e| err(py, e))?;
+    // Extracted directly so NaN reaches the vector check (JSON has no NaN).
+    if let Some(e) = embedding.filter(|e| !e.is_none()) {
+        let v: Vec<f32> = e
+            .extract()
+            .map_err(|_| err(py, field_err("embedding", "must be a list of floats")))?;
+        check_vector("embedding", &v, None).map_err(|e| err(py, e))?;
+        ev.embedding = Some(v);
+    }
     ev.timestamp = time(py, timestamp, "timestamp")?;
     Ok(ev)
 }
