@@ -50,6 +50,7 @@ pub mod text;
 mod verify;
 mod web;
 pub use verify::MAX_CLAIM_BYTES;
+pub use verity_verify::{LlmJudge, LocalJudge};
 
 use std::sync::Arc;
 

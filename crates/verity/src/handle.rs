@@ -49,6 +49,8 @@ pub struct Verity {
     notes: Vec<String>,
     #[cfg(feature = "sources")]
     pub(crate) fetchers: crate::sources::Fetchers,
+    #[cfg(feature = "watch")]
+    pub(crate) watch: crate::watch::WatchCell,
 }
 
 impl std::fmt::Debug for Verity {
@@ -108,6 +110,8 @@ impl Verity {
             notes,
             #[cfg(feature = "sources")]
             fetchers: crate::sources::Fetchers::default(),
+            #[cfg(feature = "watch")]
+            watch: Default::default(),
             config,
         })
     }

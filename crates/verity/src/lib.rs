@@ -38,6 +38,8 @@ mod reindex;
 #[cfg(feature = "sources")]
 pub mod sources;
 pub mod tools;
+#[cfg(feature = "watch")]
+pub mod watch;
 
 pub use api::{AskRequest, ConfigOverrides, IngestOutcome, IngestRequest, SearchRequest};
 pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig};
