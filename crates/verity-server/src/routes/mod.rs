@@ -3,6 +3,7 @@
 
 mod data;
 mod service;
+mod watch;
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -18,6 +19,7 @@ pub fn public(state: AppState) -> Router {
         .route("/v1/health", get(service::health))
         .route("/v1/openapi.json", get(service::openapi))
         .route("/v1/docs", get(service::docs))
+        .merge(watch::public())
         .with_state(state)
 }
 
@@ -38,6 +40,7 @@ pub fn protected(state: AppState) -> Router {
         .route_layer(axum::middleware::from_fn(crate::version::require));
     Router::new()
         .merge(versioned)
+        .merge(watch::protected())
         .route("/v1/metrics", get(service::metrics))
         .with_state(state)
 }
@@ -57,7 +60,7 @@ pub fn operations() -> Vec<Operation> {
         success: Vec::new(),
         errors: &[],
     };
-    vec![
+    let mut ops = vec![
         Operation {
             request: Some(schema::<api::IngestRequest>),
             success: vec![
@@ -145,5 +148,7 @@ pub fn operations() -> Vec<Operation> {
             success: vec![(200, "HTML page rendering this API's OpenAPI document (works offline)", Body::Html)],
             ..data("get", "/v1/docs", "docs", "API documentation page", "")
         },
-    ]
+    ];
+    ops.extend(watch::operations());
+    ops
 }
