@@ -177,6 +177,8 @@ export class Verity {
   get(uid: string): Promise<Document | null>
   delete(uids: string[]): Promise<number>
   stats(): Promise<Stats>
+  /** Call a registry tool by name (`verify_fact`, `log_article`, `create_task`, …); resolves to its structured response. */
+  callTool(name: string, args?: Record<string, unknown>): Promise<any>
   readonly notes: string[]
   readonly home: string
 }

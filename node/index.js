@@ -72,6 +72,7 @@ class Verity {
   get(uid) { return call(() => this.#native.get(uid)) }
   delete(uids) { return call(() => this.#native.delete(uids)) }
   stats() { return call(() => this.#native.stats()) }
+  callTool(name, args) { return call(() => this.#native.callTool(name, args)) }
   // Benchmark helper (not API): n searches inside Rust, resolves to seconds.
   _benchSearch(query, n, options) { return call(() => this.#native.benchSearch(query, n, options)) }
   get notes() { return this.#native.notes }

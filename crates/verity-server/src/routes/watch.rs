@@ -50,6 +50,7 @@ async fn call(s: &AppState, name: &str, args: Value) -> ApiResult<Response> {
 }
 
 /// Query string → the tool's request type (so `days=7` reads as a number) → JSON.
+#[allow(clippy::result_large_err)] // `ApiError` is the server's one error type
 fn query_args<T: DeserializeOwned + Serialize>(
     q: Result<Query<T>, QueryRejection>,
 ) -> ApiResult<Value> {

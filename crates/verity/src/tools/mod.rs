@@ -32,6 +32,7 @@
 //! # Ok(()) }
 //! ```
 
+mod call;
 mod registry;
 mod roots;
 
