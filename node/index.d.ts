@@ -312,6 +312,8 @@ export class Verity {
   check(request: CheckRequest): Promise<CheckReport>
   /** Event memory (seed 004) on this store's backend and embedder. */
   readonly memory: Memory
+  /** Call a registry tool by name (`verify_fact`, `log_article`, `create_task`, …); resolves to its structured response. */
+  callTool(name: string, args?: Record<string, unknown>): Promise<any>
   readonly notes: string[]
   readonly home: string
 }

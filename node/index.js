@@ -73,6 +73,7 @@ class Verity {
   delete(uids) { return call(() => this.#native.delete(uids)) }
   stats() { return call(() => this.#native.stats()) }
   check(request) { return call(() => this.#native.check(request)) }
+  callTool(name, args) { return call(() => this.#native.callTool(name, args)) }
   // Benchmark helper (not API): n searches inside Rust, resolves to seconds.
   _benchSearch(query, n, options) { return call(() => this.#native.benchSearch(query, n, options)) }
   /** Event memory (seed 004) on this store's backend and embedder. */

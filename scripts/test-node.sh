@@ -16,8 +16,14 @@ for a in "$@"; do
   esac
 done
 
-echo "==> cargo build -p verity-node ($PROFILE)"
-cargo build -p verity-node "${CARGO_PROFILE[@]}"
+echo "==> cargo build ($PROFILE)"
+if [ "$PROFILE" = debug ]; then
+  # The test build's selection: after `cargo nextest run --workspace` this
+  # rebuilds nothing (a `-p` build would re-resolve features and recompile).
+  cargo build --workspace --all-targets
+else
+  cargo build -p verity-node "${CARGO_PROFILE[@]}"
+fi
 TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
 case "$(uname -s)" in
   Darwin) LIB=libverity_node.dylib ;;

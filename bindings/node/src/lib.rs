@@ -115,6 +115,16 @@ impl NativeVerity {
         json(&st)
     }
 
+    /// Call a tool of the registry by name (the tech-watch tools such as
+    /// `verify_fact` or `log_article`, the AuraCore project tools, `search`, …)
+    /// and resolve to its structured response.
+    #[napi]
+    pub async fn call_tool(&self, name: String, args: Option<Value>) -> Result<Value> {
+        let v = self.inner.clone();
+        let args = args.unwrap_or_default();
+        run(async move { v.call_tool(&name, args).await }).await
+    }
+
     /// Benchmark helper (not API): run the same search `n` times inside Rust
     /// and resolve to the seconds spent (baseline of the overhead figures).
     #[napi]

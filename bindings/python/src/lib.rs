@@ -438,6 +438,37 @@ impl Store {
         }
     }
 
+    /// Call a tool of the registry by name with a dict of arguments — the
+    /// tech-watch tools (`get_veille_rules`, `check_article_exists`,
+    /// `verify_fact`, `log_article`, …), the AuraCore project tools, `search`, … —
+    /// and return its structured response.
+    #[pyo3(signature = (name, args = None))]
+    fn call_tool(
+        &self,
+        py: Python<'_>,
+        name: String,
+        args: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Json> {
+        let args = args.map(conv::py_to_json).transpose()?.unwrap_or_default();
+        let v = self.inner.clone();
+        block(py, async move { v.call_tool(&name, args).await }).map(Json)
+    }
+
+    /// Async [`Store.call_tool`].
+    #[pyo3(signature = (name, args = None))]
+    fn acall_tool<'py>(
+        &self,
+        py: Python<'py>,
+        name: String,
+        args: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let args = args.map(conv::py_to_json).transpose()?.unwrap_or_default();
+        let v = self.inner.clone();
+        spawn(py, async move { v.call_tool(&name, args).await }, |r| {
+            Ok(Json(r))
+        })
+    }
+
     /// Warnings gathered while opening (lexical-only mode, embedder mismatch, …).
     #[getter]
     fn notes(&self) -> Vec<String> {

@@ -699,3 +699,77 @@ pub struct ProjectDecisionsResponse {
     /// How many were returned.
     pub total: usize,
 }
+
+// ---------------------------------------------------------------- verify_fact
+
+/// Input of `verify_fact`. `urls` is an addition to the seed: with it, the
+/// claim is checked against these pages instead of a web search.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct VerifyFactRequest {
+    /// The claim.
+    #[schemars(description = "L'affirmation à vérifier")]
+    pub claim: String,
+    /// Extra words for the web search (not part of what is judged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(description = "Contexte additionnel pour affiner la recherche")]
+    pub context: Option<String>,
+    /// Pages to check the claim against (default: the top web search results).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(description = "Sources à consulter (défaut: recherche web)")]
+    pub urls: Vec<String>,
+}
+
+/// One source of a `verify_fact` answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FactSource {
+    /// Page URL (after redirects).
+    pub url: String,
+    /// Sentence of the page that decided its verdict, verbatim from the extracted page.
+    pub excerpt: String,
+    /// Page title.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub title: String,
+    /// What this page says about the claim.
+    pub verdict: verity_core::Verdict,
+    /// The judge's confidence for this page (0…1).
+    pub confidence: f32,
+}
+
+/// A page `verify_fact` could not read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct UnreadSource {
+    /// URL tried.
+    pub url: String,
+    /// Stable error code.
+    pub code: String,
+    /// What went wrong.
+    pub error: String,
+}
+
+/// Output of `verify_fact` (seed 000 shape plus the verdict, the judge and
+/// the pages that could not be read).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct VerifyFactResponse {
+    /// The claim.
+    pub claim: String,
+    /// True only when a source supports the claim and none contradicts it.
+    pub verified: bool,
+    /// Confidence in the overall verdict (0…1).
+    pub confidence: f32,
+    /// Overall verdict.
+    pub verdict: verity_core::Verdict,
+    /// Pages that speak of the claim, the deciding ones first.
+    pub sources: Vec<FactSource>,
+    /// One-paragraph explanation.
+    pub summary: String,
+    /// True when no page let the judge decide.
+    pub not_enough_evidence: bool,
+    /// The web search query, when the pages came from a search.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub searched: Option<String>,
+    /// Pages that could not be read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unavailable: Vec<UnreadSource>,
+    /// Which judge decided (`local`, `llm:<model>`).
+    pub judge: String,
+}

@@ -11,6 +11,7 @@
 //! | `log_article` (idempotent), `get_articles` | [`Watch::log_article`], [`Watch::get_articles`] |
 //! | `log_veille_decision`, reading decisions back | [`Watch::log_decision`], [`Watch::decisions`] |
 //! | `web_search`, `crawl_url` | [`Watch::web_search`], [`Watch::crawl_url`] |
+//! | `verify_fact` (search → pages → passages → [`Judge`]) | [`Watch::verify_fact`] |
 //! | AuraCore projects, context, tasks, decisions | [`Watch::create_project`] … [`Watch::get_project_decisions`] |
 //!
 //! Storage is pluggable ([`RuleStore`], [`WatchStore`], [`ProjectStore`]:
@@ -46,14 +47,17 @@ mod projects;
 pub mod score;
 pub mod simhash;
 pub mod text;
+mod verify;
 mod web;
+pub use verify::MAX_CLAIM_BYTES;
+pub use verity_verify::{LlmJudge, LocalJudge};
 
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use parking::Mutex;
 use verity_core::{
-    Article, ConfigError, ContextEntry, Error, Fetcher, ProjectStore, Result, RuleStore,
+    Article, ConfigError, ContextEntry, Error, Fetcher, Judge, ProjectStore, Result, RuleStore,
     ScoringGuide, WatchStore, WebSearch,
 };
 
@@ -102,6 +106,8 @@ pub trait ContextIndex: Send + Sync {
 
 /// Default largest content returned by `crawl_url` (bytes of Markdown).
 pub const DEFAULT_MAX_CRAWL_BYTES: usize = 200_000;
+/// Default number of pages `verify_fact` reads after a web search.
+pub const DEFAULT_FACT_SOURCES: usize = 3;
 /// Default SimHash distance (bits) under which two texts are the same article.
 pub const DEFAULT_NEAR_DUP_DISTANCE: u32 = 7;
 
@@ -118,6 +124,8 @@ pub struct WatchBuilder {
     guide: ScoringGuide,
     near_dup_distance: Option<u32>,
     max_crawl_bytes: Option<usize>,
+    judge: Option<Arc<dyn Judge>>,
+    max_fact_sources: Option<usize>,
 }
 
 impl WatchBuilder {
@@ -181,6 +189,17 @@ impl WatchBuilder {
         self
     }
 
+    /// The judge of `verify_fact` (default: the local judge of `verity-verify`).
+    pub fn judge(mut self, j: Arc<dyn Judge>) -> Self {
+        self.judge = Some(j);
+        self
+    }
+    /// Pages `verify_fact` reads when it searches the web (1…10, default 3).
+    pub fn max_fact_sources(mut self, n: usize) -> Self {
+        self.max_fact_sources = Some(n);
+        self
+    }
+
     /// Check the configuration and build.
     pub fn build(self) -> Result<Watch> {
         let missing = |what: &str| -> Error {
@@ -209,7 +228,22 @@ impl WatchBuilder {
             }
             .into());
         }
+        let max_fact_sources = self.max_fact_sources.unwrap_or(DEFAULT_FACT_SOURCES);
+        if max_fact_sources == 0 || max_fact_sources > web::MAX_WEB_RESULTS {
+            return Err(ConfigError::Invalid {
+                key: "max_fact_sources".into(),
+                message: format!(
+                    "{max_fact_sources}: must be between 1 and {}",
+                    web::MAX_WEB_RESULTS
+                ),
+            }
+            .into());
+        }
         Ok(Watch {
+            judge: self
+                .judge
+                .unwrap_or_else(|| Arc::new(verity_verify::LocalJudge::new())),
+            max_fact_sources,
             rules: self.rules.ok_or_else(|| missing("rule store"))?,
             store: self.store.ok_or_else(|| missing("watch store"))?,
             projects: self.projects.ok_or_else(|| missing("project store"))?,
@@ -237,6 +271,8 @@ pub struct Watch {
     guide: ScoringGuide,
     near_dup_distance: u32,
     max_crawl_bytes: usize,
+    judge: Arc<dyn Judge>,
+    max_fact_sources: usize,
     /// Compiled rules, rebuilt when the stored rules change.
     scorer: Mutex<Option<Arc<Scorer>>>,
 }
@@ -247,6 +283,7 @@ impl std::fmt::Debug for Watch {
             .field("guide", &self.guide)
             .field("web_search", &self.search.is_some())
             .field("fetcher", &self.fetcher.is_some())
+            .field("judge", &self.judge.name())
             .field("article_sink", &self.sink.is_some())
             .field("context_index", &self.context_index.is_some())
             .finish_non_exhaustive()

@@ -52,6 +52,8 @@ pub struct Verity {
     pub(crate) fetchers: crate::sources::Fetchers,
     #[cfg(feature = "memory")]
     pub(crate) memory: OnceCell<verity_memory::Memory>,
+    #[cfg(feature = "watch")]
+    pub(crate) watch: crate::watch::WatchCell,
 }
 
 impl std::fmt::Debug for Verity {
@@ -118,6 +120,8 @@ impl Verity {
             net,
             #[cfg(feature = "memory")]
             memory: OnceCell::new(),
+            #[cfg(feature = "watch")]
+            watch: Default::default(),
             config,
         })
     }

@@ -43,6 +43,8 @@ pub mod sources;
 pub mod tools;
 #[cfg(feature = "verify")]
 mod verify;
+#[cfg(feature = "watch")]
+pub mod watch;
 
 pub use api::{AskRequest, ConfigOverrides, IngestOutcome, IngestRequest, SearchRequest};
 pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig};

@@ -33,7 +33,7 @@ impl Fetchers {
         }
     }
 
-    fn get(&self, allow_private: bool) -> Result<Arc<HttpFetcher>> {
+    pub(crate) fn get(&self, allow_private: bool) -> Result<Arc<HttpFetcher>> {
         let cell = if allow_private {
             &self.private
         } else {

@@ -5,6 +5,7 @@ mod data;
 pub mod events;
 mod service;
 mod verify;
+mod watch;
 
 use axum::routing::{get, post};
 use axum::Router;
@@ -21,6 +22,7 @@ pub fn public(state: AppState) -> Router {
         .route("/v1/openapi.json", get(service::openapi))
         .route("/v1/docs", get(service::docs))
         .route("/", get(verify::page))
+        .merge(watch::public())
         .with_state(state)
 }
 
@@ -44,6 +46,7 @@ pub fn protected(state: AppState) -> Router {
         .merge(versioned)
         .route("/verify", post(verify::verify))
         .merge(events::router())
+        .merge(watch::protected())
         .route("/v1/metrics", get(service::metrics))
         .with_state(state)
 }
@@ -191,5 +194,6 @@ pub fn operations() -> Vec<Operation> {
         },
     ];
     ops.extend(verify::operations());
+    ops.extend(watch::operations());
     ops
 }

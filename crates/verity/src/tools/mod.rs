@@ -8,8 +8,9 @@
 //! the REST server routes to the same ones. No host defines a tool itself.
 //!
 //! Built-in tools: `search`, `ask`, `ingest`, `fetch_url`, `get_document`,
-//! `stats`, `verify_citations`.
-//! `stats`, and with the `memory` feature `remember`, `recall`, `forget`.
+//! `stats`; with the `verify` feature `verify_citations`; with the `memory`
+//! feature `remember`, `recall`, `forget`; with the `watch` feature, the
+//! tools of seed 000 (`tools/watch/`).
 //!
 //! ## Adding a tool (one file)
 //!
@@ -33,6 +34,7 @@
 //! # Ok(()) }
 //! ```
 
+mod call;
 mod registry;
 mod roots;
 
@@ -51,6 +53,8 @@ mod search;
 mod stats;
 #[cfg(feature = "verify")]
 mod verify_citations;
+#[cfg(feature = "watch")]
+mod watch;
 
 pub use registry::{Tool, ToolError, ToolFuture, ToolHints, ToolOutput, ToolRegistry};
 pub use roots::{FileRoots, ResolvedFiles};
@@ -79,6 +83,52 @@ pub const BUILTIN: &[fn(&ToolOptions) -> Tool] = &[
     recall::tool,
     #[cfg(feature = "memory")]
     forget::tool,
+    #[cfg(feature = "watch")]
+    watch::rules::get_veille_rules,
+    #[cfg(feature = "watch")]
+    watch::rules::update_veille_rule,
+    #[cfg(feature = "watch")]
+    watch::rules::score_article,
+    #[cfg(feature = "watch")]
+    watch::articles::check_article_exists,
+    #[cfg(feature = "watch")]
+    watch::articles::log_article,
+    #[cfg(feature = "watch")]
+    watch::articles::get_articles,
+    #[cfg(feature = "watch")]
+    watch::articles::log_veille_decision,
+    #[cfg(feature = "watch")]
+    watch::articles::get_veille_decisions,
+    #[cfg(feature = "watch")]
+    watch::web::web_search,
+    #[cfg(feature = "watch")]
+    watch::web::crawl_url,
+    #[cfg(feature = "watch")]
+    watch::web::verify_fact,
+    #[cfg(feature = "watch")]
+    watch::auracore::create_project,
+    #[cfg(feature = "watch")]
+    watch::auracore::list_projects,
+    #[cfg(feature = "watch")]
+    watch::auracore::get_project,
+    #[cfg(feature = "watch")]
+    watch::auracore::update_project,
+    #[cfg(feature = "watch")]
+    watch::auracore::store_context,
+    #[cfg(feature = "watch")]
+    watch::auracore::query_context,
+    #[cfg(feature = "watch")]
+    watch::auracore::delete_context,
+    #[cfg(feature = "watch")]
+    watch::auracore::create_task,
+    #[cfg(feature = "watch")]
+    watch::auracore::update_task,
+    #[cfg(feature = "watch")]
+    watch::auracore::get_next_tasks,
+    #[cfg(feature = "watch")]
+    watch::auracore::log_decision,
+    #[cfg(feature = "watch")]
+    watch::auracore::get_decisions,
 ];
 
 impl ToolRegistry {

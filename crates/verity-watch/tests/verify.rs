@@ -1,0 +1,290 @@
+//! `verify_fact` end to end on real pages (the article-extraction set, read
+//! from `../shared/data`) served on loopback, with a SearXNG fake speaking
+//! its JSON API: supported figures are verified with verbatim excerpts,
+//! distorted figures are not, unreadable pages are listed, a dead SearXNG is
+//! a transient error.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+use verity_core::Verdict;
+use verity_fetch::{FetchConfig, HttpFetcher, NetworkGuard, SearxngSearch};
+use verity_store::SqliteWatchStore;
+use verity_watch::{CrawlRequest, VerifyFactRequest, Watch};
+
+fn data_dir() -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..");
+    [
+        std::env::var_os("VERITY_DATA").map(PathBuf::from),
+        Some(root.join("shared/data")),
+        Some(PathBuf::from("/work/shared/data")),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|d| d.join("article-extraction"))
+    .find(|d| d.join("ground-truth.json").is_file())
+}
+
+/// `id → html` of the first `n` pages (sorted by id).
+fn pages(n: usize) -> Option<Vec<(String, String)>> {
+    let Some(dir) = data_dir() else {
+        eprintln!("SKIPPED: article-extraction data not found (set VERITY_DATA)");
+        return None;
+    };
+    let truth: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ground-truth.json")).unwrap())
+            .unwrap();
+    let mut ids: Vec<&String> = truth.as_object().unwrap().keys().collect();
+    ids.sort();
+    Some(
+        ids.into_iter()
+            .take(n)
+            .map(|id| {
+                let gz = std::fs::read(dir.join("html").join(format!("{id}.html.gz"))).unwrap();
+                let mut raw = Vec::new();
+                flate2::read::GzDecoder::new(&gz[..])
+                    .read_to_end(&mut raw)
+                    .unwrap();
+                (id.clone(), String::from_utf8_lossy(&raw).into_owned())
+            })
+            .collect(),
+    )
+}
+
+/// Loopback server: `/page/<id>` → the page, `/search` → SearXNG JSON
+/// listing `search_ids` (and one dead page), else 404.
+async fn serve(pages: HashMap<String, String>, search_ids: Vec<String>) -> String {
+    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", l.local_addr().unwrap());
+    let pages = Arc::new(pages);
+    let b = base.clone();
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut s, _)) = l.accept().await else {
+                return;
+            };
+            let (pages, ids, base) = (pages.clone(), search_ids.clone(), b.clone());
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 16384];
+                let mut n = 0;
+                while !buf[..n].windows(4).any(|w| w == b"\r\n\r\n") {
+                    match s.read(&mut buf[n..]).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(k) => n += k,
+                    }
+                }
+                let req = String::from_utf8_lossy(&buf[..n]).to_string();
+                let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
+                let (status, ctype, body) = if let Some(id) = path.strip_prefix("/page/") {
+                    match pages.get(id) {
+                        Some(h) => ("200 OK", "text/html; charset=utf-8", h.clone()),
+                        None => ("404 Not Found", "text/plain", "gone".to_string()),
+                    }
+                } else if path.starts_with("/search") {
+                    let mut results: Vec<serde_json::Value> = ids
+                        .iter()
+                        .map(|id| {
+                            serde_json::json!({"url": format!("{base}/page/{id}"),
+                                "title": format!("page {id}"), "content": "…", "engine": "fake"})
+                        })
+                        .collect();
+                    results.push(serde_json::json!({"url": format!("{base}/page/missing"),
+                        "title": "dead", "content": "", "engine": "fake"}));
+                    (
+                        "200 OK",
+                        "application/json",
+                        serde_json::json!({"results": results}).to_string(),
+                    )
+                } else {
+                    ("404 Not Found", "text/plain", "not found".to_string())
+                };
+                let head = format!(
+                    "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = s.write_all(head.as_bytes()).await;
+                let _ = s.write_all(body.as_bytes()).await;
+                let _ = s.shutdown().await;
+            });
+        }
+    });
+    base
+}
+
+fn watch(searx: &str, sources: usize) -> Watch {
+    let cfg = FetchConfig::default()
+        .with_guard(NetworkGuard::new().allow_cidr("127.0.0.0/8").unwrap())
+        .with_timeout(Duration::from_secs(10))
+        .with_per_host_interval(Duration::ZERO);
+    Watch::builder()
+        .backend(Arc::new(SqliteWatchStore::open_in_memory().unwrap()))
+        .web_search(Arc::new(SearxngSearch::new(searx).unwrap()))
+        .fetcher(Arc::new(HttpFetcher::new(cfg).unwrap()))
+        .max_fact_sources(sources)
+        .build()
+        .unwrap()
+}
+
+/// A sentence of the extracted page with a figure in it (8–40 words).
+fn figure_sentence(content: &str) -> Option<String> {
+    content
+        .split(['\n'])
+        .flat_map(|l| l.split_inclusive(". "))
+        .map(str::trim)
+        .find(|s| {
+            let w = s.split_whitespace().count();
+            (8..=40).contains(&w)
+                && s.chars().any(|c| c.is_ascii_digit())
+                && !s.contains(['[', '|', '#', '*'])
+                && verity_verify::numbers::change_first_number(s).is_some()
+        })
+        .map(str::to_string)
+}
+
+#[tokio::test]
+async fn verify_fact_on_real_pages() {
+    let Some(pages) = pages(4) else { return };
+    let ids: Vec<String> = pages.iter().map(|(id, _)| id.clone()).collect();
+    let base = serve(pages.into_iter().collect(), ids[..3].to_vec()).await;
+    let w = watch(&base, 4);
+
+    let mut checked = 0;
+    for id in &ids[..3] {
+        let url = format!("{base}/page/{id}");
+        let page = w
+            .crawl_url(&CrawlRequest { url: url.clone() })
+            .await
+            .unwrap();
+        let Some(claim) = figure_sentence(&page.content) else {
+            continue;
+        };
+        // Given the page: supported, with a verbatim excerpt.
+        let r = w
+            .verify_fact(&VerifyFactRequest {
+                claim: claim.clone(),
+                urls: vec![url.clone()],
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert!(r.verified, "{claim}: {r:#?}");
+        assert_eq!(r.verdict, Verdict::Supported);
+        assert!(r.confidence > 0.5 && r.searched.is_none() && r.judge == "local");
+        assert_eq!(r.sources.len(), 1);
+        assert!(page.content.contains(&r.sources[0].excerpt), "{r:#?}");
+
+        // Through the web search: the page is among the sources, the dead
+        // result is listed as unavailable, every excerpt is verbatim.
+        let r = w
+            .verify_fact(&VerifyFactRequest {
+                claim: claim.clone(),
+                context: Some("news".into()),
+                urls: vec![],
+            })
+            .await
+            .unwrap();
+        assert!(r.verified, "{claim}: {r:#?}");
+        assert_eq!(
+            r.searched.as_deref(),
+            Some(format!("{claim} news").as_str())
+        );
+        assert_eq!(r.sources[0].url, url, "the supporting page first: {r:#?}");
+        assert_eq!(r.unavailable.len(), 1, "{r:#?}");
+        assert!(r.unavailable[0].url.ends_with("/page/missing"));
+        for s in &r.sources {
+            let p = w
+                .crawl_url(&CrawlRequest { url: s.url.clone() })
+                .await
+                .unwrap();
+            assert!(p.content.contains(&s.excerpt), "{s:#?}");
+        }
+
+        // The same sentence with its figure changed is not verified.
+        let (distorted, _, _) = verity_verify::numbers::change_first_number(&claim).unwrap();
+        let r = w
+            .verify_fact(&VerifyFactRequest {
+                claim: distorted.clone(),
+                urls: vec![url.clone()],
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+        assert!(!r.verified, "{distorted}: {r:#?}");
+        assert!(
+            matches!(r.verdict, Verdict::NotSupported | Verdict::Partial),
+            "{distorted}: {r:#?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 2, "pages with a figure sentence: {checked}");
+
+    // A claim none of the pages speak of: not enough evidence, never verified.
+    let r = w
+        .verify_fact(&VerifyFactRequest {
+            claim: "The zorblax quantum teapot ships 7 flavours of moon cheese.".into(),
+            urls: vec![format!("{base}/page/{}", ids[3])],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert!(!r.verified && r.not_enough_evidence, "{r:#?}");
+
+    // Only dead pages: listed, source unavailable.
+    let r = w
+        .verify_fact(&VerifyFactRequest {
+            claim: "Revenue grew 12% in 2023.".into(),
+            urls: vec![format!("{base}/page/missing")],
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    assert_eq!(r.verdict, Verdict::SourceUnavailable);
+    assert!(r.unavailable[0].error.contains("404"), "{r:#?}");
+}
+
+#[tokio::test]
+async fn verify_fact_bad_input_and_dead_search() {
+    let w = watch("http://127.0.0.1:9", 3);
+    for claim in ["", "   "] {
+        let e = w
+            .verify_fact(&VerifyFactRequest {
+                claim: claim.into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert_eq!(e.code(), "invalid_input");
+    }
+    let e = w
+        .verify_fact(&VerifyFactRequest {
+            claim: "x".repeat(5_000),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "invalid_input");
+    // SearXNG down: a transient, typed error.
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("http://{}", l.local_addr().unwrap());
+    drop(l);
+    let e = watch(&dead, 3)
+        .verify_fact(&VerifyFactRequest {
+            claim: "Ollama 0.5 is 50% faster".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert!(e.is_transient(), "{e}");
+    // Misconfiguration is refused at build time.
+    assert!(Watch::builder()
+        .backend(Arc::new(SqliteWatchStore::open_in_memory().unwrap()))
+        .max_fact_sources(11)
+        .build()
+        .is_err());
+}

@@ -1,0 +1,229 @@
+//! The technology watch of seed 000 and the AuraCore project tools
+//! ([`verity_watch::Watch`]) over what a [`Verity`] already has: its backend
+//! (the SQLite home or Redis), its one guarded fetcher, the shared network
+//! layer for SearXNG, and its store for the raw text of logged articles.
+//!
+//! ```no_run
+//! use verity::watch::{CheckArticleRequest, WatchConfig};
+//!
+//! # async fn run(verity: &verity::Verity) -> verity::Result<()> {
+//! verity.configure_watch(WatchConfig::from_env()?)?; // optional: from_env is the default
+//! let watch = verity.watch().await?;
+//! let seen = watch
+//!     .check_article(&CheckArticleRequest { url: "https://blog.ollama.com/ollama-0-5".into(), content: None })
+//!     .await?;
+//! println!("{}", seen.message);
+//! # Ok(()) }
+//! ```
+
+use std::sync::{Arc, Mutex};
+
+use async_trait::async_trait;
+use tokio::sync::OnceCell;
+use verity_core::{
+    Article, ConfigError, Document, Error, Fetcher, Judge, Result, ScoringGuide, WebSearch,
+};
+use verity_ingest::Ingestor;
+
+pub use verity_watch::*;
+
+use crate::Verity;
+
+/// How [`Verity::watch`] sets up the watch. [`WatchConfig::from_env`] reads
+/// `VERITY_SEARXNG_URL` (or `SEARXNG_URL`), `VERITY_WATCH_ALLOW_PRIVATE`
+/// (`1`/`true`: `crawl_url` and `verify_fact` may read private addresses),
+/// `VERITY_WATCH_JUDGE` (`local`, the default, or `llm`: the configured generator).
+#[derive(Clone, Default)]
+pub struct WatchConfig {
+    /// SearXNG instance for `web_search` and `verify_fact` (none: those tools
+    /// answer a configuration error, `verify_fact` still works with `urls`).
+    pub searxng_url: Option<String>,
+    /// Let `crawl_url` and `verify_fact` read private and loopback addresses.
+    pub allow_private: bool,
+    /// Scoring guide (default 5 / 7 / 10).
+    pub scoring_guide: ScoringGuide,
+    /// Judge of `verify_fact` (default: the local judge).
+    pub judge: Option<Arc<dyn Judge>>,
+    /// Use the configured generator as the judge (ignored when `judge` is set).
+    pub llm_judge: bool,
+    /// Pages `verify_fact` reads after a web search (default 3).
+    pub max_fact_sources: Option<usize>,
+    /// Do not index the `raw_content` of logged articles in the store.
+    pub no_article_ingest: bool,
+}
+
+impl std::fmt::Debug for WatchConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WatchConfig")
+            .field("searxng_url", &self.searxng_url)
+            .field("allow_private", &self.allow_private)
+            .field("scoring_guide", &self.scoring_guide)
+            .field("judge", &self.judge.as_ref().map(|j| j.name().to_string()))
+            .field("llm_judge", &self.llm_judge)
+            .field("max_fact_sources", &self.max_fact_sources)
+            .field("no_article_ingest", &self.no_article_ingest)
+            .finish()
+    }
+}
+
+fn env(key: &str) -> Option<String> {
+    std::env::var(key)
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+}
+
+impl WatchConfig {
+    /// The configuration from the environment (see the type's documentation).
+    pub fn from_env() -> Result<Self> {
+        let allow_private = match env("VERITY_WATCH_ALLOW_PRIVATE").as_deref() {
+            None | Some("0" | "false" | "no") => false,
+            Some("1" | "true" | "yes") => true,
+            Some(other) => {
+                return Err(ConfigError::Invalid {
+                    key: "VERITY_WATCH_ALLOW_PRIVATE".into(),
+                    message: format!("`{other}`: expected true or false"),
+                }
+                .into())
+            }
+        };
+        let llm_judge = match env("VERITY_WATCH_JUDGE").as_deref() {
+            None | Some("local") => false,
+            Some("llm") => true,
+            Some(other) => {
+                return Err(ConfigError::Invalid {
+                    key: "VERITY_WATCH_JUDGE".into(),
+                    message: format!("`{other}`: expected local or llm"),
+                }
+                .into())
+            }
+        };
+        Ok(Self {
+            searxng_url: env("VERITY_SEARXNG_URL").or_else(|| env("SEARXNG_URL")),
+            allow_private,
+            llm_judge,
+            ..Self::default()
+        })
+    }
+}
+
+/// The watch of one [`Verity`]: its configuration until first use, then the service.
+#[derive(Default)]
+pub(crate) struct WatchCell {
+    config: Mutex<Option<WatchConfig>>,
+    watch: OnceCell<Watch>,
+}
+
+/// Indexes the raw text of logged articles in the Verity's store, so that
+/// search, ask and later verification find it.
+struct StoreSink {
+    ingestor: Ingestor,
+}
+
+#[async_trait]
+impl ArticleSink for StoreSink {
+    async fn ingest_article(&self, article: &Article, raw_content: &str) -> Result<()> {
+        let mut doc = Document::new(format!("watch:{}", article.id), raw_content);
+        doc.title = Some(article.title.clone());
+        doc.url = Some(article.url.clone());
+        doc.source = article.source.clone();
+        doc.ts = Some(article.processed_at);
+        doc.tags = vec!["veille".into()];
+        self.ingestor.ingest(vec![doc], &|_| {}).await?;
+        Ok(())
+    }
+}
+
+impl Verity {
+    /// Set how [`Verity::watch`] builds the watch; refused once it is built.
+    pub fn configure_watch(&self, config: WatchConfig) -> Result<()> {
+        if self.watch.watch.initialized() {
+            return Err(Error::invalid_input(
+                "the watch is already running: configure it before its first use",
+            ));
+        }
+        *self.watch.config.lock().unwrap_or_else(|p| p.into_inner()) = Some(config);
+        Ok(())
+    }
+
+    /// The watch service over this handle's backend, fetcher and web search,
+    /// built on first use (with [`WatchConfig::from_env`] unless
+    /// [`Verity::configure_watch`] was called).
+    pub async fn watch(&self) -> Result<&Watch> {
+        self.watch
+            .watch
+            .get_or_try_init(|| self.build_watch())
+            .await
+    }
+
+    async fn build_watch(&self) -> Result<Watch> {
+        let given = self
+            .watch
+            .config
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let config = match given {
+            Some(c) => c,
+            None => WatchConfig::from_env()?,
+        };
+        let mut b = Watch::builder().scoring_guide(config.scoring_guide);
+        b = match &self.config().redis_url {
+            None => {
+                let home = self.config().home.clone();
+                let store = tokio::task::spawn_blocking(move || {
+                    verity_store::SqliteWatchStore::open(&home)
+                })
+                .await
+                .map_err(|e| {
+                    verity_core::StoreError::Backend(format!("watch store task failed: {e}"))
+                })??;
+                b.backend(Arc::new(store))
+            }
+            Some(url) => b.backend(redis_store(url).await?),
+        };
+        let fetcher: Arc<dyn Fetcher> = self.fetchers.get(config.allow_private)?;
+        b = b.fetcher(fetcher);
+        if let Some(url) = &config.searxng_url {
+            let search: Arc<dyn WebSearch> = Arc::new(verity_fetch::SearxngSearch::new(url)?);
+            b = b.web_search(search);
+        }
+        if let Some(j) = config.judge.clone() {
+            b = b.judge(j);
+        } else if config.llm_judge {
+            let generator =
+                crate::providers::generator(self.config(), &self.config().generator).await?;
+            b = b.judge(Arc::new(LlmJudge::new(generator)));
+        }
+        if let Some(n) = config.max_fact_sources {
+            b = b.max_fact_sources(n);
+        }
+        if !config.no_article_ingest {
+            let ingestor = Ingestor::builder(self.store().clone())
+                .embedder(self.embedder().cloned())
+                .build()?;
+            b = b.article_sink(Arc::new(StoreSink { ingestor }));
+        }
+        b.build()
+    }
+}
+
+#[cfg(feature = "redis")]
+async fn redis_store(url: &str) -> Result<Arc<verity_redis::RedisWatchStore>> {
+    let opts = verity_redis::ConnectOptions::default();
+    Ok(Arc::new(
+        verity_redis::RedisWatchStore::connect(url, &opts).await?,
+    ))
+}
+
+#[cfg(not(feature = "redis"))]
+async fn redis_store(url: &str) -> Result<Arc<verity_store::SqliteWatchStore>> {
+    Err(ConfigError::Invalid {
+        key: "redis_url".into(),
+        message: format!(
+            "`{}`: Redis needs the `redis` feature of the verity crate",
+            crate::backend::without_password(url)
+        ),
+    }
+    .into())
+}

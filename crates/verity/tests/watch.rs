@@ -1,0 +1,151 @@
+//! `Verity::watch` over the handle's own backend — the embedded store and
+//! (when a Redis server can be started) Redis — through the tool registry:
+//! rules, idempotent article log whose raw text becomes searchable, the
+//! duplicate check, decisions, AuraCore tasks, and typed errors.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use serde_json::json;
+use verity::api::{ConfigOverrides, SearchRequest};
+use verity::watch::WatchConfig;
+use verity::Verity;
+
+async fn one_path(v: &Verity) {
+    v.configure_watch(WatchConfig::default()).unwrap();
+    let r = v
+        .call_tool(
+            "update_veille_rule",
+            json!({"name": "local_llm", "type": "include",
+            "keywords": ["ollama", "llama.cpp"], "score_modifier": 3, "priority": "critical"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r["created"], true);
+    // Configuring after first use is refused (the watch is built once).
+    assert!(v.configure_watch(WatchConfig::default()).is_err());
+
+    let article = json!({"url": "https://blog.ollama.com/ollama-0-5?utm_source=rss",
+        "title": "Announcing Ollama 0.5", "source": "ollama_blog", "source_type": "rss",
+        "qwen_score": 8, "phi_validated": true,
+        "raw_content": "Ollama 0.5 makes quantised inference on Apple Silicon markedly faster."});
+    let first = v.call_tool("log_article", article.clone()).await.unwrap();
+    assert_eq!(
+        (first["created"].clone(), first["ingested"].clone()),
+        (json!(true), json!(true)),
+        "{first}"
+    );
+    let again = v.call_tool("log_article", article).await.unwrap();
+    assert_eq!(again["created"], false);
+    assert_eq!(again["article_id"], first["article_id"]);
+    // The raw text is in the store: search finds it.
+    let hits = v
+        .search(&SearchRequest::new("quantised inference Apple Silicon"))
+        .await
+        .unwrap();
+    assert!(
+        hits.hits
+            .iter()
+            .any(|h| h.doc.url.as_deref()
+                == Some("https://blog.ollama.com/ollama-0-5?utm_source=rss")),
+        "{hits:?}"
+    );
+
+    let seen = v
+        .call_tool(
+            "check_article_exists",
+            json!({"url": "https://www.blog.ollama.com/ollama-0-5/#top"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(seen["exists"], true, "{seen}");
+    let d = v
+        .call_tool(
+            "log_veille_decision",
+            json!({"article_id": first["article_id"], "llm": "phi",
+        "decision_type": "validate", "decision": "validé", "confidence": 0.9}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(d["logged"], true);
+    let back = v
+        .call_tool(
+            "get_veille_decisions",
+            json!({"article_id": first["article_id"]}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(back["total"], 1);
+
+    let p = v
+        .call_tool("create_project", json!({"name": "veille"}))
+        .await
+        .unwrap();
+    let a = v
+        .call_tool(
+            "create_task",
+            json!({"project_id": p["id"], "title": "collect", "priority": "low"}),
+        )
+        .await
+        .unwrap();
+    v.call_tool("create_task", json!({"project_id": p["id"], "title": "publish", "priority": "critical", "depends_on": [a["id"]]})).await.unwrap();
+    let next = v
+        .call_tool("get_next_tasks", json!({"project_id": p["id"]}))
+        .await
+        .unwrap();
+    assert_eq!(
+        next["tasks"][0]["title"], "collect",
+        "dependencies first: {next}"
+    );
+    assert_eq!(next["waiting"], 1);
+
+    // Typed errors: bad enum, unknown id, web search not configured.
+    let e = v
+        .call_tool("get_veille_rules", json!({"type": "sometimes"}))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "invalid_input");
+    assert!(e.to_string().contains("include"), "{e}");
+    let e = v
+        .call_tool("get_project", json!({"project_id": "prj_nope"}))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "not_found");
+    let e = v
+        .call_tool("web_search", json!({"query": "ollama"}))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "config_error");
+    // A private address is refused by the handle's guarded fetcher.
+    let e = v
+        .call_tool("crawl_url", json!({"url": "http://127.0.0.1:9/x"}))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("network guard"), "{e}");
+}
+
+fn overrides(home: &str) -> ConfigOverrides {
+    ConfigOverrides {
+        home: Some(home.to_string()),
+        embedder: Some("none".into()),
+        min_relevance: Some(0.0),
+        ..Default::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn watch_on_the_embedded_store() {
+    let tmp = tempfile::tempdir().unwrap();
+    let v = Verity::open_with(&overrides(&tmp.path().display().to_string()))
+        .await
+        .unwrap();
+    one_path(&v).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn watch_on_redis() {
+    let Some(server) = verity_redis::server::RedisServer::start_or_skip("watch_on_redis", &[])
+    else {
+        return;
+    };
+    let v = Verity::open_with(&overrides(&server.url())).await.unwrap();
+    one_path(&v).await;
+}
