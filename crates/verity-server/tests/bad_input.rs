@@ -105,7 +105,8 @@ async fn unknown_routes_and_methods() {
     let r = s.req(Method::GET, "/v1/nope").send().await.unwrap();
     let (st, e) = status_json(r).await;
     assert_error(st, &e, 404, "route_not_found");
-    let r = s.bare(Method::GET, "/").send().await.unwrap();
+    // `/` is the citation-check page; other unknown paths are JSON 404s.
+    let r = s.bare(Method::GET, "/nope").send().await.unwrap();
     let (st, e) = status_json(r).await;
     assert_error(st, &e, 404, "route_not_found");
     let r = s.req(Method::GET, "/v1/retrieve").send().await.unwrap();
