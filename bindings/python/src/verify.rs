@@ -26,6 +26,12 @@ pub fn request(
     if let Some(c) = content {
         map.insert("content".into(), Value::String(c));
     }
-    serde_json::from_value(Value::Object(map))
-        .map_err(|e| error(py, "invalid_input", false, &format!("invalid check request: {e}")))
+    serde_json::from_value(Value::Object(map)).map_err(|e| {
+        error(
+            py,
+            "invalid_input",
+            false,
+            &format!("invalid check request: {e}"),
+        )
+    })
 }
