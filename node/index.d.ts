@@ -214,6 +214,89 @@ export interface CheckReport {
   cancelled: boolean
 }
 
+/** One stored event (seed 004). */
+export interface MemoryEvent {
+  id: string
+  /** RFC 3339 (UTC). */
+  timestamp: string
+  content: Record<string, unknown>
+  metadata: Record<string, unknown>
+  embedding: number[] | null
+  /** L2 distance to the query vector (lower = more similar), vector searches only. */
+  similarity_score: number | null
+  rank_score?: number
+  expires_at?: string
+}
+
+export interface NewMemoryEvent {
+  content: Record<string, unknown>
+  metadata?: Record<string, unknown>
+  /** Bypasses auto-embedding; must have the store's dimension. */
+  embedding?: number[] | null
+  /** ISO 8601 with a zone (default: now). */
+  timestamp?: string | null
+  expires_at?: string | null
+}
+
+export type MemorySearchMode = 'vector' | 'lexical' | 'hybrid' | 'metadata-only'
+
+/** Seed 004's `{data, meta}` envelope. */
+export interface MemoryPage {
+  data: MemoryEvent[]
+  meta: {
+    total_hits: number | null
+    limit: number
+    offset: number
+    mode: MemorySearchMode
+    threshold_fallback: boolean
+    notes?: string[]
+  }
+}
+
+export interface MemorySearchOptions {
+  /** Text (embedded) or a vector. */
+  vectorQuery?: string | number[]
+  filterMetadata?: Record<string, unknown>
+  tsStart?: string
+  tsEnd?: string
+  /** 0–2, default 1.0. */
+  distanceThreshold?: number
+  /** 1–100, default 10. */
+  limit?: number
+  offset?: number
+  mode?: MemorySearchMode
+}
+
+export interface RecallOptions {
+  query?: string
+  filterMetadata?: Record<string, unknown>
+  tsStart?: string
+  tsEnd?: string
+  limit?: number
+  mode?: MemorySearchMode
+  distanceThreshold?: number
+}
+
+export interface ForgetOptions {
+  id?: string
+  filterMetadata?: Record<string, unknown>
+  tsStart?: string
+  tsEnd?: string
+}
+
+/** Event memory of a store (`store.memory`). */
+export interface Memory {
+  add(event: NewMemoryEvent): Promise<MemoryEvent>
+  get(id: string): Promise<MemoryEvent>
+  delete(id: string): Promise<void>
+  updateMetadata(id: string, patch: Record<string, unknown>): Promise<MemoryEvent>
+  search(options?: MemorySearchOptions): Promise<MemoryPage>
+  remember(text: string, options?: { metadata?: Record<string, unknown>; ttlSeconds?: number }): Promise<MemoryEvent>
+  recall(options?: RecallOptions): Promise<MemoryPage>
+  /** Resolves to how many events were deleted. */
+  forget(options: ForgetOptions): Promise<number>
+}
+
 /** An open Verity store. */
 export class Verity {
   private constructor(native: unknown)
@@ -227,6 +310,8 @@ export class Verity {
   stats(): Promise<Stats>
   /** Check that each cited source supports the claim citing it. */
   check(request: CheckRequest): Promise<CheckReport>
+  /** Event memory (seed 004) on this store's backend and embedder. */
+  readonly memory: Memory
   readonly notes: string[]
   readonly home: string
 }

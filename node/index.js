@@ -75,6 +75,20 @@ class Verity {
   check(request) { return call(() => this.#native.check(request)) }
   // Benchmark helper (not API): n searches inside Rust, resolves to seconds.
   _benchSearch(query, n, options) { return call(() => this.#native.benchSearch(query, n, options)) }
+  /** Event memory (seed 004) on this store's backend and embedder. */
+  get memory() {
+    const n = this.#native
+    return {
+      add: (event) => call(() => n.memoryAdd(event)),
+      get: (id) => call(() => n.memoryGet(id)),
+      delete: (id) => call(() => n.memoryDelete(id)),
+      updateMetadata: (id, patch) => call(() => n.memoryUpdateMetadata(id, patch)),
+      search: (options) => call(() => n.memorySearch(options)),
+      remember: (text, options) => call(() => n.remember(text, options)),
+      recall: (options) => call(() => n.recall(options)),
+      forget: (options) => call(() => n.forget(options)),
+    }
+  }
   get notes() { return this.#native.notes }
   get home() { return this.#native.home }
 }

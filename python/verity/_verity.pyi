@@ -219,6 +219,146 @@ class CheckReport(_CheckReportBase, total=False):
     """The report of ``Store.check`` (the seed-002 JSON shape)."""
     document: str
 
+class Event:
+    """One stored event (seed 004): ``content`` and ``metadata`` are dicts."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def timestamp(self) -> str:
+        """RFC 3339 timestamp (UTC)."""
+    @property
+    def content(self) -> dict[str, Any]: ...
+    @property
+    def metadata(self) -> dict[str, Any]: ...
+    @property
+    def embedding(self) -> Optional[list[float]]: ...
+    @property
+    def similarity_score(self) -> Optional[float]:
+        """L2 distance to the query vector (lower = more similar), vector searches only."""
+    @property
+    def rank_score(self) -> Optional[float]: ...
+    @property
+    def expires_at(self) -> Optional[str]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+class EventPage:
+    """A page of events with seed 004's ``meta`` (``total_hits``, ``limit``, ``offset``)."""
+
+    @property
+    def data(self) -> list[Event]: ...
+    @property
+    def total_hits(self) -> Optional[int]: ...
+    @property
+    def limit(self) -> int: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def mode(self) -> str:
+        """``vector``, ``lexical``, ``hybrid`` or ``metadata-only``."""
+    @property
+    def threshold_fallback(self) -> bool: ...
+    @property
+    def notes(self) -> list[str]: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> Event: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+_Vector = Union[str, Sequence[float]]
+
+class Memory:
+    """Event memory of a store (``store.memory``); every call has an ``a``-prefixed async variant."""
+
+    def add(
+        self,
+        content: Mapping[str, Any],
+        *,
+        metadata: Optional[Mapping[str, Any]] = None,
+        embedding: Optional[Sequence[float]] = None,
+        timestamp: Optional[_Time] = None,
+    ) -> Event: ...
+    def aadd(
+        self,
+        content: Mapping[str, Any],
+        *,
+        metadata: Optional[Mapping[str, Any]] = None,
+        embedding: Optional[Sequence[float]] = None,
+        timestamp: Optional[_Time] = None,
+    ) -> Awaitable[Event]: ...
+    def get(self, id: str) -> Event: ...
+    def aget(self, id: str) -> Awaitable[Event]: ...
+    def delete(self, id: str) -> None: ...
+    def adelete(self, id: str) -> Awaitable[None]: ...
+    def update_metadata(self, id: str, patch: Mapping[str, Any]) -> Event: ...
+    def aupdate_metadata(self, id: str, patch: Mapping[str, Any]) -> Awaitable[Event]: ...
+    def search(
+        self,
+        vector_query: Optional[_Vector] = None,
+        *,
+        filter_metadata: Optional[Mapping[str, Any]] = None,
+        ts_start: Optional[_Time] = None,
+        ts_end: Optional[_Time] = None,
+        distance_threshold: Optional[float] = None,
+        limit: int = 10,
+        offset: int = 0,
+        mode: Optional[str] = None,
+    ) -> EventPage: ...
+    def asearch(
+        self,
+        vector_query: Optional[_Vector] = None,
+        *,
+        filter_metadata: Optional[Mapping[str, Any]] = None,
+        ts_start: Optional[_Time] = None,
+        ts_end: Optional[_Time] = None,
+        distance_threshold: Optional[float] = None,
+        limit: int = 10,
+        offset: int = 0,
+        mode: Optional[str] = None,
+    ) -> Awaitable[EventPage]: ...
+    def remember(
+        self, text: str, *, metadata: Optional[Mapping[str, Any]] = None, ttl_seconds: Optional[int] = None
+    ) -> Event: ...
+    def aremember(
+        self, text: str, *, metadata: Optional[Mapping[str, Any]] = None, ttl_seconds: Optional[int] = None
+    ) -> Awaitable[Event]: ...
+    def recall(
+        self,
+        query: Optional[str] = None,
+        *,
+        filter_metadata: Optional[Mapping[str, Any]] = None,
+        ts_start: Optional[_Time] = None,
+        ts_end: Optional[_Time] = None,
+        limit: int = 10,
+        mode: Optional[str] = None,
+        distance_threshold: Optional[float] = None,
+    ) -> EventPage: ...
+    def arecall(
+        self,
+        query: Optional[str] = None,
+        *,
+        filter_metadata: Optional[Mapping[str, Any]] = None,
+        ts_start: Optional[_Time] = None,
+        ts_end: Optional[_Time] = None,
+        limit: int = 10,
+        mode: Optional[str] = None,
+        distance_threshold: Optional[float] = None,
+    ) -> Awaitable[EventPage]: ...
+    def forget(
+        self,
+        id: Optional[str] = None,
+        *,
+        filter_metadata: Optional[Mapping[str, Any]] = None,
+        ts_start: Optional[_Time] = None,
+        ts_end: Optional[_Time] = None,
+    ) -> int: ...
+    def aforget(
+        self,
+        id: Optional[str] = None,
+        *,
+        filter_metadata: Optional[Mapping[str, Any]] = None,
+        ts_start: Optional[_Time] = None,
+        ts_end: Optional[_Time] = None,
+    ) -> Awaitable[int]: ...
 
 class Store:
     """An open Verity store; safe to share between threads and asyncio tasks."""
@@ -350,6 +490,9 @@ class Store:
         judge: Optional[Literal["auto", "local", "llm"]] = None,
         allow_private: bool = False,
     ) -> Awaitable[CheckReport]: ...
+    @property
+    def memory(self) -> Memory:
+        """The event memory (seed 004) on this store's backend and embedder."""
     @property
     def notes(self) -> list[str]: ...
     @property

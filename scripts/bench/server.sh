@@ -20,9 +20,14 @@ SCIFACT="${VERITY_SCIFACT:-../shared/data/scifact}"
 command -v wrk >/dev/null || { echo "wrk not found: apt-get install wrk" >&2; exit 2; }
 [ -f "$SCIFACT/corpus.jsonl" ] || { echo "SciFact corpus not found at $SCIFACT" >&2; exit 2; }
 
-cargo build --quiet --release -p verity-cli --bin verity
-TARGET="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
-BIN="$TARGET/release/verity"
+# VERITY_BIN: an already built release binary (skips the build).
+if [ -n "${VERITY_BIN:-}" ]; then
+  BIN="$VERITY_BIN"
+else
+  cargo build --quiet --release -p verity-cli --bin verity
+  TARGET="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
+  BIN="$TARGET/release/verity"
+fi
 
 TMP="$(mktemp -d)"
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
@@ -76,6 +81,26 @@ echo "load: $(cut -d' ' -f1-3 /proc/loadavg), cores: $(nproc)"
 echo "RSS after ingest and start: $(rss)"
 run retrieve-lexical /v1/retrieve '{"query":"vitamin D deficiency and bone fractures","k":8,"mode":"lexical"}' "$SECS"
 run retrieve-hybrid /v1/retrieve '{"query":"vitamin D deficiency and bone fractures","k":8,"mode":"hybrid"}' "$SECS"
+# MCP over streamable HTTP: one session, then `tools/call search` under load.
+MCP_HEADERS=(-H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream')
+SESSION="$(curl -si -X POST "http://127.0.0.1:$PORT/mcp" "${MCP_HEADERS[@]}" \
+  -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}' \
+  | awk -F': ' 'tolower($1)=="mcp-session-id" {print $2}' | tr -d '\r')"
+curl -sf -X POST "http://127.0.0.1:$PORT/mcp" "${MCP_HEADERS[@]}" -H "Mcp-Session-Id: $SESSION" \
+  -H 'MCP-Protocol-Version: 2025-06-18' -d '{"jsonrpc":"2.0","method":"notifications/initialized"}' >/dev/null
+MCP_CALL='{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"query":"vitamin D deficiency and bone fractures","k":8,"mode":"lexical"}}}'
+# The answer must carry hits before the load starts.
+curl -sf -X POST "http://127.0.0.1:$PORT/mcp" "${MCP_HEADERS[@]}" -H "Mcp-Session-Id: $SESSION" \
+  -H 'MCP-Protocol-Version: 2025-06-18' -d "$MCP_CALL" | grep -q '"hits"'
+{
+  lua /mcp "$MCP_CALL"
+  echo "wrk.headers[\"Accept\"] = \"application/json, text/event-stream\""
+  echo "wrk.headers[\"Mcp-Session-Id\"] = \"$SESSION\""
+  echo "wrk.headers[\"MCP-Protocol-Version\"] = \"2025-06-18\""
+} > "$TMP/mcp.lua"
+echo "==> mcp-tools-call-search ($SECS s, $CONNS connections, $THREADS threads)"
+wrk -t"$THREADS" -c"$CONNS" -d"$SECS"s --latency -s "$TMP/mcp.lua" "http://127.0.0.1:$PORT" | tee "$TMP/mcp.txt"
+
 run rag-extractive /v1/rag '{"question":"Does vitamin D deficiency increase fracture risk?","k":8,"mode":"lexical"}' "$SECS"
 echo "RSS before the ${TOTAL}-request run: $(rss)"
 # Enough time for TOTAL requests at the measured lexical rate (bounded at 10 min).

@@ -8,6 +8,7 @@
 
 mod conv;
 mod verify;
+mod memory;
 
 use std::sync::Arc;
 

@@ -4,6 +4,7 @@
 //! the result ([`types`]). Every call has an `a`-prefixed asyncio variant.
 
 mod conv;
+mod memory;
 mod types;
 mod verify;
 
@@ -428,6 +429,15 @@ impl Store {
         spawn(py, async move { v.check(&req, &quiet).await }, plain)
     }
 
+    /// The event memory (seed 004): `add`, `get`, `search`, `update_metadata`,
+    /// `delete`, `remember`, `recall`, `forget`.
+    #[getter]
+    fn memory(&self) -> memory::Memory {
+        memory::Memory {
+            inner: self.inner.clone(),
+        }
+    }
+
     /// Warnings gathered while opening (lexical-only mode, embedder mismatch, …).
     #[getter]
     fn notes(&self) -> Vec<String> {
@@ -516,6 +526,9 @@ fn _verity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<SearchResults>()?;
     m.add_class::<types::Citation>()?;
     m.add_class::<Answer>()?;
+    m.add_class::<memory::Memory>()?;
+    m.add_class::<memory::Event>()?;
+    m.add_class::<memory::EventPage>()?;
     m.add_function(wrap_pyfunction!(fetch, m)?)?;
     m.add_function(wrap_pyfunction!(afetch, m)?)?;
     m.add_function(wrap_pyfunction!(_error_table, m)?)?;

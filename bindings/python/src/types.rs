@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::conv::{self, Json};
 
 /// `Name(field=value, …)` from the serialized fields listed.
-fn repr<T: Serialize>(name: &str, v: &T, fields: &[&str]) -> String {
+pub(crate) fn repr<T: Serialize>(name: &str, v: &T, fields: &[&str]) -> String {
     let json = serde_json::to_value(v).unwrap_or_default();
     let parts: Vec<String> = fields
         .iter()
@@ -61,6 +61,7 @@ macro_rules! wrapper {
         }
     };
 }
+pub(crate) use wrapper;
 
 /// JSON of a sub-value, for getters returning plain data.
 fn data<'py, T: Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {

@@ -69,7 +69,7 @@ pub use retry::{RetryPolicy, Retryable};
 pub use rules::{Priority, RelevanceRule, RuleKind, RuleStore, RuleUpdate, ScoringGuide};
 pub use search::{
     check_k, Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode, SearchQuery, SearchResults,
-    TimeRange, DEFAULT_K, MAX_K,
+    TimeRange, DEFAULT_K, DEFAULT_TITLE_WEIGHT, MAX_K,
 };
 pub use source::{FetchStatus, FetchedSource, Fetcher, PageSpan, ParsedDocument, SourceFormat};
 pub use store::{StoreStats, VectorStore};

@@ -251,6 +251,10 @@ fn default_k() -> usize {
 /// `k` of a query that does not say (8).
 pub const DEFAULT_K: usize = 8;
 
+/// BM25 weight of a document's title against its chunk text (×1), the same
+/// in every store (3 was best on SciFact, see docs/benchmarks.d/store.md).
+pub const DEFAULT_TITLE_WEIGHT: f32 = 3.0;
+
 /// Largest `k` a search accepts; larger ones are refused like `k = 0`.
 pub const MAX_K: usize = 1_000;
 

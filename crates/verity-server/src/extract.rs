@@ -4,29 +4,48 @@ use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use crate::error::ApiError;
 
-/// `axum::Json` with JSON rejections: wrong content type (415), malformed
-/// JSON (400), wrong types, unknown or missing fields (422, with the path of
-/// the offending field), body too large (413).
+/// `axum::Json` read against the type's published schema: wrong content type
+/// (415), malformed JSON (400), wrong types, unknown or missing fields and
+/// objects sent as arrays (422, with the path of the offending field), body
+/// too large (413). Whole floats for integer fields are accepted, as the
+/// schema allows them ([`crate::conform`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
 
 impl<S, T> FromRequest<S> for ApiJson<T>
 where
-    T: DeserializeOwned,
+    T: DeserializeOwned + JsonSchema + 'static,
     S: Send + Sync,
 {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(v)) => Ok(Self(v)),
-            Err(r) => Err(json_rejection(r)),
-        }
+        let mut body = match axum::Json::<Value>::from_request(req, state).await {
+            Ok(axum::Json(v)) => v,
+            Err(r) => return Err(json_rejection(r)),
+        };
+        crate::conform::conform::<T>(&mut body).map_err(|m| match m {
+            crate::conform::Mismatch::Shape(m) => schema_mismatch(m),
+            crate::conform::Mismatch::Format(m) => ApiError::invalid(m),
+        })?;
+        serde_path_to_error::deserialize(body)
+            .map(Self)
+            .map_err(|e| schema_mismatch(e.to_string()))
     }
+}
+
+fn schema_mismatch(detail_text: String) -> ApiError {
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid_input",
+        format!("the JSON body does not match the schema: {detail_text}"),
+    )
 }
 
 fn json_rejection(r: JsonRejection) -> ApiError {

@@ -21,6 +21,7 @@
 
 mod auth;
 pub mod config;
+mod conform;
 mod error;
 mod extract;
 mod jobs;

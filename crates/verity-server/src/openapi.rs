@@ -52,6 +52,8 @@ pub struct Operation {
     pub auth: bool,
     /// Path parameters (name, description).
     pub path_params: &'static [(&'static str, &'static str)],
+    /// Query parameters (OpenAPI parameter objects), when the route reads any.
+    pub query: Option<fn() -> Vec<Value>>,
     /// Request body schema (deserialize contract).
     pub request: Option<fn(&mut SchemaGenerator) -> Value>,
     /// Success statuses with their bodies.
@@ -170,6 +172,9 @@ pub fn document(ops: &[Operation]) -> Value {
                 "name": name, "in": "path", "required": true, "description": desc,
                 "schema": {"type": "string", "minLength": 1, "maxLength": 512}
             }));
+        }
+        if let Some(q) = op.query {
+            params.extend(q());
         }
         if op.versioned {
             params.push(json!({

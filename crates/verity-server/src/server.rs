@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use axum::http::{header, HeaderName, Method, StatusCode};
 use axum::response::IntoResponse;
+use axum::serve::ListenerExt;
 use axum::Router;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -100,6 +101,14 @@ impl Server {
     pub async fn start(self) -> Result<RunningServer, ServerError> {
         let listener = TcpListener::bind(self.state.config.addr).await?;
         let addr = listener.local_addr()?;
+        // Small responses written in more than one segment (SSE: headers,
+        // then the event) would otherwise wait on the client's delayed ACK
+        // (~40 ms each): measured on MCP `tools/call` under load.
+        let listener = listener.tap_io(|tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::debug!("TCP_NODELAY not set on a connection: {e}");
+            }
+        });
         if let Some(h) = &self.state.metrics {
             crate::metrics::spawn_upkeep(h.clone());
         }
@@ -259,7 +268,7 @@ fn cors(origins: &[String]) -> CorsLayer {
     let list: Vec<_> = origins.iter().filter_map(|o| o.parse().ok()).collect();
     CorsLayer::new()
         .allow_origin(AllowOrigin::list(list))
-        .allow_methods([Method::GET, Method::POST, Method::DELETE])
+        .allow_methods([Method::GET, Method::POST, Method::PATCH, Method::DELETE])
         .allow_headers([
             header::AUTHORIZATION,
             header::CONTENT_TYPE,

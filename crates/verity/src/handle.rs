@@ -50,6 +50,8 @@ pub struct Verity {
     net: verity_net::HttpClient,
     #[cfg(feature = "sources")]
     pub(crate) fetchers: crate::sources::Fetchers,
+    #[cfg(feature = "memory")]
+    pub(crate) memory: OnceCell<verity_memory::Memory>,
 }
 
 impl std::fmt::Debug for Verity {
@@ -114,6 +116,8 @@ impl Verity {
             #[cfg(feature = "sources")]
             fetchers: crate::sources::Fetchers::new(net.clone()),
             net,
+            #[cfg(feature = "memory")]
+            memory: OnceCell::new(),
             config,
         })
     }

@@ -34,6 +34,8 @@ mod backend;
 pub mod config;
 pub mod eval;
 mod handle;
+#[cfg(feature = "memory")]
+pub mod memory;
 mod providers;
 mod reindex;
 #[cfg(feature = "sources")]

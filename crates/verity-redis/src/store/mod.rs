@@ -49,6 +49,10 @@ pub struct RedisStoreOptions {
     pub post_filter_factor: usize,
     /// Maintain `rag:embed:hash:{uid}` = `sha1(content)|EMBED_VERSION` on upsert/delete.
     pub embed_hash_keys: bool,
+    /// RediSearch `WEIGHT` of the title field (chunk text and headings: 1),
+    /// as the embedded store weighs its title column; fixed when the index is
+    /// created.
+    pub title_weight: f32,
 }
 
 impl Default for RedisStoreOptions {
@@ -63,6 +67,7 @@ impl Default for RedisStoreOptions {
             drop_stopwords: true,
             post_filter_factor: 10,
             embed_hash_keys: true,
+            title_weight: verity_core::DEFAULT_TITLE_WEIGHT,
         }
     }
 }

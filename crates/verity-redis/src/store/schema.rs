@@ -65,7 +65,9 @@ impl RedisStore {
             .arg("STOPWORDS")
             .arg(0)
             .arg("SCHEMA")
-            .arg(&["text", "TEXT", "title", "TEXT", "heading", "TEXT"]);
+            .arg(&["text", "TEXT", "title", "TEXT", "WEIGHT"])
+            .arg(self.opts.title_weight.to_string())
+            .arg(&["heading", "TEXT"]);
         for f in ["tags", "source", "lang", "uid", "mkv"] {
             cmd.arg(f)
                 .arg("TAG")

@@ -2,6 +2,7 @@
 //! (public: health, OpenAPI, docs; protected: the data routes and metrics).
 
 mod data;
+pub mod events;
 mod service;
 mod verify;
 
@@ -42,6 +43,7 @@ pub fn protected(state: AppState) -> Router {
     Router::new()
         .merge(versioned)
         .route("/verify", post(verify::verify))
+        .merge(events::router())
         .route("/v1/metrics", get(service::metrics))
         .with_state(state)
 }
@@ -58,6 +60,7 @@ pub fn operations() -> Vec<Operation> {
         auth: true,
         path_params: &[],
         request: None,
+        query: None,
         success: Vec::new(),
         errors: &[],
     };
@@ -122,6 +125,43 @@ pub fn operations() -> Vec<Operation> {
         Operation {
             success: vec![(200, "Store counts and configuration", Body::Json(schema::<api::StatsResponse>))],
             ..data("get", "/v1/stats", "stats", "What the store holds", "")
+        },
+        // Event memory (seed 004, MnemoLite-compatible; `X-API-Version` optional): routes/events.rs.
+        Operation {
+            versioned: false,
+            request: Some(schema::<api::memory::NewEvent>),
+            success: vec![(201, "Event stored (`X-Verity-Note` says when it has no vector)", Body::Json(schema::<api::memory::Event>))],
+            errors: &[503],
+            ..data("post", "/v1/events", "ingest_event", "Write an event (MnemoLite)", "The content's text field (`text`, `body`, `message`, `content`, `title`) is embedded unless `embedding` is given (dimension and NaN checked); `timestamp` defaults to now. Validation errors are 422 with FastAPI's `detail: [{loc, msg, type}]`. Also at `/v1/events/`.")
+        },
+        Operation {
+            versioned: false,
+            path_params: &[("id", "Event id (UUID)")],
+            success: vec![(200, "The event", Body::Json(schema::<api::memory::Event>))],
+            errors: &[404, 422],
+            ..data("get", "/v1/events/{id}", "get_event", "One event (MnemoLite)", "404 when unknown or expired, 422 when the id is not a UUID.")
+        },
+        Operation {
+            versioned: false,
+            path_params: &[("id", "Event id (UUID)")],
+            success: vec![(204, "Deleted", Body::Empty)],
+            errors: &[404, 422],
+            ..data("delete", "/v1/events/{id}", "delete_event", "Delete an event (MnemoLite)", "")
+        },
+        Operation {
+            versioned: false,
+            path_params: &[("id", "Event id (UUID)")],
+            request: Some(schema::<serde_json::Map<String, serde_json::Value>>),
+            success: vec![(200, "The updated event", Body::Json(schema::<api::memory::Event>))],
+            errors: &[404, 422],
+            ..data("patch", "/v1/events/{id}/metadata", "update_event_metadata", "Merge metadata into an event (MnemoLite)", "Keys of the body are added or replaced; other keys are kept.")
+        },
+        Operation {
+            versioned: false,
+            query: Some(events::search_params),
+            success: vec![(200, "Events best first (or newest first without `vector_query`)", Body::Json(schema::<api::memory::EventSearchResponse>))],
+            errors: &[422, 503],
+            ..data("get", "/v1/search/", "search_events", "Search events (MnemoLite)", "Vector (text or JSON vector), metadata containment and time window; `mode` adds lexical, hybrid and metadata-only. Answers `{data, meta: {total_hits, limit, offset}}`. Also at `/v1/search`.")
         },
         Operation {
             versioned: false,

@@ -89,6 +89,7 @@ pub fn operations() -> Vec<Operation> {
         versioned,
         auth: true,
         path_params: &[],
+        query: None,
         request: Some(schema::<CheckRequest>),
         success: vec![(
             200,
@@ -123,6 +124,7 @@ pub fn operations() -> Vec<Operation> {
             versioned: false,
             auth: false,
             path_params: &[],
+            query: None,
             request: None,
             success: vec![(200, "The page", Body::Html)],
             errors: &[],

@@ -45,7 +45,7 @@ pub struct StoreOptions {
     pub busy_timeout: Duration,
     /// FTS5 tokenizer, fixed when the database is created.
     pub fts_tokenizer: String,
-    /// BM25 weight of the document title column (3 was best on SciFact, see docs/benchmarks.d/store.md).
+    /// BM25 weight of the document title column ([`verity_core::DEFAULT_TITLE_WEIGHT`]).
     pub title_weight: f32,
     /// BM25 weight of the heading-path column.
     pub heading_weight: f32,
@@ -70,7 +70,7 @@ impl Default for StoreOptions {
             index: DEFAULT_INDEX.to_string(),
             busy_timeout: Duration::from_secs(10),
             fts_tokenizer: DEFAULT_TOKENIZER.to_string(),
-            title_weight: 3.0,
+            title_weight: verity_core::DEFAULT_TITLE_WEIGHT,
             heading_weight: 1.0,
             text_weight: 1.0,
             bm25_pivot: 20.0,

@@ -12,6 +12,11 @@ use crate::IngestReport;
 /// (`verity ingest`, `store.ingest`, `store.ingest_paths`, `POST /ingest`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+// The schema says what the hosts refuse: a request must name something.
+#[schemars(extend("anyOf" = [
+    {"required": ["documents"], "properties": {"documents": {"minItems": 1}}},
+    {"required": ["paths"], "properties": {"paths": {"minItems": 1}}}
+]))]
 pub struct IngestRequest {
     /// Documents in the seed-001 schema (`uid`, `content`, `source`, `ts`, …);
     /// also accepted under seed 001's name `batch`.

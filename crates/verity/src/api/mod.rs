@@ -28,6 +28,8 @@
 
 pub mod error;
 mod ingest;
+#[cfg(feature = "memory")]
+pub mod memory;
 mod ops;
 mod overrides;
 mod rest;

@@ -32,9 +32,8 @@ pub struct RequestFilters {
     /// Keep documents having all of these tags.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags_all: Vec<String>,
-    /// Keep documents in these languages (seed 001 also says `lang`).
-    #[serde(default, alias = "lang", deserialize_with = "one_or_many")]
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Keep documents in these languages.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub langs: Vec<String>,
     /// Keep only these document uids.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -48,22 +47,6 @@ pub struct RequestFilters {
     /// Keep documents dated at or before this (RFC 3339, or `YYYY-MM-DD` = the whole day).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until: Option<String>,
-}
-
-/// A string or a list of strings.
-fn one_or_many<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> std::result::Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
-    }
-    Ok(match OneOrMany::deserialize(d)? {
-        OneOrMany::One(s) => vec![s],
-        OneOrMany::Many(v) => v,
-    })
 }
 
 impl RequestFilters {
@@ -359,7 +342,7 @@ mod tests {
     fn seed_filters_object_combines_with_top_level_fields() {
         let r: SearchRequest = serde_json::from_str(
             r#"{"query": "fees", "k": 3, "tags": ["a"],
-                "filters": {"tags": ["b"], "lang": "fr", "since": "2024-01-01",
+                "filters": {"tags": ["b"], "langs": ["fr"], "since": "2024-01-01",
                             "metadata": {"team": "core"}}}"#,
         )
         .unwrap();

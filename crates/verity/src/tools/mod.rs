@@ -9,6 +9,7 @@
 //!
 //! Built-in tools: `search`, `ask`, `ingest`, `fetch_url`, `get_document`,
 //! `stats`, `verify_citations`.
+//! `stats`, and with the `memory` feature `remember`, `recall`, `forget`.
 //!
 //! ## Adding a tool (one file)
 //!
@@ -38,8 +39,14 @@ mod roots;
 mod ask;
 #[cfg(feature = "sources")]
 mod fetch_url;
+#[cfg(feature = "memory")]
+mod forget;
 mod get_document;
 mod ingest;
+#[cfg(feature = "memory")]
+mod recall;
+#[cfg(feature = "memory")]
+mod remember;
 mod search;
 mod stats;
 #[cfg(feature = "verify")]
@@ -66,6 +73,12 @@ pub const BUILTIN: &[fn(&ToolOptions) -> Tool] = &[
     stats::tool,
     #[cfg(feature = "verify")]
     verify_citations::tool,
+    #[cfg(feature = "memory")]
+    remember::tool,
+    #[cfg(feature = "memory")]
+    recall::tool,
+    #[cfg(feature = "memory")]
+    forget::tool,
 ];
 
 impl ToolRegistry {

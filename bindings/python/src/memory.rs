@@ -1,0 +1,500 @@
+//! `store.memory`: event memory (seed 004) — `add`, `get`, `search`,
+//! `update_metadata`, `delete`, and the agent calls `remember`, `recall`,
+//! `forget`; each with an `a`-prefixed asyncio variant. Arguments become
+//! `verity::api::memory` requests; errors are `verity.errors` exceptions
+//! naming the field.
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use serde_json::{Map, Value};
+use verity::api::memory::{
+    Event as RsEvent, EventQuery, EventSearchMode, EventSearchResponse, ForgetRequest, NewEvent,
+    RecallRequest, RememberRequest, VectorQuery,
+};
+use verity::core::events::{field_err, parse_timestamp};
+
+use crate::conv::{self, block, spawn};
+use crate::types::{repr, wrapper};
+
+wrapper! {
+    /// One stored event (seed 004's `Event`).
+    Event(RsEvent) repr ["id", "timestamp", "content"] {
+        #[getter] fn id(&self) -> String { self.inner.id.to_string() }
+        #[getter] fn timestamp(&self) -> String { self.inner.timestamp.to_rfc3339() }
+        #[getter] fn content<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { conv::to_py(py, &self.inner.content) }
+        #[getter] fn metadata<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { conv::to_py(py, &self.inner.metadata) }
+        #[getter] fn embedding(&self) -> Option<Vec<f32>> { self.inner.embedding.clone() }
+        #[getter] fn similarity_score(&self) -> Option<f32> { self.inner.similarity_score }
+        #[getter] fn rank_score(&self) -> Option<f32> { self.inner.rank_score }
+        #[getter] fn expires_at(&self) -> Option<String> { self.inner.expires_at.map(|t| t.to_rfc3339()) }
+    }
+}
+
+wrapper! {
+    /// A page of events with seed 004's `meta` (`total_hits`, `limit`, `offset`).
+    EventPage(EventSearchResponse) repr ["meta"] {
+        #[getter] fn data(&self) -> Vec<Event> { self.inner.data.iter().cloned().map(Event::from).collect() }
+        #[getter] fn total_hits(&self) -> Option<u64> { self.inner.meta.total_hits }
+        #[getter] fn limit(&self) -> usize { self.inner.meta.limit }
+        #[getter] fn offset(&self) -> usize { self.inner.meta.offset }
+        #[getter] fn mode(&self) -> String { self.inner.meta.mode.to_string() }
+        #[getter] fn threshold_fallback(&self) -> bool { self.inner.meta.threshold_fallback }
+        #[getter] fn notes(&self) -> Vec<String> { self.inner.meta.notes.clone() }
+        fn __len__(&self) -> usize { self.inner.data.len() }
+        fn __getitem__(&self, i: isize) -> PyResult<Event> {
+            let n = self.inner.data.len() as isize;
+            let j = if i < 0 { i + n } else { i };
+            usize::try_from(j).ok().and_then(|j| self.inner.data.get(j)).cloned().map(Event::from)
+                .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err("event index out of range"))
+        }
+    }
+}
+
+/// The event memory of a `Store` (`store.memory`).
+#[pyclass(frozen, module = "verity")]
+pub struct Memory {
+    pub(crate) inner: Arc<verity::Verity>,
+}
+
+fn err(py: Python<'_>, e: verity::Error) -> PyErr {
+    conv::to_pyerr(py, e)
+}
+
+fn uuid(py: Python<'_>, id: &str) -> PyResult<uuid::Uuid> {
+    uuid::Uuid::parse_str(id.trim())
+        .map_err(|e| err(py, field_err("id", format!("is not a UUID: {e}"))))
+}
+
+fn object(
+    py: Python<'_>,
+    v: Option<&Bound<'_, PyAny>>,
+    field: &str,
+) -> PyResult<Map<String, Value>> {
+    match v {
+        None => Ok(Map::new()),
+        Some(o) if o.is_none() => Ok(Map::new()),
+        Some(o) => match conv::py_to_json(o)? {
+            Value::Object(m) => Ok(m),
+            _ => Err(err(py, field_err(field, "must be a dict"))),
+        },
+    }
+}
+
+fn time(
+    py: Python<'_>,
+    v: Option<&Bound<'_, PyAny>>,
+    field: &str,
+) -> PyResult<Option<chrono::DateTime<chrono::Utc>>> {
+    let Some(o) = v.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let s = match conv::datetime_to_rfc3339(o)? {
+        Some(s) => s,
+        None => o.extract::<String>().map_err(|_| {
+            err(
+                py,
+                field_err(field, "must be a datetime or an ISO 8601 string"),
+            )
+        })?,
+    };
+    parse_timestamp(field, &s).map(Some).map_err(|e| err(py, e))
+}
+
+fn mode(py: Python<'_>, m: Option<&str>) -> PyResult<Option<EventSearchMode>> {
+    m.map(str::parse).transpose().map_err(|e| err(py, e))
+}
+
+fn event_page(v: EventSearchResponse) -> PyResult<EventPage> {
+    Ok(EventPage::from(v))
+}
+
+fn event(v: RsEvent) -> PyResult<Event> {
+    Ok(Event::from(v))
+}
+
+fn added(v: verity::api::memory::Added) -> PyResult<Event> {
+    Ok(Event::from(v.event))
+}
+
+fn new_event(
+    py: Python<'_>,
+    content: &Bound<'_, PyAny>,
+    metadata: Option<&Bound<'_, PyAny>>,
+    embedding: Option<&Bound<'_, PyAny>>,
+    timestamp: Option<&Bound<'_, PyAny>>,
+) -> PyResult<NewEvent> {
+    let mut body = Map::new();
+    body.insert("content".into(), conv::py_to_json(content)?);
+    body.insert(
+        "metadata".into(),
+        Value::Object(object(py, metadata, "metadata")?),
+    );
+    if let Some(e) = embedding.filter(|e| !e.is_none()) {
+        body.insert("embedding".into(), conv::py_to_json(e)?);
+    }
+    let mut ev = NewEvent::from_json(&Value::Object(body)).map_err(|e| err(py, e))?;
+    ev.timestamp = time(py, timestamp, "timestamp")?;
+    Ok(ev)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn query(
+    py: Python<'_>,
+    vector_query: Option<&Bound<'_, PyAny>>,
+    filter_metadata: Option<&Bound<'_, PyAny>>,
+    ts_start: Option<&Bound<'_, PyAny>>,
+    ts_end: Option<&Bound<'_, PyAny>>,
+    distance_threshold: Option<f32>,
+    limit: usize,
+    offset: usize,
+    m: Option<&str>,
+) -> PyResult<EventQuery> {
+    let vq = match vector_query.filter(|v| !v.is_none()) {
+        None => None,
+        Some(v) => match v.extract::<String>() {
+            Ok(s) => Some(VectorQuery::parse(&s).map_err(|e| err(py, e))?),
+            Err(_) => Some(VectorQuery::Vector(v.extract::<Vec<f32>>().map_err(
+                |_| {
+                    err(
+                        py,
+                        field_err("vector_query", "must be a str or a list of floats"),
+                    )
+                },
+            )?)),
+        },
+    };
+    let fm = object(py, filter_metadata, "filter_metadata")?;
+    let q = EventQuery {
+        vector_query: vq,
+        filter_metadata: (!fm.is_empty()).then_some(fm),
+        ts_start: time(py, ts_start, "ts_start")?,
+        ts_end: time(py, ts_end, "ts_end")?,
+        distance_threshold,
+        limit,
+        offset,
+        mode: mode(py, m)?,
+    };
+    q.validate().map_err(|e| err(py, e))?;
+    Ok(q)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn recall_req(
+    py: Python<'_>,
+    q: Option<String>,
+    filter_metadata: Option<&Bound<'_, PyAny>>,
+    ts_start: Option<&Bound<'_, PyAny>>,
+    ts_end: Option<&Bound<'_, PyAny>>,
+    limit: usize,
+    m: Option<&str>,
+    distance_threshold: Option<f32>,
+) -> PyResult<RecallRequest> {
+    Ok(RecallRequest {
+        query: q,
+        filter_metadata: object(py, filter_metadata, "filter_metadata")?,
+        ts_start: time(py, ts_start, "ts_start")?,
+        ts_end: time(py, ts_end, "ts_end")?,
+        limit,
+        mode: mode(py, m)?,
+        distance_threshold,
+    })
+}
+
+fn forget_req(
+    py: Python<'_>,
+    id: Option<String>,
+    filter_metadata: Option<&Bound<'_, PyAny>>,
+    ts_start: Option<&Bound<'_, PyAny>>,
+    ts_end: Option<&Bound<'_, PyAny>>,
+) -> PyResult<ForgetRequest> {
+    Ok(ForgetRequest {
+        id: id.map(|i| uuid(py, &i)).transpose()?,
+        filter_metadata: object(py, filter_metadata, "filter_metadata")?,
+        ts_start: time(py, ts_start, "ts_start")?,
+        ts_end: time(py, ts_end, "ts_end")?,
+    })
+}
+
+fn remember_req(
+    py: Python<'_>,
+    text: String,
+    metadata: Option<&Bound<'_, PyAny>>,
+    ttl_seconds: Option<u64>,
+) -> PyResult<RememberRequest> {
+    Ok(RememberRequest {
+        text,
+        metadata: object(py, metadata, "metadata")?,
+        ttl_seconds,
+    })
+}
+
+#[pymethods]
+impl Memory {
+    /// Write an event: `content` is a dict whose text field (`text`, `body`,
+    /// `message`, `content`, `title`) is embedded unless `embedding` is given.
+    #[pyo3(signature = (content, *, metadata = None, embedding = None, timestamp = None))]
+    fn add(
+        &self,
+        py: Python<'_>,
+        content: &Bound<'_, PyAny>,
+        metadata: Option<&Bound<'_, PyAny>>,
+        embedding: Option<&Bound<'_, PyAny>>,
+        timestamp: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Event> {
+        let ev = new_event(py, content, metadata, embedding, timestamp)?;
+        let v = self.inner.clone();
+        block(py, async move { v.memory_add(ev).await }).and_then(added)
+    }
+
+    /// Async [`Memory.add`].
+    #[pyo3(signature = (content, *, metadata = None, embedding = None, timestamp = None))]
+    fn aadd<'py>(
+        &self,
+        py: Python<'py>,
+        content: &Bound<'py, PyAny>,
+        metadata: Option<&Bound<'py, PyAny>>,
+        embedding: Option<&Bound<'py, PyAny>>,
+        timestamp: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let ev = new_event(py, content, metadata, embedding, timestamp)?;
+        let v = self.inner.clone();
+        spawn(py, async move { v.memory_add(ev).await }, added)
+    }
+
+    /// One event by id (`NotFound` when unknown or expired).
+    fn get(&self, py: Python<'_>, id: String) -> PyResult<Event> {
+        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        block(py, async move { v.memory_get(id).await }).and_then(event)
+    }
+
+    /// Async [`Memory.get`].
+    fn aget<'py>(&self, py: Python<'py>, id: String) -> PyResult<Bound<'py, PyAny>> {
+        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        spawn(py, async move { v.memory_get(id).await }, event)
+    }
+
+    /// Delete one event (`NotFound` when unknown).
+    fn delete(&self, py: Python<'_>, id: String) -> PyResult<()> {
+        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        block(py, async move { v.memory_delete(id).await })
+    }
+
+    /// Async [`Memory.delete`].
+    fn adelete<'py>(&self, py: Python<'py>, id: String) -> PyResult<Bound<'py, PyAny>> {
+        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        spawn(py, async move { v.memory_delete(id).await }, Ok)
+    }
+
+    /// Merge `patch` into an event's metadata (keys added or replaced, others kept).
+    fn update_metadata(
+        &self,
+        py: Python<'_>,
+        id: String,
+        patch: &Bound<'_, PyDict>,
+    ) -> PyResult<Event> {
+        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        let patch = conv::py_to_json(patch.as_any())?;
+        block(
+            py,
+            async move { v.memory_update_metadata(id, &patch).await },
+        )
+        .and_then(event)
+    }
+
+    /// Async [`Memory.update_metadata`].
+    fn aupdate_metadata<'py>(
+        &self,
+        py: Python<'py>,
+        id: String,
+        patch: &Bound<'py, PyDict>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        let patch = conv::py_to_json(patch.as_any())?;
+        spawn(
+            py,
+            async move { v.memory_update_metadata(id, &patch).await },
+            event,
+        )
+    }
+
+    /// Search (seed 004's `GET /v1/search/`): `vector_query` is text or a
+    /// list of floats; filters by metadata containment and time.
+    #[pyo3(signature = (vector_query = None, *, filter_metadata = None, ts_start = None, ts_end = None, distance_threshold = None, limit = 10, offset = 0, mode = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &self,
+        py: Python<'_>,
+        vector_query: Option<&Bound<'_, PyAny>>,
+        filter_metadata: Option<&Bound<'_, PyAny>>,
+        ts_start: Option<&Bound<'_, PyAny>>,
+        ts_end: Option<&Bound<'_, PyAny>>,
+        distance_threshold: Option<f32>,
+        limit: usize,
+        offset: usize,
+        mode: Option<&str>,
+    ) -> PyResult<EventPage> {
+        let q = query(
+            py,
+            vector_query,
+            filter_metadata,
+            ts_start,
+            ts_end,
+            distance_threshold,
+            limit,
+            offset,
+            mode,
+        )?;
+        let v = self.inner.clone();
+        block(py, async move { v.memory_search(&q).await }).and_then(event_page)
+    }
+
+    /// Async [`Memory.search`].
+    #[pyo3(signature = (vector_query = None, *, filter_metadata = None, ts_start = None, ts_end = None, distance_threshold = None, limit = 10, offset = 0, mode = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn asearch<'py>(
+        &self,
+        py: Python<'py>,
+        vector_query: Option<&Bound<'py, PyAny>>,
+        filter_metadata: Option<&Bound<'py, PyAny>>,
+        ts_start: Option<&Bound<'py, PyAny>>,
+        ts_end: Option<&Bound<'py, PyAny>>,
+        distance_threshold: Option<f32>,
+        limit: usize,
+        offset: usize,
+        mode: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let q = query(
+            py,
+            vector_query,
+            filter_metadata,
+            ts_start,
+            ts_end,
+            distance_threshold,
+            limit,
+            offset,
+            mode,
+        )?;
+        let v = self.inner.clone();
+        spawn(py, async move { v.memory_search(&q).await }, event_page)
+    }
+
+    /// Store `text` with metadata and an optional time to live (seconds).
+    #[pyo3(signature = (text, *, metadata = None, ttl_seconds = None))]
+    fn remember(
+        &self,
+        py: Python<'_>,
+        text: String,
+        metadata: Option<&Bound<'_, PyAny>>,
+        ttl_seconds: Option<u64>,
+    ) -> PyResult<Event> {
+        let req = remember_req(py, text, metadata, ttl_seconds)?;
+        let v = self.inner.clone();
+        block(py, async move { v.remember(&req).await }).and_then(added)
+    }
+
+    /// Async [`Memory.remember`].
+    #[pyo3(signature = (text, *, metadata = None, ttl_seconds = None))]
+    fn aremember<'py>(
+        &self,
+        py: Python<'py>,
+        text: String,
+        metadata: Option<&Bound<'py, PyAny>>,
+        ttl_seconds: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let req = remember_req(py, text, metadata, ttl_seconds)?;
+        let v = self.inner.clone();
+        spawn(py, async move { v.remember(&req).await }, added)
+    }
+
+    /// Find events by meaning and/or words (hybrid with an embedder), metadata and time.
+    #[pyo3(signature = (query = None, *, filter_metadata = None, ts_start = None, ts_end = None, limit = 10, mode = None, distance_threshold = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn recall(
+        &self,
+        py: Python<'_>,
+        query: Option<String>,
+        filter_metadata: Option<&Bound<'_, PyAny>>,
+        ts_start: Option<&Bound<'_, PyAny>>,
+        ts_end: Option<&Bound<'_, PyAny>>,
+        limit: usize,
+        mode: Option<&str>,
+        distance_threshold: Option<f32>,
+    ) -> PyResult<EventPage> {
+        let req = recall_req(
+            py,
+            query,
+            filter_metadata,
+            ts_start,
+            ts_end,
+            limit,
+            mode,
+            distance_threshold,
+        )?;
+        let v = self.inner.clone();
+        block(py, async move { v.recall(&req).await }).and_then(event_page)
+    }
+
+    /// Async [`Memory.recall`].
+    #[pyo3(signature = (query = None, *, filter_metadata = None, ts_start = None, ts_end = None, limit = 10, mode = None, distance_threshold = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn arecall<'py>(
+        &self,
+        py: Python<'py>,
+        query: Option<String>,
+        filter_metadata: Option<&Bound<'py, PyAny>>,
+        ts_start: Option<&Bound<'py, PyAny>>,
+        ts_end: Option<&Bound<'py, PyAny>>,
+        limit: usize,
+        mode: Option<&str>,
+        distance_threshold: Option<f32>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let req = recall_req(
+            py,
+            query,
+            filter_metadata,
+            ts_start,
+            ts_end,
+            limit,
+            mode,
+            distance_threshold,
+        )?;
+        let v = self.inner.clone();
+        spawn(py, async move { v.recall(&req).await }, event_page)
+    }
+
+    /// Delete one event by id, or every event matching a filter; how many.
+    #[pyo3(signature = (id = None, *, filter_metadata = None, ts_start = None, ts_end = None))]
+    fn forget(
+        &self,
+        py: Python<'_>,
+        id: Option<String>,
+        filter_metadata: Option<&Bound<'_, PyAny>>,
+        ts_start: Option<&Bound<'_, PyAny>>,
+        ts_end: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<usize> {
+        let req = forget_req(py, id, filter_metadata, ts_start, ts_end)?;
+        let v = self.inner.clone();
+        block(py, async move { v.forget(&req).await }).map(|r| r.deleted)
+    }
+
+    /// Async [`Memory.forget`].
+    #[pyo3(signature = (id = None, *, filter_metadata = None, ts_start = None, ts_end = None))]
+    fn aforget<'py>(
+        &self,
+        py: Python<'py>,
+        id: Option<String>,
+        filter_metadata: Option<&Bound<'py, PyAny>>,
+        ts_start: Option<&Bound<'py, PyAny>>,
+        ts_end: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let req = forget_req(py, id, filter_metadata, ts_start, ts_end)?;
+        let v = self.inner.clone();
+        spawn(py, async move { v.forget(&req).await }, |r| Ok(r.deleted))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Memory(home={:?})", self.inner.location())
+    }
+}
