@@ -7,8 +7,8 @@
 #![allow(unsafe_code)]
 
 mod conv;
-mod verify;
 mod memory;
+mod verify;
 
 use std::sync::Arc;
 

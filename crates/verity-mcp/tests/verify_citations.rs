@@ -20,7 +20,11 @@ async fn verify_citations_reports_and_keeps_the_guard_on() {
     let fx = common::fixture().await;
     let app = axum::Router::new().nest(
         "/mcp",
-        router(fx.verity.clone(), fx.registry.clone(), HttpOptions::default()),
+        router(
+            fx.verity.clone(),
+            fx.registry.clone(),
+            HttpOptions::default(),
+        ),
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -36,7 +40,9 @@ async fn verify_citations_reports_and_keeps_the_guard_on() {
         .find(|t| t.name == "verify_citations")
         .expect("verify_citations is listed");
     assert!(tool.input_schema["properties"]["content"].is_object());
-    assert!(tool.input_schema["properties"].get("allow_private").is_none());
+    assert!(tool.input_schema["properties"]
+        .get("allow_private")
+        .is_none());
 
     // A claim citing a loopback source: the guard refuses it, the claim says why.
     let doc = format!(
