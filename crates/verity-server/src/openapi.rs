@@ -25,6 +25,8 @@ pub enum Body {
     Json(fn(&mut SchemaGenerator) -> Value),
     /// JSON, or Server-Sent Events when the client accepts `text/event-stream`.
     JsonOrSse(fn(&mut SchemaGenerator) -> Value),
+    /// JSON, or text in one of these media types when the request asks for it.
+    JsonOrText(fn(&mut SchemaGenerator) -> Value, &'static [&'static str]),
     /// Plain text (Prometheus exposition).
     Text,
     /// HTML page.
@@ -132,7 +134,9 @@ pub fn document(ops: &[Operation]) -> Value {
             .success
             .iter()
             .map(|(_, _, b)| match b {
-                Body::Json(f) | Body::JsonOrSse(f) => Some(f(&mut resp_gen)),
+                Body::Json(f) | Body::JsonOrSse(f) | Body::JsonOrText(f, _) => {
+                    Some(f(&mut resp_gen))
+                }
                 _ => None,
             })
             .collect();
@@ -198,6 +202,14 @@ pub fn document(ops: &[Operation]) -> Value {
                             "description": "`delta` events carry text pieces, one `done` event the final answer, `error` an error body"
                         }
                     });
+                }
+                Body::JsonOrText(_, types) => {
+                    let mut content = Map::new();
+                    content.insert("application/json".into(), json!({"schema": schema}));
+                    for t in *types {
+                        content.insert((*t).into(), json!({"schema": {"type": "string"}}));
+                    }
+                    r["content"] = Value::Object(content);
                 }
                 Body::Text => {
                     r["content"] = json!({"text/plain": {"schema": {"type": "string"}}});

@@ -94,7 +94,10 @@ pub fn operations() -> Vec<Operation> {
         success: vec![(
             200,
             "The verification report: summary, one result per claim, statistics",
-            Body::Json(schema::<verity::api::CheckResponse>),
+            Body::JsonOrText(
+                schema::<verity::api::CheckResponse>,
+                &["text/markdown", "text/html", "text/plain"],
+            ),
         )],
         errors: &[404, 502, 503, 504],
     };
