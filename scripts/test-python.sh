@@ -3,6 +3,7 @@
 # ~/.cache/verity/venv, then run pytest, mypy on the stubs and a typed sample,
 # and execute the quickstart notebook. Exits non-zero on any failure.
 #   scripts/test-python.sh [--build-only] [--release]
+# (VERITY_PY_MATURIN=1 builds the debug extension with maturin instead.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -32,8 +33,21 @@ if [ ! -f "$STAMP" ]; then
   touch "$STAMP"
 fi
 
-echo "==> building the extension (maturin develop ${PROFILE[*]:-debug})"
-(cd python && maturin develop --quiet "${PROFILE[@]}")
+if [ "${#PROFILE[@]}" -eq 0 ] && [ "${VERITY_PY_MATURIN:-0}" != 1 ]; then
+  # Debug: the test build's own artifact (after `cargo nextest run --workspace`
+  # this rebuilds nothing; `maturin develop` would re-resolve features for the
+  # one package and recompile much of the tree), put where `import verity`
+  # finds it, the checkout's python/ on the venv's path.
+  echo "==> building the extension (cargo build --workspace, debug)"
+  cargo build --workspace --all-targets
+  TARGET="$(cargo metadata --format-version 1 --no-deps | python -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
+  cp -f "$TARGET/debug/lib_verity.so" python/verity/_verity.abi3.so
+  SITE="$(python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+  echo "$ROOT/python" > "$SITE/verity.pth"
+else
+  echo "==> building the extension (maturin develop ${PROFILE[*]:-debug})"
+  (cd python && maturin develop --quiet "${PROFILE[@]}")
+fi
 [ "$BUILD_ONLY" = 1 ] && exit 0
 
 echo "==> pytest"

@@ -173,11 +173,9 @@ fn walk(
                 }
             }
         }
-        Value::Number(n) => {
-            if allowed.contains(&"integer") && !allowed.contains(&"number") {
-                if let Some(w) = whole(n) {
-                    *n = w;
-                }
+        Value::Number(n) if allowed.contains(&"integer") && !allowed.contains(&"number") => {
+            if let Some(w) = whole(n) {
+                *n = w;
             }
         }
         Value::Object(fields) => conform_fields(fields, schema, root, path, depth)?,
