@@ -315,10 +315,15 @@ impl EventQuery {
         if let Some(f) = opt(&p.filter_metadata) {
             q.filter_metadata = Some(parse_filter_metadata(f)?);
         }
-        q.ts_start = opt(&p.ts_start)
+        // A date-time given empty is refused (as FastAPI does), not ignored.
+        q.ts_start = p
+            .ts_start
+            .as_deref()
             .map(|s| parse_timestamp("ts_start", s))
             .transpose()?;
-        q.ts_end = opt(&p.ts_end)
+        q.ts_end = p
+            .ts_end
+            .as_deref()
             .map(|s| parse_timestamp("ts_end", s))
             .transpose()?;
         if let Some(d) = opt(&p.distance_threshold) {

@@ -30,9 +30,9 @@ where
             Ok(axum::Json(v)) => v,
             Err(r) => return Err(json_rejection(r)),
         };
-        crate::conform::conform::<T>(&mut body).map_err(|m| match m {
-            crate::conform::Mismatch::Shape(m) => schema_mismatch(m),
-            crate::conform::Mismatch::Format(m) => ApiError::invalid(m),
+        verity::api::conform::conform::<T>(&mut body).map_err(|m| match m {
+            verity::api::conform::Mismatch::Shape(m) => schema_mismatch(m),
+            verity::api::conform::Mismatch::Format(m) => ApiError::invalid(m),
         })?;
         serde_path_to_error::deserialize(body)
             .map(Self)

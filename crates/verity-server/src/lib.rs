@@ -21,7 +21,6 @@
 
 mod auth;
 pub mod config;
-mod conform;
 mod error;
 mod extract;
 mod jobs;

@@ -297,7 +297,7 @@ pub fn search_params() -> Vec<Value> {
             "description": description, "schema": schema})
     };
     vec![
-        p("vector_query", "Text (embedded by the server) or a JSON vector string (`[0.1,0.2,…]`).", serde_json::json!({"type": "string", "minLength": 1})),
+        p("vector_query", "Text (embedded by the server) or a JSON vector string (`[0.1,0.2,…]`); empty means absent.", serde_json::json!({"type": "string"})),
         p("filter_metadata", "JSON object string; events whose metadata contains it (nested objects and arrays).", serde_json::json!({"type": "string"})),
         p("ts_start", "Earliest timestamp, ISO 8601 with a zone.", serde_json::json!({"type": "string", "format": "date-time"})),
         p("ts_end", "Latest timestamp, ISO 8601 with a zone.", serde_json::json!({"type": "string", "format": "date-time"})),

@@ -88,7 +88,10 @@ pub const TABLE: &[ErrorMapping] = &[
     row("timeout", 5, 504, "Unavailable", -32008),
     row("fetch_failed", 5, 502, "Unavailable", -32002),
     row("bad_response", 5, 502, "Unavailable", -32005),
-    row("config_error", 6, 500, "ConfigError", -32006),
+    // At request time a configuration error means the server is not set up
+    // for what was asked (no SearXNG for web search, no generator model):
+    // 503 "unable to handle", not 500 "failed"; not transient either.
+    row("config_error", 6, 503, "ConfigError", -32006),
     row("unauthorized", 6, 502, "ConfigError", -32001),
     row("embedder_mismatch", 6, 409, "EmbedderMismatch", -32009),
     row("reindex_required", 6, 409, "EmbedderMismatch", -32009),

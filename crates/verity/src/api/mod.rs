@@ -26,6 +26,7 @@
 //! Configuration: [`ConfigOverrides`] merged over [`crate::VerityConfig::from_env`].
 //! Errors: [`error`] maps each [`crate::Error::code`] to what each host reports.
 
+pub mod conform;
 pub mod error;
 mod ingest;
 #[cfg(feature = "memory")]

@@ -109,14 +109,27 @@ impl Tool {
         F: for<'a> Fn(&'a Verity, Req) -> ToolFuture<'a, Result<Resp>> + Send + Sync + 'static,
     {
         let handler = Arc::new(handler);
+        let input_schema = object_schema::<Req>();
+        let conform_schema = Arc::new(Value::Object(input_schema.clone()));
         let erased: Handler = Arc::new(move |verity: &Verity, args: Value| {
             let handler = handler.clone();
+            let schema = conform_schema.clone();
             Box::pin(async move {
-                let args = if args.is_null() {
+                let mut args = if args.is_null() {
                     Value::Object(Map::new())
                 } else {
                     args
                 };
+                // Read the arguments as the published input schema allows them.
+                crate::api::conform::conform_to(&mut args, &schema).map_err(|m| match m {
+                    crate::api::conform::Mismatch::Shape(message) => ToolError::InvalidArguments {
+                        tool: name.to_string(),
+                        message,
+                    },
+                    crate::api::conform::Mismatch::Format(message) => {
+                        ToolError::Failed(Error::invalid_input(message))
+                    }
+                })?;
                 let req: Req =
                     serde_json::from_value(args).map_err(|e| ToolError::InvalidArguments {
                         tool: name.to_string(),
@@ -134,7 +147,7 @@ impl Tool {
             name,
             title,
             description,
-            input_schema: object_schema::<Req>(),
+            input_schema,
             output_schema: object_schema::<Resp>(),
             hints: ToolHints::default(),
             handler: erased,

@@ -1,7 +1,8 @@
-//! Bring a JSON body to the shape its published schema describes before
-//! serde reads it, so that the server accepts exactly what the OpenAPI
-//! document allows — no more, no less — on the two points where serde and
-//! JSON Schema disagree:
+//! Bring a JSON request to the shape its published schema describes before
+//! serde reads it, so that every host (the REST server's bodies, the tool
+//! registry's arguments for MCP and `/api`) accepts exactly what its schema
+//! allows — no more, no less — on the two points where serde and JSON Schema
+//! disagree:
 //!
 //! - JSON Schema's `integer` includes numbers with a zero fraction (`498.0`);
 //!   serde refuses them for integer fields. They are rewritten as integers.
@@ -72,6 +73,12 @@ pub fn conform<T: JsonSchema + 'static>(body: &mut Value) -> Result<(), Mismatch
     walk(body, &root, &root, "$", 0)
 }
 
+/// Conform `body` to a self-contained schema (its `$ref`s point into its own
+/// `$defs`), e.g. a tool's input schema.
+pub fn conform_to(body: &mut Value, schema: &Value) -> Result<(), Mismatch> {
+    walk(body, schema, schema, "$", 0)
+}
+
 fn resolve<'a>(mut schema: &'a Value, root: &'a Value) -> &'a Value {
     for _ in 0..MAX_DEPTH {
         let Some(r) = schema.get("$ref").and_then(Value::as_str) else {
@@ -121,6 +128,22 @@ fn whole(n: &Number) -> Option<Number> {
         return Some(Number::from(f as i64));
     }
     None
+}
+
+/// The range of an integer `format` (an annotation in JSON Schema 2020-12,
+/// a hard limit for the field that reads it).
+fn integer_bounds(format: &str) -> Option<(i128, i128)> {
+    Some(match format {
+        "int8" => (i8::MIN.into(), i8::MAX.into()),
+        "int16" => (i16::MIN.into(), i16::MAX.into()),
+        "int32" => (i32::MIN.into(), i32::MAX.into()),
+        "int64" => (i64::MIN.into(), i64::MAX.into()),
+        "uint8" => (0, u8::MAX.into()),
+        "uint16" => (0, u16::MAX.into()),
+        "uint32" => (0, u32::MAX.into()),
+        "uint64" | "uint" => (0, u64::MAX.into()),
+        _ => return None,
+    })
 }
 
 fn walk(
@@ -173,9 +196,24 @@ fn walk(
                 }
             }
         }
-        Value::Number(n) if allowed.contains(&"integer") && !allowed.contains(&"number") => {
-            if let Some(w) = whole(n) {
-                *n = w;
+        Value::Number(n) => {
+            if allowed.contains(&"integer") && !allowed.contains(&"number") {
+                if let Some(w) = whole(n) {
+                    *n = w;
+                }
+            }
+            let format = schema.get("format").and_then(Value::as_str);
+            if let Some((lo, hi)) = format.and_then(integer_bounds) {
+                let v = n
+                    .as_i64()
+                    .map(i128::from)
+                    .or_else(|| n.as_u64().map(i128::from));
+                if v.is_some_and(|v| v < lo || v > hi) {
+                    return Err(Mismatch::Format(format!(
+                        "{path}: {n} does not fit the field's {} range ({lo} to {hi})",
+                        format.unwrap_or_default()
+                    )));
+                }
             }
         }
         Value::Object(fields) => conform_fields(fields, schema, root, path, depth)?,
@@ -288,5 +326,26 @@ mod tests {
         conform::<Dated>(&mut v).unwrap();
         let mut v = json!({"ts": null});
         conform::<Dated>(&mut v).unwrap();
+    }
+
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[allow(dead_code)]
+    struct Sized {
+        small: Option<u32>,
+        signed: Option<i64>,
+    }
+
+    #[test]
+    fn integers_outside_their_format_are_format_errors() {
+        let mut v = json!({"small": 4294967296u64});
+        let e = conform::<Sized>(&mut v).unwrap_err();
+        assert!(
+            matches!(&e, Mismatch::Format(m) if m.contains("$.small")),
+            "{e}"
+        );
+        let mut v = json!({"signed": 9223372036854775808u64});
+        assert!(matches!(conform::<Sized>(&mut v), Err(Mismatch::Format(_))));
+        let mut v = json!({"small": 7, "signed": -3});
+        conform::<Sized>(&mut v).unwrap();
     }
 }
