@@ -4,34 +4,15 @@
 
 mod common;
 
-use rmcp::model::CallToolRequestParams;
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::ServiceExt;
-use serde_json::{json, Value};
-use verity_mcp::{router, HttpOptions};
+use common::args;
 
-fn args(v: Value) -> rmcp::model::JsonObject {
-    v.as_object().cloned().unwrap()
-}
+use rmcp::model::CallToolRequestParams;
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn remember_then_recall_then_forget() {
     let fx = common::fixture().await;
-    let app = axum::Router::new().nest(
-        "/mcp",
-        router(
-            fx.verity.clone(),
-            fx.registry.clone(),
-            HttpOptions::default(),
-        ),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    let transport = StreamableHttpClientTransport::from_uri(format!("http://{addr}/mcp"));
-    let client = ().serve(transport).await.expect("initialize");
+    let (client, _) = common::http_client(&fx).await;
 
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();

@@ -4,35 +4,16 @@
 
 mod common;
 
+use common::args;
+
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::ServiceError;
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::ServiceExt;
-use serde_json::{json, Value};
-use verity_mcp::{router, HttpOptions};
-
-fn args(v: Value) -> rmcp::model::JsonObject {
-    v.as_object().cloned().unwrap()
-}
+use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn verify_citations_reports_and_keeps_the_guard_on() {
     let fx = common::fixture().await;
-    let app = axum::Router::new().nest(
-        "/mcp",
-        router(
-            fx.verity.clone(),
-            fx.registry.clone(),
-            HttpOptions::default(),
-        ),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    let transport = StreamableHttpClientTransport::from_uri(format!("http://{addr}/mcp"));
-    let client = ().serve(transport).await.expect("initialize");
+    let (client, addr) = common::http_client(&fx).await;
 
     let tools = client.list_all_tools().await.unwrap();
     let tool = tools

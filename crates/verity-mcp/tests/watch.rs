@@ -7,7 +7,7 @@
 
 mod common;
 
-use std::net::SocketAddr;
+use common::args;
 
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -16,7 +16,6 @@ use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
 use verity::watch::WatchConfig;
-use verity_mcp::{router, HttpOptions};
 
 const ARTICLE: &str = r#"<!doctype html><html><head><title>Ollama 0.5.0 Release Notes</title></head>
 <body><nav><a href="/">Home</a></nav><article><h1>Ollama 0.5.0</h1>
@@ -68,27 +67,6 @@ async fn web() -> String {
     base
 }
 
-async fn serve(fx: &common::Fixture) -> SocketAddr {
-    let app = axum::Router::new().nest(
-        "/mcp",
-        router(
-            fx.verity.clone(),
-            fx.registry.clone(),
-            HttpOptions::default(),
-        ),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    addr
-}
-
-fn args(v: Value) -> rmcp::model::JsonObject {
-    v.as_object().cloned().unwrap()
-}
-
 /// (name, description prefix, required fields) as seed 000 gives them.
 const SEED: &[(&str, &str, &[&str])] = &[
     ("get_veille_rules", "Récupère les règles de pertinence pour scorer les articles. DOIT être appelé avant toute analyse.", &[]),
@@ -128,7 +106,7 @@ async fn seed_tools_and_session_over_mcp() {
             ..WatchConfig::default()
         })
         .unwrap();
-    let addr = serve(&fx).await;
+    let addr = common::serve(&fx).await;
     let transport = StreamableHttpClientTransport::from_uri(format!("http://{addr}/mcp"));
     let client = ().serve(transport).await.expect("initialize");
 

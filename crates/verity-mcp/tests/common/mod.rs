@@ -55,3 +55,41 @@ pub async fn fixture() -> Fixture {
         registry: Arc::new(ToolRegistry::builtin(&options)),
     }
 }
+
+/// Tool arguments from a JSON object literal.
+pub fn args(v: serde_json::Value) -> rmcp::model::JsonObject {
+    v.as_object().cloned().unwrap()
+}
+
+/// Serve the fixture's registry at `/mcp` on a free loopback port.
+pub async fn serve(fx: &Fixture) -> std::net::SocketAddr {
+    let app = axum::Router::new().nest(
+        "/mcp",
+        verity_mcp::router(
+            fx.verity.clone(),
+            fx.registry.clone(),
+            verity_mcp::HttpOptions::default(),
+        ),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    addr
+}
+
+/// The official rmcp client, initialised against [`serve`]'s endpoint, and
+/// the server's address.
+pub async fn http_client(
+    fx: &Fixture,
+) -> (
+    rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    std::net::SocketAddr,
+) {
+    use rmcp::ServiceExt;
+    let addr = serve(fx).await;
+    let transport =
+        rmcp::transport::StreamableHttpClientTransport::from_uri(format!("http://{addr}/mcp"));
+    (().serve(transport).await.expect("initialize"), addr)
+}
