@@ -16,6 +16,9 @@ DOCS="${BENCH_DOCS:-1000}"
 CONNS="${BENCH_CONNS:-32}"
 THREADS="${BENCH_THREADS:-2}"
 TOTAL="${BENCH_TOTAL:-100000}"
+# BENCH_CACHE=false: every request reaches the store (the rows repeat one
+# query, which the retrieval cache otherwise answers after the first).
+CACHE="${BENCH_CACHE:-true}"
 SCIFACT="${VERITY_SCIFACT:-../shared/data/scifact}"
 command -v wrk >/dev/null || { echo "wrk not found: apt-get install wrk" >&2; exit 2; }
 [ -f "$SCIFACT/corpus.jsonl" ] || { echo "SciFact corpus not found at $SCIFACT" >&2; exit 2; }
@@ -46,6 +49,7 @@ enabled = false
 home = "$TMP/store"
 embedder = "$EMBEDDER"
 generator = "extractive"
+cache = $CACHE
 TOML
 RUST_LOG=warn "$BIN" serve --config "$TMP/verity.toml" 2> "$TMP/server.log" &
 PID=$!
@@ -77,7 +81,7 @@ run() { # name path body seconds
   wrk -t"$THREADS" -c"$CONNS" -d"$4"s --latency -s "$TMP/s.lua" "http://127.0.0.1:$PORT" | tee "$TMP/$1.txt"
 }
 
-echo "load: $(cut -d' ' -f1-3 /proc/loadavg), cores: $(nproc)"
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg), cores: $(nproc), cache: $CACHE"
 echo "RSS after ingest and start: $(rss)"
 run retrieve-lexical /v1/retrieve '{"query":"vitamin D deficiency and bone fractures","k":8,"mode":"lexical"}' "$SECS"
 run retrieve-hybrid /v1/retrieve '{"query":"vitamin D deficiency and bone fractures","k":8,"mode":"hybrid"}' "$SECS"
