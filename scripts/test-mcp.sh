@@ -28,7 +28,7 @@ NPM_CLI="$NODE_BIN/../lib/node_modules/npm/bin/npm-cli.js"
 export PATH="$NODE_BIN:$PATH"
 
 echo "==> build verity and the MCP HTTP example"
-cargo build --quiet --workspace --all-targets
+cargo build --quiet --workspace --lib --bins --tests --examples
 TARGET="$(cargo metadata --format-version 1 --no-deps | "$VENV/bin/python" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
 export VERITY_BIN="$TARGET/debug/verity"
 export VERITY_MCP_HTTP_BIN="$TARGET/debug/examples/mcp_http"

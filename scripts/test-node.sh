@@ -20,7 +20,7 @@ echo "==> cargo build ($PROFILE)"
 if [ "$PROFILE" = debug ]; then
   # The test build's selection: after `cargo nextest run --workspace` this
   # rebuilds nothing (a `-p` build would re-resolve features and recompile).
-  cargo build --workspace --all-targets
+  cargo build --workspace --lib --bins --tests --examples
 else
   cargo build -p verity-node "${CARGO_PROFILE[@]}"
 fi

@@ -39,7 +39,7 @@ if [ "${#PROFILE[@]}" -eq 0 ] && [ "${VERITY_PY_MATURIN:-0}" != 1 ]; then
   # one package and recompile much of the tree), put where `import verity`
   # finds it, the checkout's python/ on the venv's path.
   echo "==> building the extension (cargo build --workspace, debug)"
-  cargo build --workspace --all-targets
+  cargo build --workspace --lib --bins --tests --examples
   TARGET="$(cargo metadata --format-version 1 --no-deps | python -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
   cp -f "$TARGET/debug/lib_verity.so" python/verity/_verity.abi3.so
   SITE="$(python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"

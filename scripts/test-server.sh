@@ -13,7 +13,7 @@ if [ ! -x "$VENV/bin/schemathesis" ]; then
 fi
 
 # Same selection as the test build (no feature re-unification, no rebuild).
-cargo build --quiet --workspace --all-targets
+cargo build --quiet --workspace --lib --bins --tests --examples
 BIN="${CARGO_TARGET_DIR:-target}/debug/verity"
 [ -x "$BIN" ] || BIN="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug/verity"
 

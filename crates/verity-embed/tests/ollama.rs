@@ -1,8 +1,7 @@
 //! OllamaEmbedder against an in-process fake Ollama server.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use std::time::Duration;
 
 use common::*;

@@ -1,8 +1,7 @@
 //! OpenAiEmbedder against an in-process fake OpenAI-compatible server.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use std::time::Duration;
 
 use common::*;

@@ -3,7 +3,7 @@
 //! and bigram F1 and our throughput (pages/s).
 //!
 //! Ignored by default (it needs `pdftotext`): run with
-//! `cargo test -p verity-extract --release --test pdf_compare -- --ignored --nocapture`.
+//! `cargo test -p verity-extract --release --test integration pdf_compare:: -- --ignored --nocapture`.
 //! Extra files: `VERITY_PDF_COMPARE=/a.pdf:/b.pdf`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![cfg(feature = "pdf")]

@@ -1,8 +1,7 @@
 //! OllamaGenerator against an in-process fake Ollama server speaking `/api/chat` (NDJSON) and `/api/tags`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
-
+use crate::common;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -1,8 +1,7 @@
 //! OpenAiGenerator against an in-process fake OpenAI-compatible server (`/v1/chat/completions`, SSE, `/v1/models`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
-
+use crate::common;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -2,8 +2,7 @@
 //! HTTP requests, on a free loopback port.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use std::net::SocketAddr;
 
 use rmcp::model::{CallToolRequestParams, ClientRequest, PingRequest};

@@ -2,8 +2,7 @@
 //! official rmcp client over streamable HTTP on a loopback port.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
-
+use crate::common;
 use common::args;
 
 use rmcp::model::CallToolRequestParams;

@@ -2,8 +2,7 @@
 //! a report with per-claim verdicts; the SSRF guard stays on for tool callers.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use common::args;
 
 use rmcp::model::CallToolRequestParams;

@@ -5,8 +5,7 @@
 //! and the article served by loopback fakes speaking their real formats.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use common::args;
 
 use rmcp::model::CallToolRequestParams;

@@ -1,8 +1,7 @@
 //! RedisCache against a real server: TTLs (checked with PTTL), prefix and tag busting.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use std::time::Duration;
 
 use verity_core::cache::{

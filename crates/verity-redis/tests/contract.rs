@@ -3,8 +3,7 @@
 //! cannot start fails these tests instead of skipping them.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use std::sync::Arc;
 
 use async_trait::async_trait;

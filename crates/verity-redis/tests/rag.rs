@@ -2,8 +2,7 @@
 //! retrieval and answer caches, the extractive generator for answers (real server).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use std::sync::Arc;
 
 use verity_core::{Cache, Document, VectorStore};

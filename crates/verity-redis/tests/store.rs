@@ -3,8 +3,7 @@
 //! embedder checks, and parity with the embedded SQLite store.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use std::collections::BTreeSet;
 
 use chrono::{TimeZone, Utc};

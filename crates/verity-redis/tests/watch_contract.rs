@@ -1,8 +1,7 @@
 //! The watch store contract (`verity_watch::contract`) on a real Redis server.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use std::sync::Arc;
 
 use verity_core::{ProjectStore, RuleStore, WatchStore};

@@ -2,8 +2,7 @@
 //! never a 500.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use common::*;
 use reqwest::Method;
 use serde_json::json;

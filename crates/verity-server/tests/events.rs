@@ -3,8 +3,7 @@
 //! FastAPI-style 422 bodies; on SQLite, and on Redis when it is installed.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use common::*;
 use reqwest::Method;
 use serde_json::{json, Value};

@@ -2,8 +2,7 @@
 //! while /v1/retrieve keeps working; /v1/health says degraded.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use common::*;
 use serde_json::json;
 

@@ -2,8 +2,7 @@
 //! same bearer authentication as the REST routes.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use reqwest::Method;
 use serde_json::{json, Value};
 

@@ -1,8 +1,7 @@
 //! Every /v1 route against a real server with a real HTTP client.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use std::time::Duration;
 
 use common::*;

@@ -2,8 +2,7 @@
 //! start-up refusals, against a real server.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use common::*;
 use reqwest::Method;
 use serde_json::json;

@@ -3,8 +3,7 @@
 //! loopback; bad input as 4xx errors; the web page at `/` in headless Chromium.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use std::io::Read;
 use std::path::PathBuf;
 use std::sync::Arc;

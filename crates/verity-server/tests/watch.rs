@@ -4,8 +4,7 @@
 //! auth without `X-API-Version`, and bad input answering 4xx, never 500.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common;
 use common::{status_json, TestServer, TOKEN};
 use reqwest::Method;
 use serde_json::{json, Value};

@@ -2,8 +2,7 @@
 //! (plus a dead link, a paywall, a redirect loop and a `[7]` with no entry).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
-
+use crate::common;
 use std::sync::Arc;
 
 use common::{pages, serve_sources, test_fetcher, Page};

@@ -2,8 +2,7 @@
 //! (verdict badges, the quote highlighted, filtering by verdict).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code
 
-mod common;
-
+use crate::common;
 use std::path::Path;
 use std::process::Command;
 

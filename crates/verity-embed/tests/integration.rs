@@ -1,0 +1,11 @@
+//! Integration tests of `verity-embed`, linked into one test binary.
+//!
+//! One binary per crate instead of one per file: each binary statically
+//! links the whole dependency tree (~100 MB in debug), so 61 binaries
+//! filled the CI disk and spent most of the build linking.
+
+mod cached;
+mod common;
+mod local;
+mod ollama;
+mod openai;

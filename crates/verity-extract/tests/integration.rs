@@ -1,0 +1,10 @@
+//! Integration tests of `verity-extract`, linked into one test binary.
+//!
+//! One binary per crate instead of one per file: each binary statically
+//! links the whole dependency tree (~100 MB in debug), so 61 binaries
+//! filled the CI disk and spent most of the build linking.
+
+mod pdf;
+mod pdf_compare;
+mod pdf_fuzz;
+mod robustness;

@@ -1,0 +1,11 @@
+//! Integration tests of `verity-llm`, linked into one test binary.
+//!
+//! One binary per crate instead of one per file: each binary statically
+//! links the whole dependency tree (~100 MB in debug), so 61 binaries
+//! filled the CI disk and spent most of the build linking.
+
+mod common;
+mod extractive;
+mod local_gguf;
+mod ollama;
+mod openai;

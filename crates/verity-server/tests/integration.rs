@@ -1,0 +1,15 @@
+//! Integration tests of `verity-server`, linked into one test binary.
+//!
+//! One binary per crate instead of one per file: each binary statically
+//! links the whole dependency tree (~100 MB in debug), so 61 binaries
+//! filled the CI disk and spent most of the build linking.
+
+mod bad_input;
+mod common;
+mod events;
+mod generator_down;
+mod mcp_mount;
+mod routes;
+mod security;
+mod verify;
+mod watch;

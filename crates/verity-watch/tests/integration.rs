@@ -1,0 +1,9 @@
+//! Integration tests of `verity-watch`, linked into one test binary.
+//!
+//! One binary per crate instead of one per file: each binary statically
+//! links the whole dependency tree (~100 MB in debug), so 61 binaries
+//! filled the CI disk and spent most of the build linking.
+
+mod near_dup;
+mod verify;
+mod web;
