@@ -164,7 +164,13 @@ fn kill_9_mid_ingest() {
     let dir = tempfile::tempdir().unwrap();
     let exe = std::env::current_exe().unwrap();
     let mut child = std::process::Command::new(exe)
-        .args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
+        // The test's full name inside the crate's one test binary.
+        .args([
+            "--exact",
+            "durability::crash_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(CHILD_ENV, dir.path())
         .stdout(std::process::Stdio::null())
         .spawn()
@@ -182,6 +188,9 @@ fn kill_9_mid_ingest() {
             .unwrap_or(0);
         if done >= 300 {
             break;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("child exited ({status}) before writing 300 documents");
         }
         assert!(
             started.elapsed() < Duration::from_secs(120),
