@@ -326,19 +326,20 @@ impl EventQuery {
             .as_deref()
             .map(|s| parse_timestamp("ts_end", s))
             .transpose()?;
-        if let Some(d) = opt(&p.distance_threshold) {
+        // Numbers given empty (`?offset=`) are refused like FastAPI does.
+        if let Some(d) = p.distance_threshold.as_deref() {
             q.distance_threshold = Some(
                 d.trim()
                     .parse::<f32>()
                     .map_err(|_| field_err("distance_threshold", "must be a number"))?,
             );
         }
-        if let Some(l) = opt(&p.limit) {
+        if let Some(l) = p.limit.as_deref() {
             q.limit = l.trim().parse().map_err(|_| {
                 field_err("limit", format!("must be an integer in 1..={MAX_LIMIT}"))
             })?;
         }
-        if let Some(o) = opt(&p.offset) {
+        if let Some(o) = p.offset.as_deref() {
             q.offset = o
                 .trim()
                 .parse()
@@ -606,6 +607,12 @@ mod tests {
         assert_eq!(field_of(p(|p| p.limit = Some("0".into()))), "limit");
         assert_eq!(field_of(p(|p| p.limit = Some("101".into()))), "limit");
         assert_eq!(field_of(p(|p| p.offset = Some("-1".into()))), "offset");
+        assert_eq!(field_of(p(|p| p.offset = Some(String::new()))), "offset");
+        assert_eq!(field_of(p(|p| p.limit = Some(" ".into()))), "limit");
+        assert_eq!(
+            field_of(p(|p| p.distance_threshold = Some(String::new()))),
+            "distance_threshold"
+        );
         assert_eq!(
             field_of(p(|p| p.ts_start = Some("2025-01-01T10:00:00".into()))),
             "ts_start"
