@@ -2,7 +2,58 @@
 //! section headings (and the teasers after them), `rel="tag"` link lists,
 //! microdata publication dates, ad labels and gallery counters.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use crate::dom::{Dom, NodeData, NodeId};
+
+/// The structural rules, for ablation in the evaluation (does a rule help
+/// both halves of the benchmark, or only the pages it was written for?).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// A heading whose text says "Related…", "You may also like", … drops the teasers after it.
+    RelatedByText,
+    /// A heading whose class/id says `related`, `recommend`, … drops the teasers after it.
+    RelatedByClass,
+    /// Containers of ≥ 2 `rel="tag"` links that are mostly link text.
+    TagList,
+    /// Short microdata date elements.
+    DateMicrodata,
+    /// Ad labels and gallery counters.
+    Label,
+    /// Short paragraphs made mostly of several links (rendering).
+    LinkParagraph,
+}
+
+impl Rule {
+    /// Every rule, in declaration order.
+    pub const ALL: [Rule; 6] = [
+        Rule::RelatedByText,
+        Rule::RelatedByClass,
+        Rule::TagList,
+        Rule::DateMicrodata,
+        Rule::Label,
+        Rule::LinkParagraph,
+    ];
+
+    fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+}
+
+/// Rules switched off process-wide (bit per [`Rule`]); 0 in normal use.
+static DISABLED: AtomicU32 = AtomicU32::new(0);
+
+/// Switch rules off for the whole process (evaluation only; empty = all on).
+#[doc(hidden)]
+pub fn set_disabled_rules(rules: &[Rule]) {
+    let mask = rules.iter().fold(0, |m, r| m | r.bit());
+    DISABLED.store(mask, Ordering::Relaxed);
+}
+
+/// Whether `rule` is on (always, unless an evaluation switched it off).
+pub(crate) fn on(rule: Rule) -> bool {
+    DISABLED.load(Ordering::Relaxed) & rule.bit() == 0
+}
 
 /// Class/id substrings that mark a heading as the title of a recirculation block.
 const RELATED_CLASS: &[&str] = &[

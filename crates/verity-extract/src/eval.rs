@@ -18,6 +18,8 @@ use rayon::prelude::*;
 use serde_json::Value;
 use verity_core::{Error, InputError, Result};
 
+pub use crate::boilerplate::{set_disabled_rules, Rule};
+
 /// Score of one page.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageScore {
@@ -31,6 +33,8 @@ pub struct PageScore {
     pub f1: f64,
     /// HTML size in bytes (uncompressed).
     pub bytes: usize,
+    /// Normalised `(tp, fp, fn)` of the page ([`shingle_matching`]).
+    pub matching: (f64, f64, f64),
 }
 
 /// Aggregate result of [`evaluate_article_extraction`].
@@ -52,6 +56,25 @@ pub struct EvalReport {
     pub mb_per_s: f64,
     /// Per-page scores, in id order.
     pub per_page: Vec<PageScore>,
+}
+
+impl EvalReport {
+    /// `(precision, recall, f1)` of each half of the pages for a split nothing
+    /// is tuned on: pages sorted by id (file name), even positions in half A,
+    /// odd in half B. A rule that helps one half only is fitted to its pages.
+    pub fn halves(&self) -> [(f64, f64, f64); 2] {
+        let half = |parity: usize| {
+            let t: Vec<(f64, f64, f64)> = self
+                .per_page
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i % 2 == parity)
+                .map(|(_, p)| p.matching)
+                .collect();
+            aggregate(&t)
+        };
+        [half(0), half(1)]
+    }
 }
 
 /// Word tokens as the benchmark's `re.findall(r'\w+', text)`.
@@ -274,6 +297,7 @@ pub fn evaluate_pages_as(pages: &[Page], parallel: bool, scored: Scored) -> Eval
             recall: r,
             f1,
             bytes: html.len(),
+            matching: t,
         });
     }
     let (precision, recall, f1) = aggregate(&triples);

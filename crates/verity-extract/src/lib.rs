@@ -19,6 +19,7 @@ mod entities;
 pub mod eval;
 pub mod html;
 mod lang;
+pub mod links;
 pub mod markdown;
 #[cfg(feature = "pdf")]
 pub mod pdf;
@@ -185,7 +186,7 @@ pub fn parse_bytes(
                 bytes,
                 content_type.and_then(encoding::charset_param).as_deref(),
             );
-            parse_markdown(&text)?
+            markdown::parse_markdown_at(&text, url)?
         }
         Sniffed::Text => {
             if is_binary(bytes) {

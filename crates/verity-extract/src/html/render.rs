@@ -21,6 +21,9 @@ pub(super) struct Renderer<'a> {
 impl Renderer<'_> {
     /// A short paragraph made mostly of several links (tag lists, "read also" lines).
     fn link_paragraph(&self, id: NodeId) -> bool {
+        if !crate::boilerplate::on(crate::boilerplate::Rule::LinkParagraph) {
+            return false;
+        }
         if !paragraph_like(self.dom, self.st, id) && self.dom.tag(id) != "p" {
             return false;
         }
