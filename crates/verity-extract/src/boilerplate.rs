@@ -84,7 +84,6 @@ const RELATED_TEXT: &[&str] = &[
     "also read",
     "see also",
     "most popular",
-    "more great",
     "leave a comment",
     "leave a reply",
     "tell us what you think",
@@ -236,10 +235,15 @@ mod tests {
             ("<h2>Relatedness in graphs</h2>", Related::No),
             ("<h2>Results</h2>", Related::No),
             (
-                r#"<div class="heading-h3">More Great WIRED Stories</div>"#,
+                r#"<div class="heading-h3">More stories from the archive</div>"#,
                 Related::ByText,
             ),
-            ("<div>More Great WIRED Stories</div>", Related::No),
+            ("<div>More stories from the archive</div>", Related::No),
+            // A phrase of one site's teaser block, not a general heading.
+            (
+                r#"<div class="heading-h3">More Great WIRED Stories</div>"#,
+                Related::No,
+            ),
             ("<h3>Tell us what YOU think...</h3>", Related::ByText),
             ("<p class=\"related\">x</p>", Related::No),
         ] {
