@@ -7,6 +7,7 @@
 //! | [`parse_html`] | HTML text: main content (boilerplate stripped) as Markdown, with metadata |
 //! | [`parse_markdown`] | Markdown with optional front matter |
 //! | [`parse_text`] | plain text |
+//! | [`links::unlink`] | Markdown: link targets out of the text, into a links list |
 //! | [`detect_lang`] | the language detector of every Verity reader (ISO 639-1) |
 //!
 //! Byte input is decoded with [`encoding::decode_text`] / [`encoding::decode_html`]
