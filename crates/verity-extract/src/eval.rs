@@ -7,7 +7,10 @@
 //! by their sum, precision and recall are averaged over pages (a page counts
 //! for precision when `tp + fp > 0`, for recall when `tp + fn > 0`), and F1 is
 //! the harmonic mean of the two means. Extraction output is Markdown; the
-//! metric is computed on its plain text ([`crate::html::markdown_to_plain`]).
+//! benchmark figure is computed on its plain text
+//! ([`crate::html::markdown_to_plain`]), [`Scored::Markdown`] scores the
+//! Markdown as handed on, unstripped. [`EvalReport::halves`] splits the pages
+//! in two (sorted ids, even / odd) to check that a change helps both.
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -387,5 +390,9 @@ mod tests {
             "F1 regressed below the 0.975 target: {}",
             r.f1
         );
+        // And on each half of the split nothing is tuned on.
+        for (half, (_, _, f1)) in ["A", "B"].iter().zip(r.halves()) {
+            assert!(f1 >= 0.975, "half {half}: F1 below the 0.975 target: {f1}");
+        }
     }
 }
