@@ -1,6 +1,7 @@
 //! Link targets stay out of the text every reader hands on (HTML pages,
 //! Markdown files, Markdown from a reader service); they are kept as
 //! `metadata.links` / `metadata.images`.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use serde_json::Value;
 use url::Url;
