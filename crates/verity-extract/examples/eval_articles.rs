@@ -1,6 +1,11 @@
 //! Run the article-extraction benchmark and print the scores.
 //!
-//! `cargo run --release -p verity-extract --example eval_articles [-- DIR [worst N] [dump ID]]`
+//! `cargo run --release -p verity-extract --example eval_articles [-- DIR [worst N] [dump ID] [ablate]]`
+//!
+//! Prints P/R/F1 on all pages and on each half of a split nothing is tuned on
+//! (pages sorted by file name, even / odd positions), for the plain text and
+//! for the Markdown as handed on. `ablate` switches each structural rule off
+//! in turn and prints the F1 change per half.
 
 use std::path::PathBuf;
 
@@ -44,6 +49,10 @@ fn main() {
         }
         return;
     }
+    if args.get(1).map(String::as_str) == Some("ablate") {
+        ablate(&pages);
+        return;
+    }
     let single = verity_extract::eval::evaluate_pages(&pages, false);
     let par = verity_extract::eval::evaluate_pages(&pages, true);
     let mut worst = par.per_page.clone();
@@ -75,6 +84,11 @@ fn main() {
         "Markdown output: P={:.4} R={:.4} F1={:.4}",
         md.precision, md.recall, md.f1
     );
+    for (name, r) in [("plain text", &par), ("Markdown", &md)] {
+        for (half, (p, r, f1)) in ["A (even)", "B (odd)"].iter().zip(r.halves()) {
+            println!("{name}, half {half}: P={p:.4} R={r:.4} F1={f1:.4}");
+        }
+    }
     println!(
         "single-thread: {:.1} MB/s {:.0} pages/s; rayon ({} threads): {:.1} MB/s {:.0} pages/s",
         single.mb_per_s,
@@ -83,4 +97,43 @@ fn main() {
         par.mb_per_s,
         par.pages as f64 / par.seconds
     );
+}
+
+/// F1 change per half when each structural rule is switched off.
+fn ablate(pages: &[verity_extract::eval::Page]) {
+    use verity_extract::eval::{evaluate_pages, set_disabled_rules, Rule};
+    let base = evaluate_pages(pages, true);
+    let [a, b] = base.halves();
+    println!(
+        "all rules on: F1 all={:.4} A={:.4} B={:.4}",
+        base.f1, a.2, b.2
+    );
+    for rule in Rule::ALL {
+        set_disabled_rules(&[rule]);
+        let r = evaluate_pages(pages, true);
+        let [ra, rb] = r.halves();
+        let changed: Vec<String> = base
+            .per_page
+            .iter()
+            .zip(&r.per_page)
+            .enumerate()
+            .filter(|(_, (x, y))| (x.f1 - y.f1).abs() > 1e-9)
+            .map(|(i, (x, y))| {
+                format!(
+                    "{}{}:{:+.3}",
+                    if i % 2 == 0 { "A:" } else { "B:" },
+                    &x.id[..8.min(x.id.len())],
+                    x.f1 - y.f1
+                )
+            })
+            .collect();
+        println!(
+            "{rule:?} helps: all {:+.4}, A {:+.4}, B {:+.4}; pages (gain per page) {}",
+            base.f1 - r.f1,
+            a.2 - ra.2,
+            b.2 - rb.2,
+            changed.join(" ")
+        );
+    }
+    set_disabled_rules(&[]);
 }

@@ -7,6 +7,7 @@
 //! | [`parse_html`] | HTML text: main content (boilerplate stripped) as Markdown, with metadata |
 //! | [`parse_markdown`] | Markdown with optional front matter |
 //! | [`parse_text`] | plain text |
+//! | [`links::unlink`] | Markdown: link targets out of the text, into a links list |
 //! | [`detect_lang`] | the language detector of every Verity reader (ISO 639-1) |
 //!
 //! Byte input is decoded with [`encoding::decode_text`] / [`encoding::decode_html`]
@@ -19,6 +20,7 @@ mod entities;
 pub mod eval;
 pub mod html;
 mod lang;
+pub mod links;
 pub mod markdown;
 #[cfg(feature = "pdf")]
 pub mod pdf;
@@ -185,7 +187,7 @@ pub fn parse_bytes(
                 bytes,
                 content_type.and_then(encoding::charset_param).as_deref(),
             );
-            parse_markdown(&text)?
+            markdown::parse_markdown_at(&text, url)?
         }
         Sniffed::Text => {
             if is_binary(bytes) {

@@ -7,11 +7,27 @@ use verity_core::{ParsedDocument, Result, SourceFormat};
 /// Parse Markdown. Front-matter keys `title`, `date`, `tags` (or `keywords`),
 /// `lang` (or `language`) and `author` fill the document; other scalar keys go
 /// to `metadata`. The title falls back to the first `#` (or setext) heading.
-/// The content is the Markdown body without the front matter.
+/// The content is the Markdown body without the front matter, with link
+/// targets kept out of it ([`crate::links::unlink`]): links read as their
+/// anchor text and go to `metadata.links` = `[{text, url}]`, images to
+/// `metadata.images` = `[{alt, url}]`, as for HTML.
 pub fn parse_markdown(text: &str) -> Result<ParsedDocument> {
+    parse_markdown_at(text, None)
+}
+
+/// [`parse_markdown`] of a document found at `url` (relative link targets
+/// are resolved against it).
+pub fn parse_markdown_at(text: &str, url: Option<&url::Url>) -> Result<ParsedDocument> {
     let text = crate::text::normalize(text);
     let (front, body) = split_front_matter(&text);
-    let mut doc = crate::new_document(body.trim_start_matches('\n').to_string());
+    let unlinked = crate::links::unlink(body.trim_start_matches('\n'), url);
+    let mut doc = crate::new_document(unlinked.text);
+    if let Some(links) = crate::html::pairs_json(unlinked.links, "text") {
+        doc.metadata.insert("links".into(), links);
+    }
+    if let Some(images) = crate::html::pairs_json(unlinked.images, "alt") {
+        doc.metadata.insert("images".into(), images);
+    }
     if let Some(fm) = front {
         for (key, value) in fm {
             match key.to_ascii_lowercase().as_str() {

@@ -4,6 +4,7 @@
 //! links the whole dependency tree (~100 MB in debug), so 61 binaries
 //! filled the CI disk and spent most of the build linking.
 
+mod links;
 mod pdf;
 mod pdf_compare;
 mod pdf_fuzz;

@@ -432,6 +432,19 @@ pub struct CrawlResponse {
     /// The page is behind a paywall (content may be partial).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub paywalled: bool,
+    /// Links of the main content (anchor text, absolute URL): the content
+    /// carries the anchor text only, the targets are here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<CrawlLink>,
+}
+
+/// A link of a crawled page's main content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CrawlLink {
+    /// Anchor text, as it reads in the content.
+    pub text: String,
+    /// Absolute target URL.
+    pub url: String,
 }
 
 // ---------------------------------------------------------------- AuraCore

@@ -159,6 +159,11 @@ impl Watch {
             .into());
         };
         let doc = parsed.document;
+        let links = doc
+            .metadata
+            .get("links")
+            .and_then(|v| serde_json::from_value::<Vec<CrawlLink>>(v.clone()).ok())
+            .unwrap_or_default();
         let word_count = words(&doc.content).count();
         let (content, truncated) = cap(&doc.content, self.max_crawl_bytes);
         Ok(CrawlResponse {
@@ -169,6 +174,7 @@ impl Watch {
             extracted_at: Utc::now(),
             truncated,
             paywalled,
+            links,
         })
     }
 }

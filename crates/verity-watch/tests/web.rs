@@ -14,7 +14,7 @@ use verity_watch::{CrawlRequest, Watch, WebSearchRequest};
 const ARTICLE: &str = r#"<!doctype html><html><head><title>Announcing Ollama 0.5</title></head>
 <body><nav><a href="/">Home</a> <a href="/blog">Blog</a></nav>
 <article><h1>Announcing Ollama 0.5</h1>
-<p>Today we're releasing Ollama 0.5, our biggest update yet. Inference is forty to fifty percent faster on Apple Silicon.</p>
+<p>Today we're releasing <a href="/blog/0-5">Ollama 0.5</a>, our biggest update yet. Inference is forty to fifty percent faster on Apple Silicon.</p>
 <h2>Performance Improvements</h2>
 <p>We rewrote the scheduler and added new quantisation options that reduce memory use on every platform we support.</p>
 </article><footer>© Ollama</footer></body></html>"#;
@@ -180,6 +180,15 @@ async fn crawl_extracts_caps_and_refuses() {
         r.content
     );
     assert!(r.word_count > 30 && !r.truncated);
+    // Link targets stay out of the content and come back as links.
+    assert!(
+        r.content.contains("releasing Ollama 0.5, our") && !r.content.contains("http"),
+        "{}",
+        r.content
+    );
+    assert_eq!(r.links.len(), 1, "{:?}", r.links);
+    assert_eq!(r.links[0].text, "Ollama 0.5");
+    assert_eq!(r.links[0].url, format!("{base}/blog/0-5"));
     // A huge page is capped (and says so); the word count is the page's.
     let r = w
         .crawl_url(&CrawlRequest {

@@ -472,14 +472,17 @@ pub(super) fn mark_removed(dom: &Dom) -> Vec<bool> {
             _ => false,
         } || (!matches!(tag, "html" | "body") && is_hidden(dom, id))
             || unlikely(dom, id, tag, big);
-        let tag_list = !big
+        let tag_list = boilerplate::on(boilerplate::Rule::TagList)
+            && !big
             && !matches!(tag, "body" | "main" | "article")
             && tag_links.get(id).copied().unwrap_or(0) >= 2
             && raw.link.get(id).copied().unwrap_or(0) * 2 >= raw.text.get(id).copied().unwrap_or(0);
-        let date = !big
+        let date = boilerplate::on(boilerplate::Rule::DateMicrodata)
+            && !big
             && raw.text.get(id).copied().unwrap_or(0) < 100
             && boilerplate::is_date_microdata(dom, id);
-        let label = !drop
+        let label = boilerplate::on(boilerplate::Rule::Label)
+            && !drop
             && matches!(
                 tag,
                 "span" | "div" | "p" | "small" | "strong" | "b" | "em" | "i"
@@ -489,7 +492,20 @@ pub(super) fn mark_removed(dom: &Dom) -> Vec<bool> {
                 .get(id)
                 .is_some_and(|&t| t > 0 && t <= boilerplate::MAX_LABEL_CHARS)
             && boilerplate::is_label(&dom.text_content(id));
-        let related = boilerplate::related_heading(dom, id, raw.text.get(id).copied().unwrap_or(0));
+        let related =
+            match boilerplate::related_heading(dom, id, raw.text.get(id).copied().unwrap_or(0)) {
+                boilerplate::Related::ByText
+                    if !boilerplate::on(boilerplate::Rule::RelatedByText) =>
+                {
+                    boilerplate::Related::No
+                }
+                boilerplate::Related::ByClass
+                    if !boilerplate::on(boilerplate::Rule::RelatedByClass) =>
+                {
+                    boilerplate::Related::No
+                }
+                r => r,
+            };
         if related != boilerplate::Related::No {
             // A class says it outright; a text match keeps siblings holding the article.
             let guard = if related == boilerplate::Related::ByText {

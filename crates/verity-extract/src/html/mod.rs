@@ -123,7 +123,7 @@ const MAX_LINKS: usize = 500;
 
 /// `[{label_key: text, "url": url}]`, first occurrence of each URL, capped;
 /// `None` when empty.
-fn pairs_json(pairs: Vec<(String, String)>, label_key: &str) -> Option<Value> {
+pub(crate) fn pairs_json(pairs: Vec<(String, String)>, label_key: &str) -> Option<Value> {
     let mut seen = std::collections::HashSet::new();
     let items: Vec<Value> = pairs
         .into_iter()

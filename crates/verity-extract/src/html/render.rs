@@ -21,6 +21,9 @@ pub(super) struct Renderer<'a> {
 impl Renderer<'_> {
     /// A short paragraph made mostly of several links (tag lists, "read also" lines).
     fn link_paragraph(&self, id: NodeId) -> bool {
+        if !crate::boilerplate::on(crate::boilerplate::Rule::LinkParagraph) {
+            return false;
+        }
         if !paragraph_like(self.dom, self.st, id) && self.dom.tag(id) != "p" {
             return false;
         }
@@ -206,6 +209,7 @@ impl Renderer<'_> {
                     .attr(id, "href")
                     .and_then(|h| absolutize(h, self.base));
                 if inner.is_empty() {
+                    self.blank_inline(id);
                     return;
                 }
                 self.space_before(id);
@@ -226,6 +230,7 @@ impl Renderer<'_> {
             "strong" | "b" | "em" | "i" | "code" | "kbd" | "samp" | "tt" => {
                 let inner = collapse_ws(&self.sub(|r| r.children(id, depth)));
                 if inner.is_empty() {
+                    self.blank_inline(id);
                     return;
                 }
                 // Inline markup only when it stays on one line and holds no link syntax.
@@ -282,17 +287,38 @@ impl Renderer<'_> {
         false
     }
 
-    /// Inline markup needs a separating space when the source had whitespace before it.
+    /// Inline markup needs a separating space when the source had whitespace
+    /// before it, outside (`word <a>`) or inside (`<a> word`).
     fn space_before(&mut self, id: NodeId) {
         let prev_ws = self
             .prev_sibling_text(id)
-            .is_some_and(|t| t.ends_with(|c: char| c.is_whitespace()));
-        if prev_ws && !self.out.is_empty() && !self.out.ends_with([' ', '\n']) {
-            self.out.push(' ');
+            .is_some_and(|t| t.ends_with(|c: char| c.is_whitespace()))
+            || self.dom.text_content(id).starts_with(char::is_whitespace);
+        if prev_ws {
+            self.space();
         }
     }
 
-    fn space_after(&mut self, _id: NodeId) {}
+    /// Whitespace closing an inline element (`<a>word </a>next`) separates
+    /// it from the next word.
+    fn space_after(&mut self, id: NodeId) {
+        if self.dom.text_content(id).ends_with(char::is_whitespace) {
+            self.space();
+        }
+    }
+
+    /// An inline element holding only whitespace (`word<b> </b>word`) is a space.
+    fn blank_inline(&mut self, id: NodeId) {
+        if self.dom.text_content(id).contains(char::is_whitespace) {
+            self.space();
+        }
+    }
+
+    fn space(&mut self) {
+        if !self.out.is_empty() && !self.out.ends_with([' ', '\n']) {
+            self.out.push(' ');
+        }
+    }
 
     fn prev_sibling_text(&self, id: NodeId) -> Option<&str> {
         let p = self.dom.parent(id)?;
