@@ -11,7 +11,11 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::{Deserialize, Serialize};
 use verity_core::{Judge, Passage, Verdict};
+use verity_verify::evidence::SourceIndex;
 use verity_verify::text::sentence_spans;
+
+/// Best sentences of a source handed to the judge per claim.
+const JUDGE_PASSAGES: usize = 4;
 
 use crate::brief::{strip_numbering, Brief};
 use crate::error::Result;
@@ -117,14 +121,20 @@ pub async fn check_report(
     policy: UnsupportedPolicy,
     missing: &[String],
 ) -> Result<CheckedReport> {
-    // Passages per retrieved source key.
-    let mut passages: HashMap<&str, Vec<Passage>> = HashMap::new();
+    // Every retrieved excerpt of a source, indexed by sentence once: the
+    // judge reads the best sentences for each claim (as citation
+    // verification does), not whole chunks.
+    let mut texts: HashMap<&str, Vec<&str>> = HashMap::new();
     for e in records.iter().flat_map(|r| r.excerpts.iter()) {
-        let mut p = Passage::new(e.text.clone());
-        p.score = e.score;
-        p.source_url = e.url.clone();
-        passages.entry(e.source.as_str()).or_default().push(p);
+        let v = texts.entry(e.source.as_str()).or_default();
+        if !v.contains(&e.text.as_str()) {
+            v.push(e.text.as_str());
+        }
     }
+    let passages: HashMap<&str, SourceIndex> = texts
+        .into_iter()
+        .map(|(k, v)| (k, SourceIndex::lexical(&v.join("\n\n"))))
+        .collect();
     let by_n: HashMap<usize, &SourceRef> = draft
         .sources
         .iter()
@@ -197,7 +207,16 @@ pub async fn check_report(
             let mut best: Option<(Verdict, String)> = None;
             for n in citations.iter().filter(|n| by_n.contains_key(n)) {
                 let Some(src) = by_n.get(n) else { continue };
-                let ps = passages.get(src.key.as_str()).cloned().unwrap_or_default();
+                let ps: Vec<Passage> = passages
+                    .get(src.key.as_str())
+                    .map(|ix| {
+                        let mut ps = ix.passages(&text, None, JUDGE_PASSAGES);
+                        for p in &mut ps {
+                            p.source_url = src.url.clone();
+                        }
+                        ps
+                    })
+                    .unwrap_or_default();
                 let j = judge.judge(&text, &ps).await?;
                 let better = match &best {
                     None => true,

@@ -515,7 +515,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    const SYL: &str = "# C\n\n## Prompts\n\nSee `a.md` and [x](http://h/x).\n\n## Agents\n\nText.\n\n\
+    const SYL: &str = "# C\n\n## Prompts\n\nSee `ab.md` and [x](http://h/x).\n\n## Agents\n\nText.\n\n\
         ## References\n\n- [Doc](http://h/doc) Keywords: k1, k2\n";
 
     fn fixture() -> (Syllabus, Brief) {

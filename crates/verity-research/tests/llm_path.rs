@@ -75,8 +75,9 @@ async fn llm_plan_is_validated_retried_and_its_draft_checked() {
              Planning lets an agent break a complex task into smaller steps before it acts on any of them [{ag}].\n"
         )
     });
+    let gen: Arc<dyn verity_core::Generator> = g.clone();
     let p = common::pipeline(common::store(), &kb_dir)
-        .generator(Some(g.clone()))
+        .generator(Some(gen))
         .build()
         .unwrap();
     let syl = Syllabus::parse_markdown(&common::syllabus_text(&server.base)).unwrap();
@@ -113,8 +114,9 @@ async fn a_model_answering_nonsense_falls_back_to_the_deterministic_path() {
         }
         "The course is about many things and it is very good for everyone.".into()
     });
+    let gen: Arc<dyn verity_core::Generator> = g;
     let p = common::pipeline(common::store(), &kb_dir)
-        .generator(Some(g))
+        .generator(Some(gen))
         .plan_attempts(2)
         .build()
         .unwrap();
