@@ -128,7 +128,9 @@ impl Agents {
 
     async fn file_search(&self, query: &str, uids: Vec<String>, k: usize) -> Result<AgentOutput> {
         if query.is_empty() {
-            return Err(ResearchError::InvalidPlan("FileSearch with an empty query".into()));
+            return Err(ResearchError::InvalidPlan(
+                "FileSearch with an empty query".into(),
+            ));
         }
         let mode = if self.lexical_only {
             SearchMode::Lexical

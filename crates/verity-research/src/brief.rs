@@ -138,7 +138,10 @@ impl Brief {
                 md.push_str(&format!("\nKeywords: {}\n", t.keywords.join(", ")));
             }
             if !t.internal_files.is_empty() {
-                md.push_str(&format!("\nInternal files: {}\n", t.internal_files.join(", ")));
+                md.push_str(&format!(
+                    "\nInternal files: {}\n",
+                    t.internal_files.join(", ")
+                ));
             }
             if !t.ephemeral.is_empty() {
                 md.push_str(&format!("\nWeb lookups: {}\n", t.ephemeral.join(", ")));
@@ -156,6 +159,9 @@ mod tests {
     fn numbering_is_stripped_from_titles() {
         assert_eq!(strip_numbering("Module 1: Prompting"), "Prompting");
         assert_eq!(strip_numbering("2. Agents"), "Agents");
-        assert_eq!(strip_numbering("Agents: an overview"), "Agents: an overview");
+        assert_eq!(
+            strip_numbering("Agents: an overview"),
+            "Agents: an overview"
+        );
     }
 }

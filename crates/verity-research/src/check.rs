@@ -102,9 +102,7 @@ pub struct CheckedReport {
 
 fn cite_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]").unwrap_or_else(|_| bad_regex())
-    })
+    RE.get_or_init(|| Regex::new(r"\s*\[(\d+(?:\s*[,;]\s*\d+)*)\]").unwrap_or_else(|_| bad_regex()))
 }
 
 #[allow(clippy::panic)]

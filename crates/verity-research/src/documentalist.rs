@@ -210,8 +210,7 @@ impl Documentalist {
         content: String,
     ) -> Result<(KnowledgeEntry, bool)> {
         let uid = file_uid(&entry.filename);
-        if entry.file_id.as_deref() == Some(uid.as_str()) && self.store.get(&uid).await?.is_some()
-        {
+        if entry.file_id.as_deref() == Some(uid.as_str()) && self.store.get(&uid).await?.is_some() {
             return Ok((entry, false));
         }
         let mut doc = Document::new(uid.clone(), content);

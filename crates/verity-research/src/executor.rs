@@ -99,7 +99,11 @@ pub async fn execute(
                         if !missing.is_empty() {
                             r.error = Some(format!(
                                 "references {} which no task defines (substituted by nothing)",
-                                missing.iter().map(|m| format!("#{m}")).collect::<Vec<_>>().join(", ")
+                                missing
+                                    .iter()
+                                    .map(|m| format!("#{m}"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
                             ));
                         }
                     }

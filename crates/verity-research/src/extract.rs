@@ -22,9 +22,7 @@ pub fn prose_sentences(text: &str) -> Vec<String> {
             prose.push('\n');
             continue;
         }
-        let t = t
-            .trim_start_matches(['-', '*', '+'])
-            .trim_start();
+        let t = t.trim_start_matches(['-', '*', '+']).trim_start();
         prose.push_str(t);
         prose.push('\n');
     }
@@ -33,7 +31,9 @@ pub fn prose_sentences(text: &str) -> Vec<String> {
         let n = s.split_whitespace().count();
         let clean = !s.contains(['[', ']', '`', '|', '*', '_', '<', '>'])
             && !s.contains("http")
-            && s.chars().next().is_some_and(|c| c.is_uppercase() || c.is_ascii_digit());
+            && s.chars()
+                .next()
+                .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit());
         if (6..=60).contains(&n) && clean && s.ends_with(['.', '!', '?']) {
             out.push(s);
         }
@@ -60,7 +60,11 @@ pub fn terms(text: &str) -> HashSet<String> {
 pub fn summarize(text: &str, n: usize) -> String {
     let sents = prose_sentences(text);
     if sents.is_empty() {
-        return text.split_whitespace().take(60).collect::<Vec<_>>().join(" ");
+        return text
+            .split_whitespace()
+            .take(60)
+            .collect::<Vec<_>>()
+            .join(" ");
     }
     let mut freq: HashMap<String, f32> = HashMap::new();
     for t in content_terms(text) {
@@ -73,7 +77,10 @@ pub fn summarize(text: &str, n: usize) -> String {
             let ts = terms(s);
             let score: f32 = ts.iter().map(|t| freq.get(t).copied().unwrap_or(0.0)).sum();
             // Earlier sentences introduce; favour them a little.
-            (i, score / (ts.len() as f32 + 1.0).sqrt() / (1.0 + i as f32 * 0.02))
+            (
+                i,
+                score / (ts.len() as f32 + 1.0).sqrt() / (1.0 + i as f32 * 0.02),
+            )
         })
         .collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));

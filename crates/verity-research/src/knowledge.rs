@@ -141,7 +141,11 @@ impl KnowledgeBase {
                 .next()
                 .unwrap_or("document")
         }));
-        let base = if base.is_empty() { "document".into() } else { base };
+        let base = if base.is_empty() {
+            "document".into()
+        } else {
+            base
+        };
         let taken: HashMap<String, Option<String>> = self
             .read()?
             .entries
@@ -218,6 +222,9 @@ mod tests {
         assert_eq!(kb.fresh_filename("http://x/a", Some("a")).unwrap(), "a.md");
         assert!(kb.file_path("../etc").is_none());
         std::fs::write(kb.db_path(), "{not json").unwrap();
-        assert_eq!(kb.find_by_name("a.md").unwrap_err().code(), "knowledge_base_error");
+        assert_eq!(
+            kb.find_by_name("a.md").unwrap_err().code(),
+            "knowledge_base_error"
+        );
     }
 }

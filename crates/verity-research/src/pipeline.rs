@@ -39,7 +39,7 @@ pub enum Progress {
     /// A step finished.
     Step(StepTiming),
     /// A task of the plan finished.
-    Task(TraceRecord),
+    Task(Box<TraceRecord>),
 }
 
 /// How the plan was made.
@@ -296,7 +296,7 @@ impl ResearchPipeline {
         let t = Instant::now();
         let trace = TraceWriter::create(run_dir)?;
         let mut done: HashMap<String, TraceRecord> = HashMap::new();
-        let on_task = |r: &TraceRecord| progress(&Progress::Task(r.clone()));
+        let on_task = |r: &TraceRecord| progress(&Progress::Task(Box::new(r.clone())));
         let mut records =
             execute(&plan, &self.agents, &mut done, &trace, run_start, &on_task).await?;
         step("execute", t.elapsed().as_millis() as u64, &mut timings);
@@ -312,8 +312,9 @@ impl ResearchPipeline {
             notes.push("the syllabus names no reference: only the knowledge base already indexed and web lookups were searched".into());
         }
 
-        let (mut report, mut draft_writer_note) =
-            self.write_and_check(&brief, &records, &mut timings, progress).await?;
+        let (mut report, mut draft_writer_note) = self
+            .write_and_check(&brief, &records, &mut timings, progress)
+            .await?;
         // One re-plan when coverage is low: broader searches for the gaps.
         if report.coverage < self.min_coverage {
             let t = Instant::now();
@@ -331,17 +332,30 @@ impl ResearchPipeline {
                     execute(&plan2, &self.agents, &mut done, &trace, run_start, &on_task).await?,
                 );
                 step("replan", t.elapsed().as_millis() as u64, &mut timings);
-                (report, draft_writer_note) =
-                    self.write_and_check(&brief, &records, &mut timings, progress).await?;
+                (report, draft_writer_note) = self
+                    .write_and_check(&brief, &records, &mut timings, progress)
+                    .await?;
             }
         }
         notes.extend(draft_writer_note);
-        self.finish(run_dir, &brief, records, report, plan_source, notes, timings)
+        self.finish(
+            run_dir,
+            &brief,
+            records,
+            report,
+            plan_source,
+            notes,
+            timings,
+        )
     }
 
     /// Re-run the writer and the checks from a run directory's brief and
     /// trace: no fetch, no search, no network.
-    pub async fn replay(&self, run_dir: &Path, progress: ProgressFn<'_>) -> Result<ResearchOutcome> {
+    pub async fn replay(
+        &self,
+        run_dir: &Path,
+        progress: ProgressFn<'_>,
+    ) -> Result<ResearchOutcome> {
         let brief: Brief = read_json(&run_dir.join("brief.json"))?;
         let previous: Option<ResearchOutcome> = read_json(&run_dir.join("result.json")).ok();
         let records = read_trace(run_dir)?;
@@ -355,7 +369,15 @@ impl ResearchPipeline {
             .unwrap_or(PlanSource::Deterministic);
         let mut notes = vec!["replayed from the recorded trace (no network)".to_string()];
         notes.extend(note);
-        self.finish(run_dir, &brief, records, report, plan_source, notes, timings)
+        self.finish(
+            run_dir,
+            &brief,
+            records,
+            report,
+            plan_source,
+            notes,
+            timings,
+        )
     }
 
     async fn plan(&self, syllabus: &Syllabus, brief: &Brief) -> (Plan, PlanSource) {
@@ -449,7 +471,9 @@ impl ResearchPipeline {
             Some(g) => match write_llm(g.as_ref(), brief, &ok).await {
                 Ok(d) => d,
                 Err(e) => {
-                    note = Some(format!("the LLM writer failed ({e}); the extractive writer wrote the note"));
+                    note = Some(format!(
+                        "the LLM writer failed ({e}); the extractive writer wrote the note"
+                    ));
                     write_extractive(brief, &ok)
                 }
             },
@@ -463,8 +487,15 @@ impl ResearchPipeline {
         timings.push(s);
         let t = Instant::now();
         let missing = missing_of(records);
-        let mut report =
-            check_report(&draft, brief, &ok, self.judge.as_ref(), self.policy, &missing).await?;
+        let mut report = check_report(
+            &draft,
+            brief,
+            &ok,
+            self.judge.as_ref(),
+            self.policy,
+            &missing,
+        )
+        .await?;
         // An LLM draft with no supported citation (a small model answering
         // beside the point) is replaced by the extractive note.
         let has_material = ok.iter().any(|r| !r.excerpts.is_empty());
@@ -474,9 +505,15 @@ impl ResearchPipeline {
                 draft.writer
             ));
             let draft = write_extractive(brief, &ok);
-            report =
-                check_report(&draft, brief, &ok, self.judge.as_ref(), self.policy, &missing)
-                    .await?;
+            report = check_report(
+                &draft,
+                brief,
+                &ok,
+                self.judge.as_ref(),
+                self.policy,
+                &missing,
+            )
+            .await?;
         }
         let s = StepTiming {
             step: "check".into(),

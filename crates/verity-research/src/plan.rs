@@ -185,9 +185,7 @@ impl Plan {
     /// without `id` or `agent`, or no task at all is an error.
     pub fn from_xml(xml: &str) -> Result<Plan> {
         let bad = |m: &str| ResearchError::InvalidPlan(m.to_string());
-        let start = xml
-            .find("<plan")
-            .ok_or_else(|| bad("no <plan> element"))?;
+        let start = xml.find("<plan").ok_or_else(|| bad("no <plan> element"))?;
         let end = xml[start..]
             .find("</plan>")
             .map(|e| start + e)
@@ -387,10 +385,9 @@ pub fn evaluate(plan: &Plan, brief: &Brief) -> Vec<String> {
     let mut issues = Vec::new();
     let mut ids = HashSet::new();
     for t in &plan.tasks {
-        let well_formed = t
-            .id
-            .strip_prefix('E')
-            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        let well_formed =
+            t.id.strip_prefix('E')
+                .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
         if !well_formed {
             issues.push(format!("task id `{}` is not of the form E{{n}}", t.id));
         }
@@ -404,7 +401,10 @@ pub fn evaluate(plan: &Plan, brief: &Brief) -> Vec<String> {
     for t in &plan.tasks {
         for d in t.deps() {
             if !ids.contains(&d) {
-                issues.push(format!("task {} references #{d}, which no task defines", t.id));
+                issues.push(format!(
+                    "task {} references #{d}, which no task defines",
+                    t.id
+                ));
             } else if d == t.id {
                 issues.push(format!("task {} references itself", t.id));
             }
@@ -436,7 +436,9 @@ pub fn evaluate(plan: &Plan, brief: &Brief) -> Vec<String> {
         .filter(|t| Agent::parse(&t.agent) == Some(Agent::Writer))
         .count();
     if writers != 1 {
-        issues.push(format!("the plan needs exactly one Writer task, it has {writers}"));
+        issues.push(format!(
+            "the plan needs exactly one Writer task, it has {writers}"
+        ));
     }
     for th in &brief.themes {
         let served = plan.tasks.iter().any(|t| {
@@ -447,7 +449,10 @@ pub fn evaluate(plan: &Plan, brief: &Brief) -> Vec<String> {
                 )
         });
         if !served {
-            issues.push(format!("theme {} ({}) is served by no search task", th.id, th.title));
+            issues.push(format!(
+                "theme {} ({}) is served by no search task",
+                th.id, th.title
+            ));
         }
     }
     issues
@@ -515,7 +520,8 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
 
-    const SYL: &str = "# C\n\n## Prompts\n\nSee `ab.md` and [x](http://h/x).\n\n## Agents\n\nText.\n\n\
+    const SYL: &str =
+        "# C\n\n## Prompts\n\nSee `ab.md` and [x](http://h/x).\n\n## Agents\n\nText.\n\n\
         ## References\n\n- [Doc](http://h/doc) Keywords: k1, k2\n";
 
     fn fixture() -> (Syllabus, Brief) {
@@ -555,8 +561,17 @@ mod tests {
 
     #[test]
     fn malformed_xml_is_a_typed_error() {
-        for bad in ["no xml", "<plan>", "<plan></plan>", "<plan><task agent=\"Writer\"/></plan>"] {
-            assert_eq!(Plan::from_xml(bad).unwrap_err().code(), "invalid_plan", "{bad}");
+        for bad in [
+            "no xml",
+            "<plan>",
+            "<plan></plan>",
+            "<plan><task agent=\"Writer\"/></plan>",
+        ] {
+            assert_eq!(
+                Plan::from_xml(bad).unwrap_err().code(),
+                "invalid_plan",
+                "{bad}"
+            );
         }
     }
 }

@@ -157,8 +157,8 @@ impl Syllabus {
             _ => {
                 let bytes = std::fs::read(path).map_err(|e| unreadable(e.to_string()))?;
                 let raw = String::from_utf8_lossy(&bytes);
-                let parsed = verity_extract::parse_file(path)
-                    .map_err(|e| unreadable(e.to_string()))?;
+                let parsed =
+                    verity_extract::parse_file(path).map_err(|e| unreadable(e.to_string()))?;
                 // HTML links are rendered as text: keep the raw URLs visible
                 // by appending those the Markdown lost.
                 let mut md = parsed.document.content;
@@ -331,11 +331,7 @@ impl Syllabus {
         for f in std::mem::take(&mut self.internal_files) {
             if seen.insert(f.to_lowercase()) {
                 files.push(f);
-            } else if !self
-                .warnings
-                .iter()
-                .any(|w| w.contains(&format!("`{f}`")))
-            {
+            } else if !self.warnings.iter().any(|w| w.contains(&format!("`{f}`"))) {
                 self.warnings
                     .push(format!("internal file `{f}` is named more than once"));
             }
@@ -429,7 +425,9 @@ fn clean_text(s: &str) -> String {
         .trim()
         .trim_start_matches(['-', '*', '+'])
         .trim()
-        .trim_matches(|c: char| matches!(c, '—' | '–' | '-' | ':' | '|' | ',' | ';') || c.is_whitespace());
+        .trim_matches(|c: char| {
+            matches!(c, '—' | '–' | '-' | ':' | '|' | ',' | ';') || c.is_whitespace()
+        });
     s.replace("**", "").replace('`', "").trim().to_string()
 }
 
@@ -442,7 +440,12 @@ fn urls_in_line(item: &str) -> Vec<UrlRef> {
         if let Some(c) = keywords_re().captures(l) {
             keywords = c[1]
                 .split([',', ';'])
-                .map(|k| k.trim().trim_matches(['`', '*', '.', '"']).trim().to_string())
+                .map(|k| {
+                    k.trim()
+                        .trim_matches(['`', '*', '.', '"'])
+                        .trim()
+                        .to_string()
+                })
                 .filter(|k| !k.is_empty())
                 .collect();
             let before = &l[..c.get(0).map_or(0, |m| m.start())];
@@ -495,10 +498,7 @@ fn split_title(s: &str) -> (Option<String>, Option<String>) {
     for sep in [" — ", " – ", " - ", ": "] {
         if let Some((a, b)) = s.split_once(sep) {
             let (a, b) = (clean_text(a), clean_text(b));
-            return (
-                (!a.is_empty()).then_some(a),
-                (!b.is_empty()).then_some(b),
-            );
+            return ((!a.is_empty()).then_some(a), (!b.is_empty()).then_some(b));
         }
     }
     (Some(s.to_string()), None)

@@ -219,7 +219,8 @@ pub async fn write_llm(
             .collect();
         ctx.push_str(&format!("[{}] {}\n{}\n\n", s.n, s.title, text));
     }
-    let system = "You are the Writer of a research team. Write a research note in Markdown from the \
+    let system =
+        "You are the Writer of a research team. Write a research note in Markdown from the \
         sources only. Use one `## ` section per theme, with the theme title exactly as given. \
         End every sentence that states a fact with the number of its source in brackets, like [2]. \
         Never cite a number that is not in the source list. Do not write a references list.";

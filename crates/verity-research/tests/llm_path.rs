@@ -26,7 +26,11 @@ fn number_of(prompt: &str, title: &str) -> usize {
 }
 
 fn plan(base: &str, bad_ref: bool) -> String {
-    let writer_inputs = if bad_ref { "#E4 #E5 #E6 #E9" } else { "#E4 #E5 #E6 #E7" };
+    let writer_inputs = if bad_ref {
+        "#E4 #E5 #E6 #E9"
+    } else {
+        "#E4 #E5 #E6 #E7"
+    };
     format!(
         r##"Here is the plan.
 ```xml
@@ -87,7 +91,9 @@ async fn llm_plan_is_validated_retried_and_its_draft_checked() {
     assert_eq!(out.plan_source, PlanSource::Llm { attempts: 2 });
     // The retry prompt named the problem.
     let prompts = g.prompts.lock().unwrap().clone();
-    assert!(prompts.iter().any(|p| p.contains("#E9, which no task defines")));
+    assert!(prompts
+        .iter()
+        .any(|p| p.contains("#E9, which no task defines")));
     assert_eq!(r.writer, "llm:scripted");
     assert_eq!(r.cited_sentences, 5);
     assert_eq!(r.supported_sentences, 3, "{:?}", r.sentences);
@@ -96,7 +102,10 @@ async fn llm_plan_is_validated_retried_and_its_draft_checked() {
     assert_eq!(r.coverage, 1.0, "{:?}", r.themes);
     // Summaries came from the generator; the syllabus' own keywords were kept.
     let kb = verity_research::KnowledgeBase::open(&kb_dir).unwrap();
-    let rag = kb.find_by_name("Retrieval-Augmented_Generation_in_practice.md").unwrap().unwrap();
+    let rag = kb
+        .find_by_name("Retrieval-Augmented_Generation_in_practice.md")
+        .unwrap()
+        .unwrap();
     assert_eq!(rag.keywords, vec!["course", "topic"]);
 }
 
@@ -129,8 +138,18 @@ async fn a_model_answering_nonsense_falls_back_to_the_deterministic_path() {
         }
         other => panic!("{other:?}"),
     }
-    assert!(out.notes.iter().any(|n| n.contains("deterministic plan ran")), "{:?}", out.notes);
-    assert!(out.notes.iter().any(|n| n.contains("extractive writer")), "{:?}", out.notes);
+    assert!(
+        out.notes
+            .iter()
+            .any(|n| n.contains("deterministic plan ran")),
+        "{:?}",
+        out.notes
+    );
+    assert!(
+        out.notes.iter().any(|n| n.contains("extractive writer")),
+        "{:?}",
+        out.notes
+    );
     assert_eq!(out.report.writer, "extractive");
     assert_eq!(out.report.coverage, 1.0);
     assert!(out.report.supported_share >= 0.95);

@@ -16,8 +16,8 @@ use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use verity_core::{
-    Fetcher, FinishReason, GenerateRequest, Generation, Generator, RetryPolicy, TokenStream,
-    Usage, VectorStore,
+    Fetcher, FinishReason, GenerateRequest, Generation, Generator, RetryPolicy, TokenStream, Usage,
+    VectorStore,
 };
 use verity_fetch::{FetchConfig, HttpFetcher, NetworkGuard};
 use verity_research::{ResearchPipeline, ResearchPipelineBuilder};
