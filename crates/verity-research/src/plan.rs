@@ -36,7 +36,9 @@
 //!
 //! Arguments per agent: Documentalist `name` (internal file) or `url`
 //! (+ `title`, `description`, `keywords`); FileSearch `query` (+ `files`,
-//! `k`); WebSearch `query` (+ `url`); Writer `inputs`.
+//! `k`); WebSearch `query` (+ `url`); Writer `inputs` (documents the
+//! chaining: the writer reads every successful search of the run, including
+//! those a re-plan adds).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
