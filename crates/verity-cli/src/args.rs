@@ -67,6 +67,8 @@ pub enum Command {
     Fetch(FetchArgs),
     /// Check that each cited source supports the claim citing it (exit 9 on --fail-on verdicts).
     Check(crate::check::CheckArgs),
+    /// Research a syllabus: knowledge base, brief, plan, sub-agents, a sourced and checked report.
+    Research(crate::research::ResearchArgs),
     /// Evaluate retrieval or extraction quality.
     #[command(subcommand)]
     Eval(EvalCommand),

@@ -24,6 +24,7 @@ mod args;
 mod check;
 mod output;
 mod progress;
+mod research;
 
 use std::process::ExitCode;
 
@@ -207,6 +208,7 @@ async fn run(cli: Cli) -> verity::Result<u8> {
             Ok(exit::OK)
         }
         Command::Check(a) => check::run(a, overrides(&cli), cli.json, quiet).await,
+        Command::Research(a) => research::run(a, overrides(&cli), cli.json, quiet).await,
         Command::Models => {
             out.models();
             Ok(exit::OK)

@@ -38,6 +38,8 @@ mod handle;
 pub mod memory;
 mod providers;
 mod reindex;
+#[cfg(feature = "research")]
+pub mod research;
 #[cfg(feature = "sources")]
 pub mod sources;
 pub mod tools;
@@ -50,6 +52,8 @@ pub use api::{AskRequest, ConfigOverrides, IngestOutcome, IngestRequest, SearchR
 pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig};
 pub use handle::{Progress, Verity, VerityStats};
 pub use providers::generator;
+#[cfg(feature = "research")]
+pub use research::{ResearchOptions, ResearchProgress};
 #[cfg(feature = "verify")]
 pub use verify::CheckProgress;
 

@@ -1,0 +1,4 @@
+//! The one integration test binary of verity-research.
+mod common;
+mod end_to_end;
+mod llm_path;

@@ -1,0 +1,97 @@
+//! The research workflow (seed 003) on a [`Verity`] handle:
+//! [`Verity::research`] builds a [`ResearchPipeline`] over the handle's
+//! store and embedder, its one fetcher, the configured web search
+//! (`VERITY_SEARXNG_URL`) and — when a model generator is configured — that
+//! generator for the planner, the writer and the summaries (with the LLM
+//! judge), else the deterministic planner, the extractive writer and the
+//! local judge.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use verity_core::{Fetcher, Generator, Judge, Result, WebSearch};
+pub use verity_research::{
+    CheckedReport, KnowledgeBase, KnowledgeEntry, PlanSource, Progress, ResearchOutcome,
+    SentenceCheck, StepTiming, TaskStatus, ThemeCoverage, TraceRecord,
+};
+use verity_research::{ResearchPipeline, UnsupportedPolicy};
+use verity_verify::{LlmJudge, LocalJudge};
+
+use crate::config::GeneratorSpec;
+use crate::Verity;
+
+/// Options of [`Verity::research`].
+#[derive(Debug, Clone, Default)]
+pub struct ResearchOptions {
+    /// Run directory (brief, plan, trace, report); default `<home>/runs/<timestamp>`.
+    pub run_dir: Option<PathBuf>,
+    /// Knowledge base directory; default `<home>/knowledge`.
+    pub knowledge_dir: Option<PathBuf>,
+    /// Let the fetcher reach private and loopback addresses (an operator's choice).
+    pub allow_private: bool,
+    /// Remove unsupported sentences instead of flagging them.
+    pub remove_unsupported: bool,
+    /// Re-run the writer and the checks from this run directory's trace (no network).
+    pub replay: bool,
+}
+
+/// Progress callback of [`Verity::research`].
+pub type ResearchProgress<'a> = &'a (dyn Fn(&Progress) + Send + Sync);
+
+impl Verity {
+    /// Research the syllabus at `syllabus` (Markdown, PDF or HTML); with
+    /// `opts.replay`, re-run the writer and the checks of `opts.run_dir`.
+    pub async fn research(
+        &self,
+        syllabus: &Path,
+        opts: &ResearchOptions,
+        progress: ResearchProgress<'_>,
+    ) -> Result<ResearchOutcome> {
+        let home = self.config().home.clone();
+        let run_dir = opts.run_dir.clone().unwrap_or_else(|| {
+            home.join("runs")
+                .join(chrono::Utc::now().format("%Y%m%dT%H%M%S").to_string())
+        });
+        let kb = opts
+            .knowledge_dir
+            .clone()
+            .unwrap_or_else(|| home.join("knowledge"));
+        let model = !matches!(self.config().generator, GeneratorSpec::Extractive);
+        let generator: Option<Arc<dyn Generator>> = if model && !opts.replay {
+            Some(self.rag().await?.generator().clone())
+        } else {
+            None
+        };
+        let judge: Arc<dyn Judge> = match &generator {
+            Some(g) => Arc::new(LlmJudge::new(g.clone())),
+            None => Arc::new(LocalJudge::new()),
+        };
+        let fetcher: Arc<dyn Fetcher> = self.fetchers.http(opts.allow_private)?;
+        let web: Option<Arc<dyn WebSearch>> = match std::env::var("VERITY_SEARXNG_URL")
+            .ok()
+            .filter(|u| !u.trim().is_empty())
+        {
+            Some(u) => Some(Arc::new(verity_fetch::SearxngSearch::new(&u)?) as Arc<dyn WebSearch>),
+            None => None,
+        };
+        let pipeline = ResearchPipeline::builder(self.store().clone(), kb)
+            .embedder(self.embedder().cloned())
+            .fetcher(Some(fetcher))
+            .web_search(web)
+            .generator(generator)
+            .judge(judge)
+            .unsupported(if opts.remove_unsupported {
+                UnsupportedPolicy::Remove
+            } else {
+                UnsupportedPolicy::Flag
+            })
+            .build()
+            .map_err(verity_core::Error::from)?;
+        let out = if opts.replay {
+            pipeline.replay(&run_dir, progress).await
+        } else {
+            pipeline.run_file(syllabus, &run_dir, progress).await
+        };
+        out.map_err(verity_core::Error::from)
+    }
+}
