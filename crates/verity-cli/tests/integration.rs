@@ -7,3 +7,4 @@
 mod check;
 mod cli;
 mod mcp_stdio;
+mod research;

@@ -1,0 +1,120 @@
+//! `verity research`: the fixture syllabus of `verity-research`, its pages
+//! served on loopback, the report on stdout and the run directory replayed.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../verity-research/tests/fixtures")
+}
+
+/// Serve `fixtures/web/` on loopback (404 for anything else).
+fn serve() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            let mut buf = [0u8; 4096];
+            let n = s.read(&mut buf).unwrap_or(0);
+            let head = String::from_utf8_lossy(&buf[..n]);
+            let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
+            let file = fixtures().join("web").join(path.trim_start_matches('/'));
+            let (status, body) = match std::fs::read_to_string(&file) {
+                Ok(b) if !path.contains("..") => ("200 OK", b),
+                _ => ("404 Not Found", "not found".to_string()),
+            };
+            let _ = write!(
+                s,
+                "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    base
+}
+
+fn verity(home: &Path) -> Command {
+    let mut c = Command::cargo_bin("verity").unwrap();
+    c.env("VERITY_HOME", home)
+        .env("VERITY_EMBEDDER", "none")
+        .env_remove("VERITY_GENERATOR")
+        .env_remove("VERITY_SEARXNG_URL")
+        .arg("--quiet");
+    c
+}
+
+fn setup(dir: &Path, base: &str) -> (PathBuf, PathBuf) {
+    let syllabus = dir.join("syllabus.md");
+    let text = std::fs::read_to_string(fixtures().join("syllabus.md"))
+        .unwrap()
+        .replace("{BASE}", base);
+    std::fs::write(&syllabus, text).unwrap();
+    let kb = dir.join("kb");
+    std::fs::create_dir_all(&kb).unwrap();
+    std::fs::copy(
+        fixtures().join("kb/Prompt_Engineering_for_Developers.md"),
+        kb.join("Prompt_Engineering_for_Developers.md"),
+    )
+    .unwrap();
+    (syllabus, kb)
+}
+
+#[test]
+fn research_writes_a_checked_report_and_replays_it() {
+    let base = serve();
+    let dir = tempfile::tempdir().unwrap();
+    let (syllabus, kb) = setup(dir.path(), &base);
+    let run = dir.path().join("run");
+    let out = verity(&dir.path().join("home"))
+        .arg("research")
+        .arg(&syllabus)
+        .arg("-o")
+        .arg(&run)
+        .arg("--knowledge")
+        .arg(&kb)
+        .arg("--allow-private")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let refs = stdout.split("## References").nth(1).unwrap();
+    assert!(refs.contains(&format!("{base}/agents.html")), "{refs}");
+    assert!(refs.contains("Prompt_Engineering_for_Developers.md"), "{refs}");
+    assert!(!stdout.contains("[unsupported"), "{stdout}");
+    assert!(run.join("trace.jsonl").exists() && kb.join("knowledge_db.json").exists());
+
+    let replay = verity(&dir.path().join("home"))
+        .args(["--json", "research", "--replay"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_eq!(replay.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&replay.stdout).unwrap();
+    assert_eq!(v["report"]["coverage"], 1.0);
+    assert!(v["notes"][0].as_str().unwrap().contains("replayed"));
+}
+
+#[test]
+fn loopback_references_need_allow_private_and_the_report_says_so() {
+    let base = serve();
+    let dir = tempfile::tempdir().unwrap();
+    let (syllabus, kb) = setup(dir.path(), &base);
+    let out = verity(&dir.path().join("home"))
+        .arg("research")
+        .arg(&syllabus)
+        .arg("-o")
+        .arg(dir.path().join("run"))
+        .arg("--knowledge")
+        .arg(&kb)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(7), "{stdout}");
+    let missing = stdout.split("## What is missing").nth(1).unwrap();
+    assert!(missing.contains("/agents.html"), "{missing}");
+}
