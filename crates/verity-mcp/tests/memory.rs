@@ -130,11 +130,6 @@ async fn bad_memory_arguments_name_their_field_and_write_nothing() {
         ("recall", json!({"ts_end": "yesterday"}), "ts_end"),
         (
             "recall",
-            json!({"filter_metadata": "{bad json"}),
-            "filter_metadata",
-        ),
-        (
-            "recall",
             json!({"distance_threshold": 2.5}),
             "distance_threshold",
         ),
