@@ -1,7 +1,7 @@
 //! Event memory (seed 004) on the embedded store: a realistic 50,000-event set.
 //!
-//! Events are SciFact abstract sentences (`shared/data/scifact/corpus.jsonl`,
-//! split on sentence ends, ≥ 5 words) with `event_type` (5 values),
+//! Events are SciFact titles and abstract sentences
+//! (`shared/data/scifact/corpus.jsonl`, split on sentence ends, ≥ 5 words) with `event_type` (5 values),
 //! `session_id` (500 values) and timestamps spread over 2025. Vectors come
 //! from the local all-MiniLM-L6-v2 (`~/.cache/verity/models`), computed once
 //! and cached in `$TMPDIR/verity-memory-bench/` (delete it to re-embed).
@@ -14,7 +14,8 @@
 //! only, hybrid. Query embedding is excluded (vectors precomputed) and
 //! reported separately.
 //!
-//! `cargo bench -p verity-benches --bench memory` (`MEMORY_BENCH_EVENTS` to resize).
+//! `VERITY_DATA_DIR=…/shared/data cargo bench -p verity-benches --bench memory`
+//! (`MEMORY_BENCH_EVENTS` to resize).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::{Read, Write};
@@ -67,7 +68,10 @@ fn sentences(n: usize) -> Option<Vec<Ev>> {
         };
         let id = v["_id"].as_str().unwrap_or("").to_string();
         let text = v["text"].as_str().unwrap_or("");
-        for s in text.split_inclusive(". ") {
+        // The title first, then the abstract's sentences: 5,183 titles and
+        // 45,129 sentences make 50,312 events.
+        let title = v["title"].as_str().unwrap_or("");
+        for s in std::iter::once(title).chain(text.split_inclusive(". ")) {
             let s = s.trim();
             if s.split_whitespace().count() < 5 {
                 continue;

@@ -246,6 +246,9 @@ pub enum EvalCommand {
     Beir(EvalBeirArgs),
     /// Main-content extraction quality on the article-extraction benchmark layout.
     Extraction(EvalExtractionArgs),
+    /// Citation verification quality and speed: SciFact claims, numeric
+    /// distortions of real page sentences, citations to loopback sources.
+    Verify(EvalVerifyArgs),
 }
 
 /// `verity eval beir`.
@@ -269,4 +272,31 @@ pub struct EvalBeirArgs {
 pub struct EvalExtractionArgs {
     /// Directory with html/<id>.html.gz and ground-truth.json.
     pub dir: PathBuf,
+}
+
+/// `verity eval verify`.
+#[derive(Debug, Args)]
+pub struct EvalVerifyArgs {
+    /// Data directory holding scifact/ and article-extraction/.
+    #[arg(default_value = "../shared/data")]
+    pub dir: PathBuf,
+    /// Sets to run (comma-separated): scifact, distortion, speed.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "scifact,distortion,speed"
+    )]
+    pub sets: Vec<String>,
+    /// SciFact: the first N claims; distortion: the first N pages.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Citations in the speed document.
+    #[arg(long, default_value_t = 200)]
+    pub citations: usize,
+    /// Judge: auto (LLM when a model generator is set), local or llm.
+    #[arg(long, value_name = "JUDGE")]
+    pub judge: Option<String>,
+    /// Generator of the LLM judge: local[:FILE.gguf], ollama:MODEL:TAG, openai:MODEL.
+    #[arg(long, env = "VERITY_GENERATOR")]
+    pub generator: Option<String>,
 }

@@ -66,16 +66,7 @@ pub async fn run(
         (None, false) => ReportFormat::Terminal,
     };
     let fail_on = parse_verdicts(&a.fail_on)?;
-    let judge = match a.judge.as_deref() {
-        None | Some("auto") => JudgeChoice::Auto,
-        Some("local") => JudgeChoice::Local,
-        Some("llm") => JudgeChoice::Llm,
-        Some(other) => {
-            return Err(verity::Error::invalid_input(format!(
-                "judge `{other}`: expected auto, local or llm"
-            )))
-        }
-    };
+    let judge = parse_judge(a.judge.as_deref())?;
     if a.generator.is_some() {
         overrides.generator = a.generator.clone();
     }
@@ -164,5 +155,17 @@ impl CheckBar {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// `--judge`: auto (default), local or llm.
+pub fn parse_judge(s: Option<&str>) -> verity::Result<JudgeChoice> {
+    match s {
+        None | Some("auto") => Ok(JudgeChoice::Auto),
+        Some("local") => Ok(JudgeChoice::Local),
+        Some("llm") => Ok(JudgeChoice::Llm),
+        Some(other) => Err(verity::Error::invalid_input(format!(
+            "judge `{other}`: expected auto, local or llm"
+        ))),
     }
 }

@@ -31,6 +31,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use futures::StreamExt;
 use verity::api::error::{exit, ErrorBody, ErrorMapping};
+use verity::api::verify::{EvalSet, EvalVerifyRequest};
 use verity::api::{
     AskRequest, BeirEvalFiles, ConfigOverrides, DeleteRequest, EvalBeirRequest,
     EvalExtractionRequest, FetchRequest, IngestRequest, ReindexRequest, SearchRequest,
@@ -205,6 +206,27 @@ async fn run(cli: Cli) -> verity::Result<u8> {
         Command::Eval(EvalCommand::Extraction(a)) => {
             let req = EvalExtractionRequest { dir: a.dir.clone() };
             out.extraction(&verity::sources::eval_extraction(&req).await?);
+            Ok(exit::OK)
+        }
+        Command::Eval(EvalCommand::Verify(a)) => {
+            let sets = a
+                .sets
+                .iter()
+                .map(|s| s.parse::<EvalSet>())
+                .collect::<verity::Result<Vec<_>>>()?;
+            let req = EvalVerifyRequest {
+                dir: a.dir.clone(),
+                sets,
+                limit: a.limit,
+                citations: Some(a.citations),
+                judge: check::parse_judge(a.judge.as_deref())?,
+            };
+            let mut o = overrides(&cli);
+            if a.generator.is_some() {
+                o.generator = a.generator.clone();
+            }
+            let verity = open(&o, &out).await?;
+            out.verify_eval(&verity.eval_verify(&req).await?);
             Ok(exit::OK)
         }
         Command::Check(a) => check::run(a, overrides(&cli), cli.json, quiet).await,

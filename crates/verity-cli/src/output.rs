@@ -297,6 +297,74 @@ impl Printer {
         );
     }
 
+    /// Figures of `verity eval verify`.
+    pub fn verify_eval(&self, r: &verity::api::verify::VerifyEval) {
+        if self.json {
+            print_json(r);
+            return;
+        }
+        let passages = if r.dense { "BM25 + dense" } else { "BM25" };
+        outln!("judge {}, passages {passages}", r.judge);
+        if let Some(s) = &r.scifact {
+            outln!(
+                "SciFact: {} claims ({} claim-abstract pairs): accuracy {:.3}, macro-F1 {:.3}",
+                s.claims,
+                s.pairs,
+                s.accuracy,
+                s.macro_f1
+            );
+            outln!("  gold → predicted  SUPPORTED  NOT_SUPPORTED  INCONCLUSIVE");
+            for row in &s.confusion {
+                outln!(
+                    "  {:<16} {:>10} {:>14} {:>13}",
+                    row.gold.as_str(),
+                    row.supported,
+                    row.not_supported,
+                    row.inconclusive
+                );
+            }
+            outln!(
+                "  quote is a gold rationale sentence ({} pairs with evidence): top-1 {:.3}, top-3 {:.3}",
+                s.pairs_with_evidence,
+                s.quote_top1,
+                s.quote_top3
+            );
+            outln!(
+                "  {:.1} ms per pair, {:.1} judge tokens per claim",
+                s.ms_per_pair,
+                s.tokens_per_claim
+            );
+        }
+        if let Some(d) = &r.distortion {
+            outln!(
+                "numeric distortion: {} sentences from {} pages: caught {:.3} ({}), false alarms {:.3} ({}), SUPPORTED with a quote lacking a claim figure: {}; {:.1} ms per judgement",
+                d.sentences,
+                d.pages,
+                d.caught_rate,
+                d.caught,
+                d.false_alarm_rate,
+                d.false_alarms,
+                d.supported_without_figures,
+                d.ms_per_judgement
+            );
+            for e in &d.examples {
+                outln!("  {e}");
+            }
+        }
+        if let Some(p) = &r.speed {
+            outln!(
+                "speed: {} citations to {} loopback sources: {:.2} ms per citation after fetching, {:.2} ms in total (fetch {:.0} ms, run {:.0} ms), {} supported",
+                p.citations,
+                p.sources,
+                p.ms_per_citation,
+                p.total_ms_per_citation,
+                p.fetch_ms,
+                p.elapsed_ms,
+                p.supported
+            );
+        }
+    }
+
     /// Outcome of `verity reindex`.
     pub fn reindex(&self, r: &ReindexResponse) {
         if self.json {

@@ -183,3 +183,78 @@ fn check_reports_and_exit_statuses() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("error:"));
     }
 }
+
+/// The evaluation data (`shared/data` next to the repository), if present.
+fn data_dir() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("VERITY_DATA_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+    (dir.join("scifact").is_dir() && dir.join("article-extraction").is_dir()).then_some(dir)
+}
+
+#[test]
+fn eval_verify_on_a_small_slice() {
+    let Some(data) = data_dir() else {
+        eprintln!("SKIPPED eval_verify_on_a_small_slice: no shared/data (set VERITY_DATA_DIR)");
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let out = verity(home.path())
+        .args(["--json", "eval", "verify"])
+        .arg(&data)
+        .args(["--limit", "5", "--citations", "10", "--judge", "local"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["judge"], "local", "{r}");
+    assert_eq!(r["dense"], false, "{r}");
+
+    let s = &r["scifact"];
+    assert_eq!(s["claims"], 5, "{r}");
+    assert!(s["pairs"].as_u64().unwrap() >= 5, "{r}");
+    let rows = s["confusion"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    let total: u64 = rows
+        .iter()
+        .map(|row| {
+            ["supported", "not_supported", "inconclusive"]
+                .iter()
+                .map(|k| row[k].as_u64().unwrap())
+                .sum::<u64>()
+        })
+        .sum();
+    assert_eq!(total, 5, "{r}");
+    for k in ["accuracy", "macro_f1", "quote_top1", "quote_top3"] {
+        let x = s[k].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&x), "{k} {x}");
+    }
+
+    let d = &r["distortion"];
+    let n = d["sentences"].as_u64().unwrap();
+    assert!(n > 0 && d["pages"].as_u64().unwrap() <= 5, "{r}");
+    assert!(d["caught"].as_u64().unwrap() <= n);
+    assert_eq!(d["supported_without_figures"], 0, "{r}");
+
+    // Every cited sentence is verbatim in its loopback source.
+    let p = &r["speed"];
+    assert_eq!(p["citations"], 10, "{r}");
+    assert!(p["sources"].as_u64().unwrap() >= 1, "{r}");
+    assert!(p["supported"].as_u64().unwrap() >= 5, "{r}");
+}
+
+#[test]
+fn eval_verify_refuses_an_unknown_set() {
+    let home = tempfile::tempdir().unwrap();
+    let out = verity(home.path())
+        .args(["eval", "verify", "/nonexistent", "--sets", "fever"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("fever") && err.contains("sets"), "{err}");
+}

@@ -1,12 +1,13 @@
 //! The event-memory tools (`remember`, `recall`, `forget`) through the
 //! official rmcp client over streamable HTTP on a loopback port.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::common;
 use common::args;
 
 use rmcp::model::CallToolRequestParams;
-use serde_json::json;
+use rmcp::service::ServiceError;
+use serde_json::{json, Value};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn remember_then_recall_then_forget() {
@@ -81,6 +82,85 @@ async fn remember_then_recall_then_forget() {
             CallToolRequestParams::new("recall")
                 .with_arguments(args(json!({"filter_metadata": {"session_id": "s1"}}))),
         )
+        .await
+        .unwrap();
+    let found = r.structured_content.expect("structured content");
+    assert_eq!(found["data"].as_array().unwrap().len(), 0, "{found}");
+    client.cancel().await.unwrap();
+}
+
+/// The error text of a call that must fail: a protocol error's message
+/// (arguments outside the input schema) or an `isError` result's message.
+async fn error_text(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    tool: &'static str,
+    a: Value,
+) -> String {
+    match client
+        .call_tool(CallToolRequestParams::new(tool).with_arguments(args(a.clone())))
+        .await
+    {
+        Ok(r) => {
+            assert_eq!(r.is_error, Some(true), "{tool} {a} succeeded: {r:?}");
+            let e = r.structured_content.expect("error payload");
+            assert_eq!(e["error"]["code"], "invalid_input", "{e}");
+            e["error"]["message"].as_str().unwrap_or("").to_string()
+        }
+        Err(ServiceError::McpError(e)) => {
+            assert_eq!(e.code.0, -32602, "{e:?}");
+            e.message.to_string()
+        }
+        Err(other) => panic!("{tool} {a}: unexpected {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_memory_arguments_name_their_field_and_write_nothing() {
+    let fx = common::fixture().await;
+    let (client, _) = common::http_client(&fx).await;
+    let huge = "x".repeat(300 * 1024);
+    for (tool, a, field) in [
+        ("recall", json!({"limit": 0}), "limit"),
+        ("recall", json!({"limit": 101}), "limit"),
+        (
+            "recall",
+            json!({"ts_start": "2025-01-01T10:00:00"}),
+            "ts_start",
+        ),
+        ("recall", json!({"ts_end": "yesterday"}), "ts_end"),
+        (
+            "recall",
+            json!({"distance_threshold": 2.5}),
+            "distance_threshold",
+        ),
+        ("forget", json!({"id": "not-a-uuid"}), "id"),
+        (
+            "forget",
+            json!({"id": "6f1c2d3e-0000-4000-8000-000000000001", "filter_metadata": {"a": 1}}),
+            "id",
+        ),
+        ("remember", json!({"text": ""}), "text"),
+        (
+            "remember",
+            json!({"text": "ok", "ttl_seconds": 0}),
+            "ttl_seconds",
+        ),
+        (
+            "remember",
+            json!({"text": "ok", "metadata": [1, 2]}),
+            "metadata",
+        ),
+        ("remember", json!({"text": huge}), "content"),
+    ] {
+        let msg = error_text(&client, tool, a.clone()).await;
+        assert!(
+            msg.contains(field),
+            "{tool} {a}: `{field}` not named in {msg:?}"
+        );
+    }
+    // Nothing was written by the refused calls.
+    let r = client
+        .call_tool(CallToolRequestParams::new("recall").with_arguments(args(json!({"limit": 100}))))
         .await
         .unwrap();
     let found = r.structured_content.expect("structured content");

@@ -390,3 +390,32 @@ async fn openapi_documents_the_event_routes() {
     assert!(!names.contains(&"X-API-Version"), "{names:?}");
     s.shutdown().await;
 }
+
+#[tokio::test]
+async fn health_reports_the_event_memory() {
+    let s = start(|_| {}).await;
+    let r = s.bare(Method::GET, "/v1/health").send().await.unwrap();
+    let (st, h) = status_json(r).await;
+    assert_eq!(st, 200, "{h}");
+    let m = &h["services"]["memory"];
+    assert_eq!(m["status"], "up", "{h}");
+    let detail = m["detail"].as_str().unwrap();
+    assert!(detail.starts_with("sqlite event store"), "{detail}");
+    assert!(detail.contains("no vectors yet"), "{detail}");
+    assert!(detail.contains("auto-embedding off"), "{detail}");
+    assert!(m["latency_ms"].as_f64().unwrap() >= 0.0, "{h}");
+
+    // Once a vector is stored, health names its dimension.
+    let (st, b) = call(
+        &s,
+        Method::POST,
+        "/v1/events",
+        Some(json!({"content": {"text": "probe"}, "embedding": axis(0)})),
+    )
+    .await;
+    assert_eq!(st, 201, "{b}");
+    let (_, h) = status_json(s.bare(Method::GET, "/v1/health").send().await.unwrap()).await;
+    let detail = h["services"]["memory"]["detail"].as_str().unwrap();
+    assert!(detail.contains("vectors of dimension 4"), "{h}");
+    s.shutdown().await;
+}

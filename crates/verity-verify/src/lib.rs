@@ -18,6 +18,7 @@
 
 pub mod checks;
 pub mod claims;
+pub mod eval;
 pub mod evidence;
 pub mod judge_llm;
 pub mod judge_local;

@@ -74,6 +74,28 @@ impl Verity {
         self.memory.get_or_try_init(|| open(self)).await
     }
 
+    /// Health of the event memory: opens it if needed and asks its store
+    /// something cheap. Returns what it is (`sqlite` or `redis`, the vector
+    /// dimension) or the error that says why it is down.
+    pub async fn memory_health(&self) -> Result<String> {
+        let memory = self.memory().await?;
+        let store = memory.store();
+        let dim = store.dimension().await?;
+        let vectors = match dim {
+            Some(d) => format!("vectors of dimension {d}"),
+            None => "no vectors yet".to_string(),
+        };
+        let embedding = if memory.has_embedder() {
+            "auto-embedding on"
+        } else {
+            "auto-embedding off (no embedder)"
+        };
+        Ok(format!(
+            "{} event store, {vectors}, {embedding}",
+            store.backend()
+        ))
+    }
+
     /// Write one event (seed 004's `POST /v1/events`): auto-embedded from
     /// its text field unless it carries an `embedding`.
     pub async fn memory_add(&self, event: NewEvent) -> Result<Added> {

@@ -12,7 +12,7 @@ use verity_core::{Error, FetchError, FetchStatus, Fetcher, Judge, Result};
 use verity_fetch::NetworkGuard;
 use verity_verify::{LlmJudge, LocalJudge, Progress, Report, Verifier};
 
-use crate::api::verify::{CheckInput, CheckRequest, JudgeChoice};
+use crate::api::verify::{CheckInput, CheckRequest, EvalVerifyRequest, JudgeChoice, VerifyEval};
 use crate::config::GeneratorSpec;
 use crate::Verity;
 
@@ -90,6 +90,56 @@ impl Verity {
     }
 
     /// The judge a check uses.
+    /// Verification quality and speed on the evaluation data
+    /// (`verity eval verify`): SciFact claims against their cited
+    /// abstracts, numeric distortions of real page sentences, and a
+    /// document citing pages on loopback — with this handle's embedder and
+    /// judge. The verifier's fetcher allows loopback for the speed set only.
+    pub async fn eval_verify(&self, req: &EvalVerifyRequest) -> Result<VerifyEval> {
+        use verity_verify::eval;
+        let judge = self.judge(req.judge).await?;
+        let verifier = |allow_private: bool| -> Result<Verifier> {
+            Ok(Verifier::builder(self.fetchers.http(allow_private)?)
+                .embedder(self.embedder().cloned())
+                .judge(judge.clone())
+                .concurrency(crate::api::verify::DEFAULT_CONCURRENCY)
+                .build())
+        };
+        let sets = if req.sets.is_empty() {
+            eval::EvalSet::ALL.to_vec()
+        } else {
+            req.sets.clone()
+        };
+        let mut out = VerifyEval {
+            judge: judge.name().to_string(),
+            dense: self.embedder().is_some(),
+            scifact: None,
+            distortion: None,
+            speed: None,
+        };
+        for set in sets {
+            match set {
+                eval::EvalSet::Scifact => {
+                    let v = verifier(false)?;
+                    let dir = req.dir.join("scifact");
+                    out.scifact = Some(eval::scifact(&v, &dir, req.limit).await?);
+                }
+                eval::EvalSet::Distortion => {
+                    let v = verifier(false)?;
+                    let dir = req.dir.join("article-extraction");
+                    out.distortion = Some(eval::distortion(&v, &dir, req.limit).await?);
+                }
+                eval::EvalSet::Speed => {
+                    let v = verifier(true)?;
+                    let dir = req.dir.join("article-extraction");
+                    let n = req.citations.unwrap_or(200);
+                    out.speed = Some(eval::speed(&v, &dir, n).await?);
+                }
+            }
+        }
+        Ok(out)
+    }
+
     async fn judge(&self, choice: JudgeChoice) -> Result<Arc<dyn Judge>> {
         let model = !matches!(self.config().generator, GeneratorSpec::Extractive);
         match (choice, model) {

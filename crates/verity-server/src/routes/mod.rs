@@ -178,7 +178,7 @@ pub fn operations() -> Vec<Operation> {
                 (200, "Every service is up", Body::Json(schema::<service::HealthResponse>)),
                 (503, "A service is down", Body::Json(schema::<service::HealthResponse>)),
             ],
-            ..data("get", "/v1/health", "health", "Per-service health", "Store (and Redis when used), embedder, generator.")
+            ..data("get", "/v1/health", "health", "Per-service health", "Store (and Redis when used), embedder, event memory, generator.")
         },
         Operation {
             versioned: false,

@@ -44,7 +44,8 @@ pub struct ServiceHealth {
 pub struct HealthResponse {
     /// `ok` when every configured service is up, else `degraded`.
     pub status: String,
-    /// Per service: `store`, `redis` (when used), `embedder`, `generator`.
+    /// Per service: `store`, `redis` (when used), `embedder`, `memory`
+    /// (the event store), `generator`.
     pub services: BTreeMap<String, ServiceHealth>,
 }
 
@@ -111,6 +112,8 @@ pub async fn health(State(s): State<AppState>) -> Response {
         }
     };
     services.insert("embedder".into(), embedder);
+    let (r, ms) = probe(v.memory_health()).await;
+    services.insert("memory".into(), health_of(r, ms, |detail| detail));
     let (r, ms) = probe(v.generator_health()).await;
     services.insert("generator".into(), health_of(r, ms, |model| model));
     let healthy = services.values().all(|h| h.status != ServiceState::Down);

@@ -319,3 +319,23 @@ mod tests {
         assert!("pdf".parse::<ReportFormat>().is_err());
     }
 }
+
+pub use verity_verify::eval::{
+    ConfusionRow, DistortionEval, EvalSet, SciFactEval, SpeedEval, VerifyEval,
+};
+
+/// `verity eval verify`: verification quality and speed on the evaluation
+/// data (`dir` holds `scifact/` and `article-extraction/`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalVerifyRequest {
+    /// Data directory (`shared/data`).
+    pub dir: std::path::PathBuf,
+    /// Sets to run (default: all).
+    pub sets: Vec<EvalSet>,
+    /// SciFact: first N claims; distortion: first N pages.
+    pub limit: Option<usize>,
+    /// Citations in the speed document (default 200).
+    pub citations: Option<usize>,
+    /// Which judge (default: as `verity check`).
+    pub judge: JudgeChoice,
+}
