@@ -81,10 +81,18 @@ fn research_writes_a_checked_report_and_replays_it() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let refs = stdout.split("## References").nth(1).unwrap();
     assert!(refs.contains(&format!("{base}/agents.html")), "{refs}");
-    assert!(refs.contains("Prompt_Engineering_for_Developers.md"), "{refs}");
+    assert!(
+        refs.contains("Prompt_Engineering_for_Developers.md"),
+        "{refs}"
+    );
     assert!(!stdout.contains("[unsupported"), "{stdout}");
     assert!(run.join("trace.jsonl").exists() && kb.join("knowledge_db.json").exists());
 

@@ -133,6 +133,11 @@ async fn bad_memory_arguments_name_their_field_and_write_nothing() {
             json!({"distance_threshold": 2.5}),
             "distance_threshold",
         ),
+        (
+            "recall",
+            json!({"filter_metadata": "{\"a\": 1}"}),
+            "filter_metadata",
+        ),
         ("forget", json!({"id": "not-a-uuid"}), "id"),
         (
             "forget",

@@ -128,6 +128,13 @@ impl Verity {
 
     /// `remember`: store text with metadata and an optional time to live.
     pub async fn remember(&self, req: &RememberRequest) -> Result<Added> {
+        if req.ttl_seconds == Some(0) {
+            return Err(verity_core::InputError::field(
+                "ttl_seconds",
+                "must be a positive number of seconds",
+            )
+            .into());
+        }
         let ttl = req.ttl_seconds.map(Duration::from_secs);
         let metadata = serde_json::Value::Object(req.metadata.clone());
         self.memory()

@@ -130,11 +130,19 @@ impl Tool {
                         ToolError::Failed(Error::invalid_input(message))
                     }
                 })?;
-                let req: Req =
-                    serde_json::from_value(args).map_err(|e| ToolError::InvalidArguments {
+                // The error names the argument (`filter_metadata: invalid type …`).
+                let req: Req = serde_path_to_error::deserialize(args).map_err(|e| {
+                    let path = e.path().to_string();
+                    let inner = e.into_inner();
+                    ToolError::InvalidArguments {
                         tool: name.to_string(),
-                        message: e.to_string(),
-                    })?;
+                        message: if path == "." {
+                            inner.to_string()
+                        } else {
+                            format!("{path}: {inner}")
+                        },
+                    }
+                })?;
                 let resp = handler(verity, req).await?;
                 let text = render(&resp);
                 let structured = serde_json::to_value(&resp).map_err(|e| {
