@@ -227,6 +227,16 @@ pub fn same_kind(a: &Kind, b: &Kind) -> bool {
 /// assumed): equal up to the claim's rounding, or within the claim's bound.
 pub fn consistent(c: &Quantity, s: &Quantity) -> bool {
     let (cv, sv) = (c.value, s.value);
+    if c.kind == Kind::Year {
+        // A year is a label, not a measurement: no relative rounding (the
+        // 0.5 % slack below let 2025 pass for 2028 in the distortion set).
+        return match c.bound {
+            Bound::Exact => cv == sv,
+            Bound::Approx => (cv - sv).abs() <= 1.0,
+            Bound::AtLeast => sv >= cv,
+            Bound::AtMost => sv <= cv,
+        };
+    }
     let scale = cv.abs().max(sv.abs()).max(1e-9);
     // Rounding: the claim's written precision.
     let step = 10f64.powi(-(c.decimals as i32));
@@ -361,6 +371,19 @@ mod tests {
             check(&claim[0], &quantities("in 2020")),
             NumberCheck::Absent
         );
+    }
+
+    #[test]
+    fn years_match_exactly() {
+        let c = &quantities("in 2028")[0];
+        let s = &quantities("in 2025")[0];
+        assert_eq!(c.kind, Kind::Year);
+        assert!(!consistent(c, s), "2028 is not 2025");
+        assert!(consistent(c, c));
+        let around = &quantities("around 2024")[0];
+        assert_eq!(around.bound, Bound::Approx);
+        assert!(consistent(around, s), "around 2024 allows 2025");
+        assert!(!consistent(around, &quantities("in 2027")[0]));
     }
 
     #[test]

@@ -143,6 +143,33 @@ impl Verity {
         &self.net
     }
 
+    /// Web search on the SearXNG instance of `VERITY_SEARXNG_URL` (or
+    /// `SEARXNG_URL`), through this handle's HTTP client; `None` when unset.
+    /// The watch tools and the research workflow both use it.
+    #[cfg(feature = "sources")]
+    pub fn web_search_from_env(&self) -> Result<Option<Arc<dyn verity_core::WebSearch>>> {
+        let url = ["VERITY_SEARXNG_URL", "SEARXNG_URL"]
+            .iter()
+            .filter_map(|k| std::env::var(k).ok())
+            .map(|v| v.trim().to_string())
+            .find(|v| !v.is_empty());
+        self.web_search_at(url.as_deref())
+    }
+
+    /// Web search on the SearXNG instance at `url` through this handle's
+    /// HTTP client; `None` for `None`.
+    #[cfg(feature = "sources")]
+    pub fn web_search_at(
+        &self,
+        url: Option<&str>,
+    ) -> Result<Option<Arc<dyn verity_core::WebSearch>>> {
+        url.map(|u| {
+            verity_fetch::SearxngSearch::with_client(u, &self.net)
+                .map(|s| Arc::new(s) as Arc<dyn verity_core::WebSearch>)
+        })
+        .transpose()
+    }
+
     /// The configuration in use.
     pub fn config(&self) -> &VerityConfig {
         &self.config

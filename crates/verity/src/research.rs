@@ -1,7 +1,7 @@
 //! The research workflow (seed 003) on a [`Verity`] handle:
 //! [`Verity::research`] builds a [`ResearchPipeline`] over the handle's
 //! store and embedder, its one fetcher, the configured web search
-//! (`VERITY_SEARXNG_URL`) and — when a model generator is configured — that
+//! (`VERITY_SEARXNG_URL`, on the handle's HTTP client) and — when a model generator is configured — that
 //! generator for the planner, the writer and the summaries (with the LLM
 //! judge), else the deterministic planner, the extractive writer and the
 //! local judge.
@@ -67,13 +67,7 @@ impl Verity {
             None => Arc::new(LocalJudge::new()),
         };
         let fetcher: Arc<dyn Fetcher> = self.fetchers.http(opts.allow_private)?;
-        let web: Option<Arc<dyn WebSearch>> = match std::env::var("VERITY_SEARXNG_URL")
-            .ok()
-            .filter(|u| !u.trim().is_empty())
-        {
-            Some(u) => Some(Arc::new(verity_fetch::SearxngSearch::new(&u)?) as Arc<dyn WebSearch>),
-            None => None,
-        };
+        let web: Option<Arc<dyn WebSearch>> = self.web_search_from_env()?;
         let pipeline = ResearchPipeline::builder(self.store().clone(), kb)
             .embedder(self.embedder().cloned())
             .fetcher(Some(fetcher))

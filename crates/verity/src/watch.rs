@@ -20,9 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use tokio::sync::OnceCell;
-use verity_core::{
-    Article, ConfigError, Document, Error, Fetcher, Judge, Result, ScoringGuide, WebSearch,
-};
+use verity_core::{Article, ConfigError, Document, Error, Fetcher, Judge, Result, ScoringGuide};
 use verity_ingest::Ingestor;
 
 pub use verity_watch::*;
@@ -184,8 +182,7 @@ impl Verity {
         };
         let fetcher: Arc<dyn Fetcher> = self.fetchers.get(config.allow_private)?;
         b = b.fetcher(fetcher);
-        if let Some(url) = &config.searxng_url {
-            let search: Arc<dyn WebSearch> = Arc::new(verity_fetch::SearxngSearch::new(url)?);
+        if let Some(search) = self.web_search_at(config.searxng_url.as_deref())? {
             b = b.web_search(search);
         }
         if let Some(j) = config.judge.clone() {
