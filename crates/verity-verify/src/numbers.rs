@@ -243,6 +243,8 @@ pub fn consistent(c: &Quantity, s: &Quantity) -> bool {
     let close = (cv - sv).abs() <= (step / 2.0).max(scale * 0.005) + 1e-9;
     match c.bound {
         Bound::Exact => close,
+        // "up to 360 miles" against "up to 277 miles": two different limits.
+        Bound::AtLeast | Bound::AtMost if s.bound == c.bound => close,
         Bound::Approx => (cv - sv).abs() <= scale * 0.1 + step / 2.0,
         Bound::AtLeast => sv >= cv - 1e-9 || close,
         Bound::AtMost => sv <= cv + 1e-9 || close,
@@ -371,6 +373,14 @@ mod tests {
             check(&claim[0], &quantities("in 2020")),
             NumberCheck::Absent
         );
+    }
+
+    #[test]
+    fn the_same_bound_on_both_sides_compares_the_limits() {
+        let c = &quantities("up to 360 miles")[0];
+        assert!(!consistent(c, &quantities("up to 277 miles")[0]));
+        assert!(consistent(c, &quantities("a range of 277 miles")[0]));
+        assert!(consistent(c, &quantities("up to 360 miles")[0]));
     }
 
     #[test]
