@@ -240,6 +240,7 @@ async fn run(cli: Cli) -> verity::Result<u8> {
             use verity::tools::{FileRoots, ToolOptions, ToolRegistry};
             let options = ToolOptions {
                 file_roots: FileRoots::new(&a.roots)?,
+                ..ToolOptions::default()
             };
             let verity = std::sync::Arc::new(open(&overrides(&cli), &out).await?);
             let registry = std::sync::Arc::new(ToolRegistry::builtin(&options));

@@ -35,6 +35,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let verity = Arc::new(Verity::open(VerityConfig::from_env()?).await?);
     let tool_options = ToolOptions {
         file_roots: FileRoots::new(&roots)?,
+        ..ToolOptions::default()
     };
     let registry = Arc::new(ToolRegistry::builtin(&tool_options));
     let app = axum::Router::new().nest("/mcp", router(verity, registry, options));

@@ -7,5 +7,6 @@
 mod common;
 mod http;
 mod memory;
+mod research;
 mod verify_citations;
 mod watch;

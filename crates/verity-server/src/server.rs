@@ -51,6 +51,7 @@ impl Server {
         let verity = Arc::new(Verity::open_with(&config.verity).await?);
         let tools = ToolOptions {
             file_roots: roots.clone(),
+            ..ToolOptions::default()
         };
         let mcp = verity_mcp::router(
             verity.clone(),

@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use verity_core::{Fetcher, Generator, Judge, Result, WebSearch};
 pub use verity_research::{
-    CheckedReport, KnowledgeBase, KnowledgeEntry, PlanSource, Progress, ResearchOutcome,
-    SentenceCheck, StepTiming, TaskStatus, ThemeCoverage, TraceRecord,
+    CheckedReport, DocOutcome, KnowledgeBase, KnowledgeEntry, PlanSource, Progress,
+    ResearchOutcome, SentenceCheck, StepTiming, TaskStatus, ThemeCoverage, TraceRecord, UrlRef,
 };
 use verity_research::{ResearchPipeline, UnsupportedPolicy};
 use verity_verify::{LlmJudge, LocalJudge};
@@ -50,14 +50,63 @@ impl Verity {
         let home = self.config().home.clone();
         let run_dir = opts.run_dir.clone().unwrap_or_else(|| {
             home.join("runs")
-                .join(chrono::Utc::now().format("%Y%m%dT%H%M%S").to_string())
+                .join(chrono::Utc::now().format("%Y%m%dT%H%M%S%.3f").to_string())
         });
-        let kb = opts
-            .knowledge_dir
-            .clone()
-            .unwrap_or_else(|| home.join("knowledge"));
+        let pipeline = self.research_pipeline(opts, !opts.replay).await?;
+        let out = if opts.replay {
+            pipeline.replay(&run_dir, progress).await
+        } else {
+            pipeline.run_file(syllabus, &run_dir, progress).await
+        };
+        out.map_err(verity_core::Error::from)
+    }
+
+    /// `find_by_name`: the knowledge-base entry of the file `name` (read
+    /// from disk), `None` when the knowledge base has no such file.
+    pub fn find_by_name(
+        &self,
+        name: &str,
+        knowledge_dir: Option<&Path>,
+    ) -> Result<Option<KnowledgeEntry>> {
+        let kb = KnowledgeBase::open(self.knowledge_dir(knowledge_dir))
+            .map_err(verity_core::Error::from)?;
+        kb.find_by_name(name).map_err(verity_core::Error::from)
+    }
+
+    /// Add a reference to the knowledge base: with `reference.url`, the
+    /// Documentalist downloads it with the handle's fetcher (unless the
+    /// knowledge base already has it), saves it as Markdown, registers it and
+    /// indexes it once; with `file` instead, the file of that name already in
+    /// the knowledge base directory is registered and indexed.
+    pub async fn add_reference(
+        &self,
+        reference: Reference,
+        opts: &ResearchOptions,
+    ) -> Result<DocOutcome> {
+        let pipeline = self.research_pipeline(opts, true).await?;
+        let doc = pipeline.documentalist();
+        let out = match reference {
+            Reference::Url(r) => doc.add_url(&r).await,
+            Reference::File(name) => doc.add_file(&name).await,
+        };
+        out.map_err(verity_core::Error::from)
+    }
+
+    fn knowledge_dir(&self, dir: Option<&Path>) -> PathBuf {
+        dir.map(Path::to_path_buf)
+            .unwrap_or_else(|| self.config().home.join("knowledge"))
+    }
+
+    /// The research pipeline over this handle; `use_model`: the configured
+    /// generator plans, writes and summarises (when one is configured).
+    async fn research_pipeline(
+        &self,
+        opts: &ResearchOptions,
+        use_model: bool,
+    ) -> Result<ResearchPipeline> {
+        let kb = self.knowledge_dir(opts.knowledge_dir.as_deref());
         let model = !matches!(self.config().generator, GeneratorSpec::Extractive);
-        let generator: Option<Arc<dyn Generator>> = if model && !opts.replay {
+        let generator: Option<Arc<dyn Generator>> = if model && use_model {
             Some(self.rag().await?.generator().clone())
         } else {
             None
@@ -68,7 +117,7 @@ impl Verity {
         };
         let fetcher: Arc<dyn Fetcher> = self.fetchers.http(opts.allow_private)?;
         let web: Option<Arc<dyn WebSearch>> = self.web_search_from_env()?;
-        let pipeline = ResearchPipeline::builder(self.store().clone(), kb)
+        ResearchPipeline::builder(self.store().clone(), kb)
             .embedder(self.embedder().cloned())
             .fetcher(Some(fetcher))
             .web_search(web)
@@ -80,12 +129,15 @@ impl Verity {
                 UnsupportedPolicy::Flag
             })
             .build()
-            .map_err(verity_core::Error::from)?;
-        let out = if opts.replay {
-            pipeline.replay(&run_dir, progress).await
-        } else {
-            pipeline.run_file(syllabus, &run_dir, progress).await
-        };
-        out.map_err(verity_core::Error::from)
+            .map_err(verity_core::Error::from)
     }
+}
+
+/// A reference to add to the knowledge base ([`Verity::add_reference`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reference {
+    /// A URL to download, with what is known of it.
+    Url(UrlRef),
+    /// A file already placed in the knowledge base directory, by name.
+    File(String),
 }

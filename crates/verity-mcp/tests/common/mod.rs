@@ -47,6 +47,7 @@ pub async fn fixture() -> Fixture {
     verity.ingest_documents(docs(), &|_| {}).await.unwrap();
     let options = ToolOptions {
         file_roots: FileRoots::new([files.path()]).unwrap(),
+        ..ToolOptions::default()
     };
     Fixture {
         home,

@@ -33,6 +33,8 @@ mod ingest;
 pub mod memory;
 mod ops;
 mod overrides;
+#[cfg(feature = "research")]
+pub mod research;
 mod rest;
 mod search;
 pub mod time;

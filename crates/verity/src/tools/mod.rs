@@ -10,7 +10,8 @@
 //! Built-in tools: `search`, `ask`, `ingest`, `fetch_url`, `get_document`,
 //! `stats`; with the `verify` feature `verify_citations`; with the `memory`
 //! feature `remember`, `recall`, `forget`; with the `watch` feature, the
-//! tools of seed 000 (`tools/watch/`).
+//! tools of seed 000 (`tools/watch/`); with the `research` feature
+//! `find_by_name`, `add_reference` and `research` (seed 003).
 //!
 //! ## Adding a tool (one file)
 //!
@@ -49,6 +50,8 @@ mod ingest;
 mod recall;
 #[cfg(feature = "memory")]
 mod remember;
+#[cfg(feature = "research")]
+mod research;
 mod search;
 mod stats;
 #[cfg(feature = "verify")]
@@ -62,8 +65,11 @@ pub use roots::{FileRoots, ResolvedFiles};
 /// What the built-in tools need from the host's configuration.
 #[derive(Debug, Clone, Default)]
 pub struct ToolOptions {
-    /// Directories `ingest` may read files from; empty: inline documents only.
+    /// Directories `ingest` and `research` may read files from; empty: inline documents only.
     pub file_roots: FileRoots,
+    /// Let `research` and `add_reference` fetch private and loopback
+    /// addresses (an operator's choice, never a tool argument).
+    pub allow_private_fetch: bool,
 }
 
 /// The built-in tools, in the order hosts list them. One line per tool file.
@@ -83,6 +89,12 @@ pub const BUILTIN: &[fn(&ToolOptions) -> Tool] = &[
     recall::tool,
     #[cfg(feature = "memory")]
     forget::tool,
+    #[cfg(feature = "research")]
+    research::find_by_name,
+    #[cfg(feature = "research")]
+    research::add_reference,
+    #[cfg(feature = "research")]
+    research::run,
     #[cfg(feature = "watch")]
     watch::rules::get_veille_rules,
     #[cfg(feature = "watch")]
