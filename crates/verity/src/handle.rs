@@ -148,12 +148,7 @@ impl Verity {
     /// The watch tools and the research workflow both use it.
     #[cfg(feature = "sources")]
     pub fn web_search_from_env(&self) -> Result<Option<Arc<dyn verity_core::WebSearch>>> {
-        let url = ["VERITY_SEARXNG_URL", "SEARXNG_URL"]
-            .iter()
-            .filter_map(|k| std::env::var(k).ok())
-            .map(|v| v.trim().to_string())
-            .find(|v| !v.is_empty());
-        self.web_search_at(url.as_deref())
+        self.web_search_at(searxng_url_from_env().as_deref())
     }
 
     /// Web search on the SearXNG instance at `url` through this handle's
@@ -550,4 +545,14 @@ async fn bust_on_embed_space_change(cache: &dyn Cache, id: Option<&EmbedderId>) 
             .await?;
     }
     Ok(())
+}
+
+/// The SearXNG instance of `VERITY_SEARXNG_URL` (or `SEARXNG_URL`), if set.
+#[cfg(feature = "sources")]
+pub(crate) fn searxng_url_from_env() -> Option<String> {
+    ["VERITY_SEARXNG_URL", "SEARXNG_URL"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok())
+        .map(|v| v.trim().to_string())
+        .find(|v| !v.is_empty())
 }

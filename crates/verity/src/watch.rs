@@ -97,7 +97,7 @@ impl WatchConfig {
             }
         };
         Ok(Self {
-            searxng_url: env("VERITY_SEARXNG_URL").or_else(|| env("SEARXNG_URL")),
+            searxng_url: crate::handle::searxng_url_from_env(),
             allow_private,
             llm_judge,
             ..Self::default()
