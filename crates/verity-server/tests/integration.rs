@@ -9,6 +9,7 @@ mod common;
 mod events;
 mod generator_down;
 mod mcp_mount;
+mod research;
 mod routes;
 mod security;
 mod verify;
