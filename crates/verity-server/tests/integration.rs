@@ -10,6 +10,7 @@ mod events;
 mod generator_down;
 mod mcp_mount;
 mod research;
+mod research_llm;
 mod routes;
 mod security;
 mod verify;

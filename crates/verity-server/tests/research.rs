@@ -16,11 +16,11 @@ use serde_json::{json, Value};
 
 use crate::common::{self, assert_error, TestServer};
 
-fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../verity-research/tests/fixtures")
 }
 
-type Hits = Arc<Mutex<HashMap<String, usize>>>;
+pub(crate) type Hits = Arc<Mutex<HashMap<String, usize>>>;
 
 async fn page(State(hits): State<Hits>, uri: Uri) -> Response {
     let path = uri.path().to_string();
@@ -35,7 +35,7 @@ async fn page(State(hits): State<Hits>, uri: Uri) -> Response {
 }
 
 /// The fixture's web pages on a loopback port; base URL and hit counts.
-async fn web() -> (String, Hits) {
+pub(crate) async fn web() -> (String, Hits) {
     let hits = Hits::default();
     let app = axum::Router::new().fallback(page).with_state(hits.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -48,7 +48,7 @@ async fn web() -> (String, Hits) {
 
 /// A root holding the syllabus (URLs on `base`); the server's knowledge
 /// base holding the internal file.
-fn setup(root: &Path, home: &Path, base: &str) {
+pub(crate) fn setup(root: &Path, home: &Path, base: &str) {
     let text = std::fs::read_to_string(fixtures().join("syllabus.md"))
         .unwrap()
         .replace("{BASE}", base);
@@ -73,7 +73,7 @@ async fn server(root: &Path, allow_private_fetch: bool) -> TestServer {
 
 /// Start a run and poll its job until it ends; the final status and every
 /// `phase` seen while it ran.
-async fn run(s: &TestServer, syllabus: &str) -> (Value, Vec<String>) {
+pub(crate) async fn run(s: &TestServer, syllabus: &str) -> (Value, Vec<String>) {
     let r = s
         .req(reqwest::Method::POST, "/v1/research")
         .json(&json!({ "syllabus": syllabus }))
