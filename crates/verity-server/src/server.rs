@@ -146,7 +146,9 @@ impl Server {
 /// After the last connection: let jobs finish (within the grace period), flush the store.
 async fn close(state: &AppState) {
     if !state.jobs.wait_idle(state.config.shutdown_grace()).await {
-        tracing::warn!("shutdown: jobs (ingest, research) still running after the grace period were abandoned");
+        tracing::warn!(
+            "shutdown: jobs (ingest, research) still running after the grace period were abandoned"
+        );
     }
     match state.verity.flush().await {
         Ok(()) => tracing::info!("store flushed and closed"),
