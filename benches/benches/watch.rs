@@ -32,19 +32,55 @@ use verity_core::hash::sha1_hex;
 use verity_core::{Article, Priority, RelevanceRule, RuleKind, RuleStore, SourceType, WatchStore};
 use verity_store::SqliteWatchStore;
 use verity_watch::simhash::fingerprint;
-use verity_watch::{canonical_url, CheckArticleRequest, LogArticleRequest, MatchedBy, ScoreRequest, Watch};
+use verity_watch::{
+    canonical_url, CheckArticleRequest, LogArticleRequest, MatchedBy, ScoreRequest, Watch,
+};
 
 const HOSTS: &[&str] = &[
-    "arxiv.org", "www.nature.com", "www.science.org", "techcrunch.com", "www.theverge.com",
-    "arstechnica.com", "news.ycombinator.com", "www.reddit.com", "blog.ollama.com", "huggingface.co",
-    "www.wired.com", "www.technologyreview.com", "venturebeat.com", "www.zdnet.com", "www.lemonde.fr",
-    "www.lesechos.fr", "www.usine-digitale.fr", "www.numerama.com", "korben.info", "www.developpez.com",
-    "medium.com", "dev.to", "github.blog", "openai.com", "www.anthropic.com",
-    "mistral.ai", "ai.meta.com", "deepmind.google", "www.biorxiv.org", "www.medrxiv.org",
-    "www.cell.com", "www.thelancet.com", "www.bmj.com", "www.nejm.org", "jamanetwork.com",
-    "www.sciencedaily.com", "phys.org", "www.newscientist.com", "www.quantamagazine.org", "spectrum.ieee.org",
+    "arxiv.org",
+    "www.nature.com",
+    "www.science.org",
+    "techcrunch.com",
+    "www.theverge.com",
+    "arstechnica.com",
+    "news.ycombinator.com",
+    "www.reddit.com",
+    "blog.ollama.com",
+    "huggingface.co",
+    "www.wired.com",
+    "www.technologyreview.com",
+    "venturebeat.com",
+    "www.zdnet.com",
+    "www.lemonde.fr",
+    "www.lesechos.fr",
+    "www.usine-digitale.fr",
+    "www.numerama.com",
+    "korben.info",
+    "www.developpez.com",
+    "medium.com",
+    "dev.to",
+    "github.blog",
+    "openai.com",
+    "www.anthropic.com",
+    "mistral.ai",
+    "ai.meta.com",
+    "deepmind.google",
+    "www.biorxiv.org",
+    "www.medrxiv.org",
+    "www.cell.com",
+    "www.thelancet.com",
+    "www.bmj.com",
+    "www.nejm.org",
+    "jamanetwork.com",
+    "www.sciencedaily.com",
+    "phys.org",
+    "www.newscientist.com",
+    "www.quantamagazine.org",
+    "spectrum.ieee.org",
 ];
-const SECTIONS: &[&str] = &["news", "blog", "research", "articles", "posts", "2025/06", "tech/ai"];
+const SECTIONS: &[&str] = &[
+    "news", "blog", "research", "articles", "posts", "2025/06", "tech/ai",
+];
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -137,23 +173,117 @@ fn rules() -> Vec<RelevanceRule> {
     use Priority::*;
     use RuleKind::*;
     vec![
-        r("local_llm", Include, &["ollama", "local llm", "llama.cpp"], 3, Critical),
-        r("rag", Include, &["retrieval augmented generation", "rag", "vector search"], 3, Critical),
+        r(
+            "local_llm",
+            Include,
+            &["ollama", "local llm", "llama.cpp"],
+            3,
+            Critical,
+        ),
+        r(
+            "rag",
+            Include,
+            &["retrieval augmented generation", "rag", "vector search"],
+            3,
+            Critical,
+        ),
         r("agents", Include, &["agent", "tool use", "mcp"], 2, High),
-        r("cancer", Include, &["cancer", "tumor", "tumour", "carcinoma"], 2, High),
-        r("genomics", Include, &["gene expression", "genome", "dna", "rna"], 2, High),
-        r("immunology", Include, &["immune", "t cells", "antibody", "cytokine"], 2, Medium),
-        r("cardio", Include, &["cardiovascular", "heart failure", "blood pressure"], 1, Medium),
-        r("neuro", Include, &["neuron", "brain", "cortex", "alzheimer"], 1, Medium),
-        r("trials", Boost, &["randomized controlled trial", "meta-analysis", "cohort study"], 2, High),
-        r("stats", Boost, &["significant", "p <", "confidence interval"], 1, Low),
+        r(
+            "cancer",
+            Include,
+            &["cancer", "tumor", "tumour", "carcinoma"],
+            2,
+            High,
+        ),
+        r(
+            "genomics",
+            Include,
+            &["gene expression", "genome", "dna", "rna"],
+            2,
+            High,
+        ),
+        r(
+            "immunology",
+            Include,
+            &["immune", "t cells", "antibody", "cytokine"],
+            2,
+            Medium,
+        ),
+        r(
+            "cardio",
+            Include,
+            &["cardiovascular", "heart failure", "blood pressure"],
+            1,
+            Medium,
+        ),
+        r(
+            "neuro",
+            Include,
+            &["neuron", "brain", "cortex", "alzheimer"],
+            1,
+            Medium,
+        ),
+        r(
+            "trials",
+            Boost,
+            &[
+                "randomized controlled trial",
+                "meta-analysis",
+                "cohort study",
+            ],
+            2,
+            High,
+        ),
+        r(
+            "stats",
+            Boost,
+            &["significant", "p <", "confidence interval"],
+            1,
+            Low,
+        ),
         r("mice", Boost, &["mice", "mouse model"], 1, Low),
-        r("open_source", Boost, &["open source", "open-source", "apache 2.0"], 2, Medium),
-        r("benchmarks", Boost, &["benchmark", "state of the art", "sota"], 1, Low),
-        r("french", Boost, &["étude", "données", "santé publique"], 1, Low),
-        r("crypto", Exclude, &["bitcoin", "nft", "crypto"], -10, Critical),
-        r("sponsored", Exclude, &["sponsored", "advertisement", "partenariat"], -5, High),
-        r("gossip", Exclude, &["celebrity", "rumor", "rumeur"], -5, Medium),
+        r(
+            "open_source",
+            Boost,
+            &["open source", "open-source", "apache 2.0"],
+            2,
+            Medium,
+        ),
+        r(
+            "benchmarks",
+            Boost,
+            &["benchmark", "state of the art", "sota"],
+            1,
+            Low,
+        ),
+        r(
+            "french",
+            Boost,
+            &["étude", "données", "santé publique"],
+            1,
+            Low,
+        ),
+        r(
+            "crypto",
+            Exclude,
+            &["bitcoin", "nft", "crypto"],
+            -10,
+            Critical,
+        ),
+        r(
+            "sponsored",
+            Exclude,
+            &["sponsored", "advertisement", "partenariat"],
+            -5,
+            High,
+        ),
+        r(
+            "gossip",
+            Exclude,
+            &["celebrity", "rumor", "rumeur"],
+            -5,
+            Medium,
+        ),
         r("sports", Exclude, &["football", "transfer window"], -4, Low),
         r("jobs", Exclude, &["we are hiring", "job offer"], -3, Low),
         r("retracted", Exclude, &["retracted", "retraction"], -6, High),
@@ -172,7 +302,10 @@ fn respelled(url: &str, i: usize) -> String {
     let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
     let host = host.trim_start_matches("www.");
     match i % 3 {
-        0 => format!("http://WWW.{}/{path}/?utm_source=rss&utm_medium=feed#comments", host.to_uppercase()),
+        0 => format!(
+            "http://WWW.{}/{path}/?utm_source=rss&utm_medium=feed#comments",
+            host.to_uppercase()
+        ),
         1 => format!("https://{host}:443/{path}?fbclid=abc{i}"),
         _ => format!("https://www.{host}/{path}#top"),
     }
@@ -227,12 +360,19 @@ fn main() {
         };
         rt.block_on(store.put_article(&rec)).unwrap();
         if i > 0 && i % 20_000 == 0 {
-            eprintln!("  {i} / {n} articles ({:.0}/s)", i as f64 / t.elapsed().as_secs_f64());
+            eprintln!(
+                "  {i} / {n} articles ({:.0}/s)",
+                i as f64 / t.elapsed().as_secs_f64()
+            );
         }
     }
     let build_s = t.elapsed().as_secs_f64();
     let count = rt.block_on(store.article_count()).unwrap();
-    println!("articles: {count} ({:.1} s to write, {:.0}/s)", build_s, count as f64 / build_s);
+    println!(
+        "articles: {count} ({:.1} s to write, {:.0}/s)",
+        build_s,
+        count as f64 / build_s
+    );
 
     let q = 300usize;
     let pick = |k: usize| (mix(k as u64 + 77) % n as u64) as usize;

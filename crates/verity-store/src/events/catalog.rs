@@ -284,10 +284,9 @@ impl Catalog {
         let posting = p.sets.first().map(|s| s.len());
         // Count the time range only as far as it could still be the smaller driver.
         let bound = posting.unwrap_or(usize::MAX).min(cap * 4).saturating_add(1);
-        let time_len = p
-            .r
-            .has_time()
-            .then(|| self.time_range(p.r).take(bound).count());
+        let time_len =
+            p.r.has_time()
+                .then(|| self.time_range(p.r).take(bound).count());
         let mut out: Vec<i64> = match (posting, time_len) {
             (Some(n), tl) if tl.is_none_or(|tl| n <= tl) => {
                 if n > cap * 4 {
