@@ -29,11 +29,14 @@ use std::time::Instant;
 use chrono::{Duration, TimeZone, Utc};
 use serde_json::Value;
 use verity_core::hash::sha1_hex;
-use verity_core::{Article, Priority, RelevanceRule, RuleKind, RuleStore, SourceType, WatchStore};
+use verity_core::{
+    Article, ArticleFilter, Priority, RelevanceRule, RuleKind, RuleStore, SourceType, WatchStore,
+};
 use verity_store::SqliteWatchStore;
 use verity_watch::simhash::fingerprint;
 use verity_watch::{
     canonical_url, CheckArticleRequest, LogArticleRequest, MatchedBy, ScoreRequest, Watch,
+    DEFAULT_NEAR_DUP_DISTANCE,
 };
 
 const HOSTS: &[&str] = &[
@@ -449,6 +452,41 @@ fn main() {
             pct(&mut ms, 0.95)
         );
     }
+
+    // How many near-duplicate queries are within the detector's distance of
+    // their original (the others are correctly not found).
+    let within = (0..q)
+        .filter(|&k| {
+            let a = article(&docs, pick(k), 0);
+            let edited = a.text.replacen(" the ", " this ", 1);
+            let e = format!("{edited} Share this article. Subscribe to our newsletter.");
+            let (x, y) = (fingerprint(&a.text).unwrap(), fingerprint(&e).unwrap());
+            (x.simhash ^ y.simhash).count_ones() <= DEFAULT_NEAR_DUP_DISTANCE
+        })
+        .count();
+    println!("near-duplicate queries within {DEFAULT_NEAR_DUP_DISTANCE} bits of their original: {within}/{q}");
+
+    // Reference for the former 8-bit band index: a content check read and
+    // decoded every article sharing one of 8 bands, ~8·N/256 of them.
+    let band_reads = 8 * count / 256;
+    let mut ms = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        let got = rt
+            .block_on(store.articles(&ArticleFilter {
+                since: None,
+                source: None,
+                validated_only: false,
+                limit: band_reads,
+            }))
+            .unwrap();
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(got.len(), band_reads);
+    }
+    println!(
+        "reference: reading and decoding {band_reads} articles (the former band lookup's load per content check): p50 {:.3} ms",
+        pct(&mut ms, 0.5)
+    );
 
     // score_article.
     let reqs: Vec<ScoreRequest> = (0..q)
