@@ -17,8 +17,8 @@ use verity::watch::{
     ArticlesResponse, CheckArticleRequest, CheckArticleResponse, CrawlRequest, CrawlResponse,
     GetArticlesRequest, GetRulesRequest, GetWatchDecisionsRequest, LogArticleRequest,
     LogArticleResponse, LogDecisionRequest, LogDecisionResponse, RulesResponse, ScoreRequest,
-    ScoreResult, UpdateRuleResponse, VerifyFactRequest, VerifyFactResponse,
-    WatchDecisionsResponse, WebSearchRequest, WebSearchResponse,
+    ScoreResult, UpdateRuleResponse, VerifyFactRequest, VerifyFactResponse, WatchDecisionsResponse,
+    WebSearchRequest, WebSearchResponse,
 };
 use verity::Verity;
 
@@ -87,9 +87,8 @@ fn named<T: FromStr<Err = verity::Error>>(py: Python<'_>, s: &str) -> PyResult<T
 
 /// An enum parsed by its serde names (the error names the allowed values).
 fn wire<T: for<'de> Deserialize<'de>>(py: Python<'_>, field: &str, s: &str) -> PyResult<T> {
-    T::deserialize(StrDeserializer::<DeError>::new(s.trim())).map_err(|e| {
-        conv::to_pyerr(py, verity::Error::invalid_input(format!("`{field}`: {e}")))
-    })
+    T::deserialize(StrDeserializer::<DeError>::new(s.trim()))
+        .map_err(|e| conv::to_pyerr(py, verity::Error::invalid_input(format!("`{field}`: {e}"))))
 }
 
 fn time(
@@ -128,7 +127,10 @@ impl Watch {
 
 fn get_rules(py: Python<'_>, kind: Option<&str>, priority: Option<&str>) -> PyResult<Op> {
     Ok(Op::GetRules(GetRulesRequest {
-        kind: kind.map(|k| wire(py, "type", k)).transpose()?.unwrap_or_default(),
+        kind: kind
+            .map(|k| wire(py, "type", k))
+            .transpose()?
+            .unwrap_or_default(),
         priority: priority.map(|p| named(py, p)).transpose()?,
     }))
 }
@@ -237,9 +239,7 @@ fn web_search(
     Ok(Op::WebSearch(WebSearchRequest {
         query,
         num_results,
-        time_range: time_range
-            .map(|t| wire(py, "time_range", t))
-            .transpose()?,
+        time_range: time_range.map(|t| wire(py, "time_range", t)).transpose()?,
     }))
 }
 
