@@ -382,6 +382,209 @@ export interface AddReferenceResult {
   enriched_by: string
 }
 
+export type RuleKind = 'include' | 'exclude' | 'boost'
+export type RulePriority = 'critical' | 'high' | 'medium' | 'low'
+export type SourceType = 'rss' | 'youtube' | 'reddit' | 'hn'
+export type DecisionLlm = 'qwen' | 'phi'
+export type DecisionType = 'score' | 'validate' | 'reject' | 'verify_fact'
+export type FactVerdict = 'supported' | 'not_supported' | 'partial' | 'inconclusive' | 'source_unavailable'
+
+export interface ScoringGuide { base_score: number; min_valid_score: number; max_score: number }
+
+/** A relevance rule of the watch. */
+export interface RelevanceRule {
+  name: string
+  type: RuleKind
+  keywords: string[]
+  score_modifier: number
+  priority: RulePriority
+  active: boolean
+  description?: string
+}
+
+/** `updateVeilleRule`'s request: create or replace the rule `name`. */
+export interface RuleUpdate {
+  name: string
+  type: RuleKind
+  keywords: string[]
+  /** −10 … +5; default by type (include +2, boost +1, exclude −10). */
+  scoreModifier?: number
+  priority?: RulePriority
+  active?: boolean
+  description?: string
+}
+
+export interface RulesResponse { rules: RelevanceRule[]; scoring_guide: ScoringGuide }
+export interface UpdateRuleResponse { updated: boolean; created: boolean; rule: RelevanceRule }
+
+export interface RuleMatch {
+  rule: string
+  type: RuleKind
+  priority: RulePriority
+  score_modifier: number
+  keywords: { keyword: string; count: number; fields: ('title' | 'content' | 'url')[] }[]
+}
+
+/** `scoreArticle`: base score plus the matched rules' modifiers, clamped, explained. */
+export interface ScoreResult {
+  score: number
+  raw_score: number
+  valid: boolean
+  excluded: boolean
+  matched_rules: RuleMatch[]
+  explanation: string[]
+  scoring_guide: ScoringGuide
+  truncated?: boolean
+}
+
+export interface ArticleBrief {
+  id: string
+  title: string
+  url: string
+  source: string
+  processed_at: string
+  qwen_score?: number
+  phi_validated: boolean
+}
+
+export interface CheckArticleResult {
+  exists: boolean
+  article?: ArticleBrief
+  matched_by?: 'url' | 'same_content' | 'near_duplicate'
+  distance?: number
+  canonical_url: string
+  message: string
+}
+
+/** `logArticle`'s request (seed 000 fields, camelCase). */
+export interface LogArticleRequest {
+  url: string
+  title: string
+  source: string
+  sourceType: SourceType
+  qwenScore?: number
+  qwenKeywords?: string[]
+  phiValidated?: boolean
+  phiConfidence?: number
+  summaryFr?: string
+  impact?: string
+  hashtags?: string[]
+  linkedinDraft?: string
+  /** Full text: fingerprinted for duplicate detection and indexed in the store. */
+  rawContent?: string
+}
+
+export interface LogArticleResult {
+  logged: boolean
+  article_id: string
+  created: boolean
+  duplicate_of?: string
+  canonical_url: string
+  ingested?: boolean
+  ingest_error?: string
+}
+
+/** A logged article. */
+export interface Article {
+  id: string
+  url: string
+  canonical_url: string
+  aliases?: string[]
+  title: string
+  source: string
+  source_type: SourceType
+  qwen_score?: number
+  qwen_keywords: string[]
+  phi_validated: boolean
+  phi_confidence?: number
+  summary_fr?: string
+  impact?: string
+  hashtags: string[]
+  linkedin_draft?: string
+  content_sha1?: string
+  simhash?: number
+  word_count?: number
+  processed_at: string
+  updated_at: string
+}
+
+export interface ArticlesResponse { articles: Article[]; total: number; period: string }
+
+export interface LogDecisionRequest {
+  articleId?: string
+  llm: DecisionLlm
+  decisionType: DecisionType
+  decision: string
+  confidence?: number
+  reasoning?: string
+  toolsUsed?: string[]
+}
+
+export interface LogDecisionResult { logged: boolean; decision_id: string; created_at: string }
+
+/** An entry of the decision audit log. */
+export interface WatchDecision {
+  id: string
+  article_id?: string
+  llm: DecisionLlm
+  decision_type: DecisionType
+  decision: string
+  confidence?: number
+  reasoning?: string
+  tools_used: string[]
+  created_at: string
+}
+
+export interface WatchDecisionsResponse { decisions: WatchDecision[]; total: number }
+
+export interface WebSearchResponse {
+  query: string
+  results: { title: string; url: string; snippet: string; source: string }[]
+  total_found: number
+}
+
+export interface CrawlResponse {
+  url: string
+  title: string
+  content: string
+  word_count: number
+  extracted_at: string
+  truncated?: boolean
+  paywalled?: boolean
+  links?: { text: string; url: string }[]
+}
+
+export interface VerifyFactResult {
+  claim: string
+  verified: boolean
+  confidence: number
+  verdict: FactVerdict
+  sources: { url: string; excerpt: string; title?: string; verdict: FactVerdict; confidence: number }[]
+  summary: string
+  not_enough_evidence: boolean
+  searched?: string
+  unavailable?: { url: string; code: string; error: string }[]
+  judge: string
+}
+
+/** The technology watch of a store (`store.watch`, seed 000). A bad enum value rejects with `invalid_input` naming the allowed values. */
+export interface Watch {
+  getVeilleRules(options?: { type?: RuleKind | 'all'; priority?: RulePriority }): Promise<RulesResponse>
+  updateVeilleRule(rule: RuleUpdate): Promise<UpdateRuleResponse>
+  scoreArticle(article: { title?: string; content?: string; url?: string }): Promise<ScoreResult>
+  /** By canonical URL (tracking parameters ignored) or, with `content`, by text. */
+  checkArticleExists(request: { url: string; content?: string }): Promise<CheckArticleResult>
+  /** Idempotent per canonical URL. */
+  logArticle(article: LogArticleRequest): Promise<LogArticleResult>
+  getArticles(options?: { days?: number; source?: string; validatedOnly?: boolean; limit?: number }): Promise<ArticlesResponse>
+  logVeilleDecision(decision: LogDecisionRequest): Promise<LogDecisionResult>
+  /** The audit log, oldest first; `since`/`until` are RFC 3339 strings. */
+  getVeilleDecisions(options?: { articleId?: string; days?: number; since?: string; until?: string; limit?: number }): Promise<WatchDecisionsResponse>
+  webSearch(query: string, options?: { numResults?: number; timeRange?: 'day' | 'week' | 'month' | 'year' }): Promise<WebSearchResponse>
+  crawlUrl(url: string): Promise<CrawlResponse>
+  verifyFact(request: { claim: string; context?: string; urls?: string[] }): Promise<VerifyFactResult>
+}
+
 /** An open Verity store. */
 export class Verity {
   private constructor(native: unknown)
@@ -403,6 +606,8 @@ export class Verity {
   addReference(request: AddReferenceRequest): Promise<AddReferenceResult>
   /** Event memory (seed 004) on this store's backend and embedder. */
   readonly memory: Memory
+  /** Technology watch (seed 000): rules, scoring, articles, decisions, web search, fact checks. */
+  readonly watch: Watch
   /** Call a registry tool by name (`verify_fact`, `log_article`, `create_task`, …); resolves to its structured response. */
   callTool(name: string, args?: Record<string, unknown>): Promise<any>
   readonly notes: string[]

@@ -93,6 +93,23 @@ class Verity {
       forget: (options) => call(() => n.forget(options)),
     }
   }
+  /** Technology watch (seed 000): rules, scoring, articles, decisions, web search, fact checks. */
+  get watch() {
+    const n = this.#native
+    return {
+      getVeilleRules: (options) => call(() => n.watchGetVeilleRules(options)),
+      updateVeilleRule: (rule) => call(() => n.watchUpdateVeilleRule(rule)),
+      scoreArticle: (article) => call(() => n.watchScoreArticle(article)),
+      checkArticleExists: (request) => call(() => n.watchCheckArticleExists(request)),
+      logArticle: (article) => call(() => n.watchLogArticle(article)),
+      getArticles: (options) => call(() => n.watchGetArticles(options)),
+      logVeilleDecision: (decision) => call(() => n.watchLogVeilleDecision(decision)),
+      getVeilleDecisions: (options) => call(() => n.watchGetVeilleDecisions(options)),
+      webSearch: (query, options) => call(() => n.watchWebSearch(query, options)),
+      crawlUrl: (url) => call(() => n.watchCrawlUrl(url)),
+      verifyFact: (request) => call(() => n.watchVerifyFact(request)),
+    }
+  }
   get notes() { return this.#native.notes }
   get home() { return this.#native.home }
 }

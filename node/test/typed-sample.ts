@@ -1,5 +1,5 @@
 // Type-checked (not run) by `tsc --noEmit`: the declared API in use.
-import { Verity, VerityError, fetch, type AddReferenceResult, type Answer, type CheckReport, type Hit, type KnowledgeEntry, type ResearchReport, type SearchResults } from '../index.js'
+import { Verity, VerityError, fetch, type AddReferenceResult, type Answer, type CheckReport, type Hit, type KnowledgeEntry, type ResearchReport, type SearchResults, type ScoreResult, type CheckArticleResult, type WatchDecisionsResponse } from '../index.js'
 
 export async function sample(home: string): Promise<string> {
   const store: Verity = await Verity.open({ home, embedder: 'none', k: 4, minRelevance: 0.3 })
@@ -27,4 +27,18 @@ export async function research(store: Verity, syllabus: string): Promise<string>
   const added: AddReferenceResult = await store.addReference({ filename: 'notes.md' })
   const replayed: ResearchReport = await store.research(null, { replay: true, runDir: r.run_dir })
   return `${r.planner} ${r.coverage} ${refs.join()} ${entry?.title ?? ''} ${added.indexed} ${replayed.coverage}`
+}
+
+export async function watch(store: Verity, url: string): Promise<string> {
+  const w = store.watch
+  await w.updateVeilleRule({ name: 'local-llm', type: 'include', keywords: ['ollama'], scoreModifier: 3 })
+  const s: ScoreResult = await w.scoreArticle({ title: 'Ollama 0.5', url })
+  const lines: string[] = s.matched_rules.map((m) => `${m.rule} ${m.score_modifier}`).concat(s.explanation)
+  const seen: CheckArticleResult = await w.checkArticleExists({ url })
+  if (!seen.exists) {
+    const logged = await w.logArticle({ url, title: 'Ollama 0.5', source: 'blog', sourceType: 'rss', qwenScore: s.score })
+    await w.logVeilleDecision({ articleId: logged.article_id, llm: 'qwen', decisionType: 'score', decision: `${s.score}` })
+  }
+  const back: WatchDecisionsResponse = await w.getVeilleDecisions({ since: '2024-01-01T00:00:00Z' })
+  return `${lines.join()} ${seen.article?.id ?? ''} ${back.total}`
 }

@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Optional
 import verity
 
 if TYPE_CHECKING:
-    from verity._verity import AddReferenceResult, CheckReport, KnowledgeEntry, ResearchReport
+    from verity._verity import (
+        AddReferenceResult,
+        CheckArticleResult,
+        CheckReport,
+        KnowledgeEntry,
+        ResearchReport,
+        ScoreResult,
+        WatchDecisionsResponse,
+    )
 
 
 def top_titles(store: verity.Store, q: str) -> list[Optional[str]]:
@@ -48,3 +56,22 @@ def research_summary(store: verity.Store, syllabus: str) -> str:
     entry: Optional[KnowledgeEntry] = store.find_by_name("notes.md")
     added: AddReferenceResult = store.add_reference(filename="notes.md")
     return f"{r['planner']} {r['coverage']:.2f} {refs} {entry} {added['indexed']}"
+
+
+def watch_round(store: verity.Store, url: str) -> str:
+    w: verity.Watch = store.watch
+    w.update_veille_rule("local-llm", "include", ["ollama"], score_modifier=3, priority="high")
+    s: ScoreResult = w.score_article(title="Ollama 0.5", url=url)
+    lines = [m["rule"] + str(m["score_modifier"]) for m in s["matched_rules"]] + s["explanation"]
+    seen: CheckArticleResult = w.check_article_exists(url)
+    if not seen["exists"]:
+        logged = w.log_article(url, "Ollama 0.5", "blog", "rss", qwen_score=s["score"])
+        w.log_veille_decision("qwen", "score", f"{s['score']}", article_id=logged["article_id"])
+    back: WatchDecisionsResponse = w.get_veille_decisions(since=datetime.datetime(2024, 1, 1))
+    found = seen.get("article")
+    return f"{lines} {found['id'] if found else ''} {back['total']}"
+
+
+async def watch_async(store: verity.Store) -> int:
+    r = await store.watch.aget_veille_rules("include", priority="high")
+    return len(r["rules"]) + r["scoring_guide"]["max_score"]

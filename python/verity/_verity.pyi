@@ -282,6 +282,356 @@ class AddReferenceResult(TypedDict):
     indexed: bool
     enriched_by: str
 
+# ---------------------------------------------------------------- watch (seed 000)
+
+_RuleKind = Literal["include", "exclude", "boost"]
+_Priority = Literal["critical", "high", "medium", "low"]
+_SourceType = Literal["rss", "youtube", "reddit", "hn"]
+_DecisionLlm = Literal["qwen", "phi"]
+_DecisionType = Literal["score", "validate", "reject", "verify_fact"]
+_Verdict = Literal["supported", "not_supported", "partial", "inconclusive", "source_unavailable"]
+
+class ScoringGuide(TypedDict):
+    base_score: int
+    min_valid_score: int
+    max_score: int
+
+class _RelevanceRuleBase(TypedDict):
+    name: str
+    type: _RuleKind
+    keywords: list[str]
+    score_modifier: int
+    priority: _Priority
+    active: bool
+
+class RelevanceRule(_RelevanceRuleBase, total=False):
+    """A relevance rule of the watch."""
+    description: str
+
+class RulesResponse(TypedDict):
+    """``get_veille_rules``: active rules by priority then name."""
+    rules: list[RelevanceRule]
+    scoring_guide: ScoringGuide
+
+class UpdateRuleResponse(TypedDict):
+    updated: bool
+    created: bool
+    rule: RelevanceRule
+
+class KeywordHit(TypedDict):
+    keyword: str
+    count: int
+    fields: list[Literal["title", "content", "url"]]
+
+class RuleMatch(TypedDict):
+    rule: str
+    type: _RuleKind
+    priority: _Priority
+    score_modifier: int
+    keywords: list[KeywordHit]
+
+class _ScoreResultBase(TypedDict):
+    score: int
+    raw_score: int
+    valid: bool
+    excluded: bool
+    matched_rules: list[RuleMatch]
+    explanation: list[str]
+    scoring_guide: ScoringGuide
+
+class ScoreResult(_ScoreResultBase, total=False):
+    """``score_article``: the reference score, the matched rules, one explanation line per step."""
+    truncated: bool
+
+class _ArticleBriefBase(TypedDict):
+    id: str
+    title: str
+    url: str
+    source: str
+    processed_at: str
+    phi_validated: bool
+
+class ArticleBrief(_ArticleBriefBase, total=False):
+    qwen_score: int
+
+class _CheckArticleResultBase(TypedDict):
+    exists: bool
+    canonical_url: str
+    message: str
+
+class CheckArticleResult(_CheckArticleResultBase, total=False):
+    """``check_article_exists``: the logged article and how it was recognised."""
+    article: ArticleBrief
+    matched_by: Literal["url", "same_content", "near_duplicate"]
+    distance: int
+
+class _LogArticleResultBase(TypedDict):
+    logged: bool
+    article_id: str
+    created: bool
+    canonical_url: str
+
+class LogArticleResult(_LogArticleResultBase, total=False):
+    duplicate_of: str
+    ingested: bool
+    ingest_error: str
+
+class _ArticleBase(TypedDict):
+    id: str
+    url: str
+    canonical_url: str
+    title: str
+    source: str
+    source_type: _SourceType
+    qwen_keywords: list[str]
+    phi_validated: bool
+    hashtags: list[str]
+    processed_at: str
+    updated_at: str
+
+class Article(_ArticleBase, total=False):
+    """A logged article."""
+    aliases: list[str]
+    qwen_score: int
+    phi_confidence: float
+    summary_fr: str
+    impact: str
+    linkedin_draft: str
+    content_sha1: str
+    simhash: int
+    word_count: int
+
+class ArticlesResponse(TypedDict):
+    articles: list[Article]
+    total: int
+    period: str
+
+class LogDecisionResult(TypedDict):
+    logged: bool
+    decision_id: str
+    created_at: str
+
+class _WatchDecisionBase(TypedDict):
+    id: str
+    llm: _DecisionLlm
+    decision_type: _DecisionType
+    decision: str
+    tools_used: list[str]
+    created_at: str
+
+class WatchDecision(_WatchDecisionBase, total=False):
+    """An entry of the decision audit log."""
+    article_id: str
+    confidence: float
+    reasoning: str
+
+class WatchDecisionsResponse(TypedDict):
+    decisions: list[WatchDecision]
+    total: int
+
+class WebResult(TypedDict):
+    title: str
+    url: str
+    snippet: str
+    source: str
+
+class WebSearchResponse(TypedDict):
+    query: str
+    results: list[WebResult]
+    total_found: int
+
+class CrawlLink(TypedDict):
+    text: str
+    url: str
+
+class _CrawlResponseBase(TypedDict):
+    url: str
+    title: str
+    content: str
+    word_count: int
+    extracted_at: str
+
+class CrawlResponse(_CrawlResponseBase, total=False):
+    """``crawl_url``: the main content as Markdown (capped)."""
+    truncated: bool
+    paywalled: bool
+    links: list[CrawlLink]
+
+class _FactSourceBase(TypedDict):
+    url: str
+    excerpt: str
+    verdict: _Verdict
+    confidence: float
+
+class FactSource(_FactSourceBase, total=False):
+    title: str
+
+class UnreadSource(TypedDict):
+    url: str
+    code: str
+    error: str
+
+class _VerifyFactResultBase(TypedDict):
+    claim: str
+    verified: bool
+    confidence: float
+    verdict: _Verdict
+    sources: list[FactSource]
+    summary: str
+    not_enough_evidence: bool
+    judge: str
+
+class VerifyFactResult(_VerifyFactResultBase, total=False):
+    """``verify_fact``: the verdict, the deciding sentences, the pages that could not be read."""
+    searched: str
+    unavailable: list[UnreadSource]
+
+class Watch:
+    """The technology watch of a store (``store.watch``); every call has an
+    ``a``-prefixed async variant. A bad enum value raises ``InvalidInput``
+    naming the allowed values."""
+
+    def get_veille_rules(
+        self, type: Optional[Literal["include", "exclude", "boost", "all"]] = None, *, priority: Optional[_Priority] = None
+    ) -> RulesResponse: ...
+    def aget_veille_rules(
+        self, type: Optional[Literal["include", "exclude", "boost", "all"]] = None, *, priority: Optional[_Priority] = None
+    ) -> Awaitable[RulesResponse]: ...
+    def update_veille_rule(
+        self,
+        name: str,
+        type: _RuleKind,
+        keywords: Sequence[str],
+        *,
+        score_modifier: Optional[int] = None,
+        priority: Optional[_Priority] = None,
+        active: Optional[bool] = None,
+        description: Optional[str] = None,
+    ) -> UpdateRuleResponse:
+        """Create or replace the rule ``name`` (``score_modifier`` −10…+5, default by type)."""
+    def aupdate_veille_rule(
+        self,
+        name: str,
+        type: _RuleKind,
+        keywords: Sequence[str],
+        *,
+        score_modifier: Optional[int] = None,
+        priority: Optional[_Priority] = None,
+        active: Optional[bool] = None,
+        description: Optional[str] = None,
+    ) -> Awaitable[UpdateRuleResponse]: ...
+    def score_article(self, *, title: str = "", content: str = "", url: str = "") -> ScoreResult:
+        """Base score plus the modifiers of the matched rules, clamped, explained."""
+    def ascore_article(
+        self, *, title: str = "", content: str = "", url: str = ""
+    ) -> Awaitable[ScoreResult]: ...
+    def check_article_exists(self, url: str, *, content: Optional[str] = None) -> CheckArticleResult:
+        """By canonical URL (tracking parameters ignored) or, with ``content``, by text."""
+    def acheck_article_exists(
+        self, url: str, *, content: Optional[str] = None
+    ) -> Awaitable[CheckArticleResult]: ...
+    def log_article(
+        self,
+        url: str,
+        title: str,
+        source: str,
+        source_type: _SourceType,
+        *,
+        qwen_score: Optional[int] = None,
+        qwen_keywords: Optional[Sequence[str]] = None,
+        phi_validated: Optional[bool] = None,
+        phi_confidence: Optional[float] = None,
+        summary_fr: Optional[str] = None,
+        impact: Optional[str] = None,
+        hashtags: Optional[Sequence[str]] = None,
+        linkedin_draft: Optional[str] = None,
+        raw_content: Optional[str] = None,
+    ) -> LogArticleResult:
+        """Log an analysed article (idempotent per canonical URL)."""
+    def alog_article(
+        self,
+        url: str,
+        title: str,
+        source: str,
+        source_type: _SourceType,
+        *,
+        qwen_score: Optional[int] = None,
+        qwen_keywords: Optional[Sequence[str]] = None,
+        phi_validated: Optional[bool] = None,
+        phi_confidence: Optional[float] = None,
+        summary_fr: Optional[str] = None,
+        impact: Optional[str] = None,
+        hashtags: Optional[Sequence[str]] = None,
+        linkedin_draft: Optional[str] = None,
+        raw_content: Optional[str] = None,
+    ) -> Awaitable[LogArticleResult]: ...
+    def get_articles(
+        self, *, days: int = 7, source: Optional[str] = None, validated_only: bool = True, limit: int = 20
+    ) -> ArticlesResponse:
+        """Recent articles, newest first."""
+    def aget_articles(
+        self, *, days: int = 7, source: Optional[str] = None, validated_only: bool = True, limit: int = 20
+    ) -> Awaitable[ArticlesResponse]: ...
+    def log_veille_decision(
+        self,
+        llm: _DecisionLlm,
+        decision_type: _DecisionType,
+        decision: str,
+        *,
+        article_id: Optional[str] = None,
+        confidence: Optional[float] = None,
+        reasoning: Optional[str] = None,
+        tools_used: Optional[Sequence[str]] = None,
+    ) -> LogDecisionResult:
+        """Log a decision for the audit."""
+    def alog_veille_decision(
+        self,
+        llm: _DecisionLlm,
+        decision_type: _DecisionType,
+        decision: str,
+        *,
+        article_id: Optional[str] = None,
+        confidence: Optional[float] = None,
+        reasoning: Optional[str] = None,
+        tools_used: Optional[Sequence[str]] = None,
+    ) -> Awaitable[LogDecisionResult]: ...
+    def get_veille_decisions(
+        self,
+        *,
+        article_id: Optional[str] = None,
+        days: Optional[int] = None,
+        since: Optional[Union[datetime.datetime, str]] = None,
+        until: Optional[Union[datetime.datetime, str]] = None,
+        limit: int = 100,
+    ) -> WatchDecisionsResponse:
+        """The decision audit log, oldest first."""
+    def aget_veille_decisions(
+        self,
+        *,
+        article_id: Optional[str] = None,
+        days: Optional[int] = None,
+        since: Optional[Union[datetime.datetime, str]] = None,
+        until: Optional[Union[datetime.datetime, str]] = None,
+        limit: int = 100,
+    ) -> Awaitable[WatchDecisionsResponse]: ...
+    def web_search(
+        self, query: str, *, num_results: int = 5, time_range: Optional[Literal["day", "week", "month", "year"]] = None
+    ) -> WebSearchResponse:
+        """Web search through the configured SearXNG."""
+    def aweb_search(
+        self, query: str, *, num_results: int = 5, time_range: Optional[Literal["day", "week", "month", "year"]] = None
+    ) -> Awaitable[WebSearchResponse]: ...
+    def crawl_url(self, url: str) -> CrawlResponse:
+        """The main content of a web page as Markdown, with its links."""
+    def acrawl_url(self, url: str) -> Awaitable[CrawlResponse]: ...
+    def verify_fact(
+        self, claim: str, *, context: Optional[str] = None, urls: Optional[Sequence[str]] = None
+    ) -> VerifyFactResult:
+        """Check a claim against ``urls`` (or the top web search results)."""
+    def averify_fact(
+        self, claim: str, *, context: Optional[str] = None, urls: Optional[Sequence[str]] = None
+    ) -> Awaitable[VerifyFactResult]: ...
+
 class Event:
     """One stored event (seed 004): ``content`` and ``metadata`` are dicts."""
 
@@ -597,6 +947,9 @@ class Store:
     @property
     def memory(self) -> Memory:
         """The event memory (seed 004) on this store's backend and embedder."""
+    @property
+    def watch(self) -> Watch:
+        """The technology watch (seed 000): rules, scoring, articles, decisions, web, facts."""
     @property
     def notes(self) -> list[str]: ...
     @property

@@ -10,6 +10,7 @@ mod conv;
 mod memory;
 mod research;
 mod verify;
+mod watch;
 
 use std::sync::Arc;
 

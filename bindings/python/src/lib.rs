@@ -8,6 +8,7 @@ mod memory;
 mod research;
 mod types;
 mod verify;
+mod watch;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -538,6 +539,17 @@ impl Store {
         }
     }
 
+    /// The technology watch (seed 000): `get_veille_rules`,
+    /// `update_veille_rule`, `score_article`, `check_article_exists`,
+    /// `log_article`, `get_articles`, `log_veille_decision`,
+    /// `get_veille_decisions`, `web_search`, `crawl_url`, `verify_fact`.
+    #[getter]
+    fn watch(&self) -> watch::Watch {
+        watch::Watch {
+            inner: self.inner.clone(),
+        }
+    }
+
     /// Call a tool of the registry by name with a dict of arguments — the
     /// tech-watch tools (`get_veille_rules`, `check_article_exists`,
     /// `verify_fact`, `log_article`, …), the AuraCore project tools, `search`, … —
@@ -660,6 +672,7 @@ fn _verity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<memory::Memory>()?;
     m.add_class::<memory::Event>()?;
     m.add_class::<memory::EventPage>()?;
+    m.add_class::<watch::Watch>()?;
     m.add_function(wrap_pyfunction!(fetch, m)?)?;
     m.add_function(wrap_pyfunction!(afetch, m)?)?;
     m.add_function(wrap_pyfunction!(_error_table, m)?)?;
