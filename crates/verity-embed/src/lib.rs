@@ -32,6 +32,8 @@ mod local;
 mod ollama;
 mod openai;
 mod remote;
+#[cfg(feature = "local")]
+mod spans;
 
 pub use cached::{CacheStats, CachedEmbedder};
 #[cfg(feature = "local")]
