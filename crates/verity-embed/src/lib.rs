@@ -33,6 +33,8 @@ mod ollama;
 mod openai;
 mod remote;
 #[cfg(feature = "local")]
+pub mod simd;
+#[cfg(feature = "local")]
 mod spans;
 
 pub use cached::{CacheStats, CachedEmbedder};

@@ -276,6 +276,43 @@ fn name_from_dir(requested: &Path, resolved: &Path) -> String {
     pick(requested).unwrap_or_else(|| DEFAULT_MODEL.to_string())
 }
 
+/// Encoder families whose checkpoints the BERT encoder runs (same layout).
+const BERT_FAMILY: [&str; 4] = ["bert", "roberta", "xlm-roberta", "camembert"];
+
+/// Refuse a `config.json` that names another architecture (a GPT, Llama or
+/// T5 checkpoint would otherwise fail later with a confusing tensor error).
+fn check_architecture(path: &Path, bytes: &[u8]) -> Result<()> {
+    let v: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|e| config_invalid(format!("{} is not JSON: {e}", path.display())))?;
+    let model_type = v.get("model_type").and_then(serde_json::Value::as_str);
+    let architectures: Vec<&str> = v
+        .get("architectures")
+        .and_then(serde_json::Value::as_array)
+        .map(|a| a.iter().filter_map(serde_json::Value::as_str).collect())
+        .unwrap_or_default();
+    let type_ok = model_type.is_none_or(|t| BERT_FAMILY.contains(&t.to_ascii_lowercase().as_str()));
+    let arch_ok = architectures.is_empty()
+        || architectures.iter().any(|a| {
+            let a = a.to_ascii_lowercase();
+            a.starts_with("bert") || a.contains("roberta") || a.starts_with("camembert")
+        });
+    if type_ok && arch_ok {
+        return Ok(());
+    }
+    Err(config_invalid(format!(
+        "{} describes a `{}` model ({}); the local embedder runs BERT-family encoders \
+         (model_type one of {}), such as all-MiniLM-L6-v2",
+        path.display(),
+        model_type.unwrap_or("unknown"),
+        if architectures.is_empty() {
+            "no architectures listed".to_string()
+        } else {
+            architectures.join(", ")
+        },
+        BERT_FAMILY.join(", ")
+    )))
+}
+
 /// `[CLS]`/`[SEP]` framing read off the tokenizer (it frames the empty text
 /// as exactly two tokens), for pooled span vectors.
 fn span_frame(counter: &Tokenizer, max_len: usize) -> Option<Frame> {
@@ -351,6 +388,7 @@ impl LocalEmbedder {
         let config_path = dir.join("config.json");
         let config_bytes = std::fs::read(&config_path)
             .map_err(|e| config_invalid(format!("cannot read {}: {e}", config_path.display())))?;
+        check_architecture(&config_path, &config_bytes)?;
         let bert_config: BertConfig = serde_json::from_slice(&config_bytes).map_err(|e| {
             config_invalid(format!(
                 "{} is not a BERT-family config: {e}",

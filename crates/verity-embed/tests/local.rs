@@ -93,7 +93,10 @@ async fn matches_sentence_transformers_reference() {
                 &text[..text.len().min(60)]
             );
         }
-        eprintln!("{engine:?} batch {batch_size}: worst cosine {worst:.6}");
+        eprintln!(
+            "{engine:?} batch {batch_size}, {}: worst cosine {worst:.6}",
+            verity_embed::simd::kernel_note()
+        );
     }
 }
 
@@ -238,6 +241,62 @@ fn corrupted_weights_are_a_typed_error() {
         LocalEmbedder::builder(tmp.path()).build(),
         Err(Error::Config(ConfigError::Invalid { .. }))
     ));
+}
+
+#[test]
+fn a_model_of_another_architecture_is_refused_by_name() {
+    let Some(dir) = model_dir() else { return };
+    let mut config: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("config.json")).unwrap()).unwrap();
+    config["model_type"] = "llama".into();
+    config["architectures"] = serde_json::json!(["LlamaForCausalLM"]);
+    let tmp = tempfile::tempdir().unwrap();
+    for f in ["tokenizer.json", "model.safetensors"] {
+        std::os::unix::fs::symlink(dir.join(f), tmp.path().join(f)).unwrap();
+    }
+    std::fs::write(tmp.path().join("config.json"), config.to_string()).unwrap();
+    match LocalEmbedder::builder(tmp.path()).build() {
+        Err(Error::Config(ConfigError::Invalid { message, .. })) => {
+            assert!(message.contains("`llama`"), "{message}");
+            assert!(message.contains("LlamaForCausalLM"), "{message}");
+            assert!(message.contains("BERT-family"), "{message}");
+        }
+        Err(e) => panic!("expected ConfigError::Invalid, got {e}"),
+        Ok(_) => panic!("a llama checkpoint loaded as an embedder"),
+    }
+}
+
+/// The reference comparison again, in a child process whose element-wise
+/// kernels are forced to the baseline instruction set: the vectors must not
+/// depend on the SIMD path taken.
+#[test]
+fn forced_baseline_kernels_give_the_same_vectors() {
+    if std::env::var_os("VERITY_EMBED_SIMD").is_some() {
+        return; // already the child
+    }
+    let (Some(_), Some(_)) = (model_dir(), reference_file()) else {
+        return;
+    };
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "local::matches_sentence_transformers_reference",
+            "--nocapture",
+        ])
+        .env("VERITY_EMBED_SIMD", "baseline")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "child failed:\n{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("1 passed"),
+        "the child ran no test:\n{stdout}"
+    );
+    assert!(
+        stderr.contains("baseline element-wise kernels") || stderr.contains("baseline kernels"),
+        "the child did not run on the baseline path:\n{stderr}"
+    );
 }
 
 fn span_item(title: &str, sentences: &[&str]) -> verity_core::SpanText {

@@ -84,6 +84,32 @@ fn default_embed_dir(dir: &Option<std::path::PathBuf>) -> std::path::PathBuf {
     dir.clone().unwrap_or_default()
 }
 
+/// Where the local models are read from, whether they are installed, and
+/// which kernels the embedder uses on this CPU (`verity models`).
+pub fn local_models() -> crate::api::ModelsResponse {
+    let embed = default_embed_dir(&None);
+    #[cfg(feature = "local-embed")]
+    let kernels = Some(verity_embed::simd::kernel_note());
+    #[cfg(not(feature = "local-embed"))]
+    let kernels = None;
+    #[cfg(feature = "local-llm")]
+    let llm = verity_llm::LocalGgufGenerator::default_model_path();
+    #[cfg(not(feature = "local-llm"))]
+    let llm = std::path::PathBuf::new();
+    crate::api::ModelsResponse {
+        embedder: crate::api::LocalModel {
+            installed: embed.join("model.safetensors").is_file(),
+            path: embed,
+            kernels,
+        },
+        generator: crate::api::LocalModel {
+            installed: llm.is_file(),
+            path: llm,
+            kernels: None,
+        },
+    }
+}
+
 /// Load the local embedder; `Ok(None)` when its files are absent and `optional`.
 #[cfg(feature = "local-embed")]
 async fn local_embedder(
