@@ -452,6 +452,37 @@ async fn main() -> Res<()> {
             r.ndcg_at_10, r.recall_at_5, r.recall_at_100, r.mrr_at_10, r.latency_p50_ms, r.latency_p95_ms
         );
     }
+    // The same metrics on two halves of the claims (alternate queries in file
+    // order): a change that only helps one half was fitted to it.
+    for (half, parity) in [("A", 0), ("B", 1)] {
+        let part = BeirSplit {
+            queries: split
+                .queries
+                .iter()
+                .take(a.limit.unwrap_or(usize::MAX))
+                .enumerate()
+                .filter(|(i, _)| i % 2 == parity)
+                .map(|(_, q)| q.clone())
+                .collect(),
+            qrels: split.qrels.clone(),
+        };
+        for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
+            let r = evaluate(
+                store.as_ref(),
+                Some(local.clone()),
+                &part,
+                &EvalOptions {
+                    mode,
+                    ..Default::default()
+                },
+            )
+            .await?;
+            println!(
+                "HALF {half} {mode:<8} nDCG@10 {:.4}  R@5 {:.4}  R@100 {:.4}  MRR@10 {:.4}  ({} claims)",
+                r.ndcg_at_10, r.recall_at_5, r.recall_at_100, r.mrr_at_10, r.queries
+            );
+        }
+    }
     // Latency at k = 10, as an application asks (query embedding uncached, included).
     for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
         let mut lat = Vec::new();

@@ -28,7 +28,7 @@ pub(crate) async fn embedder(
             notes.push("lexical-only: no embedder configured (BM25 search only)".into());
             return Ok(None);
         }
-        EmbedderSpec::Auto => match local_embedder(None, true).await? {
+        EmbedderSpec::Auto => match local_embedder(None, true, config.sentence_spans).await? {
             Some(e) => e,
             None => {
                 notes.push(
@@ -39,7 +39,7 @@ pub(crate) async fn embedder(
                 return Ok(None);
             }
         },
-        EmbedderSpec::Local(dir) => match local_embedder(dir.clone(), false).await? {
+        EmbedderSpec::Local(dir) => match local_embedder(dir.clone(), false, config.sentence_spans).await? {
             Some(e) => e,
             None => {
                 return Err(missing_model(
@@ -115,13 +115,18 @@ pub fn local_models() -> crate::api::ModelsResponse {
 async fn local_embedder(
     dir: Option<std::path::PathBuf>,
     optional: bool,
+    spans: Option<verity_core::SpanMode>,
 ) -> Result<Option<Arc<dyn Embedder>>> {
     let dir = default_embed_dir(&dir);
     if optional && !dir.join("model.safetensors").is_file() {
         return Ok(None);
     }
     let e = blocking(move || {
-        verity_embed::LocalEmbedder::load(verity_embed::LocalEmbedderConfig::new(dir))
+        let config = verity_embed::LocalEmbedderConfig::new(dir);
+        verity_embed::LocalEmbedder::load(match spans {
+            Some(mode) => config.span_mode(mode),
+            None => config,
+        })
     })
     .await?;
     Ok(Some(Arc::new(e)))
@@ -131,6 +136,7 @@ async fn local_embedder(
 async fn local_embedder(
     dir: Option<std::path::PathBuf>,
     optional: bool,
+    _spans: Option<verity_core::SpanMode>,
 ) -> Result<Option<Arc<dyn Embedder>>> {
     if optional {
         return Ok(None);
