@@ -297,6 +297,91 @@ export interface Memory {
   forget(options: ForgetOptions): Promise<number>
 }
 
+/** Options of `research` (seed 003). */
+export interface ResearchOptions {
+  /** Run directory (brief, plan, trace, report); default `<home>/runs/<timestamp>`. */
+  runDir?: string
+  /** Knowledge base directory; default `<home>/knowledge`. */
+  knowledgeDir?: string
+  /** Let references on private and loopback addresses be fetched (intranets, tests). */
+  allowPrivate?: boolean
+  /** Remove unsupported sentences instead of flagging them. */
+  removeUnsupported?: boolean
+  /** Re-run the writer and the checks of `runDir` from its trace, offline. */
+  replay?: boolean
+}
+
+/** Coverage of one theme of the research brief. */
+export interface ThemeCoverage {
+  id: string
+  title: string
+  cited: number
+  supported: number
+  covered: boolean
+}
+
+/** One reference of a research report (`url` for web sources, `filename` for knowledge-base files). */
+export interface ResearchReference {
+  n: number
+  title: string
+  url?: string
+  filename?: string
+}
+
+/** The checked report of `research` (the api's `ResearchResponse`). */
+export interface ResearchReport {
+  run_dir: string
+  /** The note in Markdown, ending with its references. */
+  markdown: string
+  coverage: number
+  supported_share: number
+  cited_sentences: number
+  supported_sentences: number
+  themes: ThemeCoverage[]
+  writer: string
+  judge: string
+  degraded: boolean
+  missing: string[]
+  notes: string[]
+  tasks_ok: number
+  tasks_failed: number
+  tasks_skipped: number
+  planner: 'deterministic' | 'llm' | 'llm_fell_back'
+  plan_attempts: number
+  unresolved_citations: number
+  references: ResearchReference[]
+  timings: { step: string; ms: number }[]
+}
+
+/** A knowledge-base entry (`knowledge_db.json`). */
+export interface KnowledgeEntry {
+  filename: string
+  url?: string
+  title: string
+  keywords: string[]
+  summary: string
+  file_id?: string
+}
+
+/** What `addReference` adds: exactly one of `url` or `filename`. */
+export interface AddReferenceRequest {
+  url?: string
+  filename?: string
+  title?: string
+  description?: string
+  keywords?: string[]
+  knowledgeDir?: string
+  allowPrivate?: boolean
+}
+
+/** What `addReference` did. */
+export interface AddReferenceResult {
+  entry: KnowledgeEntry
+  downloaded: boolean
+  indexed: boolean
+  enriched_by: string
+}
+
 /** An open Verity store. */
 export class Verity {
   private constructor(native: unknown)
@@ -310,6 +395,12 @@ export class Verity {
   stats(): Promise<Stats>
   /** Check that each cited source supports the claim citing it. */
   check(request: CheckRequest): Promise<CheckReport>
+  /** Research a syllabus (Markdown, PDF, HTML): a checked, sourced report (seed 003). Pass `null` as syllabus with `{ replay: true, runDir }`. */
+  research(syllabus: string | null, options?: ResearchOptions): Promise<ResearchReport>
+  /** The knowledge-base entry of a file, or `null`. */
+  findByName(filename: string, options?: { knowledgeDir?: string }): Promise<KnowledgeEntry | null>
+  /** Add a reference to the research knowledge base (downloaded, saved as Markdown, indexed once). */
+  addReference(request: AddReferenceRequest): Promise<AddReferenceResult>
   /** Event memory (seed 004) on this store's backend and embedder. */
   readonly memory: Memory
   /** Call a registry tool by name (`verify_fact`, `log_article`, `create_task`, …); resolves to its structured response. */

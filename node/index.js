@@ -73,6 +73,9 @@ class Verity {
   delete(uids) { return call(() => this.#native.delete(uids)) }
   stats() { return call(() => this.#native.stats()) }
   check(request) { return call(() => this.#native.check(request)) }
+  research(syllabus, options) { return call(() => this.#native.research(syllabus, options)) }
+  findByName(filename, options) { return call(() => this.#native.findByName(filename, options)) }
+  addReference(request) { return call(() => this.#native.addReference(request)) }
   callTool(name, args) { return call(() => this.#native.callTool(name, args)) }
   // Benchmark helper (not API): n searches inside Rust, resolves to seconds.
   _benchSearch(query, n, options) { return call(() => this.#native.benchSearch(query, n, options)) }

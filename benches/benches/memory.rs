@@ -15,7 +15,9 @@
 //! reported separately.
 //!
 //! `VERITY_DATA_DIR=…/shared/data cargo bench -p verity-benches --bench memory`
-//! (`MEMORY_BENCH_EVENTS` to resize).
+//! (`MEMORY_BENCH_EVENTS` to resize; `MEMORY_BENCH_CASES=vector + event_type`
+//! runs only the search cases whose name contains one of the comma-separated
+//! strings, `MEMORY_BENCH_ROUNDS=20` repeats their queries, for profiling).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::{Read, Write};
@@ -323,13 +325,20 @@ fn main() {
         qs.len()
     );
     println!("|---|---|---|---|");
+    let only: Vec<String> = std::env::var("MEMORY_BENCH_CASES")
+        .map(|v| v.split(',').map(|s| s.trim().to_string()).collect())
+        .unwrap_or_default();
+    let rounds = env_usize("MEMORY_BENCH_ROUNDS", 1).max(1);
     for (name, make) in &cases {
+        if !only.is_empty() && !only.iter().any(|o| name.contains(o.as_str())) {
+            continue;
+        }
         for i in 0..qs.len().min(30) {
             let _ = rt.block_on(store.search(&make(i)));
         }
-        let mut ms = Vec::with_capacity(qs.len());
+        let mut ms = Vec::with_capacity(qs.len() * rounds);
         let mut hits = 0usize;
-        for i in 0..qs.len() {
+        for i in (0..qs.len()).cycle().take(qs.len() * rounds) {
             let s = make(i);
             let t = Instant::now();
             let page = rt.block_on(store.search(&s)).unwrap();
@@ -340,7 +349,7 @@ fn main() {
             "| {name} | {:.3} | {:.3} | {:.1} |",
             pct(&mut ms, 0.5),
             pct(&mut ms, 0.95),
-            hits as f64 / qs.len() as f64
+            hits as f64 / (qs.len() * rounds) as f64
         );
     }
     println!(

@@ -1,5 +1,5 @@
 // Type-checked (not run) by `tsc --noEmit`: the declared API in use.
-import { Verity, VerityError, fetch, type Answer, type CheckReport, type Hit, type SearchResults } from '../index.js'
+import { Verity, VerityError, fetch, type AddReferenceResult, type Answer, type CheckReport, type Hit, type KnowledgeEntry, type ResearchReport, type SearchResults } from '../index.js'
 
 export async function sample(home: string): Promise<string> {
   const store: Verity = await Verity.open({ home, embedder: 'none', k: 4, minRelevance: 0.3 })
@@ -18,4 +18,13 @@ export async function sample(home: string): Promise<string> {
     if (e instanceof VerityError) return `${e.code} ${e.transient}`
   }
   return `${titles.join()} ${answer.text} ${n} ${doc?.uid ?? ''} ${Object.keys(src).length} ${store.home} ${store.notes.length} ${verdicts.length}`
+}
+
+export async function research(store: Verity, syllabus: string): Promise<string> {
+  const r: ResearchReport = await store.research(syllabus, { knowledgeDir: 'kb', allowPrivate: false })
+  const refs: string[] = r.references.map((x) => x.url ?? x.filename ?? x.title)
+  const entry: KnowledgeEntry | null = await store.findByName('notes.md', { knowledgeDir: 'kb' })
+  const added: AddReferenceResult = await store.addReference({ filename: 'notes.md' })
+  const replayed: ResearchReport = await store.research(null, { replay: true, runDir: r.run_dir })
+  return `${r.planner} ${r.coverage} ${refs.join()} ${entry?.title ?? ''} ${added.indexed} ${replayed.coverage}`
 }

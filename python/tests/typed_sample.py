@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Optional
 import verity
 
 if TYPE_CHECKING:
-    from verity._verity import CheckReport
+    from verity._verity import AddReferenceResult, CheckReport, KnowledgeEntry, ResearchReport
 
 
 def top_titles(store: verity.Store, q: str) -> list[Optional[str]]:
@@ -40,3 +40,11 @@ def main(path: str) -> None:
 def verdicts(store: verity.Store, doc: str) -> list[str]:
     r: CheckReport = store.check(doc, content_type="markdown", judge="local")
     return [x["verdict"] + x.get("source_quote", "") for x in r["results"]]
+
+
+def research_summary(store: verity.Store, syllabus: str) -> str:
+    r: ResearchReport = store.research(syllabus, allow_private=False)
+    refs = ", ".join(x.get("url") or x.get("filename") or x["title"] for x in r["references"])
+    entry: Optional[KnowledgeEntry] = store.find_by_name("notes.md")
+    added: AddReferenceResult = store.add_reference(filename="notes.md")
+    return f"{r['planner']} {r['coverage']:.2f} {refs} {entry} {added['indexed']}"

@@ -219,6 +219,69 @@ class CheckReport(_CheckReportBase, total=False):
     """The report of ``Store.check`` (the seed-002 JSON shape)."""
     document: str
 
+class ThemeCoverage(TypedDict):
+    """Coverage of one theme of the research brief."""
+    id: str
+    title: str
+    cited: int
+    supported: int
+    covered: bool
+
+class _ResearchReferenceBase(TypedDict):
+    n: int
+    title: str
+
+class ResearchReference(_ResearchReferenceBase, total=False):
+    """One reference of a research report: ``url`` for web sources,
+    ``filename`` for knowledge-base files."""
+    url: str
+    filename: str
+
+class StepTiming(TypedDict):
+    step: str
+    ms: int
+
+class ResearchReport(TypedDict):
+    """The checked report of ``Store.research`` (the api's ``ResearchResponse``)."""
+    run_dir: str
+    markdown: str
+    coverage: float
+    supported_share: float
+    cited_sentences: int
+    supported_sentences: int
+    themes: list[ThemeCoverage]
+    writer: str
+    judge: str
+    degraded: bool
+    missing: list[str]
+    notes: list[str]
+    tasks_ok: int
+    tasks_failed: int
+    tasks_skipped: int
+    planner: Literal["deterministic", "llm", "llm_fell_back"]
+    plan_attempts: int
+    unresolved_citations: int
+    references: list[ResearchReference]
+    timings: list[StepTiming]
+
+class _KnowledgeEntryBase(TypedDict):
+    filename: str
+    title: str
+    keywords: list[str]
+    summary: str
+
+class KnowledgeEntry(_KnowledgeEntryBase, total=False):
+    """A knowledge-base entry (``knowledge_db.json``)."""
+    url: str
+    file_id: str
+
+class AddReferenceResult(TypedDict):
+    """What ``Store.add_reference`` did."""
+    entry: KnowledgeEntry
+    downloaded: bool
+    indexed: bool
+    enriched_by: str
+
 class Event:
     """One stored event (seed 004): ``content`` and ``metadata`` are dicts."""
 
@@ -490,6 +553,47 @@ class Store:
         judge: Optional[Literal["auto", "local", "llm"]] = None,
         allow_private: bool = False,
     ) -> Awaitable[CheckReport]: ...
+    def research(
+        self,
+        syllabus: Optional[_Path] = None,
+        *,
+        run_dir: Optional[_Path] = None,
+        knowledge_dir: Optional[_Path] = None,
+        allow_private: bool = False,
+        remove_unsupported: bool = False,
+        replay: bool = False,
+    ) -> ResearchReport:
+        """Research a syllabus (Markdown, PDF, HTML; seed 003) and return the
+        checked, sourced report. ``replay=True`` re-runs the writer and the
+        checks of ``run_dir`` offline; ``allow_private`` lets references on
+        private and loopback addresses be fetched."""
+    def aresearch(
+        self,
+        syllabus: Optional[_Path] = None,
+        *,
+        run_dir: Optional[_Path] = None,
+        knowledge_dir: Optional[_Path] = None,
+        allow_private: bool = False,
+        remove_unsupported: bool = False,
+        replay: bool = False,
+    ) -> Awaitable[ResearchReport]: ...
+    def find_by_name(
+        self, filename: str, *, knowledge_dir: Optional[_Path] = None
+    ) -> Optional[KnowledgeEntry]:
+        """The knowledge-base entry of a file, or ``None``."""
+    def add_reference(
+        self,
+        url: Optional[str] = None,
+        *,
+        filename: Optional[str] = None,
+        title: Optional[str] = None,
+        description: Optional[str] = None,
+        keywords: Optional[Sequence[str]] = None,
+        knowledge_dir: Optional[_Path] = None,
+        allow_private: bool = False,
+    ) -> AddReferenceResult:
+        """Add ``url`` (downloaded, saved as Markdown, indexed once) or
+        ``filename`` (already in the knowledge base directory)."""
     @property
     def memory(self) -> Memory:
         """The event memory (seed 004) on this store's backend and embedder."""

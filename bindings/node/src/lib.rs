@@ -8,6 +8,7 @@
 
 mod conv;
 mod memory;
+mod research;
 mod verify;
 
 use std::sync::Arc;

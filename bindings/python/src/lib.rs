@@ -5,6 +5,7 @@
 
 mod conv;
 mod memory;
+mod research;
 mod types;
 mod verify;
 
@@ -427,6 +428,105 @@ impl Store {
         let v = self.inner.clone();
         let quiet = verity::api::verify::ignore_progress;
         spawn(py, async move { v.check(&req, &quiet).await }, plain)
+    }
+
+    /// Research a syllabus (seed 003): brief, plan, sub-agents, a report
+    /// whose cited sentences are checked; a `ResearchReport` dict. With
+    /// `replay=True`, re-run the writer and checks of `run_dir` offline.
+    #[pyo3(signature = (syllabus = None, *, run_dir = None, knowledge_dir = None, allow_private = false, remove_unsupported = false, replay = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn research(
+        &self,
+        py: Python<'_>,
+        syllabus: Option<PathBuf>,
+        run_dir: Option<PathBuf>,
+        knowledge_dir: Option<PathBuf>,
+        allow_private: bool,
+        remove_unsupported: bool,
+        replay: bool,
+    ) -> PyResult<Json> {
+        let opts = verity::research::ResearchOptions {
+            run_dir,
+            knowledge_dir,
+            allow_private,
+            remove_unsupported,
+            replay,
+        };
+        let v = self.inner.clone();
+        let s = syllabus.unwrap_or_default();
+        block(py, research::research(v, s, opts)).and_then(plain)
+    }
+
+    /// Async [`Store.research`].
+    #[pyo3(signature = (syllabus = None, *, run_dir = None, knowledge_dir = None, allow_private = false, remove_unsupported = false, replay = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn aresearch<'py>(
+        &self,
+        py: Python<'py>,
+        syllabus: Option<PathBuf>,
+        run_dir: Option<PathBuf>,
+        knowledge_dir: Option<PathBuf>,
+        allow_private: bool,
+        remove_unsupported: bool,
+        replay: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let opts = verity::research::ResearchOptions {
+            run_dir,
+            knowledge_dir,
+            allow_private,
+            remove_unsupported,
+            replay,
+        };
+        let v = self.inner.clone();
+        let s = syllabus.unwrap_or_default();
+        spawn(py, research::research(v, s, opts), plain)
+    }
+
+    /// The knowledge-base entry of file `filename` (a `KnowledgeEntry`
+    /// dict), or `None`; default knowledge base `<home>/knowledge`.
+    #[pyo3(signature = (filename, *, knowledge_dir = None))]
+    fn find_by_name(
+        &self,
+        py: Python<'_>,
+        filename: String,
+        knowledge_dir: Option<PathBuf>,
+    ) -> PyResult<Json> {
+        match research::find_by_name(&self.inner, &filename, knowledge_dir) {
+            Ok(e) => plain(e),
+            Err(e) => Err(conv::to_pyerr(py, e)),
+        }
+    }
+
+    /// Add a reference to the knowledge base: `url` (downloaded, saved as
+    /// Markdown, indexed once) or `filename` (a file already in the
+    /// knowledge base directory); an `AddReferenceResult` dict.
+    #[pyo3(signature = (url = None, *, filename = None, title = None, description = None, keywords = None, knowledge_dir = None, allow_private = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn add_reference(
+        &self,
+        py: Python<'_>,
+        url: Option<String>,
+        filename: Option<String>,
+        title: Option<String>,
+        description: Option<String>,
+        keywords: Option<Vec<String>>,
+        knowledge_dir: Option<PathBuf>,
+        allow_private: bool,
+    ) -> PyResult<Json> {
+        let req = verity::api::research::AddReferenceRequest {
+            url,
+            filename,
+            title,
+            description,
+            keywords: keywords.unwrap_or_default(),
+        };
+        let opts = verity::research::ResearchOptions {
+            knowledge_dir,
+            allow_private,
+            ..Default::default()
+        };
+        let v = self.inner.clone();
+        block(py, research::add_reference(v, req, opts)).and_then(plain)
     }
 
     /// The event memory (seed 004): `add`, `get`, `search`, `update_metadata`,

@@ -89,6 +89,10 @@ pub struct McpArgs {
     /// Directory the `ingest` tool may read files from (repeatable); none: inline documents only.
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<PathBuf>,
+    /// Let the `research` and `add_reference` tools fetch references on
+    /// private and loopback addresses (intranets, tests; off by default).
+    #[arg(long)]
+    pub allow_private_fetch: bool,
 }
 
 /// `verity serve`.
@@ -103,6 +107,11 @@ pub struct ServeArgs {
     /// Log format: text or json.
     #[arg(long, value_name = "FORMAT")]
     pub log_format: Option<String>,
+    /// Let research runs (`POST /v1/research`) and the `add_reference` tool
+    /// fetch references on private and loopback addresses (the config's
+    /// `allow_private_fetch`; off by default).
+    #[arg(long)]
+    pub allow_private_fetch: bool,
 }
 
 /// `verity reindex`: shadow index `idx:<name>:v<version>`, gate, alias `idx:<name>:current`.

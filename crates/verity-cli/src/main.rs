@@ -240,8 +240,29 @@ async fn run(cli: Cli) -> verity::Result<u8> {
             use verity::tools::{FileRoots, ToolOptions, ToolRegistry};
             let options = ToolOptions {
                 file_roots: FileRoots::new(&a.roots)?,
-                ..ToolOptions::default()
+                allow_private_fetch: a.allow_private_fetch,
             };
+            if !quiet {
+                eprintln!(
+                    "verity mcp: file roots: {}; allow_private_fetch: {}",
+                    if options.file_roots.is_empty() {
+                        "none".to_string()
+                    } else {
+                        options
+                            .file_roots
+                            .roots()
+                            .iter()
+                            .map(|r| r.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    },
+                    if a.allow_private_fetch {
+                        "ON (research and add_reference may fetch private and loopback addresses)"
+                    } else {
+                        "off"
+                    }
+                );
+            }
             let verity = std::sync::Arc::new(open(&overrides(&cli), &out).await?);
             let registry = std::sync::Arc::new(ToolRegistry::builtin(&options));
             verity_mcp::serve_stdio(verity, registry).await?;
@@ -352,6 +373,9 @@ async fn serve(cli: &Cli, a: &args::ServeArgs) -> u8 {
         }
         if let Some(f) = &a.log_format {
             c.log_format = f.parse()?;
+        }
+        if a.allow_private_fetch {
+            c.allow_private_fetch = true;
         }
         verity_server::serve(c).await
     };

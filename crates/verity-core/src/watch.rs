@@ -194,18 +194,45 @@ impl DecisionFilter {
     }
 }
 
-/// Number of 8-bit bands a 64-bit SimHash is indexed by: two hashes at
-/// Hamming distance ≤ [`SIMHASH_MAX_DISTANCE`] share at least one band
-/// (pigeonhole), so a band lookup finds every near-duplicate.
+/// Number of 8-bit bands a 64-bit SimHash is indexed by in stores that use
+/// plain band sets (Redis): two hashes at Hamming distance ≤
+/// [`SIMHASH_MAX_DISTANCE`] share at least one band (pigeonhole).
 pub const SIMHASH_BANDS: usize = 8;
-/// Largest Hamming distance the band index is guaranteed to find.
+/// Largest Hamming distance the indexes are guaranteed to find.
 pub const SIMHASH_MAX_DISTANCE: u32 = SIMHASH_BANDS as u32 - 1;
+/// Number of 16-bit blocks of the multi-index (see [`simhash_probes`]).
+pub const SIMHASH_BLOCKS: usize = 4;
 
-/// The `(band, value)` keys of a SimHash.
+/// The `(band, value)` keys of a SimHash (8 bands of 8 bits).
 pub fn simhash_bands(h: u64) -> [(u8, u16); SIMHASH_BANDS] {
     let mut out = [(0u8, 0u16); SIMHASH_BANDS];
     for (i, slot) in out.iter_mut().enumerate() {
         *slot = (i as u8, ((h >> (8 * i)) & 0xff) as u16);
+    }
+    out
+}
+
+/// The `(block, value)` keys a SimHash is stored under: 4 blocks of 16 bits.
+pub fn simhash_blocks(h: u64) -> [(u8, u16); SIMHASH_BLOCKS] {
+    let mut out = [(0u8, 0u16); SIMHASH_BLOCKS];
+    for (i, slot) in out.iter_mut().enumerate() {
+        *slot = (i as u8, ((h >> (16 * i)) & 0xffff) as u16);
+    }
+    out
+}
+
+/// The keys to probe to find every stored SimHash within
+/// [`SIMHASH_MAX_DISTANCE`] bits of `h` (multi-index hashing): each block's
+/// value and its 16 one-bit variants, 68 keys. Two hashes at distance ≤ 7
+/// differ in at most one bit of some block (four blocks with two or more
+/// differing bits each make at least 8), so one of these keys matches;
+/// random hashes match one with probability 68 / 65,536, so a lookup reads
+/// about N / 1,000 index entries instead of the N / 32 of 8-bit bands.
+pub fn simhash_probes(h: u64) -> Vec<(u8, u16)> {
+    let mut out = Vec::with_capacity(SIMHASH_BLOCKS * 17);
+    for (b, v) in simhash_blocks(h) {
+        out.push((b, v));
+        out.extend((0..16).map(|bit| (b, v ^ (1 << bit))));
     }
     out
 }
@@ -221,11 +248,13 @@ pub trait WatchStore: Send + Sync {
     /// The article with this id.
     async fn article(&self, id: &str) -> Result<Option<Article>>;
     /// Create or replace the article `article.id`, indexing all its URLs
-    /// and its SimHash bands.
+    /// and its SimHash.
     async fn put_article(&self, article: &Article) -> Result<()>;
-    /// Articles sharing at least one SimHash band with `simhash`
-    /// (candidates: the caller checks the distance).
-    async fn simhash_candidates(&self, simhash: u64) -> Result<Vec<Article>>;
+    /// Every article whose SimHash is within `max_distance` bits of
+    /// `simhash` (`max_distance` ≤ [`SIMHASH_MAX_DISTANCE`]; larger values
+    /// are clamped), in no particular order. Found through an index
+    /// ([`simhash_probes`] or [`simhash_bands`]), not a scan.
+    async fn near_duplicates(&self, simhash: u64, max_distance: u32) -> Result<Vec<Article>>;
     /// Articles matching the filter, newest first.
     async fn articles(&self, filter: &ArticleFilter) -> Result<Vec<Article>>;
     /// Number of logged articles.
@@ -272,6 +301,32 @@ mod tests {
             .filter(|(x, y)| x == y)
             .count();
         assert_eq!(shared, 5);
+    }
+
+    #[test]
+    fn probes_find_every_hash_within_seven_bits() {
+        let mut x: u64 = 0x0123_4567_89ab_cdef;
+        for _ in 0..2000 {
+            // xorshift: a pseudo-random hash and a pseudo-random 0…7-bit flip mask.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let mut mask = 0u64;
+            for k in 0..(x % 8) {
+                mask |= 1 << ((x >> (6 * k + 3)) & 63);
+            }
+            let near = x ^ mask;
+            let keys = simhash_blocks(near);
+            assert!(
+                simhash_probes(x).iter().any(|p| keys.contains(p)),
+                "{x:x} vs {near:x}"
+            );
+        }
+        // Eight bits, two in each block: no probe matches.
+        let far = 0b11 | 0b11 << 16 | 0b11 << 32 | 0b11 << 48;
+        let keys = simhash_blocks(far);
+        assert!(!simhash_probes(0).iter().any(|p| keys.contains(p)));
+        assert_eq!(simhash_probes(0).len(), 68);
     }
 
     #[test]

@@ -77,8 +77,11 @@ pub struct ServerConfig {
     pub shutdown_grace_secs: f64,
     /// Ingest batches with more documents than this run as a job (202).
     pub sync_ingest_max: usize,
-    /// Directories clients may name files under (`VERITY_ROOTS`, `:`-separated).
+    /// Directories clients may name files under (`VERITY_ROOTS`, `:`-separated):
+    /// ingest paths, `POST /v1/verify` paths, research syllabi. Empty: none.
     pub roots: Vec<PathBuf>,
+    /// Longest a research run (`POST /v1/research`) may take, in seconds.
+    pub research_timeout_secs: f64,
     /// Host names accepted by the MCP endpoint (DNS-rebinding protection).
     pub mcp_allowed_hosts: Vec<String>,
     /// Rate limit.
@@ -88,6 +91,11 @@ pub struct ServerConfig {
     /// Let `POST /v1/verify` clients set `allow_private` (fetch documents and
     /// sources on private and loopback addresses; intranets and tests only).
     pub allow_private_sources: bool,
+    /// Let research runs and the `add_reference` tool (REST and MCP) fetch
+    /// references on private and loopback addresses
+    /// (`VERITY_ALLOW_PRIVATE_FETCH`; intranets and tests only). Off: such
+    /// references are refused by the SSRF guard and reported as missing.
+    pub allow_private_fetch: bool,
     /// What the facade opens (the `[verity]` table: home, redis_url, index,
     /// embedder, generator, fallback, k, …), over the facade's environment.
     pub verity: ConfigOverrides,
@@ -104,10 +112,12 @@ impl Default for ServerConfig {
             shutdown_grace_secs: 30.0,
             sync_ingest_max: 100,
             roots: Vec::new(),
+            research_timeout_secs: 1800.0,
             mcp_allowed_hosts: vec!["localhost".into(), "127.0.0.1".into(), "::1".into()],
             rate_limit: RateLimitConfig::default(),
             log_format: LogFormat::Text,
             allow_private_sources: false,
+            allow_private_fetch: false,
             verity: ConfigOverrides::default(),
         }
     }
@@ -160,7 +170,8 @@ impl ServerConfig {
     }
 
     /// Override with `VERITY_ADDR`, `VERITY_API_TOKENS`, `VERITY_CORS_ORIGINS`,
-    /// `VERITY_ROOTS` and `VERITY_LOG_FORMAT` (the facade reads its own
+    /// `VERITY_ROOTS`, `VERITY_ALLOW_PRIVATE_FETCH` (`true`/`1` or
+    /// `false`/`0`) and `VERITY_LOG_FORMAT` (the facade reads its own
     /// variables: `VERITY_HOME`, `REDIS_URL`, `VERITY_GENERATOR`, …).
     pub fn apply_env(&mut self) -> Result<(), ServerError> {
         if let Some(v) = env("VERITY_ADDR") {
@@ -179,6 +190,9 @@ impl ServerConfig {
         }
         if let Some(v) = env("VERITY_LOG_FORMAT") {
             self.log_format = v.parse()?;
+        }
+        if let Some(v) = env("VERITY_ALLOW_PRIVATE_FETCH") {
+            self.allow_private_fetch = parse_bool("VERITY_ALLOW_PRIVATE_FETCH", &v)?;
         }
         Ok(())
     }
@@ -205,11 +219,16 @@ impl ServerConfig {
             ));
         }
         // Written to refuse NaN as well as out-of-range values.
-        let timeout_ok = self.request_timeout_secs.is_finite() && self.request_timeout_secs > 0.0;
+        let timeout_ok = self.request_timeout_secs.is_finite()
+            && self.request_timeout_secs > 0.0
+            && self.research_timeout_secs.is_finite()
+            && self.research_timeout_secs > 0.0;
         let grace_ok = self.shutdown_grace_secs.is_finite() && self.shutdown_grace_secs >= 0.0;
         if !timeout_ok || !grace_ok {
             return Err(ServerError::Config(
-                "request_timeout_secs must be > 0 and shutdown_grace_secs >= 0".into(),
+                "request_timeout_secs and research_timeout_secs must be > 0 and \
+                 shutdown_grace_secs >= 0"
+                    .into(),
             ));
         }
         if self.rate_limit.enabled
@@ -236,6 +255,11 @@ impl ServerConfig {
         Duration::from_secs_f64(self.request_timeout_secs)
     }
 
+    /// Longest a research run may take.
+    pub fn research_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.research_timeout_secs)
+    }
+
     /// Shutdown grace period.
     pub fn shutdown_grace(&self) -> Duration {
         Duration::from_secs_f64(self.shutdown_grace_secs)
@@ -250,6 +274,16 @@ impl ServerConfig {
         c.verity.ollama_url = c.verity.ollama_url.as_deref().map(mask_url);
         c.verity.openai_url = c.verity.openai_url.as_deref().map(mask_url);
         toml::to_string(&c).unwrap_or_else(|e| format!("(configuration not printable: {e})"))
+    }
+}
+
+fn parse_bool(key: &str, v: &str) -> Result<bool, ServerError> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(ServerError::Config(format!(
+            "{key} `{v}`: expected true or false"
+        ))),
     }
 }
 
@@ -310,6 +344,27 @@ mod tests {
             .err()
             .map(|e| e.to_string());
         assert!(err.unwrap_or_default().contains("adr"));
+    }
+
+    #[test]
+    fn research_keys_read_from_toml_and_checked() {
+        let c = ServerConfig::from_toml(
+            "roots = [\"/srv/syllabi\"]\nallow_private_fetch = true\nresearch_timeout_secs = 60\n",
+        )
+        .unwrap_or_default();
+        assert!(c.allow_private_fetch);
+        assert_eq!(c.roots, vec![PathBuf::from("/srv/syllabi")]);
+        assert_eq!(c.research_timeout(), Duration::from_secs(60));
+        assert!(c.masked().contains("allow_private_fetch = true"));
+        assert!(!ServerConfig::default().allow_private_fetch);
+        let zero = ServerConfig {
+            research_timeout_secs: 0.0,
+            ..ServerConfig::default()
+        };
+        assert!(zero.validate().is_err());
+        assert!(matches!(parse_bool("K", "TRUE"), Ok(true)));
+        assert!(matches!(parse_bool("K", "0"), Ok(false)));
+        assert!(parse_bool("K", "maybe").is_err());
     }
 
     #[test]

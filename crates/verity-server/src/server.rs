@@ -29,6 +29,9 @@ pub struct AppState {
     pub jobs: Jobs,
     /// Directories clients may name files under.
     pub roots: FileRoots,
+    /// The tool registry (REST `/api/tools/{name}` and MCP), built with the
+    /// server's roots and `allow_private_fetch`.
+    pub tools: Arc<ToolRegistry>,
     /// The configuration.
     pub config: Arc<ServerConfig>,
     /// Prometheus renderer.
@@ -49,30 +52,33 @@ impl Server {
         config.validate()?;
         let roots = FileRoots::new(&config.roots)?;
         let verity = Arc::new(Verity::open_with(&config.verity).await?);
-        let tools = ToolOptions {
-            file_roots: roots.clone(),
-            ..ToolOptions::default()
-        };
+        let allowed_hosts = config.mcp_allowed_hosts.clone();
+        let server = Self::with_verity(config, verity.clone(), roots);
         let mcp = verity_mcp::router(
-            verity.clone(),
-            Arc::new(ToolRegistry::builtin(&tools)),
+            verity,
+            server.state.tools.clone(),
             verity_mcp::HttpOptions {
-                allowed_hosts: config.mcp_allowed_hosts.clone(),
+                allowed_hosts,
                 ..Default::default()
             },
         );
-        Ok(Self::with_verity(config, verity, roots).with_mcp(mcp))
+        Ok(server.with_mcp(mcp))
     }
 
     /// A server over an already opened facade (tests, embedding programs).
     pub fn with_verity(config: ServerConfig, verity: Arc<Verity>, roots: FileRoots) -> Self {
         let metrics = crate::metrics::handle();
         let openapi = Arc::new(crate::openapi::document(&routes::operations()));
+        let tools = Arc::new(ToolRegistry::builtin(&ToolOptions {
+            file_roots: roots.clone(),
+            allow_private_fetch: config.allow_private_fetch,
+        }));
         Self {
             state: AppState {
                 verity,
                 jobs: Jobs::default(),
                 roots,
+                tools,
                 config: Arc::new(config),
                 metrics,
                 openapi,
@@ -140,7 +146,9 @@ impl Server {
 /// After the last connection: let jobs finish (within the grace period), flush the store.
 async fn close(state: &AppState) {
     if !state.jobs.wait_idle(state.config.shutdown_grace()).await {
-        tracing::warn!("shutdown: ingest jobs still running after the grace period were abandoned");
+        tracing::warn!(
+            "shutdown: jobs (ingest, research) still running after the grace period were abandoned"
+        );
     }
     match state.verity.flush().await {
         Ok(()) => tracing::info!("store flushed and closed"),
@@ -186,6 +194,12 @@ pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
         "verity serve: configuration (secrets masked):\n{}",
         config.masked()
     );
+    if config.allow_private_fetch {
+        eprintln!(
+            "verity serve: allow_private_fetch is ON: research runs and add_reference may \
+             fetch private and loopback addresses"
+        );
+    }
     if config.tokens.is_empty() {
         tracing::warn!(
             "no bearer token configured: anyone on this machine can call the API (loopback only)"

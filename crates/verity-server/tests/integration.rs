@@ -9,6 +9,8 @@ mod common;
 mod events;
 mod generator_down;
 mod mcp_mount;
+mod research;
+mod research_llm;
 mod routes;
 mod security;
 mod verify;

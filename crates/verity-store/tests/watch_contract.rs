@@ -50,3 +50,42 @@ async fn decision_log_is_append_only_in_sql() {
         3
     );
 }
+
+#[tokio::test]
+async fn version_1_database_gets_the_simhash_block_index() {
+    use verity_core::WatchStore;
+    let dir = tempfile::tempdir().unwrap();
+    let s = SqliteWatchStore::open(dir.path()).unwrap();
+    verity_watch::contract::articles(&s).await;
+    drop(s);
+    // Back to the version-1 layout: 8-bit bands, no block index.
+    let path = dir.path().join(verity_store::DB_FILE);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DROP TABLE watch_simhash_blocks;
+         CREATE TABLE watch_simhash_bands (band INTEGER NOT NULL, value INTEGER NOT NULL,
+             article_id TEXT NOT NULL, PRIMARY KEY (band, value, article_id)) WITHOUT ROWID;
+         UPDATE watch_meta SET value = '1' WHERE key = 'schema_version';",
+    )
+    .unwrap();
+    drop(conn);
+    // Reopening indexes every logged SimHash (art_1 holds 0xffff_0000_ffff_0000).
+    let s = SqliteWatchStore::open(dir.path()).unwrap();
+    let found = s
+        .near_duplicates(0xffff_0000_ffff_0000 ^ (1 << 40), 7)
+        .await
+        .unwrap();
+    assert_eq!(
+        found.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
+        ["art_1"]
+    );
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let bands: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name = 'watch_simhash_bands'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(bands, 0);
+}

@@ -122,7 +122,11 @@ impl Watch {
     /// The article matching `fp` within the near-duplicate distance, closest first.
     async fn near_duplicate(&self, fp: &Fingerprint) -> Result<Option<(Article, u32)>> {
         let mut best: Option<(Article, u32)> = None;
-        for a in self.store.simhash_candidates(fp.simhash).await? {
+        let found = self
+            .store
+            .near_duplicates(fp.simhash, self.near_dup_distance)
+            .await?;
+        for a in found {
             let Some(h) = a.simhash else { continue };
             let d = if a.content_sha1.as_deref() == Some(fp.sha1.as_str()) {
                 0

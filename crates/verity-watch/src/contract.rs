@@ -171,23 +171,30 @@ pub async fn articles(s: &dyn WatchStore) {
         (by_alias.id.as_str(), by_alias.title.as_str()),
         ("art_1", "Renamed")
     );
-    // SimHash: a hash differing in three bands still shares the others.
+    // SimHash: every article within the distance, none beyond.
     let near = h1 ^ 1 ^ (1 << 17) ^ (1 << 33);
-    let c = s.simhash_candidates(near).await.unwrap();
+    let c = s.near_duplicates(near, 7).await.unwrap();
     assert_eq!(
         c.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(),
         ["art_1"]
     );
-    let far = h1 ^ 0x0101_0101_0101_0101; // one bit in every band
-    assert!(s.simhash_candidates(far).await.unwrap().is_empty());
+    assert!(s.near_duplicates(near, 2).await.unwrap().is_empty());
+    let seven = h1 ^ 0x0101_0101_0101_0100; // 7 bits, one in 7 of the 8 bytes
+    assert_eq!(s.near_duplicates(seven, 7).await.unwrap().len(), 1);
+    let far = h1 ^ 0x0101_0101_0101_0101; // 8 bits
+    assert!(s.near_duplicates(far, 7).await.unwrap().is_empty());
+    assert!(s.near_duplicates(far, 64).await.unwrap().is_empty());
     assert_eq!(simhash_bands(near)[3], simhash_bands(h1)[3]);
-    // A new SimHash replaces the old bands.
+    // A new SimHash replaces the old index entries.
     let mut a1c = a1b.clone();
     a1c.simhash = Some(0xffff_0000_ffff_0000);
     s.put_article(&a1c).await.unwrap();
-    assert!(s.simhash_candidates(near).await.unwrap().is_empty());
+    assert!(s.near_duplicates(near, 7).await.unwrap().is_empty());
     assert_eq!(
-        s.simhash_candidates(0xffff_1111_2222_3333).await.unwrap()[0].id,
+        s.near_duplicates(0xffff_0000_ffff_0000 ^ (1 << 5) ^ (1 << 63), 7)
+            .await
+            .unwrap()[0]
+            .id,
         "art_1"
     );
     // Filters: period, source, validated, limit; newest first.

@@ -4,8 +4,9 @@
 //! The same article republished elsewhere (other boilerplate, a changed
 //! sentence, another extraction of the same page) lands within a few bits;
 //! unrelated articles sit around 32 bits apart. The stores index the hash
-//! by 8-bit bands, so every hash within
-//! [`verity_core::watch::SIMHASH_MAX_DISTANCE`] bits is found.
+//! (SQLite: 16-bit blocks probed with one-bit variants; Redis: 8-bit bands),
+//! so every hash within [`verity_core::watch::SIMHASH_MAX_DISTANCE`] bits is
+//! found without a scan.
 
 use verity_core::hash::sha1_hex;
 

@@ -1,7 +1,7 @@
 //! Rules, articles and the decision log in Redis.
 
 use async_trait::async_trait;
-use verity_core::watch::simhash_bands;
+use verity_core::watch::{simhash_bands, SIMHASH_MAX_DISTANCE};
 use verity_core::{
     Article, ArticleFilter, Decision, DecisionFilter, Priority, RelevanceRule, Result, RuleKind,
     RuleStore, StoreError, WatchStore,
@@ -131,7 +131,8 @@ impl WatchStore for RedisWatchStore {
         self.exec(&pipe, "writing an article").await
     }
 
-    async fn simhash_candidates(&self, simhash: u64) -> Result<Vec<Article>> {
+    async fn near_duplicates(&self, simhash: u64, max_distance: u32) -> Result<Vec<Article>> {
+        let max = max_distance.min(SIMHASH_MAX_DISTANCE);
         let keys: Vec<String> = simhash_bands(simhash)
             .iter()
             .map(|(b, v)| self.band_key(*b, *v))
@@ -140,7 +141,9 @@ impl WatchStore for RedisWatchStore {
             .query(redis::cmd("SUNION").arg(keys), "SUNION bands")
             .await?;
         let keys: Vec<String> = ids.iter().map(|id| self.art_key(id)).collect();
-        self.mget(&keys).await
+        let mut found: Vec<Article> = self.mget(&keys).await?;
+        found.retain(|a| a.simhash.is_some_and(|h| (h ^ simhash).count_ones() <= max));
+        Ok(found)
     }
 
     async fn articles(&self, f: &ArticleFilter) -> Result<Vec<Article>> {

@@ -50,7 +50,7 @@ pub async fn job(State(s): State<AppState>, ApiPath(id): ApiPath<String>) -> Api
             StatusCode::NOT_FOUND,
             "not_found",
             format!(
-                "no ingest job `{}` (finished jobs are kept for a while, then forgotten)",
+                "no job `{}` (finished jobs are kept for a while, then forgotten)",
                 id.chars().take(80).collect::<String>()
             ),
         )),

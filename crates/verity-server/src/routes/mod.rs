@@ -3,6 +3,7 @@
 
 mod data;
 pub mod events;
+mod research;
 mod service;
 mod verify;
 mod watch;
@@ -41,6 +42,7 @@ pub fn protected(state: AppState) -> Router {
         )
         .route("/v1/stats", get(data::stats))
         .route("/v1/verify", post(verify::verify))
+        .route("/v1/research", post(research::research))
         .route_layer(axum::middleware::from_fn(crate::version::require));
     Router::new()
         .merge(versioned)
@@ -84,10 +86,10 @@ pub fn operations() -> Vec<Operation> {
             )
         },
         Operation {
-            path_params: &[("id", "Job id returned by `POST /v1/ingest`")],
+            path_params: &[("id", "Job id returned by `POST /v1/ingest` or `POST /v1/research`")],
             success: vec![(200, "Job progress or result", Body::Json(schema::<JobStatus>))],
             errors: &[404],
-            ..data("get", "/v1/jobs/{id}", "get_job", "Progress of an ingest job", "")
+            ..data("get", "/v1/jobs/{id}", "get_job", "Progress of an ingest or research job", "")
         },
         Operation {
             request: Some(schema::<api::EmbedRequest>),
@@ -194,6 +196,7 @@ pub fn operations() -> Vec<Operation> {
         },
     ];
     ops.extend(verify::operations());
+    ops.extend(research::operations());
     ops.extend(watch::operations());
     ops
 }

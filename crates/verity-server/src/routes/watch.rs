@@ -3,8 +3,6 @@
 //! code. They need the server's auth but no `X-API-Version` header (n8n's
 //! HTTP nodes do not send one). `POST /api/tools/{name}` calls any tool.
 
-use std::sync::OnceLock;
-
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -14,7 +12,7 @@ use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use verity::tools::{ToolError, ToolOptions, ToolRegistry};
+use verity::tools::ToolError;
 use verity::watch;
 
 use crate::error::{ApiError, ApiResult};
@@ -22,15 +20,10 @@ use crate::extract::{ApiJson, ApiPath};
 use crate::openapi::{schema, Body, Operation};
 use crate::server::AppState;
 
-/// The built-in tools (the same list the MCP server serves).
-fn registry() -> &'static ToolRegistry {
-    static REGISTRY: OnceLock<ToolRegistry> = OnceLock::new();
-    REGISTRY.get_or_init(|| ToolRegistry::builtin(&ToolOptions::default()))
-}
-
-/// Run tool `name` and answer its structured response.
+/// Run tool `name` of the server's registry (the one the MCP endpoint
+/// serves, with the server's roots) and answer its structured response.
 async fn call(s: &AppState, name: &str, args: Value) -> ApiResult<Response> {
-    match registry().call(&s.verity, name, args).await {
+    match s.tools.call(&s.verity, name, args).await {
         Ok(out) => Ok(Json(out.structured).into_response()),
         Err(ToolError::UnknownTool { name, available }) => Err(ApiError::new(
             StatusCode::NOT_FOUND,

@@ -3,7 +3,7 @@
 //! an HNSW graph over them. Rebuilt from SQLite at open (and when another
 //! process wrote); SQLite stays the source of truth.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::ops::Bound;
 
 use serde_json::{Map, Value};
@@ -11,6 +11,7 @@ use uuid::Uuid;
 use verity_core::events::{l2_from_cosine, metadata_contains, metadata_terms, EventFilter};
 use verity_core::Result;
 
+use super::terms::{plain_filter, plain_metadata, IdMap, IdSet};
 use crate::hnsw::{DenseIndex, HnswParams};
 
 /// Allowed sets up to this size are scanned exactly (perfect recall, exact
@@ -36,6 +37,8 @@ pub(crate) struct Resolved<'a> {
     end: Option<i64>,
     now: i64,
     terms: Vec<String>,
+    /// The filter's terms decide containment on plain metadata (`terms.rs`).
+    plain: bool,
 }
 
 impl<'a> Resolved<'a> {
@@ -46,18 +49,16 @@ impl<'a> Resolved<'a> {
             end: filter.ts_end.map(|t| t.timestamp_millis()),
             now,
             terms: filter.terms(),
+            plain: filter.metadata.as_ref().is_none_or(plain_filter),
         }
     }
 
-    fn keeps(&self, e: &Entry) -> bool {
-        e.expires.is_none_or(|x| x > self.now)
-            && self.start.is_none_or(|s| e.ts >= s)
-            && self.end.is_none_or(|x| e.ts <= x)
-            && self
-                .filter
-                .metadata
-                .as_ref()
-                .is_none_or(|f| metadata_contains(&e.metadata, f))
+    fn has_time(&self) -> bool {
+        self.start.is_some() || self.end.is_some()
+    }
+
+    fn in_time(&self, ts: i64) -> bool {
+        self.start.is_none_or(|s| ts >= s) && self.end.is_none_or(|x| ts <= x)
     }
 }
 
@@ -65,10 +66,12 @@ impl<'a> Resolved<'a> {
 pub(crate) struct Catalog {
     pub(crate) generation: i64,
     pub(crate) dim: Option<usize>,
-    entries: HashMap<i64, Entry>,
+    entries: IdMap<Entry>,
     by_id: HashMap<Uuid, i64>,
     by_time: BTreeSet<(i64, i64)>,
-    postings: HashMap<String, HashSet<i64>>,
+    postings: HashMap<String, IdSet>,
+    /// Row ids whose metadata is not plain (containment needs the JSON walk).
+    complex: IdSet,
     arena: Vec<f32>,
     arena_free: usize,
     dense: Option<DenseIndex>,
@@ -108,10 +111,11 @@ impl Catalog {
         Self {
             generation: 0,
             dim: None,
-            entries: HashMap::new(),
+            entries: IdMap::default(),
             by_id: HashMap::new(),
             by_time: BTreeSet::new(),
             postings: HashMap::new(),
+            complex: IdSet::default(),
             arena: Vec::new(),
             arena_free: 0,
             dense: None,
@@ -151,6 +155,9 @@ impl Catalog {
             if e.expires.is_some() {
                 self.expiring += 1;
             }
+            if !plain_metadata(&e.metadata) {
+                self.complex.insert(rowid);
+            }
             self.by_time.insert((e.ts, rowid));
             self.by_id.insert(e.id, rowid);
             self.entries.insert(rowid, e);
@@ -175,6 +182,7 @@ impl Catalog {
         };
         self.by_id.remove(&e.id);
         self.by_time.remove(&(e.ts, rowid));
+        self.complex.remove(&rowid);
         for t in metadata_terms(&e.metadata) {
             if let Some(p) = self.postings.get_mut(&t) {
                 p.remove(&rowid);
@@ -208,6 +216,11 @@ impl Catalog {
         }
         for t in metadata_terms(&e.metadata) {
             self.postings.entry(t).or_default().insert(rowid);
+        }
+        if plain_metadata(&e.metadata) {
+            self.complex.remove(&rowid);
+        } else {
+            self.complex.insert(rowid);
         }
     }
 
@@ -243,54 +256,65 @@ impl Catalog {
         self.expiring > 0
     }
 
+    /// `r` resolved against the posting lists, for one query.
+    pub(crate) fn plan<'c>(&'c self, r: &'c Resolved<'c>) -> Plan<'c> {
+        let mut sets = Vec::with_capacity(r.terms.len());
+        let mut empty = false;
+        for t in &r.terms {
+            match self.postings.get(t) {
+                Some(p) if !p.is_empty() => sets.push(p),
+                _ => empty = true,
+            }
+        }
+        sets.sort_by_key(|p| p.len());
+        Plan {
+            cat: self,
+            r,
+            sets,
+            empty,
+        }
+    }
+
     /// Rowids kept by `r`, when they can be enumerated from a posting list
     /// or a time range no larger than `cap` (`None`: too many, or no index narrows it).
-    pub(crate) fn allowed(&self, r: &Resolved<'_>, cap: usize) -> Option<Vec<i64>> {
-        let posting = r
-            .terms
-            .iter()
-            .map(|t| self.postings.get(t).map_or(0, HashSet::len))
-            .zip(r.terms.iter())
-            .min_by_key(|(n, _)| *n);
-        if let Some((0, _)) = posting {
+    pub(crate) fn allowed(&self, p: &Plan<'_>, cap: usize) -> Option<Vec<i64>> {
+        if p.empty {
             return Some(Vec::new());
         }
-        let time_len = if r.start.is_some() || r.end.is_some() {
-            Some(self.time_range(r).count())
-        } else {
-            None
-        };
-        let from_posting = posting.map(|(n, t)| (n, t.clone()));
-        match (from_posting, time_len) {
-            (Some((n, t)), tl) if tl.is_none_or(|tl| n <= tl) => {
+        let posting = p.sets.first().map(|s| s.len());
+        // Count the time range only as far as it could still be the smaller driver.
+        let bound = posting.unwrap_or(usize::MAX).min(cap * 4).saturating_add(1);
+        let time_len =
+            p.r.has_time()
+                .then(|| self.time_range(p.r).take(bound).count());
+        let mut out: Vec<i64> = match (posting, time_len) {
+            (Some(n), tl) if tl.is_none_or(|tl| n <= tl) => {
                 if n > cap * 4 {
                     return None;
                 }
-                let mut out: Vec<i64> = self
-                    .postings
-                    .get(&t)
-                    .into_iter()
-                    .flatten()
+                let first = p.sets.first()?;
+                first
+                    .iter()
                     .copied()
-                    .filter(|id| self.entries.get(id).is_some_and(|e| r.keeps(e)))
-                    .collect();
-                out.sort_unstable();
-                (out.len() <= cap).then_some(out)
+                    .filter(|id| p.keeps_except_first(*id))
+                    .collect()
             }
             (_, Some(tl)) => {
                 if tl > cap * 4 {
                     return None;
                 }
-                let mut out: Vec<i64> = self
-                    .time_range(r)
+                self.time_range(p.r)
                     .map(|(_, id)| *id)
-                    .filter(|id| self.entries.get(id).is_some_and(|e| r.keeps(e)))
-                    .collect();
-                out.sort_unstable();
-                (out.len() <= cap).then_some(out)
+                    .filter(|id| p.keeps_in_time(*id))
+                    .collect()
             }
-            _ => None,
+            _ => return None,
+        };
+        if out.len() > cap {
+            return None;
         }
+        out.sort_unstable();
+        Some(out)
     }
 
     fn time_range<'s>(
@@ -306,20 +330,35 @@ impl Catalog {
         self.by_time.range((lo, hi))
     }
 
-    /// Rowids kept by `r` in time order (listing).
+    /// Rowids kept by `r` in time order (listing): driven by the smallest
+    /// posting list when it is smaller than the time range, else by the range.
     pub(crate) fn listing(&self, r: &Resolved<'_>, newest_first: bool) -> Vec<i64> {
-        let it = self.time_range(r);
-        let keep = |(_, id): &&(i64, i64)| self.entries.get(id).is_some_and(|e| r.keeps(e));
+        let p = &self.plan(r);
+        if p.empty {
+            return Vec::new();
+        }
+        if let Some(first) = p.sets.first() {
+            let n = first.len();
+            if self.time_range(p.r).nth(n).is_some() {
+                let mut hits: Vec<(i64, i64)> = first
+                    .iter()
+                    .filter(|id| p.keeps_except_first(**id))
+                    .filter_map(|id| Some((self.entries.get(id)?.ts, *id)))
+                    .collect();
+                hits.sort_unstable();
+                if newest_first {
+                    hits.reverse();
+                }
+                return hits.into_iter().map(|(_, id)| id).collect();
+            }
+        }
+        let it = self.time_range(p.r);
+        let keep = |(_, id): &&(i64, i64)| p.keeps_in_time(*id);
         if newest_first {
             it.rev().filter(keep).map(|(_, id)| *id).collect()
         } else {
             it.filter(keep).map(|(_, id)| *id).collect()
         }
-    }
-
-    /// Whether `rowid` is kept by `r`.
-    pub(crate) fn keeps(&self, r: &Resolved<'_>, rowid: i64) -> bool {
-        self.entries.get(&rowid).is_some_and(|e| r.keeps(e))
     }
 
     /// Vector candidates, best first, as `(rowid, l2)`, within `max_distance`
@@ -343,11 +382,12 @@ impl Catalog {
         }
         let q = normalized(query);
         let within = |l2: f32| max_distance.is_none_or(|m| l2 <= m);
+        let p = &self.plan(r);
         let allowed =
             if r.filter.is_empty() && !self.has_expiring() && self.entries.len() > EXACT_MAX {
                 None
             } else {
-                self.allowed(r, EXACT_MAX)
+                self.allowed(p, EXACT_MAX)
             };
         let exact_all = allowed.is_none() && self.entries.len() <= EXACT_MAX;
         if allowed.is_some() || exact_all {
@@ -355,9 +395,9 @@ impl Catalog {
                 Some(a) => Box::new(a.into_iter()),
                 None => Box::new(
                     self.entries
-                        .iter()
-                        .filter(|(_, e)| r.keeps(e))
-                        .map(|(id, _)| *id)
+                        .keys()
+                        .copied()
+                        .filter(|id| p.keeps(*id))
                         .collect::<Vec<_>>()
                         .into_iter(),
                 ),
@@ -376,7 +416,7 @@ impl Catalog {
             return Ok((Vec::new(), true));
         };
         let needs_filter = !r.filter.is_empty() || self.has_expiring();
-        let keep = |id: u64| self.keeps(r, id as i64);
+        let keep = |id: u64| p.keeps(id as i64);
         let f: Option<&(dyn Fn(u64) -> bool + Sync)> =
             if needs_filter { Some(&keep) } else { None };
         let raw = dense.search(&q, k, f)?;
@@ -391,10 +431,68 @@ impl Catalog {
         Ok((hits, exhaustive))
     }
 
+    /// Keep the `(rowid, _)` pairs `r` keeps.
+    pub(crate) fn retain<T>(&self, r: &Resolved<'_>, hits: &mut Vec<(i64, T)>) {
+        let p = self.plan(r);
+        hits.retain(|(id, _)| p.keeps(*id));
+    }
+
     /// L2 distance of an entry's vector to a unit query.
     pub(crate) fn distance(&self, rowid: i64, query: &[f32]) -> Option<f32> {
         let e = self.entries.get(&rowid)?;
         let v = self.vector(e.slot?)?;
         Some(l2_from_cosine(dot(&normalized(query), v)))
+    }
+}
+
+/// A filter resolved against the posting lists for one query: the sets of
+/// the filter's terms (a necessary condition, and a sufficient one on plain
+/// metadata), then expiry, time and the exact JSON check only when needed.
+pub(crate) struct Plan<'c> {
+    cat: &'c Catalog,
+    r: &'c Resolved<'c>,
+    /// Posting sets of the filter's terms, smallest first.
+    sets: Vec<&'c IdSet>,
+    /// A term has no posting: nothing matches.
+    empty: bool,
+}
+
+impl Plan<'_> {
+    /// Whether `rowid` is a live entry kept by the filter.
+    pub(crate) fn keeps(&self, rowid: i64) -> bool {
+        !self.empty
+            && self.sets.iter().all(|s| s.contains(&rowid))
+            && self.cat.entries.contains_key(&rowid)
+            && self.rest(rowid, false)
+    }
+
+    /// [`Self::keeps`] for an entry of the smallest posting set.
+    fn keeps_except_first(&self, rowid: i64) -> bool {
+        self.sets.iter().skip(1).all(|s| s.contains(&rowid)) && self.rest(rowid, false)
+    }
+
+    /// [`Self::keeps`] for an entry of the time range.
+    fn keeps_in_time(&self, rowid: i64) -> bool {
+        self.sets.iter().all(|s| s.contains(&rowid)) && self.rest(rowid, true)
+    }
+
+    /// Expiry, time and exact containment, once the postings agreed.
+    fn rest(&self, rowid: i64, time_checked: bool) -> bool {
+        let r = self.r;
+        let exact = r.plain && !self.cat.complex.contains(&rowid);
+        let time = !time_checked && r.has_time();
+        if exact && !time && !self.cat.has_expiring() {
+            return true;
+        }
+        let Some(e) = self.cat.entries.get(&rowid) else {
+            return false;
+        };
+        e.expires.is_none_or(|x| x > r.now)
+            && (!time || r.in_time(e.ts))
+            && (exact
+                || r.filter
+                    .metadata
+                    .as_ref()
+                    .is_none_or(|f| metadata_contains(&e.metadata, f)))
     }
 }

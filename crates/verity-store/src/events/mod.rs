@@ -13,6 +13,7 @@
 
 mod catalog;
 mod sql;
+mod terms;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -172,12 +173,11 @@ impl SqliteEventStore {
             return Ok(Vec::new());
         };
         let raw = self.db.read(|c| sql::fts_match(c, &expr))?;
-        let cat = self.catalog.read();
-        let mut hits: Vec<(i64, f32)> = raw
-            .into_iter()
-            .filter(|(id, _)| cat.keeps(r, *id))
-            .map(|(id, bm25)| (id, bm25_relevance(bm25, self.opts.bm25_pivot)))
-            .collect();
+        let mut hits: Vec<(i64, f32)> = raw;
+        self.catalog.read().retain(r, &mut hits);
+        for h in &mut hits {
+            h.1 = bm25_relevance(h.1, self.opts.bm25_pivot);
+        }
         hits.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         Ok(hits)
     }

@@ -52,11 +52,11 @@ fn corrupt(what: &str, e: impl std::fmt::Display) -> Error {
 }
 
 fn meta_get(c: &Connection, key: &str) -> Result<Option<String>> {
-    c.query_row("SELECT value FROM events_meta WHERE key = ?1", [key], |r| {
-        r.get(0)
-    })
-    .optional()
-    .map_err(db_err)
+    c.prepare_cached("SELECT value FROM events_meta WHERE key = ?1")
+        .map_err(db_err)?
+        .query_row([key], |r| r.get(0))
+        .optional()
+        .map_err(db_err)
 }
 
 /// The write generation.

@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
-use verity_core::watch::simhash_bands;
+use verity_core::watch::{simhash_blocks, simhash_probes, SIMHASH_MAX_DISTANCE};
 use verity_core::{
     Article, ArticleFilter, Decision, DecisionFilter, Error, Priority, RelevanceRule, Result,
     RuleKind, RuleStore, StoreError, WatchStore,
@@ -21,6 +21,21 @@ fn rows<T: serde::de::DeserializeOwned>(
         .collect::<std::result::Result<_, _>>()
         .map_err(db_err)?;
     raw.iter().map(|s| from_json(s)).collect()
+}
+
+/// Store `h` under its four 16-bit block keys for article `id`.
+pub(crate) fn insert_blocks(tx: &rusqlite::Connection, id: &str, h: u64) -> Result<()> {
+    let mut stmt = tx
+        .prepare_cached(
+            "INSERT OR IGNORE INTO watch_simhash_blocks(block, value, article_id, simhash) \
+             VALUES (?1, ?2, ?3, ?4)",
+        )
+        .map_err(db_err)?;
+    for (block, value) in simhash_blocks(h) {
+        stmt.execute(params![block, value, id, h as i64])
+            .map_err(db_err)?;
+    }
+    Ok(())
 }
 
 #[async_trait]
@@ -114,7 +129,7 @@ impl WatchStore for SqliteWatchStore {
             )
             .map_err(db_err)?;
             tx.execute(
-                "DELETE FROM watch_simhash_bands WHERE article_id = ?1",
+                "DELETE FROM watch_simhash_blocks WHERE article_id = ?1",
                 [&a.id],
             )
             .map_err(db_err)?;
@@ -128,33 +143,59 @@ impl WatchStore for SqliteWatchStore {
                 .map_err(db_err)?;
             }
             if let Some(h) = a.simhash {
-                for (band, value) in simhash_bands(h) {
-                    tx.execute(
-                        "INSERT OR IGNORE INTO watch_simhash_bands(band, value, article_id) \
-                         VALUES (?1, ?2, ?3)",
-                        params![band, value, a.id],
-                    )
-                    .map_err(db_err)?;
-                }
+                insert_blocks(&tx, &a.id, h)?;
             }
             tx.commit().map_err(db_err)
         })
     }
 
-    async fn simhash_candidates(&self, simhash: u64) -> Result<Vec<Article>> {
-        let bands = simhash_bands(simhash);
-        let clauses = vec!["(band = ? AND value = ?)"; bands.len()].join(" OR ");
-        let sql = format!(
-            "SELECT data FROM watch_articles WHERE id IN \
-             (SELECT article_id FROM watch_simhash_bands WHERE {clauses})"
-        );
-        let args: Vec<i64> = bands
-            .iter()
-            .flat_map(|(b, v)| [i64::from(*b), i64::from(*v)])
-            .collect();
+    async fn near_duplicates(&self, simhash: u64, max_distance: u32) -> Result<Vec<Article>> {
+        let max = max_distance.min(SIMHASH_MAX_DISTANCE);
+        let probes = simhash_probes(simhash);
         self.db.read(|c| {
-            let mut stmt = c.prepare_cached(&sql).map_err(db_err)?;
-            rows(&mut stmt, rusqlite::params_from_iter(args))
+            // One indexed lookup per block (its value and one-bit variants):
+            // ~N / 1,000 rows, each carrying the full hash.
+            let ids: Vec<String> = {
+                let marks = vec!["?"; 17].join(", ");
+                let mut stmt = c
+                    .prepare_cached(&format!(
+                        "SELECT article_id, simhash FROM watch_simhash_blocks \
+                         WHERE block = ? AND value IN ({marks})"
+                    ))
+                    .map_err(db_err)?;
+                let mut ids = Vec::new();
+                for block in probes.chunks(17) {
+                    let mut args: Vec<i64> = Vec::with_capacity(18);
+                    args.push(block.first().map_or(0, |p| i64::from(p.0)));
+                    args.extend(block.iter().map(|p| i64::from(p.1)));
+                    let rows = stmt
+                        .query_map(rusqlite::params_from_iter(args), |r| {
+                            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+                        })
+                        .map_err(db_err)?;
+                    for row in rows {
+                        let (id, h) = row.map_err(db_err)?;
+                        if (h as u64 ^ simhash).count_ones() <= max && !ids.contains(&id) {
+                            ids.push(id);
+                        }
+                    }
+                }
+                ids
+            };
+            let mut stmt = c
+                .prepare_cached("SELECT data FROM watch_articles WHERE id = ?1")
+                .map_err(db_err)?;
+            let mut out = Vec::with_capacity(ids.len());
+            for id in ids {
+                let raw: Option<String> = stmt
+                    .query_row([&id], |r| r.get(0))
+                    .optional()
+                    .map_err(db_err)?;
+                if let Some(raw) = raw {
+                    out.push(from_json(&raw)?);
+                }
+            }
+            Ok(out)
         })
     }
 

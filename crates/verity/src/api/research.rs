@@ -7,7 +7,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::research::{DocOutcome, KnowledgeEntry, Reference, ResearchOutcome, UrlRef};
+use crate::research::{DocOutcome, KnowledgeEntry, PlanSource, Reference, ResearchOutcome, UrlRef};
 use crate::{Error, Result};
 
 /// `find_by_name`: look a knowledge-base entry up by file name.
@@ -204,10 +204,51 @@ pub struct ResearchResponse {
     pub tasks_failed: usize,
     /// Skipped tasks.
     pub tasks_skipped: usize,
+    /// How the plan was made: `deterministic`, `llm` (valid after
+    /// `plan_attempts` attempts) or `llm_fell_back` (every LLM plan was
+    /// invalid; the deterministic plan ran — `notes` say why).
+    pub planner: String,
+    /// Attempts the LLM planner used (0 for the deterministic planner).
+    pub plan_attempts: usize,
+    /// Citations naming no retrieved source (0 in a checked report).
+    pub unresolved_citations: usize,
+    /// The references the report cites, by number.
+    pub references: Vec<ReferenceView>,
+    /// Time per step (`syllabus`, `brief`, `plan`, `execute`, `write`, `check`, …).
+    pub timings: Vec<StepTimingView>,
+}
+
+/// One reference of the report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ReferenceView {
+    /// Citation number (`[n]` in the text).
+    pub n: usize,
+    /// Title.
+    pub title: String,
+    /// URL, for web sources.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Knowledge-base file name, for internal files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filename: Option<String>,
+}
+
+/// Duration of one step of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct StepTimingView {
+    /// Step name.
+    pub step: String,
+    /// Milliseconds.
+    pub ms: u64,
 }
 
 impl From<ResearchOutcome> for ResearchResponse {
     fn from(o: ResearchOutcome) -> Self {
+        let (planner, plan_attempts) = match &o.plan_source {
+            PlanSource::Deterministic => ("deterministic", 0),
+            PlanSource::Llm { attempts } => ("llm", *attempts),
+            PlanSource::LlmFellBack { problems } => ("llm_fell_back", problems.len()),
+        };
         let r = o.report;
         Self {
             run_dir: o.run_dir.display().to_string(),
@@ -235,6 +276,27 @@ impl From<ResearchOutcome> for ResearchResponse {
             tasks_ok: o.tasks_ok,
             tasks_failed: o.tasks_failed,
             tasks_skipped: o.tasks_skipped,
+            planner: planner.to_string(),
+            plan_attempts,
+            unresolved_citations: r.unresolved_citations,
+            references: r
+                .references
+                .into_iter()
+                .map(|s| ReferenceView {
+                    n: s.n,
+                    title: s.title,
+                    url: s.url,
+                    filename: s.filename,
+                })
+                .collect(),
+            timings: o
+                .timings
+                .into_iter()
+                .map(|t| StepTimingView {
+                    step: t.step,
+                    ms: t.ms,
+                })
+                .collect(),
         }
     }
 }

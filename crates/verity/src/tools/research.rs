@@ -2,7 +2,6 @@
 //! `add_reference` on the knowledge base (`<home>/knowledge`), and
 //! `research`, a whole run on a syllabus file under the configured roots.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::{Tool, ToolOptions};
@@ -104,29 +103,9 @@ pub(super) fn run(options: &ToolOptions) -> Tool {
         move |verity, req: ResearchRequest| {
             let roots = roots.clone();
             Box::pin(async move {
-                let requested = std::path::Path::new(&req.syllabus);
-                let named_dir = match roots.roots().first() {
-                    Some(first) if !requested.is_absolute() => first.join(requested).is_dir(),
-                    _ => requested.is_dir(),
-                };
-                if named_dir {
-                    return Err(Error::invalid_input(format!(
-                        "`syllabus`: `{}` is a directory; name the syllabus file",
-                        req.syllabus
-                    )));
-                }
-                let resolved = roots
-                    .resolve(&req.syllabus)
+                let syllabus = roots
+                    .resolve_file(&req.syllabus)
                     .map_err(|e| Error::invalid_input(format!("`syllabus`: {e}")))?;
-                let syllabus: PathBuf = match resolved.files.as_slice() {
-                    [one] if std::fs::metadata(one).is_ok_and(|m| m.is_file()) => one.clone(),
-                    _ => {
-                        return Err(Error::invalid_input(format!(
-                            "`syllabus`: `{}` is not a single file",
-                            req.syllabus
-                        )))
-                    }
-                };
                 let opts = ResearchOptions {
                     allow_private,
                     remove_unsupported: req.remove_unsupported,

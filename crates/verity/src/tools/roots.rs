@@ -96,6 +96,39 @@ impl FileRoots {
 
     /// Resolve one requested path to the files it names, or refuse it.
     pub fn resolve(&self, requested: &str) -> Result<ResolvedFiles> {
+        let canon = self.canonical(requested)?;
+        let mut out = ResolvedFiles::default();
+        if canon.is_dir() {
+            self.walk(&canon, 0, &mut out)?;
+        } else if canon.is_file() {
+            out.files.push(canon);
+        } else {
+            return Err(Error::invalid_input(format!(
+                "path `{requested}` is not a regular file or directory"
+            )));
+        }
+        Ok(out)
+    }
+
+    /// Resolve a path that must name one regular file inside the roots
+    /// (a syllabus, a document to check); directories are refused.
+    pub fn resolve_file(&self, requested: &str) -> Result<PathBuf> {
+        let canon = self.canonical(requested)?;
+        if canon.is_dir() {
+            return Err(Error::invalid_input(format!(
+                "path `{requested}` is a directory; name one file"
+            )));
+        }
+        if !canon.is_file() {
+            return Err(Error::invalid_input(format!(
+                "path `{requested}` is not a regular file"
+            )));
+        }
+        Ok(canon)
+    }
+
+    /// The canonical path of `requested`, refused unless it lies in a root.
+    fn canonical(&self, requested: &str) -> Result<PathBuf> {
         let Some(first) = self.roots.first() else {
             return Err(Error::invalid_input(
                 "reading files is disabled: no file roots are configured",
@@ -120,17 +153,7 @@ impl FileRoots {
         if !self.contains(&canon) {
             return Err(self.outside(requested));
         }
-        let mut out = ResolvedFiles::default();
-        if canon.is_dir() {
-            self.walk(&canon, 0, &mut out)?;
-        } else if canon.is_file() {
-            out.files.push(canon);
-        } else {
-            return Err(Error::invalid_input(format!(
-                "path `{requested}` is not a regular file or directory"
-            )));
-        }
-        Ok(out)
+        Ok(canon)
     }
 
     fn contains(&self, canon: &Path) -> bool {
@@ -282,5 +305,24 @@ mod tests {
         assert!(roots.resolve("nope.md").is_err());
         assert!(roots.resolve("").is_err());
         assert!(FileRoots::new(["/definitely/not/here"]).is_err());
+    }
+
+    #[test]
+    fn resolve_file_names_one_file_inside_the_roots() {
+        let (root, outside, roots) = setup();
+        let f = roots.resolve_file("docs/a.md").unwrap();
+        assert!(f.starts_with(&roots.roots()[0]) && f.is_file());
+        let e = roots.resolve_file("docs").unwrap_err();
+        assert!(e.to_string().contains("directory"), "{e}");
+        assert!(roots.resolve_file("../docs/a.md").is_err());
+        let out = outside.path().join("secret.txt");
+        assert!(roots.resolve_file(out.to_str().unwrap()).is_err());
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&out, root.path().join("s.md")).unwrap();
+            let e = roots.resolve_file("s.md").unwrap_err();
+            assert!(e.to_string().contains("outside"), "{e}");
+        }
+        assert!(FileRoots::none().resolve_file("docs/a.md").is_err());
     }
 }

@@ -1,0 +1,119 @@
+"""Store.research / find_by_name / add_reference: the fixture syllabus of
+crates/verity-research, its pages served on loopback, the whole run offline."""
+
+from __future__ import annotations
+
+import http.server
+import shutil
+import threading
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+import verity
+
+FIXTURES = Path(__file__).resolve().parents[2] / "crates" / "verity-research" / "tests" / "fixtures"
+
+
+class _Pages(http.server.BaseHTTPRequestHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        file = FIXTURES / "web" / self.path.lstrip("/")
+        if ".." not in self.path and file.is_file():
+            body = file.read_bytes()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+        else:
+            body = b"not found"
+            self.send_response(404)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture()
+def base() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def _setup(tmp: Path, base: str) -> tuple[Path, Path]:
+    syllabus = tmp / "syllabus.md"
+    syllabus.write_text((FIXTURES / "syllabus.md").read_text().replace("{BASE}", base))
+    kb = tmp / "kb"
+    kb.mkdir()
+    shutil.copy(FIXTURES / "kb" / "Prompt_Engineering_for_Developers.md", kb)
+    return syllabus, kb
+
+
+def test_research_returns_the_checked_report(tmp_path: Path, base: str) -> None:
+    syllabus, kb = _setup(tmp_path, base)
+    store = verity.Store.open(tmp_path / "store", embedder="none", generator="extractive")
+    run = tmp_path / "run"
+    r = store.research(syllabus, run_dir=run, knowledge_dir=kb, allow_private=True)
+    assert r["planner"] == "deterministic"
+    assert r["coverage"] == 1.0
+    assert r["unresolved_citations"] == 0
+    assert r["supported_share"] >= 0.95, r
+    assert not r["degraded"], r["missing"]
+    refs = r["markdown"].split("## References")[1]
+    assert f"{base}/agents.html" in refs
+    assert any(x.get("filename") == "Prompt_Engineering_for_Developers.md" for x in r["references"])
+    assert {t["step"] for t in r["timings"]} >= {"brief", "plan", "execute", "write", "check"}
+    assert (run / "trace.jsonl").is_file()
+    # The knowledge base was filled; find_by_name reads it from disk.
+    entry = store.find_by_name("Prompt_Engineering_for_Developers.md", knowledge_dir=kb)
+    assert entry is not None and entry["summary"] and entry.get("file_id")
+    assert store.find_by_name("nope.md", knowledge_dir=kb) is None
+    # Replayed from the trace, offline.
+    again = store.research(run_dir=run, knowledge_dir=kb, replay=True)
+    assert again["coverage"] == 1.0
+    assert any("replayed" in n for n in again["notes"])
+
+
+def test_loopback_references_need_allow_private(tmp_path: Path, base: str) -> None:
+    syllabus, kb = _setup(tmp_path, base)
+    store = verity.Store.open(tmp_path / "store", embedder="none", generator="extractive")
+    r = store.research(syllabus, run_dir=tmp_path / "run", knowledge_dir=kb)
+    assert r["degraded"]
+    assert any("/agents.html" in m for m in r["missing"]), r["missing"]
+    assert "Prompt_Engineering_for_Developers.md" in r["markdown"]
+
+
+def test_add_reference_and_bad_input(tmp_path: Path, base: str) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    store = verity.Store.open(tmp_path / "store", embedder="none", generator="extractive")
+    added = store.add_reference(f"{base}/rag.html", knowledge_dir=kb, allow_private=True, keywords=["rag"])
+    assert added["downloaded"] and added["indexed"]
+    assert added["entry"]["keywords"] == ["rag"]
+    twice = store.add_reference(f"{base}/rag.html", knowledge_dir=kb, allow_private=True)
+    assert not twice["downloaded"] and not twice["indexed"]
+    with pytest.raises(verity.InvalidInput):
+        store.add_reference(knowledge_dir=kb)
+    with pytest.raises(verity.InvalidInput):
+        store.add_reference("ftp://example.com/x", knowledge_dir=kb)
+    with pytest.raises(verity.InvalidInput):
+        store.add_reference(filename="../etc/passwd", knowledge_dir=kb)
+    with pytest.raises(verity.InvalidInput):
+        store.research()
+    with pytest.raises(verity.VerityError):
+        store.research(tmp_path / "missing.md", run_dir=tmp_path / "r2", knowledge_dir=kb)
+
+
+def test_aresearch(tmp_path: Path, base: str) -> None:
+    import asyncio
+
+    syllabus, kb = _setup(tmp_path, base)
+    store = verity.Store.open(tmp_path / "store", embedder="none", generator="extractive")
+
+    async def go() -> float:
+        r = await store.aresearch(syllabus, run_dir=tmp_path / "run", knowledge_dir=kb, allow_private=True)
+        return r["coverage"]
+
+    assert asyncio.run(go()) == 1.0
