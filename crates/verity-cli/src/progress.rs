@@ -4,36 +4,69 @@ use indicatif::{ProgressBar, ProgressStyle};
 use verity::IngestProgress;
 
 /// A spinner/bar fed by [`IngestProgress`] callbacks; silent when disabled.
+/// It turns into a bar with an ETA once the number of documents is known,
+/// and shows the embedding rate (texts/s: chunks and sentences).
 pub struct IngestBar {
     bar: Option<ProgressBar>,
+    started: std::time::Instant,
+    sized: std::sync::atomic::AtomicBool,
 }
 
 impl IngestBar {
     /// A bar on stderr, or nothing when `quiet`.
     pub fn new(quiet: bool) -> Self {
+        let started = std::time::Instant::now();
+        let sized = std::sync::atomic::AtomicBool::new(false);
         if quiet {
-            return Self { bar: None };
+            return Self {
+                bar: None,
+                started,
+                sized,
+            };
         }
         let bar = ProgressBar::new_spinner();
         let style = ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_spinner());
         bar.set_style(style);
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
-        Self { bar: Some(bar) }
+        Self {
+            bar: Some(bar),
+            started,
+            sized,
+        }
     }
 
     /// Show the latest progress.
     pub fn update(&self, p: &IngestProgress) {
-        if let Some(bar) = &self.bar {
-            let total = p.docs_total.map(|t| format!("/{t}")).unwrap_or_default();
-            bar.set_message(format!(
-                "{:?}: {}{} documents, {:.1} MB, {} texts embedded",
+        let Some(bar) = &self.bar else { return };
+        let secs = self.started.elapsed().as_secs_f64().max(1e-3);
+        let rate = p.chunks_embedded as f64 / secs;
+        match p.docs_total {
+            Some(total) => {
+                if !self.sized.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    bar.set_length(total as u64);
+                    let style = ProgressStyle::with_template(
+                        "{elapsed_precise} [{bar:30}] {pos}/{len} documents, ETA {eta} · {msg}",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> ");
+                    bar.set_style(style);
+                }
+                bar.set_position(p.docs_done as u64);
+                bar.set_message(format!(
+                    "{:?}, {:.1} MB, {} texts embedded ({rate:.0}/s)",
+                    p.phase,
+                    p.bytes_done as f64 / 1e6,
+                    p.chunks_embedded
+                ));
+            }
+            None => bar.set_message(format!(
+                "{:?}: {} documents, {:.1} MB, {} texts embedded ({rate:.0}/s)",
                 p.phase,
                 p.docs_done,
-                total,
                 p.bytes_done as f64 / 1e6,
                 p.chunks_embedded
-            ));
+            )),
         }
     }
 

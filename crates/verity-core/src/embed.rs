@@ -38,6 +38,40 @@ impl std::fmt::Display for EmbedderId {
     }
 }
 
+/// A text to embed together with byte ranges inside it that also need a
+/// vector each (the sentences of a chunk), for [`Embedder::embed_spans`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpanText {
+    /// The whole text, context prefix included.
+    pub text: String,
+    /// Bytes at the start of `text` that are context (a title and heading
+    /// path), not content: every span is read with this context.
+    pub context: usize,
+    /// Byte ranges of `text` (after `context`, on char boundaries), in order.
+    pub spans: Vec<std::ops::Range<usize>>,
+}
+
+/// What [`Embedder::embed_spans`] returns for one [`SpanText`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpanEmbeddings {
+    /// The vector of the whole text (as [`Embedder::embed`] gives it).
+    pub text: Embedding,
+    /// One vector per span, in order.
+    pub spans: Vec<Embedding>,
+}
+
+/// How an embedder computes span vectors in [`Embedder::embed_spans`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SpanMode {
+    /// Each span is embedded on its own, as `context + span` (one more model
+    /// call per span).
+    Separate,
+    /// Spans are pooled from the token states of the text's own pass ("late
+    /// chunking": each sentence read in the context of its chunk; one pass).
+    Pooled,
+}
+
 /// Turns text into vectors.
 ///
 /// Implementations: local BERT-family models (candle), Ollama, any
@@ -55,6 +89,20 @@ pub trait Embedder: Send + Sync {
     /// Embed passages (documents / chunks), one vector per text, in order.
     async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>>;
 
+    /// How [`embed_spans`](Self::embed_spans) computes span vectors.
+    /// Recorded with every indexed document: a change re-processes it.
+    fn span_mode(&self) -> SpanMode {
+        SpanMode::Separate
+    }
+
+    /// Embed texts and spans inside them: per text, its own vector and one
+    /// vector per span. The default embeds `context + span` for every span
+    /// with [`embed`](Self::embed); local models override it to pool spans
+    /// from one pass ([`SpanMode::Pooled`]).
+    async fn embed_spans(&self, items: &[SpanText]) -> Result<Vec<SpanEmbeddings>> {
+        embed_spans_separately(self, items).await
+    }
+
     /// Embed a search query. Models with asymmetric prefixes
     /// (`search_query:` for nomic) override this.
     async fn embed_query(&self, text: &str) -> Result<Embedding> {
@@ -68,6 +116,48 @@ pub trait Embedder: Send + Sync {
             .into()
         })
     }
+}
+
+/// [`SpanMode::Separate`]: embed every text, and every span as `context +
+/// span`, with `embedder.embed` (one call). The default of
+/// [`Embedder::embed_spans`]; wrappers that cache per text reuse it.
+pub async fn embed_spans_separately<E: Embedder + ?Sized>(
+    embedder: &E,
+    items: &[SpanText],
+) -> Result<Vec<SpanEmbeddings>> {
+    let mut texts = Vec::new();
+    for item in items {
+        texts.push(item.text.clone());
+        let context = item.text.get(..item.context).unwrap_or_default();
+        for r in &item.spans {
+            let span = item.text.get(r.clone()).ok_or_else(|| {
+                crate::Error::invalid_input(format!(
+                    "span {r:?} is not a char range of a {}-byte text",
+                    item.text.len()
+                ))
+            })?;
+            texts.push(format!("{context}{span}"));
+        }
+    }
+    let vectors = embedder.embed(&texts).await?;
+    if vectors.len() != texts.len() {
+        return Err(crate::ProviderError::new(
+            embedder.id().model.clone(),
+            crate::ProviderErrorKind::BadResponse,
+            format!("expected {} vectors, got {}", texts.len(), vectors.len()),
+        )
+        .into());
+    }
+    let mut vectors = vectors.into_iter();
+    Ok(items
+        .iter()
+        .filter_map(|item| {
+            Some(SpanEmbeddings {
+                text: vectors.next()?,
+                spans: vectors.by_ref().take(item.spans.len()).collect(),
+            })
+        })
+        .collect())
 }
 
 /// Check a batch of vectors returned by a provider: count, dimension, finite values.

@@ -48,7 +48,9 @@ pub use catalog::IndexCatalog;
 pub use document::{
     stable_uid, Chunk, Document, DocumentMeta, Fingerprint, IndexedDocument, UpsertReport,
 };
-pub use embed::{Embedder, EmbedderId, Embedding};
+pub use embed::{
+    embed_spans_separately, Embedder, EmbedderId, Embedding, SpanEmbeddings, SpanMode, SpanText,
+};
 pub use error::{
     ConfigError, Error, FetchError, InputError, ParseError, ProviderError, ProviderErrorKind,
     Result, StoreError,

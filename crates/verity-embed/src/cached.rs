@@ -7,7 +7,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use verity_core::cache::{embedding_key, vector_from_bytes, vector_to_bytes};
 use verity_core::{
-    Cache, Embedder, EmbedderId, Embedding, ProviderError, ProviderErrorKind, Result,
+    embed_spans_separately, Cache, Embedder, EmbedderId, Embedding, ProviderError,
+    ProviderErrorKind, Result, SpanEmbeddings, SpanMode, SpanText,
 };
 
 /// Hit and miss counts of a [`CachedEmbedder`].
@@ -26,7 +27,10 @@ pub struct CacheStats {
 /// texts are embedded once). A cache that fails to read or write is logged and
 /// bypassed: embedding still succeeds. Queries are cached too, under the key of
 /// `"\u{1f}query\u{1f}" + text`, because [`Embedder::embed_query`] may differ from
-/// [`Embedder::embed`] (asymmetric prefixes).
+/// [`Embedder::embed`] (asymmetric prefixes). Span vectors
+/// ([`Embedder::embed_spans`]) are cached per text when the inner embedder
+/// embeds spans separately, and per whole item (text, context and spans; all
+/// its vectors under one key) when it pools them.
 pub struct CachedEmbedder {
     inner: Arc<dyn Embedder>,
     cache: Arc<dyn Cache>,
@@ -79,12 +83,21 @@ impl CachedEmbedder {
 
     /// A cached vector for `key`, if present and plausible.
     async fn lookup(&self, key: &str) -> Option<Embedding> {
+        self.lookup_rows(key, 1).await
+    }
+
+    /// A cached run of `rows` vectors stored back to back under `key`.
+    async fn lookup_rows(&self, key: &str, rows: usize) -> Option<Embedding> {
         match self.cache.get(key).await {
             Ok(Some(bytes)) => {
                 let v = vector_from_bytes(&bytes)?;
                 let dim = self.inner.id().dim;
                 let ok = !v.is_empty()
-                    && (dim == 0 || v.len() == dim)
+                    && (if dim == 0 {
+                        v.len() % rows.max(1) == 0
+                    } else {
+                        v.len() == dim * rows
+                    })
                     && v.iter().all(|x| x.is_finite());
                 if !ok {
                     tracing::warn!(key, "ignoring a malformed cached embedding");
@@ -108,6 +121,21 @@ impl CachedEmbedder {
 
 fn query_cache_text(text: &str) -> String {
     format!("\u{1f}query\u{1f}{text}")
+}
+
+/// The cache text of a pooled span item: context length and spans, then the text.
+fn spans_cache_text(item: &SpanText) -> String {
+    let spans: Vec<String> = item
+        .spans
+        .iter()
+        .map(|r| format!("{}-{}", r.start, r.end))
+        .collect();
+    format!(
+        "\u{1f}spans\u{1f}{}\u{1f}{}\u{1f}{}",
+        item.context,
+        spans.join(","),
+        item.text
+    )
 }
 
 #[async_trait]
@@ -173,6 +201,80 @@ impl Embedder for CachedEmbedder {
             }
         }
         self.hits.fetch_add(repeats as u64, Ordering::Relaxed);
+        out.into_iter()
+            .map(|v| {
+                v.ok_or_else(|| {
+                    ProviderError::new(
+                        "cache",
+                        ProviderErrorKind::BadResponse,
+                        "a text got no vector",
+                    )
+                    .into()
+                })
+            })
+            .collect()
+    }
+
+    fn span_mode(&self) -> SpanMode {
+        self.inner.span_mode()
+    }
+
+    async fn embed_spans(&self, items: &[SpanText]) -> Result<Vec<SpanEmbeddings>> {
+        if self.inner.span_mode() == SpanMode::Separate {
+            return embed_spans_separately(self, items).await;
+        }
+        let mut out: Vec<Option<SpanEmbeddings>> = vec![None; items.len()];
+        let mut missing: Vec<usize> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let key = embedding_key(&spans_cache_text(item), self.inner.id());
+            let rows = item.spans.len() + 1;
+            let cached = self.lookup_rows(&key, rows).await.and_then(|flat| {
+                let dim = flat.len() / rows;
+                (dim > 0).then(|| {
+                    let mut rows = flat.chunks(dim).map(<[f32]>::to_vec);
+                    SpanEmbeddings {
+                        text: rows.next().unwrap_or_default(),
+                        spans: rows.collect(),
+                    }
+                })
+            });
+            match (cached, out.get_mut(i)) {
+                (Some(v), Some(slot)) => {
+                    *slot = Some(v);
+                    self.hits.fetch_add(1, Ordering::Relaxed);
+                }
+                _ => missing.push(i),
+            }
+        }
+        if !missing.is_empty() {
+            self.misses
+                .fetch_add(missing.len() as u64, Ordering::Relaxed);
+            let todo: Vec<SpanText> = missing
+                .iter()
+                .filter_map(|&i| items.get(i).cloned())
+                .collect();
+            let fresh = self.inner.embed_spans(&todo).await?;
+            if fresh.len() != todo.len() {
+                return Err(ProviderError::new(
+                    self.inner.id().model.clone(),
+                    ProviderErrorKind::BadResponse,
+                    format!("expected {} span results, got {}", todo.len(), fresh.len()),
+                )
+                .into());
+            }
+            for ((&i, item), v) in missing.iter().zip(&todo).zip(fresh) {
+                let mut flat = v.text.clone();
+                v.spans.iter().for_each(|s| flat.extend_from_slice(s));
+                self.store(
+                    &embedding_key(&spans_cache_text(item), self.inner.id()),
+                    &flat,
+                )
+                .await;
+                if let Some(slot) = out.get_mut(i) {
+                    *slot = Some(v);
+                }
+            }
+        }
         out.into_iter()
             .map(|v| {
                 v.ok_or_else(|| {

@@ -72,7 +72,18 @@ fn gelu(x: f32) -> f32 {
 
 /// `out = gelu(x + bias)` for one row.
 pub(crate) fn bias_gelu_row(out: &mut [f32], x: &[f32], bias: &[f32]) {
-    pulp::Arch::new().dispatch(BiasGelu { out, x, bias })
+    dispatch(BiasGelu { out, x, bias })
+}
+
+/// Run `op` for the CPU's best instruction set, or at the baseline when
+/// forced ([`crate::simd::elementwise_path`]).
+#[inline(always)]
+fn dispatch<Op: pulp::WithSimd>(op: Op) -> Op::Output {
+    if crate::simd::elementwise_path() == crate::simd::SimdPath::Baseline {
+        op.with_simd(pulp::Scalar::new())
+    } else {
+        pulp::Arch::new().dispatch(op)
+    }
 }
 
 struct BiasGelu<'a> {
@@ -118,7 +129,7 @@ fn lanes_fold(xs: &[f32], init: f32, f: impl Fn(f32, f32) -> f32) -> f32 {
 /// In-place softmax of each `row_len`-long row of `data` (max-subtracted).
 pub(crate) fn softmax_rows(data: &mut [f32], row_len: usize) {
     if row_len > 0 {
-        pulp::Arch::new().dispatch(SoftmaxRows { data, row_len })
+        dispatch(SoftmaxRows { data, row_len })
     }
 }
 

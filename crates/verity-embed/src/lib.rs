@@ -32,6 +32,10 @@ mod local;
 mod ollama;
 mod openai;
 mod remote;
+#[cfg(feature = "local")]
+pub mod simd;
+#[cfg(feature = "local")]
+mod spans;
 
 pub use cached::{CacheStats, CachedEmbedder};
 #[cfg(feature = "local")]

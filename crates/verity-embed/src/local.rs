@@ -25,11 +25,13 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config as BertConfig};
 
 use crate::bert::Bert;
+use crate::spans::{self, Frame};
 use sha1::{Digest, Sha1};
 use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 use verity_core::embed::l2_normalize;
 use verity_core::{
-    ConfigError, Embedder, EmbedderId, Embedding, Error, ProviderError, ProviderErrorKind, Result,
+    embed_spans_separately, ConfigError, Embedder, EmbedderId, Embedding, Error, ProviderError,
+    ProviderErrorKind, Result, SpanEmbeddings, SpanMode, SpanText,
 };
 
 /// Name of the default local model.
@@ -68,6 +70,7 @@ pub struct LocalEmbedderConfig {
     batch_size: usize,
     pooling: Option<Pooling>,
     engine: Engine,
+    span_mode: SpanMode,
 }
 
 impl Default for LocalEmbedderConfig {
@@ -87,6 +90,7 @@ impl LocalEmbedderConfig {
             batch_size: 32,
             pooling: None,
             engine: Engine::Packed,
+            span_mode: SpanMode::Separate,
         }
     }
 
@@ -128,6 +132,15 @@ impl LocalEmbedderConfig {
         self
     }
 
+    /// How [`Embedder::embed_spans`] computes sentence vectors (default
+    /// [`SpanMode::Separate`]). [`SpanMode::Pooled`] needs the packed engine
+    /// and a tokenizer that frames texts with two special tokens (BERT's
+    /// `[CLS]`/`[SEP]`); otherwise the embedder falls back to separate.
+    pub fn span_mode(mut self, mode: SpanMode) -> Self {
+        self.span_mode = mode;
+        self
+    }
+
     /// The configured model directory.
     pub fn model_dir(&self) -> &Path {
         &self.model_dir
@@ -152,6 +165,9 @@ struct Model {
     device: Device,
     pooling: Pooling,
     batch_size: usize,
+    /// Special tokens and window length for pooled spans (`None`: the
+    /// embedder computes span vectors separately).
+    span_frame: Option<Frame>,
 }
 
 /// A local sentence-transformers embedder (BERT family, CPU, candle).
@@ -260,6 +276,60 @@ fn name_from_dir(requested: &Path, resolved: &Path) -> String {
     pick(requested).unwrap_or_else(|| DEFAULT_MODEL.to_string())
 }
 
+/// Encoder families whose checkpoints the BERT encoder runs (same layout).
+const BERT_FAMILY: [&str; 4] = ["bert", "roberta", "xlm-roberta", "camembert"];
+
+/// Refuse a `config.json` that names another architecture (a GPT, Llama or
+/// T5 checkpoint would otherwise fail later with a confusing tensor error).
+fn check_architecture(path: &Path, bytes: &[u8]) -> Result<()> {
+    let v: serde_json::Value = serde_json::from_slice(bytes)
+        .map_err(|e| config_invalid(format!("{} is not JSON: {e}", path.display())))?;
+    let model_type = v.get("model_type").and_then(serde_json::Value::as_str);
+    let architectures: Vec<&str> = v
+        .get("architectures")
+        .and_then(serde_json::Value::as_array)
+        .map(|a| a.iter().filter_map(serde_json::Value::as_str).collect())
+        .unwrap_or_default();
+    let type_ok = model_type.is_none_or(|t| BERT_FAMILY.contains(&t.to_ascii_lowercase().as_str()));
+    let arch_ok = architectures.is_empty()
+        || architectures.iter().any(|a| {
+            let a = a.to_ascii_lowercase();
+            a.starts_with("bert") || a.contains("roberta") || a.starts_with("camembert")
+        });
+    if type_ok && arch_ok {
+        return Ok(());
+    }
+    Err(config_invalid(format!(
+        "{} describes a `{}` model ({}); the local embedder runs BERT-family encoders \
+         (model_type one of {}), such as all-MiniLM-L6-v2",
+        path.display(),
+        model_type.unwrap_or("unknown"),
+        if architectures.is_empty() {
+            "no architectures listed".to_string()
+        } else {
+            architectures.join(", ")
+        },
+        BERT_FAMILY.join(", ")
+    )))
+}
+
+/// `[CLS]`/`[SEP]` framing read off the tokenizer (it frames the empty text
+/// as exactly two tokens), for pooled span vectors.
+fn span_frame(counter: &Tokenizer, max_len: usize) -> Option<Frame> {
+    let enc = counter.encode("", true).ok()?;
+    match (enc.get_ids(), max_len >= 3) {
+        (&[cls, sep], true) => Some(Frame { cls, sep, max_len }),
+        _ => None,
+    }
+}
+
+fn tokenisation_failed(e: impl std::fmt::Display) -> Error {
+    provider_err(
+        ProviderErrorKind::InvalidRequest,
+        format!("tokenisation failed: {e}"),
+    )
+}
+
 fn provider_err(kind: ProviderErrorKind, msg: impl Into<String>) -> Error {
     ProviderError::new(PROVIDER, kind, msg).into()
 }
@@ -318,6 +388,7 @@ impl LocalEmbedder {
         let config_path = dir.join("config.json");
         let config_bytes = std::fs::read(&config_path)
             .map_err(|e| config_invalid(format!("cannot read {}: {e}", config_path.display())))?;
+        check_architecture(&config_path, &config_bytes)?;
         let bert_config: BertConfig = serde_json::from_slice(&config_bytes).map_err(|e| {
             config_invalid(format!(
                 "{} is not a BERT-family config: {e}",
@@ -435,6 +506,13 @@ impl LocalEmbedder {
             hex::encode(h.finalize()).chars().take(12).collect()
         });
         let id = EmbedderId::new(model_name, version, bert_config.hidden_size);
+        let span_frame = match (config.span_mode, &net) {
+            (SpanMode::Pooled, Net::Packed(_)) => span_frame(&counter, max_seq_length),
+            _ => None,
+        };
+        if config.span_mode == SpanMode::Pooled && span_frame.is_none() {
+            tracing::warn!(%id, "pooled span vectors need the packed engine and [CLS]/[SEP] framing; computing them separately");
+        }
         tracing::debug!(%id, dir = %dir.display(), max_seq_length, ?pooling, "loaded local embedder");
         Ok(Self {
             model: Arc::new(Model {
@@ -444,6 +522,7 @@ impl LocalEmbedder {
                 device,
                 pooling,
                 batch_size: config.batch_size,
+                span_frame,
             }),
             id,
             max_seq_length,
@@ -506,6 +585,99 @@ impl Model {
                 })
             })
             .collect()
+    }
+
+    /// Pooled span vectors ([`SpanMode::Pooled`]; see [`crate::spans`]).
+    fn embed_spans(
+        &self,
+        bert: &Bert,
+        frame: Frame,
+        items: &[SpanText],
+    ) -> Result<Vec<SpanEmbeddings>> {
+        if items.is_empty() {
+            return Ok(Vec::new());
+        }
+        let texts: Vec<&str> = items.iter().map(|i| i.text.as_str()).collect();
+        let encodings = self
+            .counter
+            .encode_batch(texts, false)
+            .map_err(tokenisation_failed)?;
+        let plans: Vec<spans::ItemPlan> = items
+            .iter()
+            .zip(&encodings)
+            .map(|(item, enc)| {
+                let starts: Vec<usize> = enc.get_offsets().iter().map(|o| o.0).collect();
+                spans::plan(enc.get_ids(), &starts, item.context, &item.spans, frame)
+            })
+            .collect();
+        // Every window of every item, longest first, run in batches.
+        let mut order: Vec<(usize, usize)> = plans
+            .iter()
+            .enumerate()
+            .flat_map(|(i, p)| (0..p.windows.len()).map(move |w| (i, w)))
+            .collect();
+        let window = |&(i, w): &(usize, usize)| -> &[u32] {
+            plans
+                .get(i)
+                .and_then(|p| p.windows.get(w))
+                .map_or(&[], Vec::as_slice)
+        };
+        order.sort_by_key(|k| std::cmp::Reverse(window(k).len()));
+        let mut states: Vec<Vec<Vec<f32>>> = plans
+            .iter()
+            .map(|p| vec![Vec::new(); p.windows.len()])
+            .collect();
+        let mut dim = 0;
+        for batch in order.chunks(self.batch_size) {
+            let lens: Vec<usize> = batch.iter().map(|k| window(k).len()).collect();
+            let ids: Vec<u32> = batch
+                .iter()
+                .flat_map(|k| window(k).iter().copied())
+                .collect();
+            let types = vec![0u32; ids.len()];
+            let hidden = bert.forward(&ids, &types, &lens).map_err(inference_error)?;
+            dim = hidden.dim(1).map_err(inference_error)?;
+            let flat = hidden
+                .flatten_all()
+                .and_then(|t| t.to_vec1::<f32>())
+                .map_err(inference_error)?;
+            let mut offset = 0;
+            for (&(i, w), &len) in batch.iter().zip(&lens) {
+                if let Some(slot) = states.get_mut(i).and_then(|s| s.get_mut(w)) {
+                    *slot = flat
+                        .get(offset * dim..(offset + len) * dim)
+                        .unwrap_or_default()
+                        .to_vec();
+                }
+                offset += len;
+            }
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for (plan, states) in plans.iter().zip(&states) {
+            let first = states.first().map_or(&[][..], Vec::as_slice);
+            let rows = first.len() / dim.max(1);
+            let text = match self.pooling {
+                Pooling::Mean => spans::mean_rows(first, dim, 0..rows),
+                Pooling::Cls => spans::mean_rows(first, dim, 0..1),
+            };
+            let span_vectors = plan
+                .spans
+                .iter()
+                .map(|s| match s {
+                    Some(s) => spans::mean_rows(
+                        states.get(s.window).map_or(&[][..], Vec::as_slice),
+                        dim,
+                        s.rows.clone(),
+                    ),
+                    None => text.clone(),
+                })
+                .collect();
+            out.push(SpanEmbeddings {
+                text,
+                spans: span_vectors,
+            });
+        }
+        Ok(out)
     }
 
     fn forward(&self, encs: &[&Encoding]) -> candle_core::Result<Vec<Embedding>> {
@@ -619,6 +791,48 @@ impl Embedder for LocalEmbedder {
 
     fn max_tokens(&self) -> usize {
         self.max_seq_length
+    }
+
+    fn span_mode(&self) -> SpanMode {
+        if self.model.span_frame.is_some() {
+            SpanMode::Pooled
+        } else {
+            SpanMode::Separate
+        }
+    }
+
+    async fn embed_spans(&self, items: &[SpanText]) -> Result<Vec<SpanEmbeddings>> {
+        let Some(frame) = self.model.span_frame else {
+            return embed_spans_separately(self, items).await;
+        };
+        for item in items {
+            if let Some(r) = item
+                .spans
+                .iter()
+                .find(|r| item.text.get((*r).clone()).is_none())
+            {
+                return Err(Error::invalid_input(format!(
+                    "span {r:?} is not a char range of a {}-byte text",
+                    item.text.len()
+                )));
+            }
+        }
+        let model = Arc::clone(&self.model);
+        let items = items.to_vec();
+        tokio::task::spawn_blocking(move || match &model.net {
+            Net::Packed(bert) => model.embed_spans(bert, frame, &items),
+            Net::Candle(_) => Err(provider_err(
+                ProviderErrorKind::BadResponse,
+                "pooled spans need the packed engine",
+            )),
+        })
+        .await
+        .map_err(|e| {
+            provider_err(
+                ProviderErrorKind::BadResponse,
+                format!("inference task failed: {e}"),
+            )
+        })?
     }
 
     async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {

@@ -93,7 +93,10 @@ async fn matches_sentence_transformers_reference() {
                 &text[..text.len().min(60)]
             );
         }
-        eprintln!("{engine:?} batch {batch_size}: worst cosine {worst:.6}");
+        eprintln!(
+            "{engine:?} batch {batch_size}, {}: worst cosine {worst:.6}",
+            verity_embed::simd::kernel_note()
+        );
     }
 }
 
@@ -237,5 +240,157 @@ fn corrupted_weights_are_a_typed_error() {
     assert!(matches!(
         LocalEmbedder::builder(tmp.path()).build(),
         Err(Error::Config(ConfigError::Invalid { .. }))
+    ));
+}
+
+#[test]
+fn a_model_of_another_architecture_is_refused_by_name() {
+    let Some(dir) = model_dir() else { return };
+    let mut config: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("config.json")).unwrap()).unwrap();
+    config["model_type"] = "llama".into();
+    config["architectures"] = serde_json::json!(["LlamaForCausalLM"]);
+    let tmp = tempfile::tempdir().unwrap();
+    for f in ["tokenizer.json", "model.safetensors"] {
+        std::os::unix::fs::symlink(dir.join(f), tmp.path().join(f)).unwrap();
+    }
+    std::fs::write(tmp.path().join("config.json"), config.to_string()).unwrap();
+    match LocalEmbedder::builder(tmp.path()).build() {
+        Err(Error::Config(ConfigError::Invalid { message, .. })) => {
+            assert!(message.contains("`llama`"), "{message}");
+            assert!(message.contains("LlamaForCausalLM"), "{message}");
+            assert!(message.contains("BERT-family"), "{message}");
+        }
+        Err(e) => panic!("expected ConfigError::Invalid, got {e}"),
+        Ok(_) => panic!("a llama checkpoint loaded as an embedder"),
+    }
+}
+
+/// The reference comparison again, in a child process whose element-wise
+/// kernels are forced to the baseline instruction set: the vectors must not
+/// depend on the SIMD path taken.
+#[test]
+fn forced_baseline_kernels_give_the_same_vectors() {
+    if std::env::var_os("VERITY_EMBED_SIMD").is_some() {
+        return; // already the child
+    }
+    let (Some(_), Some(_)) = (model_dir(), reference_file()) else {
+        return;
+    };
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "local::matches_sentence_transformers_reference",
+            "--nocapture",
+        ])
+        .env("VERITY_EMBED_SIMD", "baseline")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "child failed:\n{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("1 passed"),
+        "the child ran no test:\n{stdout}"
+    );
+    assert!(
+        stderr.contains("baseline element-wise kernels") || stderr.contains("baseline kernels"),
+        "the child did not run on the baseline path:\n{stderr}"
+    );
+}
+
+fn span_item(title: &str, sentences: &[&str]) -> verity_core::SpanText {
+    let context = format!("{title}\n\n");
+    let mut text = context.clone();
+    let mut spans = Vec::new();
+    for (i, s) in sentences.iter().enumerate() {
+        if i > 0 {
+            text.push(' ');
+        }
+        spans.push(text.len()..text.len() + s.len());
+        text.push_str(s);
+    }
+    verity_core::SpanText {
+        text,
+        context: context.len(),
+        spans,
+    }
+}
+
+#[tokio::test]
+async fn pooled_spans_keep_the_text_vector_and_read_each_sentence() {
+    use verity_core::SpanMode;
+    let Some(dir) = model_dir() else { return };
+    let pooled = LocalEmbedderConfig::new(&dir)
+        .span_mode(SpanMode::Pooled)
+        .build()
+        .unwrap();
+    let separate = LocalEmbedder::builder(&dir).build().unwrap();
+    assert_eq!(pooled.span_mode(), SpanMode::Pooled);
+    assert_eq!(separate.span_mode(), SpanMode::Separate);
+
+    let sentences = [
+        "The cat slept on the warm mat all afternoon.",
+        "Quantum chromodynamics describes how quarks and gluons interact.",
+        "Interest rates rose sharply after the central bank meeting.",
+    ];
+    // A long item: its later sentences fall past the first 256-token window.
+    let filler: Vec<String> = (0..40)
+        .map(|i| format!("Filler sentence number {i} talks about gardening tools."))
+        .collect();
+    let mut long: Vec<&str> = filler.iter().map(String::as_str).collect();
+    long.extend(sentences);
+    let items = vec![
+        span_item("Notes", &sentences),
+        span_item("Notes", &long),
+        span_item("", &["Only one sentence here, no title."]),
+    ];
+    let got = pooled.embed_spans(&items).await.unwrap();
+    assert_eq!(got.len(), 3);
+    let plain = separate
+        .embed(&items.iter().map(|i| i.text.clone()).collect::<Vec<_>>())
+        .await
+        .unwrap();
+    for (g, p) in got.iter().zip(&plain) {
+        // The text's own vector is exactly what `embed` gives (first window).
+        assert!(cosine(&g.text, p) > 0.9999, "text vector changed");
+        for v in &g.spans {
+            let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+            assert!((norm - 1.0).abs() < 1e-4 && v.iter().all(|x| x.is_finite()));
+        }
+    }
+    assert_eq!(got[1].spans.len(), long.len());
+    // Each pooled sentence is closest to the same sentence embedded alone,
+    // in the first window as well as in later ones.
+    let alone = separate
+        .embed(&sentences.map(|s| format!("Notes\n\n{s}")))
+        .await
+        .unwrap();
+    for (item, first) in [(&got[0], 0), (&got[1], long.len() - 3)] {
+        for (k, want) in alone.iter().enumerate() {
+            let mine = cosine(&item.spans[first + k], want);
+            for (j, other) in alone.iter().enumerate() {
+                if j != k {
+                    assert!(
+                        mine > cosine(&item.spans[first + k], other) + 0.05,
+                        "sentence {k} pooled at {first} is not closest to itself"
+                    );
+                }
+            }
+        }
+    }
+
+    // The separate mode gives exactly `context + span` embedded alone.
+    let sep = separate.embed_spans(&items[..1]).await.unwrap();
+    for (v, want) in sep[0].spans.iter().zip(&alone) {
+        assert!(cosine(v, want) > 0.9999);
+    }
+
+    // A span that is not a char range of its text is refused.
+    let mut bad = items[0].clone();
+    bad.spans.push(0..10_000);
+    assert!(matches!(
+        pooled.embed_spans(&[bad]).await,
+        Err(Error::Input(_))
     ));
 }

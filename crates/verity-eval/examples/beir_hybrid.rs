@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p verity-eval --example beir_hybrid -- <dataset dir> <split> <work dir> \
-//!     [--no-context] [--chunk-vectors-only] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]
+//!     [--no-context] [--chunk-vectors-only] [--pooled-sentences] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]
 //! ```
 //!
 //! * The corpus is ingested (chunked, embedded, upserted) into `<work dir>/<variant>`; the
@@ -28,7 +28,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use verity_core::rank::fuse;
-use verity_core::{Document, Embedder, Fusion, SearchMode, SearchQuery, VectorStore};
+use verity_core::{Document, Embedder, Fusion, SearchMode, SearchQuery, SpanMode, VectorStore};
 use verity_embed::{CachedEmbedder, LocalEmbedder, LocalEmbedderConfig};
 use verity_eval::{
     evaluate, load_split, mrr_at, ndcg_at, percentile, recall_at, BeirSplit, EvalOptions,
@@ -45,6 +45,8 @@ struct Args {
     context: bool,
     sentences: bool,
     max_tokens: Option<usize>,
+    /// Sentence vectors pooled from the chunk's pass (`SpanMode::Pooled`).
+    pooled: bool,
     overlap: Option<usize>,
     ef: Option<usize>,
     limit: Option<usize>,
@@ -54,7 +56,7 @@ struct Args {
 
 fn args() -> Res<Args> {
     let mut it = std::env::args().skip(1);
-    let usage = "usage: beir_hybrid <dataset dir> <split> <work dir> [--no-context] [--chunk-vectors-only] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]";
+    let usage = "usage: beir_hybrid <dataset dir> <split> <work dir> [--no-context] [--chunk-vectors-only] [--pooled-sentences] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]";
     let dir = PathBuf::from(it.next().ok_or(usage)?);
     let split = it.next().ok_or(usage)?;
     let work = PathBuf::from(it.next().ok_or(usage)?);
@@ -65,6 +67,7 @@ fn args() -> Res<Args> {
         context: true,
         sentences: true,
         max_tokens: None,
+        pooled: false,
         overlap: None,
         ef: None,
         limit: None,
@@ -76,6 +79,7 @@ fn args() -> Res<Args> {
         match flag.as_str() {
             "--no-context" => a.context = false,
             "--chunk-vectors-only" => a.sentences = false,
+            "--pooled-sentences" => a.pooled = true,
             "--max-tokens" => a.max_tokens = Some(num()?),
             "--overlap" => a.overlap = Some(num()?),
             "--ef" => a.ef = Some(num()?),
@@ -170,9 +174,14 @@ fn latency(v: &[f64]) -> String {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Res<()> {
     let a = args()?;
-    let local: Arc<dyn Embedder> = Arc::new(LocalEmbedder::load(LocalEmbedderConfig::new(
-        LocalEmbedder::default_model_dir(),
-    ))?);
+    let spans = if a.pooled {
+        SpanMode::Pooled
+    } else {
+        SpanMode::Separate
+    };
+    let local: Arc<dyn Embedder> = Arc::new(LocalEmbedder::load(
+        LocalEmbedderConfig::new(LocalEmbedder::default_model_dir()).span_mode(spans),
+    )?);
     let cache_store = SqliteStore::open(&a.work.join("embed-cache"), StoreOptions::default())?;
     let cached: Arc<dyn Embedder> = Arc::new(CachedEmbedder::new(
         local.clone(),
@@ -442,6 +451,37 @@ async fn main() -> Res<()> {
             "EVAL {mode:<8} nDCG@10 {:.4}  R@5 {:.4}  R@100 {:.4}  MRR@10 {:.4}  (k=200 chunks: p50 {:.2} ms, p95 {:.2} ms)",
             r.ndcg_at_10, r.recall_at_5, r.recall_at_100, r.mrr_at_10, r.latency_p50_ms, r.latency_p95_ms
         );
+    }
+    // The same metrics on two halves of the claims (alternate queries in file
+    // order): a change that only helps one half was fitted to it.
+    for (half, parity) in [("A", 0), ("B", 1)] {
+        let part = BeirSplit {
+            queries: split
+                .queries
+                .iter()
+                .take(a.limit.unwrap_or(usize::MAX))
+                .enumerate()
+                .filter(|(i, _)| i % 2 == parity)
+                .map(|(_, q)| q.clone())
+                .collect(),
+            qrels: split.qrels.clone(),
+        };
+        for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
+            let r = evaluate(
+                store.as_ref(),
+                Some(local.clone()),
+                &part,
+                &EvalOptions {
+                    mode,
+                    ..Default::default()
+                },
+            )
+            .await?;
+            println!(
+                "HALF {half} {mode:<8} nDCG@10 {:.4}  R@5 {:.4}  R@100 {:.4}  MRR@10 {:.4}  ({} claims)",
+                r.ndcg_at_10, r.recall_at_5, r.recall_at_100, r.mrr_at_10, r.queries
+            );
+        }
     }
     // Latency at k = 10, as an application asks (query embedding uncached, included).
     for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {

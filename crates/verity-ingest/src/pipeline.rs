@@ -11,7 +11,8 @@ use std::time::Instant;
 
 use verity_core::embed::validate_embeddings;
 use verity_core::{
-    Chunk, Document, Embedder, Error, Fingerprint, IndexedDocument, Result, UpsertReport,
+    Chunk, Document, Embedder, EmbedderId, Embedding, Error, Fingerprint, IndexedDocument,
+    ProviderError, ProviderErrorKind, Result, SpanEmbeddings, SpanMode, SpanText, UpsertReport,
     VectorStore,
 };
 
@@ -161,7 +162,10 @@ impl IngestorBuilder {
             chunking: chunking_fingerprint(
                 &chunker,
                 self.embedder.is_some() && self.embed_context,
-                sentence_vectors,
+                self.embedder
+                    .as_ref()
+                    .filter(|_| sentence_vectors)
+                    .map(|e| e.span_mode()),
             ),
         };
         Ok(Ingestor {
@@ -234,17 +238,23 @@ impl IngestSettings {
 
 /// The chunking fingerprint an ingest records on each document
 /// ([`IndexedDocument::chunking`]): the chunker's own
-/// ([`Chunker::fingerprint`]) plus how embedded texts are built.
+/// ([`Chunker::fingerprint`]) plus how embedded texts are built — with the
+/// title context or not, and sentence vectors off (`None`), embedded
+/// separately or pooled from the chunk's pass.
 pub fn chunking_fingerprint(
     chunker: &Chunker,
     embed_context: bool,
-    sentence_vectors: bool,
+    sentence_vectors: Option<SpanMode>,
 ) -> String {
+    let sentences = match sentence_vectors {
+        None => "0",
+        Some(SpanMode::Separate) => "1",
+        Some(SpanMode::Pooled) => "pooled",
+    };
     format!(
-        "{} context={} sentences={}",
+        "{} context={} sentences={sentences}",
         chunker.fingerprint(),
         u8::from(embed_context),
-        u8::from(sentence_vectors)
     )
 }
 
@@ -478,59 +488,97 @@ impl Ingestor {
         state: &mut IngestProgress,
         progress: &(dyn Fn(&IngestProgress) + Sync),
     ) -> Result<Vec<DocVectors>> {
-        let input = |title: Option<&str>, c: &Chunk, text: &str| {
-            if self.embed_context {
-                embedding_input(title, &c.heading_path, text)
-            } else {
-                text.to_string()
-            }
-        };
-        let mut texts: Vec<String> = Vec::new();
-        // Per document: per chunk, how many sentence texts follow.
-        let mut layout: Vec<Vec<usize>> = Vec::with_capacity(prepared.len());
+        // One item per chunk: its embedded text and, when on, its sentences
+        // (a one-sentence chunk is already its own vector).
+        let mut items: Vec<SpanText> = Vec::new();
         for p in prepared {
             let title = p.doc.title.as_deref();
-            texts.extend(p.chunks.iter().map(|c| input(title, c, &c.text)));
-            let mut counts = Vec::with_capacity(p.chunks.len());
             for c in &p.chunks {
+                let text = if self.embed_context {
+                    embedding_input(title, &c.heading_path, &c.text)
+                } else {
+                    c.text.clone()
+                };
+                let context = text.len().saturating_sub(c.text.len());
                 let spans = if self.sentence_vectors {
                     sentence_spans(&c.text)
                 } else {
                     Vec::new()
                 };
-                // A one-sentence chunk is already its own vector.
                 let spans = if spans.len() > 1 {
                     group_spans(spans)
                 } else {
                     Vec::new()
                 };
-                counts.push(spans.len());
-                texts.extend(spans.into_iter().map(|r| input(title, c, &c.text[r])));
+                items.push(SpanText {
+                    spans: spans
+                        .into_iter()
+                        .map(|r| r.start + context..r.end + context)
+                        .collect(),
+                    text,
+                    context,
+                });
             }
-            layout.push(counts);
         }
-        let mut out = Vec::with_capacity(texts.len());
-        for sub in texts.chunks(self.embed_batch_size) {
-            let v = embedder.embed(sub).await?;
-            validate_embeddings(&embedder.id().model, embedder.id(), sub.len(), &v)?;
+        let mut out: Vec<SpanEmbeddings> = Vec::with_capacity(items.len());
+        let mut rest = items.as_slice();
+        while !rest.is_empty() {
+            // About `embed_batch_size` texts (chunks + sentences) per call.
+            let (mut n, mut texts) = (0, 0);
+            while n < rest.len() && (n == 0 || texts < self.embed_batch_size) {
+                texts += 1 + rest.get(n).map_or(0, |i| i.spans.len());
+                n += 1;
+            }
+            let (sub, tail) = rest.split_at(n);
+            rest = tail;
+            let v = embedder.embed_spans(sub).await?;
+            check_span_vectors(embedder.id(), sub, &v)?;
             out.extend(v);
-            state.chunks_embedded += sub.len();
+            state.chunks_embedded += texts;
             progress(state);
         }
         let mut vectors = out.into_iter();
         let mut docs = Vec::with_capacity(prepared.len());
-        for (p, counts) in prepared.iter().zip(layout) {
-            let chunks: Vec<Vec<f32>> = vectors.by_ref().take(p.chunks.len()).collect();
-            let sentences = self.sentence_vectors.then(|| {
-                counts
-                    .iter()
-                    .map(|&n| vectors.by_ref().take(n).collect::<Vec<_>>())
-                    .collect::<Vec<_>>()
-            });
-            docs.push((chunks, sentences));
+        for p in prepared {
+            let mut chunks = Vec::with_capacity(p.chunks.len());
+            let mut sentences = Vec::with_capacity(p.chunks.len());
+            for v in vectors.by_ref().take(p.chunks.len()) {
+                chunks.push(v.text);
+                sentences.push(v.spans);
+            }
+            docs.push((chunks, self.sentence_vectors.then_some(sentences)));
         }
         Ok(docs)
     }
+}
+
+/// What an embedder returned for a sub-batch: one result per item, one
+/// vector per span, every vector checked ([`validate_embeddings`]).
+fn check_span_vectors(id: &EmbedderId, items: &[SpanText], got: &[SpanEmbeddings]) -> Result<()> {
+    let expected: usize = items.iter().map(|i| 1 + i.spans.len()).sum();
+    let spans_match = got.len() == items.len()
+        && items
+            .iter()
+            .zip(got)
+            .all(|(i, g)| i.spans.len() == g.spans.len());
+    let vectors: Vec<Embedding> = got
+        .iter()
+        .flat_map(|g| std::iter::once(g.text.clone()).chain(g.spans.iter().cloned()))
+        .collect();
+    if !spans_match {
+        return Err(ProviderError::new(
+            id.model.clone(),
+            ProviderErrorKind::BadResponse,
+            format!(
+                "expected {} texts with {expected} vectors in all, got {} texts with {}",
+                items.len(),
+                got.len(),
+                vectors.len()
+            ),
+        )
+        .into());
+    }
+    validate_embeddings(&id.model, id, expected, &vectors)
 }
 
 /// Vectors of one document: one per chunk, and per chunk its sentences' (when on).

@@ -149,6 +149,11 @@ pub struct VerityConfig {
     pub openai_key: Option<String>,
     /// `EMBED_VERSION` recorded in the index for remote embedders.
     pub embed_version: Option<String>,
+    /// How the local embedder computes sentence vectors
+    /// (`VERITY_SENTENCE_VECTORS=pooled|separate`; `None`: its default,
+    /// see [`verity_embed::LocalEmbedderConfig::span_mode`]). Remote
+    /// embedders always embed sentences separately.
+    pub sentence_spans: Option<verity_core::SpanMode>,
     /// Retrieval settings (re-rank, guardrail threshold, cache TTL).
     pub retriever: RetrieverConfig,
     /// Pipeline settings (top-k, context size, low-evidence policy, timeouts, …).
@@ -175,6 +180,7 @@ impl Default for VerityConfig {
             openai_url: "https://api.openai.com".into(),
             openai_key: None,
             embed_version: None,
+            sentence_spans: None,
             retriever: RetrieverConfig::default(),
             rag: RagConfig::default(),
             cache: true,
@@ -186,7 +192,7 @@ impl Default for VerityConfig {
 impl VerityConfig {
     /// Defaults overridden by the environment: `VERITY_HOME`, `REDIS_URL`, `VERITY_INDEX`,
     /// `VERITY_EMBEDDER`, `VERITY_GENERATOR`, `VERITY_FALLBACK`, `OLLAMA_URL`,
-    /// `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `EMBED_VERSION`, `RAG_TOPK`,
+    /// `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `EMBED_VERSION`, `VERITY_SENTENCE_VECTORS`, `RAG_TOPK`,
     /// `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`.
     pub fn from_env() -> Result<Self> {
         let mut c = Self::default();
@@ -221,6 +227,19 @@ impl VerityConfig {
         }
         c.openai_key = var("OPENAI_API_KEY");
         c.embed_version = var("EMBED_VERSION");
+        if let Some(v) = var("VERITY_SENTENCE_VECTORS") {
+            c.sentence_spans = Some(match v.trim() {
+                "pooled" => verity_core::SpanMode::Pooled,
+                "separate" => verity_core::SpanMode::Separate,
+                _ => {
+                    return Err(invalid(
+                        "VERITY_SENTENCE_VECTORS",
+                        &v,
+                        "`pooled` or `separate`",
+                    ))
+                }
+            });
+        }
         if let Some(v) = var("RAG_TOPK") {
             c.rag.k = v
                 .parse()

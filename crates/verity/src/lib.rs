@@ -51,7 +51,7 @@ pub mod watch;
 pub use api::{AskRequest, ConfigOverrides, IngestOutcome, IngestRequest, SearchRequest};
 pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig};
 pub use handle::{Progress, Verity, VerityStats};
-pub use providers::generator;
+pub use providers::{generator, local_models};
 #[cfg(feature = "research")]
 pub use research::{ResearchOptions, ResearchProgress};
 #[cfg(feature = "verify")]

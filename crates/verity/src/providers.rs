@@ -28,7 +28,7 @@ pub(crate) async fn embedder(
             notes.push("lexical-only: no embedder configured (BM25 search only)".into());
             return Ok(None);
         }
-        EmbedderSpec::Auto => match local_embedder(None, true).await? {
+        EmbedderSpec::Auto => match local_embedder(None, true, config.sentence_spans).await? {
             Some(e) => e,
             None => {
                 notes.push(
@@ -39,7 +39,7 @@ pub(crate) async fn embedder(
                 return Ok(None);
             }
         },
-        EmbedderSpec::Local(dir) => match local_embedder(dir.clone(), false).await? {
+        EmbedderSpec::Local(dir) => match local_embedder(dir.clone(), false, config.sentence_spans).await? {
             Some(e) => e,
             None => {
                 return Err(missing_model(
@@ -84,18 +84,49 @@ fn default_embed_dir(dir: &Option<std::path::PathBuf>) -> std::path::PathBuf {
     dir.clone().unwrap_or_default()
 }
 
+/// Where the local models are read from, whether they are installed, and
+/// which kernels the embedder uses on this CPU (`verity models`).
+pub fn local_models() -> crate::api::ModelsResponse {
+    let embed = default_embed_dir(&None);
+    #[cfg(feature = "local-embed")]
+    let kernels = Some(verity_embed::simd::kernel_note());
+    #[cfg(not(feature = "local-embed"))]
+    let kernels = None;
+    #[cfg(feature = "local-llm")]
+    let llm = verity_llm::LocalGgufGenerator::default_model_path();
+    #[cfg(not(feature = "local-llm"))]
+    let llm = std::path::PathBuf::new();
+    crate::api::ModelsResponse {
+        embedder: crate::api::LocalModel {
+            installed: embed.join("model.safetensors").is_file(),
+            path: embed,
+            kernels,
+        },
+        generator: crate::api::LocalModel {
+            installed: llm.is_file(),
+            path: llm,
+            kernels: None,
+        },
+    }
+}
+
 /// Load the local embedder; `Ok(None)` when its files are absent and `optional`.
 #[cfg(feature = "local-embed")]
 async fn local_embedder(
     dir: Option<std::path::PathBuf>,
     optional: bool,
+    spans: Option<verity_core::SpanMode>,
 ) -> Result<Option<Arc<dyn Embedder>>> {
     let dir = default_embed_dir(&dir);
     if optional && !dir.join("model.safetensors").is_file() {
         return Ok(None);
     }
     let e = blocking(move || {
-        verity_embed::LocalEmbedder::load(verity_embed::LocalEmbedderConfig::new(dir))
+        let config = verity_embed::LocalEmbedderConfig::new(dir);
+        verity_embed::LocalEmbedder::load(match spans {
+            Some(mode) => config.span_mode(mode),
+            None => config,
+        })
     })
     .await?;
     Ok(Some(Arc::new(e)))
@@ -105,6 +136,7 @@ async fn local_embedder(
 async fn local_embedder(
     dir: Option<std::path::PathBuf>,
     optional: bool,
+    _spans: Option<verity_core::SpanMode>,
 ) -> Result<Option<Arc<dyn Embedder>>> {
     if optional {
         return Ok(None);

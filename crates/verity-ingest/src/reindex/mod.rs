@@ -133,7 +133,11 @@ where
     )?;
     let settings = IngestSettings {
         embed_version: embedder.map(|e| e.id().version.clone()),
-        chunking: chunking_fingerprint(&chunker, embedder.is_some(), sentences),
+        chunking: chunking_fingerprint(
+            &chunker,
+            embedder.is_some(),
+            embedder.filter(|_| sentences).map(|e| e.span_mode()),
+        ),
     };
     let mut out = DryRunPlan::default();
     let mut seen = HashSet::new();

@@ -46,8 +46,8 @@ pub use ingest::{IngestOutcome, IngestRequest};
 pub use ops::{
     BeirEvalFiles, DeleteRequest, DeleteResponse, EvalBeirRequest, EvalBeirResponse,
     EvalExtractionRequest, EvalExtractionResponse, FetchRequest, FetchResponse, GateOutcome,
-    GetDocumentRequest, GetDocumentResponse, ReindexIngest, ReindexPlan, ReindexRequest,
-    ReindexResponse, StatsResponse,
+    GetDocumentRequest, GetDocumentResponse, LocalModel, ModelsResponse, ReindexIngest,
+    ReindexPlan, ReindexRequest, ReindexResponse, StatsResponse,
 };
 pub use overrides::ConfigOverrides;
 pub use rest::{

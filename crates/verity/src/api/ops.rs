@@ -262,3 +262,24 @@ pub struct EvalExtractionResponse {
     /// Throughput, MB/s of HTML.
     pub mb_per_s: f64,
 }
+
+/// The local models: where they are read from and whether they are there (`verity models`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ModelsResponse {
+    /// The local embedding model (all-MiniLM-L6-v2 by default).
+    pub embedder: LocalModel,
+    /// The local generation model (SmolLM2 GGUF by default).
+    pub generator: LocalModel,
+}
+
+/// One local model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct LocalModel {
+    /// Directory or file it is read from.
+    pub path: PathBuf,
+    /// Whether its files are present.
+    pub installed: bool,
+    /// The instruction set its kernels use on this CPU (`avx2+fma kernels`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernels: Option<String>,
+}

@@ -1,0 +1,80 @@
+//! Which instruction set the local embedder runs on this CPU.
+//!
+//! Matrix products run in the `gemm` crate's kernels, picked at run time:
+//! AVX-512F, else AVX2+FMA, else NEON (aarch64), else portable code.
+//! Verity's element-wise kernels ([`crate::fastmath`]: GELU, softmax) are
+//! dispatched the same way through `pulp`. `VERITY_EMBED_SIMD=baseline`
+//! forces the element-wise kernels to the architecture's baseline (SSE2 on
+//! x86-64) to check that vectors do not depend on the path taken; the
+//! matrix products always follow the CPU.
+
+use std::sync::OnceLock;
+
+/// The widest kernel family the CPU offers the embedder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SimdPath {
+    /// x86-64 with AVX-512F.
+    Avx512,
+    /// x86-64 with AVX2 and FMA.
+    Avx2Fma,
+    /// aarch64 with NEON.
+    Neon,
+    /// Anything else: the architecture's baseline.
+    Baseline,
+}
+
+impl std::fmt::Display for SimdPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Avx512 => "avx512f",
+            Self::Avx2Fma => "avx2+fma",
+            Self::Neon => "neon",
+            Self::Baseline => "baseline",
+        })
+    }
+}
+
+/// The kernel family the matrix products use on this CPU.
+pub fn simd_path() -> SimdPath {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            return SimdPath::Avx512;
+        }
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            return SimdPath::Avx2Fma;
+        }
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        if std::arch::is_aarch64_feature_detected!("neon") {
+            return SimdPath::Neon;
+        }
+    }
+    SimdPath::Baseline
+}
+
+/// The kernel family Verity's element-wise kernels use: [`simd_path`], or
+/// [`SimdPath::Baseline`] when `VERITY_EMBED_SIMD=baseline` (read once).
+pub fn elementwise_path() -> SimdPath {
+    static FORCED: OnceLock<bool> = OnceLock::new();
+    let forced = *FORCED.get_or_init(|| {
+        std::env::var("VERITY_EMBED_SIMD").is_ok_and(|v| matches!(v.trim(), "baseline" | "scalar"))
+    });
+    if forced {
+        SimdPath::Baseline
+    } else {
+        simd_path()
+    }
+}
+
+/// A one-line description for reports: `"packed engine, avx2+fma kernels"`.
+pub fn kernel_note() -> String {
+    let (mm, ew) = (simd_path(), elementwise_path());
+    if mm == ew {
+        format!("{mm} kernels")
+    } else {
+        format!("{mm} matrix kernels, {ew} element-wise kernels (VERITY_EMBED_SIMD)")
+    }
+}
