@@ -39,15 +39,17 @@ pub(crate) async fn embedder(
                 return Ok(None);
             }
         },
-        EmbedderSpec::Local(dir) => match local_embedder(dir.clone(), false, config.sentence_spans).await? {
-            Some(e) => e,
-            None => {
-                return Err(missing_model(
-                    "local embedding model",
-                    &default_embed_dir(dir),
-                ))
+        EmbedderSpec::Local(dir) => {
+            match local_embedder(dir.clone(), false, config.sentence_spans).await? {
+                Some(e) => e,
+                None => {
+                    return Err(missing_model(
+                        "local embedding model",
+                        &default_embed_dir(dir),
+                    ))
+                }
             }
-        },
+        }
         EmbedderSpec::Ollama(model) => {
             let mut b = OllamaEmbedder::builder(model.clone())
                 .base_url(config.ollama_url.clone())
