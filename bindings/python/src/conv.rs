@@ -327,3 +327,28 @@ where
         }
     })
 }
+
+/// An optional instant given as a `datetime` or an ISO 8601 string (with a
+/// zone); `None` for a missing or `None` argument.
+pub fn optional_time(
+    py: Python<'_>,
+    v: Option<&Bound<'_, PyAny>>,
+    field: &str,
+) -> PyResult<Option<chrono::DateTime<chrono::Utc>>> {
+    use verity::core::events::{field_err, parse_timestamp};
+    let Some(o) = v.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let s = match datetime_to_rfc3339(o)? {
+        Some(s) => s,
+        None => o.extract::<String>().map_err(|_| {
+            to_pyerr(
+                py,
+                field_err(field, "must be a datetime or an ISO 8601 string"),
+            )
+        })?,
+    };
+    parse_timestamp(field, &s)
+        .map(Some)
+        .map_err(|e| to_pyerr(py, e))
+}

@@ -13,7 +13,7 @@ use verity::api::memory::{
     Event as RsEvent, EventQuery, EventSearchMode, EventSearchResponse, ForgetRequest, NewEvent,
     RecallRequest, RememberRequest, VectorQuery,
 };
-use verity::core::events::{check_vector, field_err, parse_timestamp};
+use verity::core::events::{check_vector, field_err};
 
 use crate::conv::{self, block, spawn};
 use crate::types::{repr, wrapper};
@@ -82,26 +82,6 @@ fn object(
     }
 }
 
-fn time(
-    py: Python<'_>,
-    v: Option<&Bound<'_, PyAny>>,
-    field: &str,
-) -> PyResult<Option<chrono::DateTime<chrono::Utc>>> {
-    let Some(o) = v.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    let s = match conv::datetime_to_rfc3339(o)? {
-        Some(s) => s,
-        None => o.extract::<String>().map_err(|_| {
-            err(
-                py,
-                field_err(field, "must be a datetime or an ISO 8601 string"),
-            )
-        })?,
-    };
-    parse_timestamp(field, &s).map(Some).map_err(|e| err(py, e))
-}
-
 fn mode(py: Python<'_>, m: Option<&str>) -> PyResult<Option<EventSearchMode>> {
     m.map(str::parse).transpose().map_err(|e| err(py, e))
 }
@@ -140,7 +120,7 @@ fn new_event(
         check_vector("embedding", &v, None).map_err(|e| err(py, e))?;
         ev.embedding = Some(v);
     }
-    ev.timestamp = time(py, timestamp, "timestamp")?;
+    ev.timestamp = conv::optional_time(py, timestamp, "timestamp")?;
     Ok(ev)
 }
 
@@ -174,8 +154,8 @@ fn query(
     let q = EventQuery {
         vector_query: vq,
         filter_metadata: (!fm.is_empty()).then_some(fm),
-        ts_start: time(py, ts_start, "ts_start")?,
-        ts_end: time(py, ts_end, "ts_end")?,
+        ts_start: conv::optional_time(py, ts_start, "ts_start")?,
+        ts_end: conv::optional_time(py, ts_end, "ts_end")?,
         distance_threshold,
         limit,
         offset,
@@ -199,8 +179,8 @@ fn recall_req(
     Ok(RecallRequest {
         query: q,
         filter_metadata: object(py, filter_metadata, "filter_metadata")?,
-        ts_start: time(py, ts_start, "ts_start")?,
-        ts_end: time(py, ts_end, "ts_end")?,
+        ts_start: conv::optional_time(py, ts_start, "ts_start")?,
+        ts_end: conv::optional_time(py, ts_end, "ts_end")?,
         limit,
         mode: mode(py, m)?,
         distance_threshold,
@@ -217,8 +197,8 @@ fn forget_req(
     Ok(ForgetRequest {
         id: id.map(|i| uuid(py, &i)).transpose()?,
         filter_metadata: object(py, filter_metadata, "filter_metadata")?,
-        ts_start: time(py, ts_start, "ts_start")?,
-        ts_end: time(py, ts_end, "ts_end")?,
+        ts_start: conv::optional_time(py, ts_start, "ts_start")?,
+        ts_end: conv::optional_time(py, ts_end, "ts_end")?,
     })
 }
 

@@ -11,7 +11,6 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use serde::de::value::{Error as DeError, StrDeserializer};
 use serde::{Deserialize, Serialize};
-use verity::core::events::parse_timestamp;
 use verity::core::RuleUpdate;
 use verity::watch::{
     ArticlesResponse, CheckArticleRequest, CheckArticleResponse, CrawlRequest, CrawlResponse,
@@ -89,30 +88,6 @@ fn named<T: FromStr<Err = verity::Error>>(py: Python<'_>, s: &str) -> PyResult<T
 fn wire<T: for<'de> Deserialize<'de>>(py: Python<'_>, field: &str, s: &str) -> PyResult<T> {
     T::deserialize(StrDeserializer::<DeError>::new(s.trim()))
         .map_err(|e| conv::to_pyerr(py, verity::Error::invalid_input(format!("`{field}`: {e}"))))
-}
-
-fn time(
-    py: Python<'_>,
-    v: Option<&Bound<'_, PyAny>>,
-    field: &str,
-) -> PyResult<Option<chrono::DateTime<chrono::Utc>>> {
-    let Some(o) = v.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    let s = match conv::datetime_to_rfc3339(o)? {
-        Some(s) => s,
-        None => o.extract::<String>().map_err(|_| {
-            conv::to_pyerr(
-                py,
-                verity::Error::invalid_input(format!(
-                    "`{field}` must be a datetime or an ISO 8601 string"
-                )),
-            )
-        })?,
-    };
-    parse_timestamp(field, &s)
-        .map(Some)
-        .map_err(|e| conv::to_pyerr(py, e))
 }
 
 impl Watch {
@@ -224,8 +199,8 @@ fn decisions(
     Ok(Op::Decisions(GetWatchDecisionsRequest {
         article_id,
         days,
-        since: time(py, since, "since")?,
-        until: time(py, until, "until")?,
+        since: conv::optional_time(py, since, "since")?,
+        until: conv::optional_time(py, until, "until")?,
         limit,
     }))
 }

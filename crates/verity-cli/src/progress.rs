@@ -9,20 +9,14 @@ use verity::IngestProgress;
 pub struct IngestBar {
     bar: Option<ProgressBar>,
     started: std::time::Instant,
-    sized: std::sync::atomic::AtomicBool,
 }
 
 impl IngestBar {
     /// A bar on stderr, or nothing when `quiet`.
     pub fn new(quiet: bool) -> Self {
         let started = std::time::Instant::now();
-        let sized = std::sync::atomic::AtomicBool::new(false);
         if quiet {
-            return Self {
-                bar: None,
-                started,
-                sized,
-            };
+            return Self { bar: None, started };
         }
         let bar = ProgressBar::new_spinner();
         let style = ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
@@ -32,7 +26,6 @@ impl IngestBar {
         Self {
             bar: Some(bar),
             started,
-            sized,
         }
     }
 
@@ -43,7 +36,7 @@ impl IngestBar {
         let rate = p.chunks_embedded as f64 / secs;
         match p.docs_total {
             Some(total) => {
-                if !self.sized.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                if bar.length().is_none() {
                     bar.set_length(total as u64);
                     let style = ProgressStyle::with_template(
                         "{elapsed_precise} [{bar:30}] {pos}/{len} documents, ETA {eta} · {msg}",

@@ -119,6 +119,22 @@ impl CachedEmbedder {
     }
 }
 
+/// Every slot's value, or an error when one was left empty.
+fn filled<T>(out: Vec<Option<T>>) -> Result<Vec<T>> {
+    out.into_iter()
+        .map(|v| {
+            v.ok_or_else(|| {
+                ProviderError::new(
+                    "cache",
+                    ProviderErrorKind::BadResponse,
+                    "a text got no vector",
+                )
+                .into()
+            })
+        })
+        .collect()
+}
+
 fn query_cache_text(text: &str) -> String {
     format!("\u{1f}query\u{1f}{text}")
 }
@@ -201,18 +217,7 @@ impl Embedder for CachedEmbedder {
             }
         }
         self.hits.fetch_add(repeats as u64, Ordering::Relaxed);
-        out.into_iter()
-            .map(|v| {
-                v.ok_or_else(|| {
-                    ProviderError::new(
-                        "cache",
-                        ProviderErrorKind::BadResponse,
-                        "a text got no vector",
-                    )
-                    .into()
-                })
-            })
-            .collect()
+        filled(out)
     }
 
     fn span_mode(&self) -> SpanMode {
@@ -275,18 +280,7 @@ impl Embedder for CachedEmbedder {
                 }
             }
         }
-        out.into_iter()
-            .map(|v| {
-                v.ok_or_else(|| {
-                    ProviderError::new(
-                        "cache",
-                        ProviderErrorKind::BadResponse,
-                        "a text got no vector",
-                    )
-                    .into()
-                })
-            })
-            .collect()
+        filled(out)
     }
 
     async fn embed_query(&self, text: &str) -> Result<Embedding> {

@@ -58,18 +58,19 @@ pub fn simd_path() -> SimdPath {
 /// The kernel family Verity's element-wise kernels use: [`simd_path`], or
 /// [`SimdPath::Baseline`] when `VERITY_EMBED_SIMD=baseline` (read once).
 pub fn elementwise_path() -> SimdPath {
-    static FORCED: OnceLock<bool> = OnceLock::new();
-    let forced = *FORCED.get_or_init(|| {
-        std::env::var("VERITY_EMBED_SIMD").is_ok_and(|v| matches!(v.trim(), "baseline" | "scalar"))
-    });
-    if forced {
-        SimdPath::Baseline
-    } else {
-        simd_path()
-    }
+    static PATH: OnceLock<SimdPath> = OnceLock::new();
+    *PATH.get_or_init(|| {
+        let forced = std::env::var("VERITY_EMBED_SIMD")
+            .is_ok_and(|v| matches!(v.trim(), "baseline" | "scalar"));
+        if forced {
+            SimdPath::Baseline
+        } else {
+            simd_path()
+        }
+    })
 }
 
-/// A one-line description for reports: `"packed engine, avx2+fma kernels"`.
+/// A one-line description for reports: `"avx2+fma kernels"`.
 pub fn kernel_note() -> String {
     let (mm, ew) = (simd_path(), elementwise_path());
     if mm == ew {

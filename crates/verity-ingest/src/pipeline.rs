@@ -11,9 +11,8 @@ use std::time::Instant;
 
 use verity_core::embed::validate_embeddings;
 use verity_core::{
-    Chunk, Document, Embedder, EmbedderId, Embedding, Error, Fingerprint, IndexedDocument,
-    ProviderError, ProviderErrorKind, Result, SpanEmbeddings, SpanMode, SpanText, UpsertReport,
-    VectorStore,
+    Chunk, Document, Embedder, EmbedderId, Error, Fingerprint, IndexedDocument, ProviderError,
+    ProviderErrorKind, Result, SpanEmbeddings, SpanMode, SpanText, UpsertReport, VectorStore,
 };
 
 use crate::chunk::{Chunker, ChunkerConfig};
@@ -555,30 +554,30 @@ impl Ingestor {
 /// What an embedder returned for a sub-batch: one result per item, one
 /// vector per span, every vector checked ([`validate_embeddings`]).
 fn check_span_vectors(id: &EmbedderId, items: &[SpanText], got: &[SpanEmbeddings]) -> Result<()> {
-    let expected: usize = items.iter().map(|i| 1 + i.spans.len()).sum();
     let spans_match = got.len() == items.len()
         && items
             .iter()
             .zip(got)
             .all(|(i, g)| i.spans.len() == g.spans.len());
-    let vectors: Vec<Embedding> = got
-        .iter()
-        .flat_map(|g| std::iter::once(g.text.clone()).chain(g.spans.iter().cloned()))
-        .collect();
     if !spans_match {
+        let expected: usize = items.iter().map(|i| 1 + i.spans.len()).sum();
+        let returned: usize = got.iter().map(|g| 1 + g.spans.len()).sum();
         return Err(ProviderError::new(
             id.model.clone(),
             ProviderErrorKind::BadResponse,
             format!(
-                "expected {} texts with {expected} vectors in all, got {} texts with {}",
+                "expected {} texts with {expected} vectors in all, got {} texts with {returned}",
                 items.len(),
                 got.len(),
-                vectors.len()
             ),
         )
         .into());
     }
-    validate_embeddings(&id.model, id, expected, &vectors)
+    for g in got {
+        validate_embeddings(&id.model, id, 1, std::slice::from_ref(&g.text))?;
+        validate_embeddings(&id.model, id, g.spans.len(), &g.spans)?;
+    }
+    Ok(())
 }
 
 /// Vectors of one document: one per chunk, and per chunk its sentences' (when on).

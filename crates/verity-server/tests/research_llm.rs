@@ -161,18 +161,25 @@ async fn llm_server(root: &std::path::Path, openai: &str) -> common::TestServer 
     .await
 }
 
-#[tokio::test]
-async fn the_llm_plan_is_used_and_the_draft_checked_by_the_llm_judge() {
+/// The fake web and model, a server using the model, and the fixture
+/// syllabus under its root (kept alive by the returned directory).
+async fn started(bad_plans: bool) -> (Arc<Fake>, common::TestServer, tempfile::TempDir) {
     let (base, _hits) = web().await;
     let fake = Arc::new(Fake {
         web: base.clone(),
-        bad_plans: false,
+        bad_plans,
         calls: Calls::default(),
     });
     let openai = fake_openai(fake.clone()).await;
     let root = tempfile::tempdir().unwrap();
     let s = llm_server(root.path(), &openai).await;
     setup(root.path(), s.home.path(), &base);
+    (fake, s, root)
+}
+
+#[tokio::test]
+async fn the_llm_plan_is_used_and_the_draft_checked_by_the_llm_judge() {
+    let (fake, s, _root) = started(false).await;
 
     let (job, _) = run(&s, "syllabus.md").await;
     assert_eq!(job["state"], "succeeded", "{job}");
@@ -212,7 +219,7 @@ async fn the_llm_plan_is_used_and_the_draft_checked_by_the_llm_judge() {
     }
     assert!(refs
         .iter()
-        .any(|x| x["url"] == format!("{base}/agents.html").as_str()));
+        .any(|x| x["url"] == format!("{}/agents.html", fake.web).as_str()));
     // The LLM judge checked each cited sentence; its verdicts are recorded.
     assert!(r["judge"].as_str().unwrap().contains("fake-model"), "{r}");
     assert_eq!(r["supported_sentences"], 3, "{r}");
@@ -246,16 +253,7 @@ async fn the_llm_plan_is_used_and_the_draft_checked_by_the_llm_judge() {
 
 #[tokio::test]
 async fn invalid_plans_fall_back_to_the_deterministic_planner_and_say_so() {
-    let (base, _hits) = web().await;
-    let fake = Arc::new(Fake {
-        web: base.clone(),
-        bad_plans: true,
-        calls: Calls::default(),
-    });
-    let openai = fake_openai(fake.clone()).await;
-    let root = tempfile::tempdir().unwrap();
-    let s = llm_server(root.path(), &openai).await;
-    setup(root.path(), s.home.path(), &base);
+    let (fake, s, _root) = started(true).await;
 
     let (job, _) = run(&s, "syllabus.md").await;
     assert_eq!(job["state"], "succeeded", "{job}");
