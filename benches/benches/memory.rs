@@ -18,6 +18,14 @@
 //! (`MEMORY_BENCH_EVENTS` to resize; `MEMORY_BENCH_CASES=vector + event_type`
 //! runs only the search cases whose name contains one of the comma-separated
 //! strings, `MEMORY_BENCH_ROUNDS=20` repeats their queries, for profiling).
+//!
+//! * `MEMORY_BENCH_BACKEND=redis` runs the same workload on the Redis event
+//!   store at `REDIS_URL` (use a throw-away server: `scripts/redis.sh start`),
+//!   in a key space of its own.
+//! * `MEMORY_BENCH_HOME=DIR` keeps the embedded store in `DIR` (a Verity home)
+//!   and writes the search cases' requests to `DIR/bench-queries.jsonl`, so that
+//!   `scripts/bench/memory_rest.sh` measures the same searches through
+//!   `verity serve`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::{Read, Write};
@@ -28,6 +36,7 @@ use std::time::Instant;
 use chrono::{Duration, TimeZone, Utc};
 use serde_json::{json, Map, Value};
 use verity_core::{Embedder, EventFilter, EventSearch, EventSearchMode, EventStore, NewEvent};
+use verity_redis::RedisEventStore;
 use verity_embed::LocalEmbedder;
 use verity_memory::Memory;
 use verity_store::{EventStoreOptions, SqliteEventStore};
@@ -151,6 +160,47 @@ fn cached_vectors(embedder: &LocalEmbedder, texts: &[String], dim: usize) -> Vec
     out
 }
 
+/// The search cases as `GET /v1/search/` query parameters, one JSON line per
+/// query: `{"case", "text", "params": {…}}` (`text` is the claim, for the
+/// variant where the server embeds the query itself).
+fn write_rest_queries(path: &std::path::Path, cases: &[(&str, SearchCase<'_>)], qs: &[String]) {
+    let mut out = String::new();
+    for (name, make) in cases {
+        for (i, text) in qs.iter().enumerate() {
+            let s = make(i);
+            let mut params = Map::new();
+            let mode = match s.mode {
+                EventSearchMode::Vector => "vector",
+                EventSearchMode::Lexical => "lexical",
+                EventSearchMode::Hybrid => "hybrid",
+                EventSearchMode::MetadataOnly => "metadata-only",
+            };
+            params.insert("mode".into(), json!(mode));
+            if let Some(v) = &s.vector {
+                params.insert("vector_query".into(), json!(serde_json::to_string(v).unwrap()));
+            }
+            if let Some(m) = &s.filter.metadata {
+                params.insert("filter_metadata".into(), json!(serde_json::to_string(m).unwrap()));
+            }
+            if let Some(t) = s.filter.ts_start {
+                params.insert("ts_start".into(), json!(t.to_rfc3339()));
+            }
+            if let Some(t) = s.filter.ts_end {
+                params.insert("ts_end".into(), json!(t.to_rfc3339()));
+            }
+            if let Some(d) = s.max_distance {
+                params.insert("distance_threshold".into(), json!(d));
+            }
+            params.insert("limit".into(), json!(s.limit));
+            let line = json!({"case": name, "text": text, "params": params});
+            out.push_str(&line.to_string());
+            out.push('\n');
+        }
+    }
+    std::fs::write(path, out).unwrap();
+    eprintln!("memory bench: REST queries written to {}", path.display());
+}
+
 fn pct(v: &mut [f64], p: f64) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     let i = ((v.len() as f64 - 1.0) * p).round() as usize;
@@ -193,9 +243,26 @@ fn main() {
     };
 
     // Write throughput, vectors supplied.
-    let home = tempfile::tempdir().unwrap();
-    let store =
-        Arc::new(SqliteEventStore::open(home.path(), EventStoreOptions::default()).unwrap());
+    let redis = std::env::var("MEMORY_BENCH_BACKEND").is_ok_and(|b| b == "redis");
+    let kept_home = std::env::var_os("MEMORY_BENCH_HOME").map(PathBuf::from);
+    let temp_home = tempfile::tempdir().unwrap();
+    let home_path = kept_home.clone().unwrap_or_else(|| temp_home.path().to_path_buf());
+    let open_store = |tag: &str, home: &std::path::Path| -> Arc<dyn EventStore> {
+        if redis {
+            let url = std::env::var("REDIS_URL").expect("MEMORY_BENCH_BACKEND=redis needs REDIS_URL");
+            let space = format!("bench{tag}{}", std::process::id());
+            let s = rt.block_on(RedisEventStore::connect(&url, &space, Default::default()));
+            Arc::new(s.unwrap())
+        } else {
+            std::fs::create_dir_all(home).unwrap();
+            Arc::new(SqliteEventStore::open(home, EventStoreOptions::default()).unwrap())
+        }
+    };
+    let store = open_store("a", &home_path);
+    println!(
+        "backend: {}",
+        if redis { "redis (REDIS_URL)" } else { "embedded SQLite" }
+    );
     let memory = Memory::builder(store.clone()).build().unwrap();
     let t = Instant::now();
     for start in (0..evs.len()).step_by(500) {
@@ -214,8 +281,7 @@ fn main() {
 
     // Write throughput, auto-embedding.
     let home2 = tempfile::tempdir().unwrap();
-    let store2 =
-        Arc::new(SqliteEventStore::open(home2.path(), EventStoreOptions::default()).unwrap());
+    let store2 = open_store("b", home2.path());
     let memory2 = Memory::builder(store2)
         .embedder(embedder.clone())
         .build()
@@ -320,6 +386,9 @@ fn main() {
             }),
         ),
     ];
+    if let (Some(home), false) = (&kept_home, redis) {
+        write_rest_queries(&home.join("bench-queries.jsonl"), &cases, &qs);
+    }
     println!(
         "\n| search (k = 10, {} queries, query embedding excluded) | p50 ms | p95 ms | mean hits |",
         qs.len()

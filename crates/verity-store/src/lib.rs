@@ -17,6 +17,7 @@ mod filter_sql;
 mod fts;
 pub mod hnsw;
 mod lexical;
+mod quantized;
 mod schema;
 mod store;
 mod vector_keys;

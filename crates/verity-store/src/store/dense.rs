@@ -133,24 +133,36 @@ impl Inner {
             )
             .into());
         }
-        // Several vectors may belong to one chunk: fetch deeper until `limit`
-        // distinct chunks are found or the index is exhausted. Chunks that
-        // appear are then exactly the best by their best vector.
-        let mut fetch = limit.max(1);
-        loop {
-            let hits = match &allowed {
-                Some(set) => {
-                    let f = |key: u64| set.contains(&(vector_keys::chunk_of(key) as u64));
-                    idx.search(vector, fetch, Some(&f))?
-                }
-                None => idx.search(vector, fetch, None)?,
-            };
+        // Several vectors may belong to one chunk (its own and its
+        // sentences'). Deep requests scan the int8 copy once and group
+        // (`search_grouped`); shallow ones walk the graph once, asking for all
+        // the walk's candidates (no extra cost), and scan only when that walk
+        // holds fewer than `limit` chunks. Chunks come back ranked by their
+        // best vector either way.
+        let limit = limit.max(1);
+        let fetch = limit.saturating_mul(4).max(idx.params().ef_search);
+        let chunk_of = |key: u64| vector_keys::chunk_of(key) as u64;
+        let in_set = |key: u64| {
+            allowed
+                .as_ref()
+                .is_none_or(|set| set.contains(&(vector_keys::chunk_of(key) as u64)))
+        };
+        let filter: Option<&(dyn Fn(u64) -> bool + Sync)> = match &allowed {
+            Some(_) => Some(&in_set),
+            None => None,
+        };
+        if !idx.prefers_scan(fetch) {
+            let hits = idx.search(vector, fetch, filter)?;
             let mut chunks = vector_keys::best_per_chunk(&hits);
-            if chunks.len() >= limit || hits.len() < fetch || fetch >= idx.len() {
+            if chunks.len() >= limit || hits.len() < fetch {
                 chunks.truncate(limit);
                 return Ok(chunks);
             }
-            fetch = (fetch * 4).min(idx.len());
         }
+        Ok(idx
+            .search_grouped(vector, limit, &chunk_of, filter)?
+            .into_iter()
+            .map(|(chunk, sim)| (chunk as i64, sim))
+            .collect())
     }
 }

@@ -25,6 +25,10 @@ use hnsw_rs::anndists::dist::Distance;
 use hnsw_rs::prelude::{AnnT, FilterT, Hnsw, HnswIo, Point};
 use verity_core::{Error, Result, StoreError};
 
+use crate::quantized::QuantizedVectors;
+
+mod grouped;
+
 /// Tuning of the HNSW graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HnswParams {
@@ -132,6 +136,8 @@ pub struct DenseIndex {
     slots: Vec<Slot>,
     by_id: HashMap<u64, usize>,
     tombstones: usize,
+    /// Int8 copy of every slot's vector, in slot order, for full scans ([`grouped`]).
+    quant: QuantizedVectors,
 }
 
 impl std::fmt::Debug for DenseIndex {
@@ -215,6 +221,7 @@ impl DenseIndex {
             slots: Vec::new(),
             by_id: HashMap::new(),
             tombstones: 0,
+            quant: QuantizedVectors::new(dim),
         }
     }
 
@@ -342,6 +349,12 @@ impl DenseIndex {
                 "slot {} missing from the hnsw graph",
                 first + pos
             )));
+        }
+        self.quant.truncate(first);
+        for s in self.slots.iter().skip(first) {
+            if let Some(p) = &s.point {
+                self.quant.push(p.get_v());
+            }
         }
         Ok(())
     }
@@ -783,6 +796,7 @@ impl DenseIndex {
             slots,
             by_id,
             tombstones,
+            quant: QuantizedVectors::new(dim),
         };
         index.attach_points(0)?;
         Ok(index)

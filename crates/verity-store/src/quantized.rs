@@ -1,0 +1,193 @@
+//! A contiguous int8 copy of the dense index's vectors, for scans that must
+//! look at every vector.
+//!
+//! Why: a chunk may own a dozen vectors (its own and one per sentence), and a
+//! hybrid search needs the best 100 *chunks* — often more vectors than a graph
+//! walk returns cheaply, so the store used to re-walk deeper and then scan the
+//! f32 vectors, which live in one heap allocation each (~160 ns per vector,
+//! ~8 ms at 50k; docs/benchmarks.d/quality.md). One pass over a contiguous
+//! int8 matrix reads a quarter of the bytes sequentially; the few thousand
+//! best candidates are then re-scored exactly in f32, so the order of what is
+//! returned is the exact one.
+//!
+//! Quantisation: symmetric, one scale per vector (`max |x| / 127`). The
+//! vectors are unit length, so the approximate dot product is within ~1e-3 of
+//! the exact one — far inside the re-scoring margin.
+
+/// Int8 codes of every slot's vector, row after row, with one scale per row.
+#[derive(Debug, Default)]
+pub(crate) struct QuantizedVectors {
+    dim: usize,
+    codes: Vec<i8>,
+    scales: Vec<f32>,
+}
+
+/// Symmetric int8 quantisation of `v` into `out`; returns the scale.
+fn quantize_into(v: &[f32], out: &mut Vec<i8>) -> f32 {
+    let max = v.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    if max == 0.0 || !max.is_finite() {
+        out.extend(std::iter::repeat_n(0, v.len()));
+        return 0.0;
+    }
+    let inv = 127.0 / max;
+    out.extend(v.iter().map(|x| (x * inv).round().clamp(-127.0, 127.0) as i8));
+    max / 127.0
+}
+
+/// Integer dot product of two code rows (written so the compiler vectorises
+/// it: widening multiply-adds on every x86-64 and aarch64 target).
+fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
+    let mut acc = [0i32; 16];
+    let ca = a.chunks_exact(16);
+    let cb = b.chunks_exact(16);
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..16 {
+            acc[i] += i32::from(x[i]) * i32::from(y[i]);
+        }
+    }
+    let tail: i32 = ra
+        .iter()
+        .zip(rb)
+        .map(|(x, y)| i32::from(*x) * i32::from(*y))
+        .sum();
+    acc.iter().sum::<i32>() + tail
+}
+
+/// A query quantised once for a scan.
+pub(crate) struct QuantizedQuery {
+    codes: Vec<i8>,
+    scale: f32,
+}
+
+impl QuantizedVectors {
+    pub(crate) fn new(dim: usize) -> Self {
+        Self {
+            dim,
+            codes: Vec::new(),
+            scales: Vec::new(),
+        }
+    }
+
+    /// Number of rows.
+    pub(crate) fn len(&self) -> usize {
+        self.scales.len()
+    }
+
+    /// Drop the rows from `len` on (before re-appending them).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.scales.truncate(len);
+        self.codes.truncate(len * self.dim);
+    }
+
+    /// Append one row; `v` must have `dim` components.
+    pub(crate) fn push(&mut self, v: &[f32]) {
+        debug_assert_eq!(v.len(), self.dim);
+        let scale = quantize_into(v, &mut self.codes);
+        self.scales.push(scale);
+    }
+
+    pub(crate) fn query(&self, q: &[f32]) -> QuantizedQuery {
+        let mut codes = Vec::with_capacity(q.len());
+        let scale = quantize_into(q, &mut codes);
+        QuantizedQuery { codes, scale }
+    }
+
+    /// Approximate dot products of `q` with every row `allowed` accepts, as
+    /// `(similarity, row)`.
+    pub(crate) fn scan(
+        &self,
+        q: &QuantizedQuery,
+        allowed: impl Fn(usize) -> bool,
+    ) -> Vec<(f32, u32)> {
+        let mut out = Vec::with_capacity(self.len());
+        if self.dim == 0 || q.codes.len() != self.dim {
+            return out;
+        }
+        for (row, (codes, scale)) in self
+            .codes
+            .chunks_exact(self.dim)
+            .zip(&self.scales)
+            .enumerate()
+        {
+            if !allowed(row) {
+                continue;
+            }
+            let sim = dot_i8(codes, &q.codes) as f32 * scale * q.scale;
+            out.push((sim, row as u32));
+        }
+        out
+    }
+
+    /// Heap bytes held (codes and scales).
+    #[cfg(test)]
+    pub(crate) fn bytes(&self) -> usize {
+        self.codes.len() + self.scales.len() * 4
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(seed: u64, dim: usize) -> Vec<f32> {
+        let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+        let mut v: Vec<f32> = (0..dim)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % 2001) as f32 / 1000.0 - 1.0
+            })
+            .collect();
+        let n = v.iter().map(|a| a * a).sum::<f32>().sqrt();
+        v.iter_mut().for_each(|a| *a /= n);
+        v
+    }
+
+    #[test]
+    fn approximate_dot_is_close_to_exact() {
+        let dim = 384;
+        let mut qv = QuantizedVectors::new(dim);
+        let rows: Vec<Vec<f32>> = (0..200).map(|i| unit(i, dim)).collect();
+        for r in &rows {
+            qv.push(r);
+        }
+        assert_eq!(qv.len(), 200);
+        assert_eq!(qv.bytes(), 200 * dim + 200 * 4);
+        let q = unit(999, dim);
+        let hits = qv.scan(&qv.query(&q), |_| true);
+        assert_eq!(hits.len(), 200);
+        for (sim, row) in hits {
+            let exact: f32 = rows[row as usize].iter().zip(&q).map(|(a, b)| a * b).sum();
+            assert!((sim - exact).abs() < 5e-3, "row {row}: {sim} vs {exact}");
+        }
+    }
+
+    #[test]
+    fn filter_truncate_and_zero_vectors() {
+        let dim = 20; // not a multiple of 16: the tail path runs
+        let mut qv = QuantizedVectors::new(dim);
+        qv.push(&unit(1, dim));
+        qv.push(&vec![0.0; dim]);
+        qv.push(&unit(3, dim));
+        let q = qv.query(&unit(1, dim));
+        let hits = qv.scan(&q, |row| row != 2);
+        assert_eq!(hits.iter().map(|h| h.1).collect::<Vec<_>>(), vec![0, 1]);
+        assert!((hits[0].0 - 1.0).abs() < 5e-3, "self-similarity {}", hits[0].0);
+        assert_eq!(hits[1].0, 0.0);
+        qv.truncate(1);
+        assert_eq!(qv.len(), 1);
+        assert_eq!(qv.scan(&q, |_| true).len(), 1);
+    }
+
+    #[test]
+    fn dot_i8_matches_naive() {
+        for n in [0usize, 1, 15, 16, 17, 384] {
+            let a: Vec<i8> = (0..n).map(|i| (i as i32 * 37 % 255 - 127) as i8).collect();
+            let b: Vec<i8> = (0..n).map(|i| (i as i32 * 91 % 255 - 127) as i8).collect();
+            let naive: i32 = a.iter().zip(&b).map(|(x, y)| *x as i32 * *y as i32).sum();
+            assert_eq!(dot_i8(&a, &b), naive, "n={n}");
+        }
+    }
+}
