@@ -5,6 +5,7 @@
 #
 #   scripts/bench/server.sh                 # release build, SciFact subset
 #   BENCH_SECS=20 BENCH_DOCS=2000 BENCH_CONNS=32 scripts/bench/server.sh
+#   BENCH_HOME=/path/to/store scripts/bench/server.sh   # reuse an ingested store
 #
 # Needs: wrk (apt-get install wrk), the SciFact corpus under ../shared/data
 # (or VERITY_SCIFACT), the local embedding model for the hybrid row.
@@ -35,10 +36,18 @@ fi
 TMP="$(mktemp -d)"
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 TOKEN="bench-token-0123456789abcdef"
-head -n "$DOCS" "$SCIFACT/corpus.jsonl" > "$TMP/corpus.jsonl"
 EMBEDDER=auto
-echo "==> ingest $DOCS SciFact abstracts ($EMBEDDER embedder)"
-"$BIN" --home "$TMP/store" --embedder "$EMBEDDER" --quiet ingest "$TMP/corpus.jsonl" >/dev/null
+# BENCH_HOME: a store already holding the SciFact subset (ingesting with the
+# local embedder takes minutes on a loaded machine); it is only read.
+if [ -n "${BENCH_HOME:-}" ]; then
+  STORE="$BENCH_HOME"
+  echo "==> reusing the store at $STORE"
+else
+  STORE="$TMP/store"
+  head -n "$DOCS" "$SCIFACT/corpus.jsonl" > "$TMP/corpus.jsonl"
+  echo "==> ingest $DOCS SciFact abstracts ($EMBEDDER embedder)"
+  "$BIN" --home "$STORE" --embedder "$EMBEDDER" --quiet ingest "$TMP/corpus.jsonl" >/dev/null
+fi
 
 cat > "$TMP/verity.toml" <<TOML
 addr = "127.0.0.1:$PORT"
@@ -46,7 +55,7 @@ tokens = ["$TOKEN"]
 [rate_limit]
 enabled = false
 [verity]
-home = "$TMP/store"
+home = "$STORE"
 embedder = "$EMBEDDER"
 generator = "extractive"
 cache = $CACHE

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use parking_lot::Mutex;
+use parking_lot::{Condvar, Mutex};
 use rusqlite::{Connection, OpenFlags};
 use verity_core::{Error, StoreError};
 
@@ -21,12 +21,31 @@ pub(crate) fn db_err(e: rusqlite::Error) -> Error {
     }
 }
 
+/// Most reader connections open at once. Readers beyond it wait for one to
+/// be returned: opening a connection (schema parse, pragmas, FTS5 config,
+/// a cold page cache) costs far more than a search, and under load more
+/// concurrent readers than cores only queue on the CPU anyway.
+const MAX_READERS: usize = 8;
+/// How long a reader waits for a pooled connection before opening its own.
+const READER_WAIT: Duration = Duration::from_millis(200);
+
+/// Idle reader connections and how many exist (idle or in use).
+#[derive(Default)]
+struct Readers {
+    idle: Vec<Connection>,
+    open: usize,
+}
+
 /// Connections to one database.
 pub(crate) struct Db {
     path: Option<PathBuf>,
     busy_timeout: Duration,
     writer: Mutex<Connection>,
-    readers: Mutex<Vec<Connection>>,
+    readers: Mutex<Readers>,
+    returned: Condvar,
+    /// Async admission to the readers: callers beyond [`MAX_READERS`] wait
+    /// as futures, not as blocking threads parked on the pool.
+    read_slots: tokio::sync::Semaphore,
 }
 
 impl Db {
@@ -39,7 +58,9 @@ impl Db {
             path: Some(path.to_path_buf()),
             busy_timeout,
             writer: Mutex::new(conn),
-            readers: Mutex::new(Vec::new()),
+            readers: Mutex::new(Readers::default()),
+            returned: Condvar::new(),
+            read_slots: tokio::sync::Semaphore::new(MAX_READERS),
         })
     }
 
@@ -51,7 +72,9 @@ impl Db {
             path: None,
             busy_timeout: Duration::from_secs(5),
             writer: Mutex::new(conn),
-            readers: Mutex::new(Vec::new()),
+            readers: Mutex::new(Readers::default()),
+            returned: Condvar::new(),
+            read_slots: tokio::sync::Semaphore::new(MAX_READERS),
         })
     }
 
@@ -79,6 +102,12 @@ impl Db {
         f(&mut conn)
     }
 
+    /// Wait for a reader slot before handing a read to a blocking thread
+    /// (the slot is held until the permit drops).
+    pub(crate) async fn read_slot(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
+        self.read_slots.acquire().await.ok()
+    }
+
     /// Run `f` with a reader connection (the writer in memory).
     pub(crate) fn read<T>(
         &self,
@@ -88,21 +117,88 @@ impl Db {
             let mut conn = self.writer.lock();
             return f(&mut conn);
         };
-        let pooled = self.readers.lock().pop();
-        let mut conn = match pooled {
-            Some(c) => c,
-            None => {
-                let c = Self::connect(path, self.busy_timeout)?;
-                c.pragma_update(None, "query_only", true).map_err(db_err)?;
-                c
-            }
+        let mut lease = Lease {
+            db: self,
+            conn: Some(self.checkout(path)?),
         };
-        let out = f(&mut conn);
-        let mut pool = self.readers.lock();
-        if pool.len() < 8 {
-            pool.push(conn);
+        match lease.conn.as_mut() {
+            Some(c) => f(c),
+            None => Err(StoreError::Backend("reader connection missing".into()).into()),
         }
-        out
+    }
+
+    /// An idle reader, a new one while fewer than [`MAX_READERS`] exist, or
+    /// the next one returned. After [`READER_WAIT`] without one (a reader
+    /// held across a nested read, a long scan) a new connection is opened
+    /// anyway: waiting is an optimisation, never a deadlock.
+    fn checkout(&self, path: &Path) -> Result<Connection, Error> {
+        let mut pool = self.readers.lock();
+        let mut waited = false;
+        loop {
+            if let Some(c) = pool.idle.pop() {
+                return Ok(c);
+            }
+            if pool.open < MAX_READERS || waited {
+                pool.open += 1;
+                drop(pool);
+                let opened = Self::connect(path, self.busy_timeout).and_then(|c| {
+                    c.pragma_update(None, "query_only", true).map_err(db_err)?;
+                    Ok(c)
+                });
+                if opened.is_err() {
+                    let mut pool = self.readers.lock();
+                    pool.open = pool.open.saturating_sub(1);
+                }
+                return opened;
+            }
+            waited = self.returned.wait_for(&mut pool, READER_WAIT).timed_out();
+        }
+    }
+}
+
+/// Run `f` inside one read transaction on `c` (one snapshot for all its
+/// queries). `BEGIN` and `COMMIT` are cached statements: `Connection::transaction`
+/// parses both anew on every call, a visible share of a 0.1 ms search.
+pub(crate) fn in_snapshot<T>(
+    c: &Connection,
+    f: impl FnOnce(&Connection) -> Result<T, Error>,
+) -> Result<T, Error> {
+    c.prepare_cached("BEGIN")
+        .and_then(|mut st| st.execute([]))
+        .map_err(db_err)?;
+    let out = f(c);
+    let end = c.prepare_cached("COMMIT").and_then(|mut st| st.execute([]));
+    if let Err(e) = end {
+        if !c.is_autocommit() {
+            let _ = c.execute_batch("ROLLBACK");
+        }
+        // The reads succeeded; a failed end of a read transaction only matters
+        // when nothing else went wrong.
+        if out.is_ok() {
+            return Err(db_err(e));
+        }
+    }
+    out
+}
+
+/// A reader checked out of the pool; returned on drop (also when the
+/// closure panics, so the pool never shrinks to a deadlock).
+struct Lease<'a> {
+    db: &'a Db,
+    conn: Option<Connection>,
+}
+
+impl Drop for Lease<'_> {
+    fn drop(&mut self) {
+        let mut pool = self.db.readers.lock();
+        match self.conn.take() {
+            Some(c) if !std::thread::panicking() && pool.idle.len() < MAX_READERS => {
+                pool.idle.push(c)
+            }
+            _ => pool.open = pool.open.saturating_sub(1),
+        }
+        drop(pool);
+        self.db.returned.notify_one();
     }
 }
 

@@ -12,6 +12,7 @@
 //!   state falls back to FTS5 and asks for a rebuild; this store's own writes
 //!   update the index in place.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use parking_lot::{MappedRwLockReadGuard, Mutex, RwLock, RwLockReadGuard};
@@ -27,6 +28,8 @@ const N_COLS: usize = 3;
 /// A batch adding more rows than this (and more than a quarter of the index)
 /// drops the index for a lazy rebuild instead of an in-place update.
 const BULK_ROWS: usize = 1000;
+/// Query words whose FTS5 token is remembered.
+const MAX_CACHED_WORDS: usize = 8192;
 
 fn inconsistent(e: Inconsistent) -> Error {
     StoreError::Backend(format!("lexical index: {}", e.0)).into()
@@ -402,6 +405,10 @@ pub(crate) struct Accelerator {
     index_id: i64,
     weights: Vec<f64>,
     tokenizer: Mutex<Tokenizer>,
+    /// Query word → its single FTS5 token (`None`: not exactly one token).
+    /// Tokenising through FTS5 costs an insert, a vocabulary scan and a
+    /// rollback; a word's token never changes for a given tokenizer.
+    word_terms: Mutex<HashMap<String, Option<String>>>,
     index: RwLock<Option<Synced>>,
     builds: AtomicU64,
     searches: AtomicU64,
@@ -425,6 +432,7 @@ impl Accelerator {
             index_id,
             weights: weights.iter().map(|&w| f64::from(w)).collect(),
             tokenizer: Mutex::new(Tokenizer::new(spec)?),
+            word_terms: Mutex::new(HashMap::new()),
             index: RwLock::new(None),
             builds: AtomicU64::new(0),
             searches: AtomicU64::new(0),
@@ -444,8 +452,50 @@ impl Accelerator {
     }
 
     /// FTS5 tokens of the query words (see [`Tokenizer::query_terms`]).
+    /// Words seen before are answered from memory (at most
+    /// [`MAX_CACHED_WORDS`] kept; the cache starts over when full).
     pub(crate) fn query_terms(&self, words: &[String]) -> Result<Option<Vec<String>>, Error> {
-        self.tokenizer.lock().query_terms(words)
+        let mut missing: Vec<String> = Vec::new();
+        {
+            let cache = self.word_terms.lock();
+            for w in words {
+                if !cache.contains_key(w) && !missing.contains(w) {
+                    missing.push(w.clone());
+                }
+            }
+        }
+        if !missing.is_empty() {
+            let mut found = Vec::with_capacity(missing.len());
+            {
+                let mut tok = self.tokenizer.lock();
+                for w in &missing {
+                    let term = tok
+                        .query_terms(std::slice::from_ref(w))?
+                        .and_then(|mut t| t.pop());
+                    found.push(term);
+                }
+            }
+            let mut cache = self.word_terms.lock();
+            if cache.len() + missing.len() > MAX_CACHED_WORDS {
+                cache.clear();
+            }
+            cache.extend(missing.into_iter().zip(found));
+        }
+        let cache = self.word_terms.lock();
+        let mut terms = Vec::with_capacity(words.len());
+        for w in words {
+            match cache.get(w) {
+                Some(Some(t)) => terms.push(t.clone()),
+                Some(None) => return Ok(None),
+                // Evicted between the two locks (another query filled the
+                // cache): tokenise this query directly.
+                None => {
+                    drop(cache);
+                    return self.tokenizer.lock().query_terms(words);
+                }
+            }
+        }
+        Ok(Some(terms))
     }
 
     /// Size figures of the built index and use counters.

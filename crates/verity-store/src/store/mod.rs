@@ -472,6 +472,7 @@ impl VectorStore for SqliteStore {
     }
 
     async fn search(&self, query: &SearchQuery) -> Result<Vec<ScoredChunk>> {
+        let _slot = self.inner.db.read_slot().await;
         let (inner, query) = (self.inner.clone(), query.clone());
         blocking(move || inner.search_sync(&query)).await
     }

@@ -14,7 +14,7 @@ use verity_core::{
 };
 
 use super::{json_err, ms_to_dt, to_i64, to_usize, Inner};
-use crate::db::db_err;
+use crate::db::{db_err, in_snapshot};
 use crate::filter_sql::filters_to_sql;
 use crate::fts::{query_words, words_expression};
 
@@ -230,69 +230,70 @@ impl Inner {
         }
         let pivot = self.opts.bm25_pivot;
         let out = self.db.read(|c| {
-            let tx = c.transaction().map_err(db_err)?;
-            let depth = candidate_depth(q.k);
-            let ranked: Vec<(i64, f32, Option<f32>, Option<f32>)> = match q.mode {
-                SearchMode::Lexical => self
-                    .lexical(&tx, q, q.k)?
-                    .into_iter()
-                    .map(|(id, s)| (id, s, Some(s), None))
-                    .collect(),
-                SearchMode::Dense => {
-                    let v = q.vector.as_deref().unwrap_or(&[]);
-                    self.dense_candidates(&tx, q, v, q.k)?
+            in_snapshot(c, |tx| {
+                let depth = candidate_depth(q.k);
+                let ranked: Vec<(i64, f32, Option<f32>, Option<f32>)> = match q.mode {
+                    SearchMode::Lexical => self
+                        .lexical(&tx, q, q.k)?
                         .into_iter()
-                        .map(|(id, s)| (id, s, None, Some(s)))
-                        .collect()
-                }
-                SearchMode::Hybrid => {
-                    let lex = self.lexical(&tx, q, depth)?;
-                    let dense = match &q.vector {
-                        Some(v) => self.dense_candidates(&tx, q, v, depth)?,
-                        None => Vec::new(),
-                    };
-                    let lex_map: HashMap<i64, f32> = lex.iter().copied().collect();
-                    let dense_map: HashMap<i64, f32> = dense.iter().copied().collect();
-                    let as_str = |l: &[(i64, f32)]| {
-                        l.iter()
-                            .map(|(id, s)| (id.to_string(), *s))
-                            .collect::<Vec<_>>()
-                    };
-                    fuse(&as_str(&lex), &as_str(&dense), q.fusion)
-                        .into_iter()
-                        .filter_map(|(id, s)| id.parse::<i64>().ok().map(|id| (id, s)))
-                        .take(q.k)
-                        .map(|(id, s)| {
-                            (
-                                id,
-                                s,
-                                lex_map.get(&id).copied(),
-                                dense_map.get(&id).copied(),
-                            )
-                        })
-                        .collect()
-                }
-            };
-            let ids: Vec<i64> = ranked.iter().map(|r| r.0).collect();
-            let mut rows = hydrate(&tx, &ids)?;
-            let mut out = Vec::with_capacity(ranked.len());
-            for (id, score, lexical, dense) in ranked {
-                let Some((chunk, doc)) = rows.remove(&id) else {
-                    continue;
+                        .map(|(id, s)| (id, s, Some(s), None))
+                        .collect(),
+                    SearchMode::Dense => {
+                        let v = q.vector.as_deref().unwrap_or(&[]);
+                        self.dense_candidates(tx, q, v, q.k)?
+                            .into_iter()
+                            .map(|(id, s)| (id, s, None, Some(s)))
+                            .collect()
+                    }
+                    SearchMode::Hybrid => {
+                        let lex = self.lexical(tx, q, depth)?;
+                        let dense = match &q.vector {
+                            Some(v) => self.dense_candidates(tx, q, v, depth)?,
+                            None => Vec::new(),
+                        };
+                        let lex_map: HashMap<i64, f32> = lex.iter().copied().collect();
+                        let dense_map: HashMap<i64, f32> = dense.iter().copied().collect();
+                        let as_str = |l: &[(i64, f32)]| {
+                            l.iter()
+                                .map(|(id, s)| (id.to_string(), *s))
+                                .collect::<Vec<_>>()
+                        };
+                        fuse(&as_str(&lex), &as_str(&dense), q.fusion)
+                            .into_iter()
+                            .filter_map(|(id, s)| id.parse::<i64>().ok().map(|id| (id, s)))
+                            .take(q.k)
+                            .map(|(id, s)| {
+                                (
+                                    id,
+                                    s,
+                                    lex_map.get(&id).copied(),
+                                    dense_map.get(&id).copied(),
+                                )
+                            })
+                            .collect()
+                    }
                 };
-                let lr = lexical.map(|s| bm25_relevance(s, pivot)).unwrap_or(0.0);
-                let dr = dense.map(|s| s.clamp(0.0, 1.0)).unwrap_or(0.0);
-                out.push(ScoredChunk {
-                    chunk,
-                    doc,
-                    score,
-                    relevance: lr.max(dr),
-                    lexical,
-                    dense,
-                    freshness: None,
-                });
-            }
-            Ok(out)
+                let ids: Vec<i64> = ranked.iter().map(|r| r.0).collect();
+                let mut rows = hydrate(tx, &ids)?;
+                let mut out = Vec::with_capacity(ranked.len());
+                for (id, score, lexical, dense) in ranked {
+                    let Some((chunk, doc)) = rows.remove(&id) else {
+                        continue;
+                    };
+                    let lr = lexical.map(|s| bm25_relevance(s, pivot)).unwrap_or(0.0);
+                    let dr = dense.map(|s| s.clamp(0.0, 1.0)).unwrap_or(0.0);
+                    out.push(ScoredChunk {
+                        chunk,
+                        doc,
+                        score,
+                        relevance: lr.max(dr),
+                        lexical,
+                        dense,
+                        freshness: None,
+                    });
+                }
+                Ok(out)
+            })
         });
         self.refresh_lexical();
         out
