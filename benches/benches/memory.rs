@@ -36,9 +36,9 @@ use std::time::Instant;
 use chrono::{Duration, TimeZone, Utc};
 use serde_json::{json, Map, Value};
 use verity_core::{Embedder, EventFilter, EventSearch, EventSearchMode, EventStore, NewEvent};
-use verity_redis::RedisEventStore;
 use verity_embed::LocalEmbedder;
 use verity_memory::Memory;
+use verity_redis::RedisEventStore;
 use verity_store::{EventStoreOptions, SqliteEventStore};
 
 const TYPES: &[&str] = &["observation", "decision", "prompt", "tool_call", "feedback"];
@@ -177,10 +177,16 @@ fn write_rest_queries(path: &std::path::Path, cases: &[(&str, SearchCase<'_>)], 
             };
             params.insert("mode".into(), json!(mode));
             if let Some(v) = &s.vector {
-                params.insert("vector_query".into(), json!(serde_json::to_string(v).unwrap()));
+                params.insert(
+                    "vector_query".into(),
+                    json!(serde_json::to_string(v).unwrap()),
+                );
             }
             if let Some(m) = &s.filter.metadata {
-                params.insert("filter_metadata".into(), json!(serde_json::to_string(m).unwrap()));
+                params.insert(
+                    "filter_metadata".into(),
+                    json!(serde_json::to_string(m).unwrap()),
+                );
             }
             if let Some(t) = s.filter.ts_start {
                 params.insert("ts_start".into(), json!(t.to_rfc3339()));
@@ -246,10 +252,13 @@ fn main() {
     let redis = std::env::var("MEMORY_BENCH_BACKEND").is_ok_and(|b| b == "redis");
     let kept_home = std::env::var_os("MEMORY_BENCH_HOME").map(PathBuf::from);
     let temp_home = tempfile::tempdir().unwrap();
-    let home_path = kept_home.clone().unwrap_or_else(|| temp_home.path().to_path_buf());
+    let home_path = kept_home
+        .clone()
+        .unwrap_or_else(|| temp_home.path().to_path_buf());
     let open_store = |tag: &str, home: &std::path::Path| -> Arc<dyn EventStore> {
         if redis {
-            let url = std::env::var("REDIS_URL").expect("MEMORY_BENCH_BACKEND=redis needs REDIS_URL");
+            let url =
+                std::env::var("REDIS_URL").expect("MEMORY_BENCH_BACKEND=redis needs REDIS_URL");
             let space = format!("bench{tag}{}", std::process::id());
             let s = rt.block_on(RedisEventStore::connect(&url, &space, Default::default()));
             Arc::new(s.unwrap())
@@ -261,7 +270,11 @@ fn main() {
     let store = open_store("a", &home_path);
     println!(
         "backend: {}",
-        if redis { "redis (REDIS_URL)" } else { "embedded SQLite" }
+        if redis {
+            "redis (REDIS_URL)"
+        } else {
+            "embedded SQLite"
+        }
     );
     let memory = Memory::builder(store.clone()).build().unwrap();
     let t = Instant::now();

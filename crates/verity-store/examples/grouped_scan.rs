@@ -32,7 +32,9 @@ fn main() {
         for q in &queries {
             let t = Instant::now();
             let n = if name == "grouped" {
-                idx.search_grouped(q, groups, &group_of, None).unwrap().len()
+                idx.search_grouped(q, groups, &group_of, None)
+                    .unwrap()
+                    .len()
             } else {
                 idx.search(q, groups * 4, None).unwrap().len()
             };

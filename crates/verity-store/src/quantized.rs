@@ -30,7 +30,10 @@ fn quantize_into(v: &[f32], out: &mut Vec<i8>) -> f32 {
         return 0.0;
     }
     let inv = 127.0 / max;
-    out.extend(v.iter().map(|x| (x * inv).round().clamp(-127.0, 127.0) as i8));
+    out.extend(
+        v.iter()
+            .map(|x| (x * inv).round().clamp(-127.0, 127.0) as i8),
+    );
     max / 127.0
 }
 
@@ -199,7 +202,11 @@ mod tests {
         let q = qv.query(&unit(1, dim));
         let hits = qv.scan(&q, |row| row != 2);
         assert_eq!(hits.iter().map(|h| h.1).collect::<Vec<_>>(), vec![0, 1]);
-        assert!((hits[0].0 - 1.0).abs() < 5e-3, "self-similarity {}", hits[0].0);
+        assert!(
+            (hits[0].0 - 1.0).abs() < 5e-3,
+            "self-similarity {}",
+            hits[0].0
+        );
         assert_eq!(hits[1].0, 0.0);
         qv.truncate(1);
         assert_eq!(qv.len(), 1);

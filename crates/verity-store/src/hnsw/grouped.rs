@@ -193,7 +193,10 @@ mod tests {
         let got = idx.search_grouped(&q, 3, &group_of, None).unwrap();
         assert!(got.iter().all(|(g, _)| *g != 0));
         assert!(idx.search_grouped(&[1.0; 3], 3, &group_of, None).is_err());
-        assert!(idx.search_grouped(&q, 0, &group_of, None).unwrap().is_empty());
+        assert!(idx
+            .search_grouped(&q, 0, &group_of, None)
+            .unwrap()
+            .is_empty());
     }
 
     #[test]
@@ -207,7 +210,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         idx.dump(dir.path(), "t", 1).unwrap();
         let loaded = DenseIndex::load(dir.path(), "t", DIM, 1).unwrap();
-        assert_eq!(loaded.search_grouped(&q, 10, &group_of, None).unwrap(), before);
+        assert_eq!(
+            loaded.search_grouped(&q, 10, &group_of, None).unwrap(),
+            before
+        );
         for i in 0..100u64 {
             idx.remove(i);
         }

@@ -234,7 +234,7 @@ impl Inner {
                 let depth = candidate_depth(q.k);
                 let ranked: Vec<(i64, f32, Option<f32>, Option<f32>)> = match q.mode {
                     SearchMode::Lexical => self
-                        .lexical(&tx, q, q.k)?
+                        .lexical(tx, q, q.k)?
                         .into_iter()
                         .map(|(id, s)| (id, s, Some(s), None))
                         .collect(),
