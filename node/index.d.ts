@@ -387,7 +387,7 @@ export type RulePriority = 'critical' | 'high' | 'medium' | 'low'
 export type SourceType = 'rss' | 'youtube' | 'reddit' | 'hn'
 export type DecisionLlm = 'qwen' | 'phi'
 export type DecisionType = 'score' | 'validate' | 'reject' | 'verify_fact'
-export type FactVerdict = 'supported' | 'not_supported' | 'partial' | 'inconclusive' | 'source_unavailable'
+export type FactVerdict = 'SUPPORTED' | 'NOT_SUPPORTED' | 'PARTIAL' | 'INCONCLUSIVE' | 'SOURCE_UNAVAILABLE'
 
 export interface ScoringGuide { base_score: number; min_valid_score: number; max_score: number }
 

@@ -188,7 +188,7 @@ test('watch: verifyFact reads the pages and quotes them verbatim', (t) => withWe
   const r = await w.verifyFact({ claim, context: 'WeWork' })
   assert.equal(r.claim, claim)
   assert.match(r.searched, /WeWork/)
-  assert.equal(r.verdict, 'supported')
+  assert.equal(r.verdict, 'SUPPORTED')
   assert.equal(r.verified, true)
   assert.equal(r.not_enough_evidence, false)
   assert.equal(r.sources[0].url, `${base}/page/${WEWORK}`)

@@ -256,7 +256,7 @@ def test_verify_fact_reads_the_pages_and_quotes_them(store: verity.Store, web: W
     claim = "The New York State Attorney General is investigating WeWork."
     r = w.verify_fact(claim, context="WeWork")
     assert r["claim"] == claim and r["searched"] and "WeWork" in r["searched"]
-    assert r["verdict"] == "supported" and r["verified"] is True and not r["not_enough_evidence"]
+    assert r["verdict"] == "SUPPORTED" and r["verified"] is True and not r["not_enough_evidence"]
     assert 0 < r["confidence"] <= 1 and r["judge"]
     urls = [s["url"] for s in r["sources"]]
     assert urls[0] == f"{base}/page/{WEWORK}", urls
@@ -265,7 +265,7 @@ def test_verify_fact_reads_the_pages_and_quotes_them(store: verity.Store, web: W
     for s in r["sources"]:
         assert s["excerpt"] and s["excerpt"] in texts[s["url"]], s  # verbatim from its page
     assert "Attorney General" in r["sources"][0]["excerpt"]
-    assert r["sources"][0]["verdict"] == "supported"
+    assert r["sources"][0]["verdict"] == "SUPPORTED"
     # Given pages, no search; an unreadable one is reported, not fatal.
     r2 = w.verify_fact(claim, urls=[f"{base}/page/{WEWORK}", f"{base}/missing"])
     assert "searched" not in r2 and r2["verified"]

@@ -289,7 +289,7 @@ _Priority = Literal["critical", "high", "medium", "low"]
 _SourceType = Literal["rss", "youtube", "reddit", "hn"]
 _DecisionLlm = Literal["qwen", "phi"]
 _DecisionType = Literal["score", "validate", "reject", "verify_fact"]
-_Verdict = Literal["supported", "not_supported", "partial", "inconclusive", "source_unavailable"]
+_Verdict = Literal["SUPPORTED", "NOT_SUPPORTED", "PARTIAL", "INCONCLUSIVE", "SOURCE_UNAVAILABLE"]
 
 class ScoringGuide(TypedDict):
     base_score: int
