@@ -141,8 +141,8 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         if num.start() < skip_until {
             continue;
         }
-        let plain = [1, 3, 4, 5, 6].iter().all(|&g| caps.get(g).is_none())
-            && !num.as_str().contains(',');
+        let plain =
+            [1, 3, 4, 5, 6].iter().all(|&g| caps.get(g).is_none()) && !num.as_str().contains(',');
         if plain {
             if let Some(v) = version_at(text, num.start()) {
                 skip_until = v.span.end;
@@ -214,18 +214,125 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
 /// Capitalised words that precede ordinary numbers (sentence starts,
 /// labels, months): a number after them is not a version.
 const NOT_PRODUCTS: &[&str] = &[
-    "about", "above", "after", "almost", "along", "also", "among", "and", "approximately",
-    "around", "article", "at", "before", "below", "between", "but", "by", "chapter", "circa",
-    "class", "cohort", "day", "during", "each", "eq", "equation", "every", "exactly", "fig",
-    "figure", "for", "from", "grade", "group", "hour", "in", "issue", "item", "just", "level",
-    "line", "model", "month", "nearly", "no", "note", "number", "of", "on", "only", "or", "over",
-    "page", "paragraph", "part", "patient", "phase", "question", "room", "roughly", "round",
-    "rule", "sample", "section", "since", "some", "stage", "step", "study", "table", "than",
-    "the", "then", "to", "total", "trial", "type", "under", "until", "up", "visit", "vol",
-    "volume", "wave", "week", "with", "within", "year", "january", "february", "march", "april",
-    "may", "june", "july", "august", "september", "october", "november", "december", "jan",
-    "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday",
-    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "about",
+    "above",
+    "after",
+    "almost",
+    "along",
+    "also",
+    "among",
+    "and",
+    "approximately",
+    "around",
+    "article",
+    "at",
+    "before",
+    "below",
+    "between",
+    "but",
+    "by",
+    "chapter",
+    "circa",
+    "class",
+    "cohort",
+    "day",
+    "during",
+    "each",
+    "eq",
+    "equation",
+    "every",
+    "exactly",
+    "fig",
+    "figure",
+    "for",
+    "from",
+    "grade",
+    "group",
+    "hour",
+    "in",
+    "issue",
+    "item",
+    "just",
+    "level",
+    "line",
+    "model",
+    "month",
+    "nearly",
+    "no",
+    "note",
+    "number",
+    "of",
+    "on",
+    "only",
+    "or",
+    "over",
+    "page",
+    "paragraph",
+    "part",
+    "patient",
+    "phase",
+    "question",
+    "room",
+    "roughly",
+    "round",
+    "rule",
+    "sample",
+    "section",
+    "since",
+    "some",
+    "stage",
+    "step",
+    "study",
+    "table",
+    "than",
+    "the",
+    "then",
+    "to",
+    "total",
+    "trial",
+    "type",
+    "under",
+    "until",
+    "up",
+    "visit",
+    "vol",
+    "volume",
+    "wave",
+    "week",
+    "with",
+    "within",
+    "year",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
 ];
 
 /// Whether `word` (the word right before a number) names a version: `version`,
@@ -295,7 +402,11 @@ fn version_at(text: &str, start: usize) -> Option<Quantity> {
             .is_some_and(char::is_alphanumeric);
     let named = || {
         let gap = head.len() - head.trim_end().len();
-        let word = head.trim_end().rsplit(char::is_whitespace).next().unwrap_or("");
+        let word = head
+            .trim_end()
+            .rsplit(char::is_whitespace)
+            .next()
+            .unwrap_or("");
         (1..=2).contains(&gap) && names_version(word)
     };
     let comps = version_components(digits)?;
@@ -605,7 +716,10 @@ mod tests {
         assert_eq!(version("Ollama v0.5 ships"), Some(vec![0, 5]));
         assert_eq!(version("see version 3.12"), Some(vec![3, 12]));
         assert_eq!(version("Python 3.12 adds it"), Some(vec![3, 12]));
-        assert_eq!(version("on iOS 17, PostgreSQL 16.2 and Node.js 20"), Some(vec![17]));
+        assert_eq!(
+            version("on iOS 17, PostgreSQL 16.2 and Node.js 20"),
+            Some(vec![17])
+        );
         let all: Vec<Kind> = quantities("Rust 1.80.0 and v2 on 10.0.0.1")
             .into_iter()
             .map(|q| q.kind)
@@ -621,7 +735,10 @@ mod tests {
         assert_eq!(quantities("Rust 1.80.0")[0].raw, "1.80.0");
         assert_eq!(quantities("tag v0.5.1")[0].raw, "v0.5.1");
         // Measurements, labels and years stay numbers.
-        assert_eq!(q("HR 0.85 (CI 0.7)"), vec![(0.85, Kind::Plain), (0.7, Kind::Plain)]);
+        assert_eq!(
+            q("HR 0.85 (CI 0.7)"),
+            vec![(0.85, Kind::Plain), (0.7, Kind::Plain)]
+        );
         assert_eq!(q("The 3.5 mg dose"), vec![(3.5, Kind::Plain)]);
         assert_eq!(q("Figure 2.5 shows"), vec![(2.5, Kind::Plain)]);
         assert_eq!(q("Paris 2024 games"), vec![(2024.0, Kind::Year)]);
@@ -662,7 +779,10 @@ mod tests {
         }
         // A version does not match an unrelated measurement.
         assert_eq!(
-            check(&quantities("Rust 1.80 released")[0], &quantities("80 % faster")),
+            check(
+                &quantities("Rust 1.80 released")[0],
+                &quantities("80 % faster")
+            ),
             NumberCheck::Absent
         );
     }
