@@ -387,7 +387,7 @@ export type RulePriority = 'critical' | 'high' | 'medium' | 'low'
 export type SourceType = 'rss' | 'youtube' | 'reddit' | 'hn'
 export type DecisionLlm = 'qwen' | 'phi'
 export type DecisionType = 'score' | 'validate' | 'reject' | 'verify_fact'
-export type FactVerdict = 'supported' | 'not_supported' | 'partial' | 'inconclusive' | 'source_unavailable'
+export type FactVerdict = 'SUPPORTED' | 'NOT_SUPPORTED' | 'PARTIAL' | 'INCONCLUSIVE' | 'SOURCE_UNAVAILABLE'
 
 export interface ScoringGuide { base_score: number; min_valid_score: number; max_score: number }
 
@@ -585,6 +585,86 @@ export interface Watch {
   verifyFact(request: { claim: string; context?: string; urls?: string[] }): Promise<VerifyFactResult>
 }
 
+export type ProjectStatus = 'active' | 'paused' | 'completed' | 'archived'
+export type TaskStatus = 'todo' | 'in_progress' | 'blocked' | 'done' | 'cancelled'
+
+/** An AuraCore project. */
+export interface Project {
+  id: string
+  name: string
+  description?: string
+  status: ProjectStatus
+  tags: string[]
+  created_at: string
+  updated_at: string
+}
+
+/** A piece of project context. */
+export interface ContextEntry {
+  id: string
+  project_id: string
+  title?: string
+  content: string
+  tags: string[]
+  created_at: string
+}
+
+/** A project task; `depends_on` holds ids of tasks of the same project. */
+export interface Task {
+  id: string
+  project_id: string
+  title: string
+  description?: string
+  priority: RulePriority
+  status: TaskStatus
+  depends_on: string[]
+  created_at: string
+  updated_at: string
+}
+
+/** A decision recorded on a project. */
+export interface ProjectDecision {
+  id: string
+  project_id: string
+  decision: string
+  reasoning?: string
+  alternatives: string[]
+  tags: string[]
+  created_at: string
+}
+
+export interface ProjectsResponse { projects: Project[]; total: number }
+export interface ProjectOverview { project: Project; tasks: Task[]; context_entries: number; recent_decisions: ProjectDecision[] }
+export interface StoreContextResult { stored: boolean; context_id: string; indexed?: boolean }
+/** `queryContext`: best entries first; `ran` says how they were ranked (`index`: the store's retrieval). */
+export interface QueryContextResult {
+  results: { entry: ContextEntry; score: number }[]
+  ran: 'index' | 'lexical'
+  degraded?: string
+}
+export interface DeleteContextResult { deleted: boolean; context_id: string }
+/** `getNextTasks`: ready tasks (in progress first, then by priority, then oldest), and how many wait on dependencies or are blocked. */
+export interface NextTasksResult { tasks: Task[]; waiting: number; blocked: number }
+export interface ProjectDecisionsResponse { decisions: ProjectDecision[]; total: number }
+
+/** The AuraCore project tools of a store (`store.projects`, seed 000). A bad enum value rejects with `invalid_input` naming the allowed values; an unknown id with `not_found`. */
+export interface Projects {
+  createProject(project: { name: string; description?: string; status?: ProjectStatus; tags?: string[] }): Promise<Project>
+  listProjects(options?: { status?: ProjectStatus }): Promise<ProjectsResponse>
+  getProject(projectId: string): Promise<ProjectOverview>
+  /** Only the given fields change. */
+  updateProject(update: { projectId: string; name?: string; description?: string; status?: ProjectStatus; tags?: string[] }): Promise<Project>
+  storeContext(entry: { projectId: string; content: string; title?: string; tags?: string[] }): Promise<StoreContextResult>
+  queryContext(query: { projectId: string; query: string; limit?: number }): Promise<QueryContextResult>
+  deleteContext(contextId: string): Promise<DeleteContextResult>
+  createTask(task: { projectId: string; title: string; description?: string; priority?: RulePriority; status?: TaskStatus; dependsOn?: string[] }): Promise<Task>
+  /** Only the given fields change; a dependency cycle is refused. */
+  updateTask(update: { taskId: string; title?: string; description?: string; priority?: RulePriority; status?: TaskStatus; dependsOn?: string[] }): Promise<Task>
+  getNextTasks(query: { projectId: string; limit?: number }): Promise<NextTasksResult>
+  logDecision(decision: { projectId: string; decision: string; reasoning?: string; alternatives?: string[]; tags?: string[] }): Promise<LogDecisionResult>
+  getDecisions(query: { projectId: string; limit?: number }): Promise<ProjectDecisionsResponse>
+}
+
 /** An open Verity store. */
 export class Verity {
   private constructor(native: unknown)
@@ -608,6 +688,8 @@ export class Verity {
   readonly memory: Memory
   /** Technology watch (seed 000): rules, scoring, articles, decisions, web search, fact checks. */
   readonly watch: Watch
+  /** AuraCore project tools (seed 000): projects, context, tasks with dependencies, project decisions. */
+  readonly projects: Projects
   /** Call a registry tool by name (`verify_fact`, `log_article`, `create_task`, …); resolves to its structured response. */
   callTool(name: string, args?: Record<string, unknown>): Promise<any>
   readonly notes: string[]

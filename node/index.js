@@ -110,6 +110,24 @@ class Verity {
       verifyFact: (request) => call(() => n.watchVerifyFact(request)),
     }
   }
+  /** AuraCore project tools (seed 000): projects, context, tasks with dependencies, project decisions. */
+  get projects() {
+    const n = this.#native
+    return {
+      createProject: (project) => call(() => n.projectsCreateProject(project)),
+      listProjects: (options) => call(() => n.projectsListProjects(options)),
+      getProject: (projectId) => call(() => n.projectsGetProject(projectId)),
+      updateProject: (update) => call(() => n.projectsUpdateProject(update)),
+      storeContext: (entry) => call(() => n.projectsStoreContext(entry)),
+      queryContext: (query) => call(() => n.projectsQueryContext(query)),
+      deleteContext: (contextId) => call(() => n.projectsDeleteContext(contextId)),
+      createTask: (task) => call(() => n.projectsCreateTask(task)),
+      updateTask: (update) => call(() => n.projectsUpdateTask(update)),
+      getNextTasks: (query) => call(() => n.projectsGetNextTasks(query)),
+      logDecision: (decision) => call(() => n.projectsLogDecision(decision)),
+      getDecisions: (query) => call(() => n.projectsGetDecisions(query)),
+    }
+  }
   get notes() { return this.#native.notes }
   get home() { return this.#native.home }
 }

@@ -1,5 +1,5 @@
 // Type-checked (not run) by `tsc --noEmit`: the declared API in use.
-import { Verity, VerityError, fetch, type AddReferenceResult, type Answer, type CheckReport, type Hit, type KnowledgeEntry, type ResearchReport, type SearchResults, type ScoreResult, type CheckArticleResult, type WatchDecisionsResponse } from '../index.js'
+import { Verity, VerityError, fetch, type AddReferenceResult, type Answer, type CheckReport, type Hit, type KnowledgeEntry, type ResearchReport, type SearchResults, type ScoreResult, type CheckArticleResult, type WatchDecisionsResponse, type NextTasksResult, type QueryContextResult, type Task } from '../index.js'
 
 export async function sample(home: string): Promise<string> {
   const store: Verity = await Verity.open({ home, embedder: 'none', k: 4, minRelevance: 0.3 })
@@ -41,4 +41,21 @@ export async function watch(store: Verity, url: string): Promise<string> {
   }
   const back: WatchDecisionsResponse = await w.getVeilleDecisions({ since: '2024-01-01T00:00:00Z' })
   return `${lines.join()} ${seen.article?.id ?? ''} ${back.total}`
+}
+
+export async function projects(store: Verity): Promise<string> {
+  const p = store.projects
+  const prj = await p.createProject({ name: 'verity', status: 'active', tags: ['rust'] })
+  const first: Task = await p.createTask({ projectId: prj.id, title: 'design', priority: 'high' })
+  await p.createTask({ projectId: prj.id, title: 'build', dependsOn: [first.id] })
+  await p.updateTask({ taskId: first.id, status: 'done' })
+  const next: NextTasksResult = await p.getNextTasks({ projectId: prj.id, limit: 3 })
+  const ctx = await p.storeContext({ projectId: prj.id, content: 'SQLite by default', title: 'storage' })
+  const found: QueryContextResult = await p.queryContext({ projectId: prj.id, query: 'sqlite' })
+  await p.deleteContext(ctx.context_id)
+  await p.logDecision({ projectId: prj.id, decision: 'SQLite', alternatives: ['Postgres'] })
+  const overview = await p.getProject(prj.id)
+  const listed = await p.listProjects({ status: 'active' })
+  const decisions = await p.getDecisions({ projectId: prj.id })
+  return `${next.tasks.map((t) => t.title).join()} ${found.ran} ${overview.context_entries} ${listed.total} ${decisions.total}`
 }

@@ -100,3 +100,105 @@ test('watch: a bad enum value is invalid_input naming the allowed values', async
   await assert.rejects(w.scoreArticle('not an object'), code('invalid_input'))
   await assert.rejects(w.crawlUrl('http://127.0.0.1:9/page'), (e) => e instanceof VerityError && e.code !== 'internal')
 })
+
+// ------------------------------------------------------------ web tools on loopback fakes
+
+const fs = require('node:fs')
+const http = require('node:http')
+const path = require('node:path')
+const zlib = require('node:zlib')
+
+// The evaluation pages (CI: ../shared/data relative to the repository root).
+const ARTICLES = process.env.VERITY_DATA_DIR
+  ? path.join(process.env.VERITY_DATA_DIR, 'article-extraction')
+  : path.resolve(__dirname, '..', '..', '..', 'shared', 'data', 'article-extraction')
+const WEWORK = '06e5123e4ef7cfb4533250dc45d1e03d0838fc66223f45c583c4d12f48b4da85'
+const DELHI = '076f4f33bf75059db581bedf36e76fb65e89a8f7752db3339aa3ea11c5122f32'
+
+// Real article pages at /page/<id> and a SearXNG-format /search on loopback;
+// the watch of stores opened inside `fn` uses them (configured from the environment).
+async function withWeb(t, fn) {
+  const html = path.join(ARTICLES, 'html')
+  if (!fs.existsSync(path.join(html, `${WEWORK}.html.gz`))) {
+    t.skip(`article pages not found under ${ARTICLES} (set VERITY_DATA_DIR)`)
+    return
+  }
+  const pages = Object.fromEntries([WEWORK, DELHI].map((k) => [k, zlib.gunzipSync(fs.readFileSync(path.join(html, `${k}.html.gz`)))]))
+  const searches = []
+  const server = http.createServer((req, res) => {
+    const u = new URL(req.url, base)
+    const id = u.pathname.startsWith('/page/') ? u.pathname.slice(6) : null
+    if (id && pages[id]) {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+      res.end(pages[id])
+    } else if (u.pathname === '/search') {
+      searches.push(u.searchParams)
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end(JSON.stringify({
+        query: u.searchParams.get('q'),
+        number_of_results: 2,
+        results: [
+          { url: `${base}/page/${WEWORK}`, title: 'NY attorney general investigating WeWork', content: 'The New York State Attorney General is investigating WeWork...', engine: 'duckduckgo' },
+          { url: `${base}/page/${DELHI}`, title: 'Air quality apps for Delhi-NCR', content: 'Apps to find out the latest air quality index...', engine: 'bing' },
+        ],
+      }))
+    } else {
+      res.writeHead(404)
+      res.end()
+    }
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const base = `http://127.0.0.1:${server.address().port}`
+  const saved = [process.env.VERITY_SEARXNG_URL, process.env.VERITY_WATCH_ALLOW_PRIVATE]
+  process.env.VERITY_SEARXNG_URL = base
+  process.env.VERITY_WATCH_ALLOW_PRIVATE = '1'
+  try {
+    await fn({ base, searches, w: (await open()).watch })
+  } finally {
+    if (saved[0] === undefined) delete process.env.VERITY_SEARXNG_URL
+    else process.env.VERITY_SEARXNG_URL = saved[0]
+    if (saved[1] === undefined) delete process.env.VERITY_WATCH_ALLOW_PRIVATE
+    else process.env.VERITY_WATCH_ALLOW_PRIVATE = saved[1]
+    await new Promise((resolve) => server.close(resolve))
+  }
+}
+
+test('watch: webSearch returns the SearXNG results', (t) => withWeb(t, async ({ base, searches, w }) => {
+  const r = await w.webSearch('wework attorney general', { numResults: 2, timeRange: 'month' })
+  assert.equal(r.query, 'wework attorney general')
+  assert.equal(r.total_found, 2)
+  assert.deepEqual(r.results.map((x) => x.url), [`${base}/page/${WEWORK}`, `${base}/page/${DELHI}`])
+  assert.equal(r.results[0].title, 'NY attorney general investigating WeWork')
+  assert.match(r.results[0].snippet, /^The New York State Attorney General/)
+  assert.equal(searches.at(-1).get('q'), 'wework attorney general')
+  assert.equal(searches.at(-1).get('format'), 'json')
+  assert.equal((await w.webSearch('wework', { numResults: 1 })).total_found, 1)
+}))
+
+test('watch: crawlUrl extracts the article', (t) => withWeb(t, async ({ base, w }) => {
+  const page = await w.crawlUrl(`${base}/page/${WEWORK}`)
+  assert.equal(page.url, `${base}/page/${WEWORK}`)
+  assert.ok(page.word_count > 100, `${page.word_count}`)
+  assert.match(page.title, /WeWork/)
+  assert.ok(page.content.includes('A spokesperson for the NYAG declined to comment.'), page.content.slice(0, 500))
+}))
+
+test('watch: verifyFact reads the pages and quotes them verbatim', (t) => withWeb(t, async ({ base, w }) => {
+  const claim = 'The New York State Attorney General is investigating WeWork.'
+  const r = await w.verifyFact({ claim, context: 'WeWork' })
+  assert.equal(r.claim, claim)
+  assert.match(r.searched, /WeWork/)
+  assert.equal(r.verdict, 'SUPPORTED')
+  assert.equal(r.verified, true)
+  assert.equal(r.not_enough_evidence, false)
+  assert.equal(r.sources[0].url, `${base}/page/${WEWORK}`)
+  assert.match(r.sources[0].excerpt, /Attorney General/)
+  for (const s of r.sources) {
+    const text = (await w.crawlUrl(s.url)).content
+    assert.ok(s.excerpt && text.includes(s.excerpt), `${s.url}: ${s.excerpt}`)
+  }
+  const r2 = await w.verifyFact({ claim, urls: [`${base}/page/${WEWORK}`, `${base}/missing`] })
+  assert.equal(r2.searched, undefined)
+  assert.equal(r2.verified, true)
+  assert.deepEqual(r2.unavailable.map((u) => u.url), [`${base}/missing`])
+}))

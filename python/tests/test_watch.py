@@ -4,7 +4,16 @@ the library's request and response types."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime
+import gzip
+import json
+import os
+import threading
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -139,3 +148,125 @@ def test_async_variants(store: verity.Store) -> None:
         return seen["exists"], len(s["matched_rules"]), back["total"], len(rules["rules"])
 
     assert asyncio.run(flow()) == (True, 1, 1, 1)
+
+
+# ---------------------------------------------------------------- web tools on loopback fakes
+
+# The evaluation pages (CI: ../shared/data relative to the repository root).
+ARTICLES = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "article-extraction"
+WEWORK = "06e5123e4ef7cfb4533250dc45d1e03d0838fc66223f45c583c4d12f48b4da85"
+DELHI = "076f4f33bf75059db581bedf36e76fb65e89a8f7752db3339aa3ea11c5122f32"
+
+
+def _article_dir() -> Path:
+    env = os.environ.get("VERITY_DATA_DIR")
+    base = Path(env) / "article-extraction" if env else ARTICLES
+    if not (base / "html" / f"{WEWORK}.html.gz").is_file():
+        pytest.skip(f"article pages not found under {base} (../shared/data/article-extraction)")
+    return base
+
+
+@dataclasses.dataclass
+class Web:
+    base: str
+    searches: list[dict[str, list[str]]]
+
+
+@pytest.fixture
+def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[Web]:
+    """Real article pages at /page/<id> and a SearXNG-format /search on loopback;
+    the store's watch is configured (from the environment) to use them."""
+    html = _article_dir() / "html"
+    pages = {k: gzip.decompress((html / f"{k}.html.gz").read_bytes()) for k in (WEWORK, DELHI)}
+    searches: list[dict[str, list[str]]] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            u = urllib.parse.urlparse(self.path)
+            base = f"http://127.0.0.1:{self.server.server_address[1]}"
+            if u.path.startswith("/page/") and u.path[6:] in pages:
+                body, ctype = pages[u.path[6:]], "text/html; charset=utf-8"
+            elif u.path == "/search":
+                q = urllib.parse.parse_qs(u.query)
+                searches.append(q)
+                results = [
+                    {"url": f"{base}/page/{WEWORK}", "title": "NY attorney general investigating WeWork",
+                     "content": "The New York State Attorney General is investigating WeWork...",
+                     "engine": "duckduckgo", "engines": ["duckduckgo"]},
+                    {"url": f"{base}/page/{DELHI}", "title": "Air quality apps for Delhi-NCR",
+                     "content": "Apps to find out the latest air quality index...", "engine": "bing"},
+                ]
+                body = json.dumps({"query": q.get("q", [""])[0], "number_of_results": 2,
+                                   "results": results}).encode()
+                ctype = "application/json"
+            else:
+                self.send_response(404)
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{srv.server_address[1]}"
+    monkeypatch.setenv("VERITY_SEARXNG_URL", base)
+    monkeypatch.setenv("VERITY_WATCH_ALLOW_PRIVATE", "1")
+    try:
+        yield Web(base, searches)
+    finally:
+        srv.shutdown()
+        srv.server_close()
+
+
+def test_web_search_returns_searxng_results(store: verity.Store, web: Web) -> None:
+    base = web.base
+    r = store.watch.web_search("wework attorney general", num_results=2, time_range="month")
+    assert r["query"] == "wework attorney general" and r["total_found"] == 2
+    assert [x["url"] for x in r["results"]] == [f"{base}/page/{WEWORK}", f"{base}/page/{DELHI}"]
+    assert r["results"][0]["title"] == "NY attorney general investigating WeWork"
+    assert r["results"][0]["snippet"].startswith("The New York State Attorney General")
+    assert r["results"][0]["source"]
+    sent = web.searches[-1]
+    assert sent["q"] == ["wework attorney general"] and sent["format"] == ["json"]
+    assert store.watch.web_search("wework", num_results=1)["total_found"] == 1
+
+
+def test_crawl_url_extracts_the_article(store: verity.Store, web: Web) -> None:
+    base = web.base
+    body = json.loads((_article_dir() / "ground-truth.json").read_text())[WEWORK]["articleBody"]
+    page = store.watch.crawl_url(f"{base}/page/{WEWORK}")
+    assert page["url"] == f"{base}/page/{WEWORK}"
+    assert page["word_count"] > 100 and page["extracted_at"]
+    assert "WeWork" in page["title"]
+    # The article's own sentences are in the extracted content.
+    first = body.split("\n")[0].replace("(Reuters) — ", "")[:80]
+    assert first[:40] in page["content"], (first, page["content"][:500])
+    assert "A spokesperson for the NYAG declined to comment." in page["content"]
+
+
+def test_verify_fact_reads_the_pages_and_quotes_them(store: verity.Store, web: Web) -> None:
+    base = web.base
+    w = store.watch
+    claim = "The New York State Attorney General is investigating WeWork."
+    r = w.verify_fact(claim, context="WeWork")
+    assert r["claim"] == claim and r["searched"] and "WeWork" in r["searched"]
+    assert r["verdict"] == "SUPPORTED" and r["verified"] is True and not r["not_enough_evidence"]
+    assert 0 < r["confidence"] <= 1 and r["judge"]
+    urls = [s["url"] for s in r["sources"]]
+    assert urls[0] == f"{base}/page/{WEWORK}", urls
+    assert set(urls) <= {f"{base}/page/{WEWORK}", f"{base}/page/{DELHI}"}
+    texts = {u: w.crawl_url(u)["content"] for u in set(urls)}
+    for s in r["sources"]:
+        assert s["excerpt"] and s["excerpt"] in texts[s["url"]], s  # verbatim from its page
+    assert "Attorney General" in r["sources"][0]["excerpt"]
+    assert r["sources"][0]["verdict"] == "SUPPORTED"
+    # Given pages, no search; an unreadable one is reported, not fatal.
+    r2 = w.verify_fact(claim, urls=[f"{base}/page/{WEWORK}", f"{base}/missing"])
+    assert "searched" not in r2 and r2["verified"]
+    assert [u["url"] for u in r2["unavailable"]] == [f"{base}/missing"]

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
         CheckArticleResult,
         CheckReport,
         KnowledgeEntry,
+        NextTasksResult,
+        QueryContextResult,
         ResearchReport,
         ScoreResult,
         WatchDecisionsResponse,
@@ -75,3 +77,24 @@ def watch_round(store: verity.Store, url: str) -> str:
 async def watch_async(store: verity.Store) -> int:
     r = await store.watch.aget_veille_rules("include", priority="high")
     return len(r["rules"]) + r["scoring_guide"]["max_score"]
+
+
+def project_round(store: verity.Store) -> str:
+    p: verity.Projects = store.projects
+    prj = p.create_project("verity", status="active", tags=["rust"])
+    first = p.create_task(prj["id"], "design", priority="high")
+    p.create_task(prj["id"], "build", depends_on=[first["id"]])
+    p.update_task(first["id"], status="done")
+    nxt: NextTasksResult = p.get_next_tasks(prj["id"], limit=3)
+    ctx = p.store_context(prj["id"], "SQLite by default", title="storage")
+    found: QueryContextResult = p.query_context(prj["id"], "sqlite")
+    p.delete_context(ctx["context_id"])
+    p.log_decision(prj["id"], "SQLite", alternatives=["Postgres"])
+    overview = p.get_project(prj["id"])
+    return f"{[t['title'] for t in nxt['tasks']]} {found['ran']} {overview['context_entries']}"
+
+
+async def project_async(store: verity.Store) -> int:
+    prj = await store.projects.acreate_project("x")
+    d = await store.projects.aget_decisions(prj["id"], limit=5)
+    return d["total"]

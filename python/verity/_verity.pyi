@@ -289,7 +289,7 @@ _Priority = Literal["critical", "high", "medium", "low"]
 _SourceType = Literal["rss", "youtube", "reddit", "hn"]
 _DecisionLlm = Literal["qwen", "phi"]
 _DecisionType = Literal["score", "validate", "reject", "verify_fact"]
-_Verdict = Literal["supported", "not_supported", "partial", "inconclusive", "source_unavailable"]
+_Verdict = Literal["SUPPORTED", "NOT_SUPPORTED", "PARTIAL", "INCONCLUSIVE", "SOURCE_UNAVAILABLE"]
 
 class ScoringGuide(TypedDict):
     base_score: int
@@ -632,6 +632,225 @@ class Watch:
         self, claim: str, *, context: Optional[str] = None, urls: Optional[Sequence[str]] = None
     ) -> Awaitable[VerifyFactResult]: ...
 
+# ---------------------------------------------------------------- AuraCore projects (seed 000)
+
+_ProjectStatus = Literal["active", "paused", "completed", "archived"]
+_TaskStatus = Literal["todo", "in_progress", "blocked", "done", "cancelled"]
+
+class _ProjectBase(TypedDict):
+    id: str
+    name: str
+    status: _ProjectStatus
+    tags: list[str]
+    created_at: str
+    updated_at: str
+
+class Project(_ProjectBase, total=False):
+    """An AuraCore project."""
+    description: str
+
+class _ContextEntryBase(TypedDict):
+    id: str
+    project_id: str
+    content: str
+    tags: list[str]
+    created_at: str
+
+class ContextEntry(_ContextEntryBase, total=False):
+    """A piece of project context."""
+    title: str
+
+class _TaskBase(TypedDict):
+    id: str
+    project_id: str
+    title: str
+    priority: _Priority
+    status: _TaskStatus
+    depends_on: list[str]
+    created_at: str
+    updated_at: str
+
+class Task(_TaskBase, total=False):
+    """A project task; ``depends_on`` holds ids of tasks of the same project."""
+    description: str
+
+class _ProjectDecisionBase(TypedDict):
+    id: str
+    project_id: str
+    decision: str
+    alternatives: list[str]
+    tags: list[str]
+    created_at: str
+
+class ProjectDecision(_ProjectDecisionBase, total=False):
+    """A decision recorded on a project."""
+    reasoning: str
+
+class ProjectsResponse(TypedDict):
+    projects: list[Project]
+    total: int
+
+class ProjectOverview(TypedDict):
+    """``get_project``: the project, its tasks, its context size, its recent decisions."""
+    project: Project
+    tasks: list[Task]
+    context_entries: int
+    recent_decisions: list[ProjectDecision]
+
+class _StoreContextResultBase(TypedDict):
+    stored: bool
+    context_id: str
+
+class StoreContextResult(_StoreContextResultBase, total=False):
+    indexed: bool
+
+class ContextHit(TypedDict):
+    entry: ContextEntry
+    score: float
+
+class _QueryContextResultBase(TypedDict):
+    results: list[ContextHit]
+    ran: Literal["index", "lexical"]
+
+class QueryContextResult(_QueryContextResultBase, total=False):
+    """``query_context``: best entries first; ``ran`` says how they were ranked."""
+    degraded: str
+
+class DeleteContextResult(TypedDict):
+    deleted: bool
+    context_id: str
+
+class NextTasksResult(TypedDict):
+    """``get_next_tasks``: the ready tasks in order, and how many wait or are blocked."""
+    tasks: list[Task]
+    waiting: int
+    blocked: int
+
+class ProjectDecisionsResponse(TypedDict):
+    decisions: list[ProjectDecision]
+    total: int
+
+class Projects:
+    """The AuraCore project tools of a store (``store.projects``), named as
+    the registry's tools; every call has an ``a``-prefixed async variant. A
+    bad enum value raises ``InvalidInput`` naming the allowed values; an
+    unknown id raises ``NotFound``."""
+
+    def create_project(
+        self,
+        name: str,
+        *,
+        description: Optional[str] = None,
+        status: Optional[_ProjectStatus] = None,
+        tags: Optional[Sequence[str]] = None,
+    ) -> Project: ...
+    def acreate_project(
+        self,
+        name: str,
+        *,
+        description: Optional[str] = None,
+        status: Optional[_ProjectStatus] = None,
+        tags: Optional[Sequence[str]] = None,
+    ) -> Awaitable[Project]: ...
+    def list_projects(self, *, status: Optional[_ProjectStatus] = None) -> ProjectsResponse: ...
+    def alist_projects(self, *, status: Optional[_ProjectStatus] = None) -> Awaitable[ProjectsResponse]: ...
+    def get_project(self, project_id: str) -> ProjectOverview: ...
+    def aget_project(self, project_id: str) -> Awaitable[ProjectOverview]: ...
+    def update_project(
+        self,
+        project_id: str,
+        *,
+        name: Optional[str] = None,
+        description: Optional[str] = None,
+        status: Optional[_ProjectStatus] = None,
+        tags: Optional[Sequence[str]] = None,
+    ) -> Project:
+        """Only the given fields change."""
+    def aupdate_project(
+        self,
+        project_id: str,
+        *,
+        name: Optional[str] = None,
+        description: Optional[str] = None,
+        status: Optional[_ProjectStatus] = None,
+        tags: Optional[Sequence[str]] = None,
+    ) -> Awaitable[Project]: ...
+    def store_context(
+        self, project_id: str, content: str, *, title: Optional[str] = None, tags: Optional[Sequence[str]] = None
+    ) -> StoreContextResult: ...
+    def astore_context(
+        self, project_id: str, content: str, *, title: Optional[str] = None, tags: Optional[Sequence[str]] = None
+    ) -> Awaitable[StoreContextResult]: ...
+    def query_context(self, project_id: str, query: str, *, limit: int = 5) -> QueryContextResult: ...
+    def aquery_context(self, project_id: str, query: str, *, limit: int = 5) -> Awaitable[QueryContextResult]: ...
+    def delete_context(self, context_id: str) -> DeleteContextResult: ...
+    def adelete_context(self, context_id: str) -> Awaitable[DeleteContextResult]: ...
+    def create_task(
+        self,
+        project_id: str,
+        title: str,
+        *,
+        description: Optional[str] = None,
+        priority: Optional[_Priority] = None,
+        status: Optional[_TaskStatus] = None,
+        depends_on: Optional[Sequence[str]] = None,
+    ) -> Task: ...
+    def acreate_task(
+        self,
+        project_id: str,
+        title: str,
+        *,
+        description: Optional[str] = None,
+        priority: Optional[_Priority] = None,
+        status: Optional[_TaskStatus] = None,
+        depends_on: Optional[Sequence[str]] = None,
+    ) -> Awaitable[Task]: ...
+    def update_task(
+        self,
+        task_id: str,
+        *,
+        title: Optional[str] = None,
+        description: Optional[str] = None,
+        priority: Optional[_Priority] = None,
+        status: Optional[_TaskStatus] = None,
+        depends_on: Optional[Sequence[str]] = None,
+    ) -> Task:
+        """Only the given fields change; a dependency cycle is refused."""
+    def aupdate_task(
+        self,
+        task_id: str,
+        *,
+        title: Optional[str] = None,
+        description: Optional[str] = None,
+        priority: Optional[_Priority] = None,
+        status: Optional[_TaskStatus] = None,
+        depends_on: Optional[Sequence[str]] = None,
+    ) -> Awaitable[Task]: ...
+    def get_next_tasks(self, project_id: str, *, limit: int = 5) -> NextTasksResult:
+        """Open tasks whose dependencies are finished: in progress first, then by priority, then oldest."""
+    def aget_next_tasks(self, project_id: str, *, limit: int = 5) -> Awaitable[NextTasksResult]: ...
+    def log_decision(
+        self,
+        project_id: str,
+        decision: str,
+        *,
+        reasoning: Optional[str] = None,
+        alternatives: Optional[Sequence[str]] = None,
+        tags: Optional[Sequence[str]] = None,
+    ) -> LogDecisionResult: ...
+    def alog_decision(
+        self,
+        project_id: str,
+        decision: str,
+        *,
+        reasoning: Optional[str] = None,
+        alternatives: Optional[Sequence[str]] = None,
+        tags: Optional[Sequence[str]] = None,
+    ) -> Awaitable[LogDecisionResult]: ...
+    def get_decisions(self, project_id: str, *, limit: int = 20) -> ProjectDecisionsResponse:
+        """The most recent ``limit`` decisions, oldest first."""
+    def aget_decisions(self, project_id: str, *, limit: int = 20) -> Awaitable[ProjectDecisionsResponse]: ...
+
 class Event:
     """One stored event (seed 004): ``content`` and ``metadata`` are dicts."""
 
@@ -950,6 +1169,9 @@ class Store:
     @property
     def watch(self) -> Watch:
         """The technology watch (seed 000): rules, scoring, articles, decisions, web, facts."""
+    @property
+    def projects(self) -> Projects:
+        """The AuraCore project tools (seed 000): projects, context, tasks, decisions."""
     @property
     def notes(self) -> list[str]: ...
     @property

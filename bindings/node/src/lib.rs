@@ -8,6 +8,7 @@
 
 mod conv;
 mod memory;
+mod projects;
 mod research;
 mod verify;
 mod watch;

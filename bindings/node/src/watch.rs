@@ -22,7 +22,7 @@ use crate::conv::{self, json, napi_error, run, snake_keys};
 use crate::NativeVerity;
 
 /// A request object with camelCase keys as `T` (`null`/`undefined`: `{}`).
-fn request<T: DeserializeOwned>(v: Option<Value>, what: &str) -> Result<T> {
+pub(crate) fn request<T: DeserializeOwned>(v: Option<Value>, what: &str) -> Result<T> {
     match v.map(|v| snake_keys(v, &[])) {
         None | Some(Value::Null) => conv::value(Value::Object(Default::default()), what),
         Some(v @ Value::Object(_)) => conv::value(v, what),

@@ -5,6 +5,7 @@
 
 mod conv;
 mod memory;
+mod projects;
 mod research;
 mod types;
 mod verify;
@@ -550,6 +551,17 @@ impl Store {
         }
     }
 
+    /// The AuraCore project tools (seed 000): `create_project`,
+    /// `list_projects`, `get_project`, `update_project`, `store_context`,
+    /// `query_context`, `delete_context`, `create_task`, `update_task`,
+    /// `get_next_tasks`, `log_decision`, `get_decisions`.
+    #[getter]
+    fn projects(&self) -> projects::Projects {
+        projects::Projects {
+            inner: self.inner.clone(),
+        }
+    }
+
     /// Call a tool of the registry by name with a dict of arguments — the
     /// tech-watch tools (`get_veille_rules`, `check_article_exists`,
     /// `verify_fact`, `log_article`, …), the AuraCore project tools, `search`, … —
@@ -673,6 +685,7 @@ fn _verity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<memory::Event>()?;
     m.add_class::<memory::EventPage>()?;
     m.add_class::<watch::Watch>()?;
+    m.add_class::<projects::Projects>()?;
     m.add_function(wrap_pyfunction!(fetch, m)?)?;
     m.add_function(wrap_pyfunction!(afetch, m)?)?;
     m.add_function(wrap_pyfunction!(_error_table, m)?)?;

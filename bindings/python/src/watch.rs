@@ -80,7 +80,7 @@ async fn exec(v: Arc<Verity>, op: Op) -> verity::Result<Out> {
 }
 
 /// An enum with a library `FromStr` (its error names the allowed values).
-fn named<T: FromStr<Err = verity::Error>>(py: Python<'_>, s: &str) -> PyResult<T> {
+pub(crate) fn named<T: FromStr<Err = verity::Error>>(py: Python<'_>, s: &str) -> PyResult<T> {
     s.parse().map_err(|e| conv::to_pyerr(py, e))
 }
 

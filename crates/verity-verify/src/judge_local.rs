@@ -442,6 +442,26 @@ mod tests {
     }
 
     #[test]
+    fn versions_are_names_not_measurements() {
+        let j = judge(
+            "Rust 1.80 was released in July",
+            &["Rust 1.80.0 was released in July with lazy statics."],
+        );
+        assert_eq!(j.verdict, Verdict::Supported, "{}", j.explanation);
+        let j = judge(
+            "Ollama 0.5 adds structured outputs",
+            &["Ollama v0.5.0 adds structured outputs."],
+        );
+        assert_eq!(j.verdict, Verdict::Supported, "{}", j.explanation);
+        let j = judge(
+            "Python 3.12 removes distutils",
+            &["Python 3.13 removes distutils."],
+        );
+        assert_eq!(j.verdict, Verdict::NotSupported, "{}", j.explanation);
+        assert!(j.explanation.contains("3.13"), "{}", j.explanation);
+    }
+
+    #[test]
     fn negation_opposites_hedges_and_no_passage() {
         let j = judge(
             "The drug reduces mortality in adults",

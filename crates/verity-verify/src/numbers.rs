@@ -17,6 +17,10 @@ pub enum Kind {
     Year,
     /// A number with a unit (`km`, `kg`, `people`…): the unit as written.
     Unit(String),
+    /// A version: digits with two or more dots (`1.80.0`), `v`-prefixed
+    /// (`v0.5`), or right after `version`/`release` or a product-like name
+    /// (`Python 3.12`, `Rust 1.80`, `iOS 17`). Compared component by component.
+    Version(Vec<u32>),
     /// A bare number.
     Plain,
 }
@@ -128,10 +132,24 @@ fn bound_before(text: &str, start: usize) -> Bound {
 /// inside words or identifiers (`COVID-19`, `v2`, `H1N1`) are skipped.
 pub fn quantities(text: &str) -> Vec<Quantity> {
     let mut out = Vec::new();
+    // End of the last version read (its later components match again).
+    let mut skip_until = 0;
     for caps in number_re().captures_iter(text) {
         let (Some(all), Some(num)) = (caps.get(0), caps.get(2)) else {
             continue;
         };
+        if num.start() < skip_until {
+            continue;
+        }
+        let plain =
+            [1, 3, 4, 5, 6].iter().all(|&g| caps.get(g).is_none()) && !num.as_str().contains(',');
+        if plain {
+            if let Some(v) = version_at(text, num.start()) {
+                skip_until = v.span.end;
+                out.push(v);
+                continue;
+            }
+        }
         let before = text[..num.start()].chars().last();
         let after = text[num.end()..].chars().next();
         // Citation markers and identifiers.
@@ -193,6 +211,281 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
     out
 }
 
+/// Capitalised words that precede ordinary numbers (sentence starts,
+/// labels, months): a number after them is not a version.
+const NOT_PRODUCTS: &[&str] = &[
+    "about",
+    "above",
+    "after",
+    "almost",
+    "along",
+    "also",
+    "among",
+    "and",
+    "approximately",
+    "around",
+    "article",
+    "at",
+    "before",
+    "below",
+    "between",
+    "but",
+    "by",
+    "chapter",
+    "circa",
+    "class",
+    "cohort",
+    "day",
+    "during",
+    "each",
+    "eq",
+    "equation",
+    "every",
+    "exactly",
+    "fig",
+    "figure",
+    "for",
+    "from",
+    "grade",
+    "group",
+    "hour",
+    "in",
+    "issue",
+    "item",
+    "just",
+    "level",
+    "line",
+    "model",
+    "month",
+    "nearly",
+    "no",
+    "note",
+    "number",
+    "of",
+    "on",
+    "only",
+    "or",
+    "over",
+    "page",
+    "paragraph",
+    "part",
+    "patient",
+    "phase",
+    "question",
+    "room",
+    "roughly",
+    "round",
+    "rule",
+    "sample",
+    "section",
+    "since",
+    "some",
+    "stage",
+    "step",
+    "study",
+    "table",
+    "than",
+    "the",
+    "then",
+    "to",
+    "total",
+    "trial",
+    "type",
+    "under",
+    "until",
+    "up",
+    "visit",
+    "vol",
+    "volume",
+    "wave",
+    "week",
+    "with",
+    "within",
+    "year",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+
+/// Whether `word` (the word right before a number) names a version: `version`,
+/// `release`, or a product-like name — mixed case (`Python`, `PostgreSQL`,
+/// `iOS`, `Node.js`), not an all-capitals abbreviation (`HR 0.85`, `BMI 27.5`
+/// are measurements) nor an ordinary capitalised word.
+fn names_version(word: &str) -> bool {
+    let w = word.trim_end_matches([',', ':']);
+    if w.len() != word.len() && !w.eq_ignore_ascii_case("version") {
+        return false;
+    }
+    let lower = w.to_lowercase();
+    if matches!(lower.as_str(), "version" | "release" | "ver") {
+        return true;
+    }
+    let Some(first) = w.chars().next() else {
+        return false;
+    };
+    let letters = || w.chars().filter(|c| c.is_alphabetic());
+    first.is_alphabetic()
+        && w.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '.' | '+' | '#' | '-'))
+        && letters().any(char::is_uppercase)
+        && letters().any(char::is_lowercase)
+        && !NOT_PRODUCTS.contains(&lower.as_str())
+}
+
+/// Components of a dotted number as written (`1.80` → `[1, 80]`); `None`
+/// for anything else (thousands separators, units, signs).
+pub fn version_components(raw: &str) -> Option<Vec<u32>> {
+    let raw = raw.strip_prefix(['v', 'V']).unwrap_or(raw);
+    raw.split('.')
+        .map(|p| {
+            if p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()) {
+                None
+            } else {
+                p.parse().ok()
+            }
+        })
+        .collect()
+}
+
+/// The version starting at byte `start` (the first digit), if the number
+/// there is one (see [`Kind::Version`]).
+fn version_at(text: &str, start: usize) -> Option<Quantity> {
+    let rest = &text[start..];
+    // Digits and dots followed by a digit: the whole dotted number.
+    let mut end = 0;
+    let bytes = rest.as_bytes();
+    while end < bytes.len()
+        && (bytes[end].is_ascii_digit()
+            || (bytes[end] == b'.' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)))
+    {
+        end += 1;
+    }
+    let digits = &rest[..end];
+    let after = rest[end..].chars().next();
+    if after.is_some_and(|c| c.is_alphanumeric() || c == '%') {
+        return None;
+    }
+    let dots = digits.matches('.').count();
+    let head = &text[..start];
+    let prefixed = (head.ends_with('v') || head.ends_with('V'))
+        && !head[..head.len() - 1]
+            .chars()
+            .last()
+            .is_some_and(char::is_alphanumeric);
+    let named = || {
+        let gap = head.len() - head.trim_end().len();
+        let word = head
+            .trim_end()
+            .rsplit(char::is_whitespace)
+            .next()
+            .unwrap_or("");
+        (1..=2).contains(&gap) && names_version(word)
+    };
+    let comps = version_components(digits)?;
+    let year_like = dots == 0 && comps.first().is_some_and(|y| (1800..=2100).contains(y));
+    if !(dots >= 2 || prefixed || (named() && !year_like)) {
+        return None;
+    }
+    let begin = if prefixed { start - 1 } else { start };
+    let value = comps
+        .iter()
+        .take(3)
+        .enumerate()
+        .map(|(i, c)| f64::from(*c) / 1000f64.powi(i as i32))
+        .sum();
+    Some(Quantity {
+        value,
+        kind: Kind::Version(comps),
+        bound: bound_before(text, begin),
+        decimals: 0,
+        raw: text[begin..start + end].to_string(),
+        span: begin..start + end,
+    })
+}
+
+/// Whether version `c` (the claim's) is consistent with `s`: the same
+/// components, missing ones counting as zero (`1.80` = `1.80.0`), or a
+/// prefix of `s` (`Python 3.12` covers `3.12.4`); `1.8` ≠ `1.80`.
+fn same_version(c: &[u32], s: &[u32]) -> bool {
+    if c.len() <= s.len() {
+        c == &s[..c.len()]
+    } else {
+        &c[..s.len()] == s && c[s.len()..].iter().all(|x| *x == 0)
+    }
+}
+
+/// Version `a` against `b`, missing components counting as zero.
+fn version_cmp(a: &[u32], b: &[u32]) -> std::cmp::Ordering {
+    let n = a.len().max(b.len());
+    let at = |v: &[u32], i: usize| v.get(i).copied().unwrap_or(0);
+    (0..n)
+        .map(|i| at(a, i).cmp(&at(b, i)))
+        .find(|o| o.is_ne())
+        .unwrap_or(std::cmp::Ordering::Equal)
+}
+
+/// The components of `q` when it can be read as a version: a version, or a
+/// bare dotted number (`the 1.80 release`); a bare integer only against a
+/// one-component version (`JDK 21` for `Java 21`).
+fn as_version<'a>(q: &'a Quantity, other: &[u32]) -> Option<std::borrow::Cow<'a, [u32]>> {
+    match &q.kind {
+        Kind::Version(v) => Some(std::borrow::Cow::Borrowed(v)),
+        Kind::Plain if q.decimals > 0 || other.len() == 1 => {
+            version_components(&q.raw).map(std::borrow::Cow::Owned)
+        }
+        _ => None,
+    }
+}
+
+/// Whether quantities `a` and `b` can be compared (see [`same_kind`]; a
+/// version compares with versions and, as a version, with bare numbers).
+fn comparable(a: &Quantity, b: &Quantity) -> bool {
+    match (&a.kind, &b.kind) {
+        (Kind::Version(_), Kind::Version(_)) => true,
+        (Kind::Version(v), _) => as_version(b, v).is_some(),
+        (_, Kind::Version(v)) => as_version(a, v).is_some(),
+        (x, y) => same_kind(x, y),
+    }
+}
+
+/// `c` and `s` as versions when either is one and both read as versions.
+fn versions(c: &Quantity, s: &Quantity) -> Option<(Vec<u32>, Vec<u32>)> {
+    let (cv, sv) = match (&c.kind, &s.kind) {
+        (Kind::Version(cv), _) => (cv.clone(), as_version(s, cv)?.into_owned()),
+        (_, Kind::Version(sv)) => (as_version(c, sv)?.into_owned(), sv.clone()),
+        _ => return None,
+    };
+    Some((cv, sv))
+}
+
 fn currency_code(s: &str) -> String {
     match s.to_lowercase().as_str() {
         "$" | "usd" | "us$" | "dollars" => "USD".into(),
@@ -226,6 +519,17 @@ pub fn same_kind(a: &Kind, b: &Kind) -> bool {
 /// Whether the source's `s` is consistent with the claim's `c` (same kind
 /// assumed): equal up to the claim's rounding, or within the claim's bound.
 pub fn consistent(c: &Quantity, s: &Quantity) -> bool {
+    if matches!(c.kind, Kind::Version(_)) || matches!(s.kind, Kind::Version(_)) {
+        // A version is a name: exact (or a prefix), never rounded.
+        let Some((cv, sv)) = versions(c, s) else {
+            return false;
+        };
+        return match c.bound {
+            Bound::Exact | Bound::Approx => same_version(&cv, &sv),
+            Bound::AtLeast => version_cmp(&sv, &cv).is_ge(),
+            Bound::AtMost => version_cmp(&sv, &cv).is_le(),
+        };
+    }
     let (cv, sv) = (c.value, s.value);
     if c.kind == Kind::Year {
         // A year is a label, not a measurement: no relative rounding (the
@@ -269,10 +573,7 @@ pub enum NumberCheck {
 
 /// Compare claim quantity `c` with the quantities of a passage.
 pub fn check(c: &Quantity, passage: &[Quantity]) -> NumberCheck {
-    let same: Vec<&Quantity> = passage
-        .iter()
-        .filter(|p| same_kind(&c.kind, &p.kind))
-        .collect();
+    let same: Vec<&Quantity> = passage.iter().filter(|p| comparable(c, p)).collect();
     if let Some(m) = same.iter().find(|p| consistent(c, p)) {
         return NumberCheck::Matches((*m).clone());
     }
@@ -283,6 +584,11 @@ pub fn check(c: &Quantity, passage: &[Quantity]) -> NumberCheck {
         da.total_cmp(&db)
     });
     match best {
+        // Another version is another thing, whatever the numeric gap.
+        Some(s) if versions(c, s).is_some() => NumberCheck::Differs {
+            source: s.clone(),
+            relative: 1.0,
+        },
         Some(s) => NumberCheck::Differs {
             source: s.clone(),
             relative: (c.value - s.value).abs() / s.value.abs().max(1e-9),
@@ -394,6 +700,91 @@ mod tests {
         assert_eq!(around.bound, Bound::Approx);
         assert!(consistent(around, s), "around 2024 allows 2025");
         assert!(!consistent(around, &quantities("in 2027")[0]));
+    }
+
+    fn version(t: &str) -> Option<Vec<u32>> {
+        quantities(t).into_iter().find_map(|q| match q.kind {
+            Kind::Version(v) => Some(v),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn reads_versions() {
+        assert_eq!(version("Rust 1.80.0 is out"), Some(vec![1, 80, 0]));
+        assert_eq!(version("Rust 1.80 released"), Some(vec![1, 80]));
+        assert_eq!(version("Ollama v0.5 ships"), Some(vec![0, 5]));
+        assert_eq!(version("see version 3.12"), Some(vec![3, 12]));
+        assert_eq!(version("Python 3.12 adds it"), Some(vec![3, 12]));
+        assert_eq!(
+            version("on iOS 17, PostgreSQL 16.2 and Node.js 20"),
+            Some(vec![17])
+        );
+        let all: Vec<Kind> = quantities("Rust 1.80.0 and v2 on 10.0.0.1")
+            .into_iter()
+            .map(|q| q.kind)
+            .collect();
+        assert_eq!(
+            all,
+            vec![
+                Kind::Version(vec![1, 80, 0]),
+                Kind::Version(vec![2]),
+                Kind::Version(vec![10, 0, 0, 1])
+            ]
+        );
+        assert_eq!(quantities("Rust 1.80.0")[0].raw, "1.80.0");
+        assert_eq!(quantities("tag v0.5.1")[0].raw, "v0.5.1");
+        // Measurements, labels and years stay numbers.
+        assert_eq!(
+            q("HR 0.85 (CI 0.7)"),
+            vec![(0.85, Kind::Plain), (0.7, Kind::Plain)]
+        );
+        assert_eq!(q("The 3.5 mg dose"), vec![(3.5, Kind::Plain)]);
+        assert_eq!(q("Figure 2.5 shows"), vec![(2.5, Kind::Plain)]);
+        assert_eq!(q("Paris 2024 games"), vec![(2024.0, Kind::Year)]);
+        assert_eq!(q("Python 3.12% faster"), vec![(3.12, Kind::Percent)]);
+        assert_eq!(q("grew 3.5 times"), vec![(3.5, Kind::Unit("times".into()))]);
+        assert_eq!(version("dev1.2 build"), None);
+    }
+
+    #[test]
+    fn versions_compare_as_versions() {
+        let matches = |c: &str, s: &str| {
+            let c = quantities(c);
+            matches!(check(&c[0], &quantities(s)), NumberCheck::Matches(_))
+        };
+        // Same version, written differently.
+        assert!(matches("Rust 1.80 released", "Rust 1.80.0 is out"));
+        assert!(matches("Rust 1.80.0 released", "Rust 1.80 is out"));
+        assert!(matches("Ollama 0.5 ships", "Ollama v0.5.0 ships"));
+        assert!(matches("Python 3.12 adds it", "the 3.12 release"));
+        assert!(matches("Python 3.12 adds it", "Python 3.12.4 fixes it"));
+        assert!(matches("Java 21 is LTS", "JDK 21 is LTS"));
+        assert!(matches("more than v1.79", "Rust 1.80.0 is out"));
+        assert!(!matches("more than v1.81", "Rust 1.80.0 is out"));
+        // Different versions, however close the numbers.
+        assert!(!matches("Python 3.12 adds it", "Python 3.13 adds it"));
+        assert!(!matches("Kubernetes 1.30 ships", "Kubernetes 1.3 ships"));
+        assert!(!matches("Rust 1.80.1 released", "Rust 1.80 is out"));
+        assert!(!matches("Rust 1.80.1 released", "Rust 1.80.0 is out"));
+        match check(
+            &quantities("Python 3.12 adds it")[0],
+            &quantities("Python 3.13.0 adds it"),
+        ) {
+            NumberCheck::Differs { source, relative } => {
+                assert_eq!(source.raw, "3.13.0");
+                assert_eq!(relative, 1.0, "a different version is a contradiction");
+            }
+            other => panic!("{other:?}"),
+        }
+        // A version does not match an unrelated measurement.
+        assert_eq!(
+            check(
+                &quantities("Rust 1.80 released")[0],
+                &quantities("80 % faster")
+            ),
+            NumberCheck::Absent
+        );
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The technology watch of seed 000 and the AuraCore project tools
 //! ([`verity_watch::Watch`]) over what a [`Verity`] already has: its backend
 //! (the SQLite home or Redis), its one guarded fetcher, the shared network
-//! layer for SearXNG, and its store for the raw text of logged articles.
+//! layer for SearXNG, and its store for the raw text of logged articles and
+//! for the retrieval of `query_context` over project context entries.
 //!
 //! ```no_run
 //! use verity::watch::{CheckArticleRequest, WatchConfig};
@@ -20,7 +21,10 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use tokio::sync::OnceCell;
-use verity_core::{Article, ConfigError, Document, Error, Fetcher, Judge, Result, ScoringGuide};
+use verity_core::{
+    Article, ConfigError, ContextEntry, Document, Embedder, Error, Fetcher, Filters, Judge, Result,
+    ScoringGuide, SearchMode, SearchQuery, VectorStore,
+};
 use verity_ingest::Ingestor;
 
 pub use verity_watch::*;
@@ -132,6 +136,97 @@ impl ArticleSink for StoreSink {
     }
 }
 
+/// The store's retrieval over AuraCore context entries: each entry is a
+/// document `auracore-context:<id>` with source `auracore:<project id>`,
+/// searched with a source filter (hybrid when an embedder is configured,
+/// BM25 otherwise).
+struct StoreContextIndex {
+    store: Arc<dyn VectorStore>,
+    embedder: Option<Arc<dyn Embedder>>,
+    ingestor: Ingestor,
+}
+
+/// The uid of a context entry's document.
+fn context_uid(id: &str) -> String {
+    format!("auracore-context:{id}")
+}
+
+/// The source of a project's context documents.
+fn context_source(project_id: &str) -> String {
+    format!("auracore:{project_id}")
+}
+
+#[async_trait]
+impl ContextIndex for StoreContextIndex {
+    async fn index_context(&self, entry: &ContextEntry) -> Result<()> {
+        let mut doc = Document::new(context_uid(&entry.id), entry.content.clone());
+        doc.title = entry.title.clone();
+        doc.source = context_source(&entry.project_id);
+        doc.ts = Some(entry.created_at);
+        doc.tags = entry.tags.clone();
+        self.ingestor.ingest(vec![doc], &|_| {}).await?;
+        Ok(())
+    }
+
+    async fn remove_context(&self, entry: &ContextEntry) -> Result<()> {
+        self.store.delete(&[context_uid(&entry.id)]).await?;
+        Ok(())
+    }
+
+    async fn search_context(
+        &self,
+        project_id: &str,
+        query: &str,
+        limit: usize,
+    ) -> Result<Vec<(String, f32)>> {
+        let filters = Filters {
+            sources: vec![context_source(project_id)],
+            ..Filters::default()
+        };
+        // Several chunks may come from one entry: ask for more, keep the best per entry.
+        let k = (limit * 4).clamp(1, verity_core::MAX_K);
+        let lexical = SearchQuery::new(query)
+            .mode(SearchMode::Lexical)
+            .k(k)
+            .filters(filters);
+        let hits = match &self.embedder {
+            Some(e) => {
+                let mut q = lexical.clone().mode(SearchMode::Hybrid);
+                match e.embed_query(query).await {
+                    Ok(v) => {
+                        q.vector = Some(v);
+                        match self.store.search(&q).await {
+                            Ok(h) => h,
+                            Err(err) => {
+                                tracing::debug!(error = %err, "hybrid context search failed; BM25");
+                                self.store.search(&lexical).await?
+                            }
+                        }
+                    }
+                    Err(err) => {
+                        tracing::debug!(error = %err, "query embedding failed; BM25 context search");
+                        self.store.search(&lexical).await?
+                    }
+                }
+            }
+            None => self.store.search(&lexical).await?,
+        };
+        let mut out: Vec<(String, f32)> = Vec::new();
+        for h in hits {
+            let Some(id) = h.chunk.doc_uid.strip_prefix("auracore-context:") else {
+                continue;
+            };
+            if !out.iter().any(|(seen, _)| seen == id) {
+                out.push((id.to_string(), h.relevance));
+            }
+            if out.len() == limit {
+                break;
+            }
+        }
+        Ok(out)
+    }
+}
+
 impl Verity {
     /// Set how [`Verity::watch`] builds the watch; refused once it is built.
     pub fn configure_watch(&self, config: WatchConfig) -> Result<()> {
@@ -201,6 +296,14 @@ impl Verity {
                 .build()?;
             b = b.article_sink(Arc::new(StoreSink { ingestor }));
         }
+        let ingestor = Ingestor::builder(self.store().clone())
+            .embedder(self.embedder().cloned())
+            .build()?;
+        b = b.context_index(Arc::new(StoreContextIndex {
+            store: self.store().clone(),
+            embedder: self.embedder().cloned(),
+            ingestor,
+        }));
         b.build()
     }
 }

@@ -97,6 +97,70 @@ async fn one_path(v: &Verity) {
     );
     assert_eq!(next["waiting"], 1);
 
+    // query_context: the store's retrieval, within one project, forgetting deleted entries.
+    let pa = v
+        .call_tool("create_project", json!({"name": "storage"}))
+        .await
+        .unwrap()["id"]
+        .clone();
+    let pb = v
+        .call_tool("create_project", json!({"name": "other"}))
+        .await
+        .unwrap()["id"]
+        .clone();
+    let ctx = |p: &serde_json::Value, text: &str| json!({"project_id": p, "content": text, "title": "note"});
+    let sqlite = v
+        .call_tool(
+            "store_context",
+            ctx(
+                &pa,
+                "The embedded backend keeps every record in one SQLite file.",
+            ),
+        )
+        .await
+        .unwrap();
+    assert_eq!(sqlite["indexed"], true, "{sqlite}");
+    v.call_tool(
+        "store_context",
+        ctx(
+            &pa,
+            "Redis with the search and JSON modules serves many processes.",
+        ),
+    )
+    .await
+    .unwrap();
+    v.call_tool(
+        "store_context",
+        ctx(&pb, "This other project keeps a SQLite file as well."),
+    )
+    .await
+    .unwrap();
+    let q = json!({"project_id": pa, "query": "SQLite file", "limit": 5});
+    let found = v.call_tool("query_context", q.clone()).await.unwrap();
+    assert_eq!(found["ran"], "index", "{found}");
+    let hits = found["results"].as_array().unwrap();
+    assert_eq!(hits[0]["entry"]["id"], sqlite["context_id"], "{found}");
+    assert!(
+        hits.iter().all(|h| h["entry"]["project_id"] == pa),
+        "{found}"
+    );
+    v.call_tool(
+        "delete_context",
+        json!({"context_id": sqlite["context_id"]}),
+    )
+    .await
+    .unwrap();
+    let after = v.call_tool("query_context", q).await.unwrap();
+    assert_eq!(after["ran"], "index", "{after}");
+    assert!(
+        after["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["entry"]["id"] != sqlite["context_id"]),
+        "{after}"
+    );
+
     // Typed errors: bad enum, unknown id, web search not configured.
     let e = v
         .call_tool("get_veille_rules", json!({"type": "sometimes"}))
