@@ -517,16 +517,23 @@ impl Verity {
 
     /// Seed 001 busting: answers citing a changed uid, and all retrievals.
     async fn bust(&self, uids: &[String]) -> Result<()> {
-        if uids.is_empty() {
-            return Ok(());
-        }
-        let unique: HashSet<&String> = uids.iter().collect();
-        for uid in unique {
-            self.cache.invalidate_tag(&uid_tag(uid)).await?;
-        }
-        self.cache.invalidate_prefix(RETRIEVAL_PREFIX).await?;
-        Ok(())
+        bust_uids(self.cache.as_ref(), uids).await
     }
+}
+
+/// Seed 001 busting, for every writer of the store (the facade's ingest and
+/// delete, the watch's article and context indexes): answers citing a changed
+/// uid, and all retrievals.
+pub(crate) async fn bust_uids(cache: &dyn Cache, uids: &[String]) -> Result<()> {
+    if uids.is_empty() {
+        return Ok(());
+    }
+    let unique: HashSet<&String> = uids.iter().collect();
+    for uid in unique {
+        cache.invalidate_tag(&uid_tag(uid)).await?;
+    }
+    cache.invalidate_prefix(RETRIEVAL_PREFIX).await?;
+    Ok(())
 }
 
 /// Seed 001: a change of `EMBED_VERSION` (or model) invalidates retrieval and answer caches.

@@ -144,12 +144,29 @@ async fn one_path(v: &Verity) {
         hits.iter().all(|h| h["entry"]["project_id"] == pa),
         "{found}"
     );
+    // The facade's search (retrieval cache on) sees the entry; deleting it
+    // busts that cached retrieval, so the next search does not return it.
+    let ctx_uid = format!(
+        "auracore-context:{}",
+        sqlite["context_id"].as_str().unwrap()
+    );
+    let seen = |r: &verity::SearchResults| r.hits.iter().any(|h| h.doc.uid == ctx_uid);
+    let cached = v
+        .search(&SearchRequest::new("embedded backend SQLite"))
+        .await
+        .unwrap();
+    assert!(seen(&cached), "{cached:?}");
     v.call_tool(
         "delete_context",
         json!({"context_id": sqlite["context_id"]}),
     )
     .await
     .unwrap();
+    let again = v
+        .search(&SearchRequest::new("embedded backend SQLite"))
+        .await
+        .unwrap();
+    assert!(!seen(&again), "deleted context still found: {again:?}");
     let after = v.call_tool("query_context", q).await.unwrap();
     assert_eq!(after["ran"], "index", "{after}");
     assert!(
