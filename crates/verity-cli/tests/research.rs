@@ -13,7 +13,7 @@ fn fixtures() -> PathBuf {
 }
 
 /// Serve `fixtures/web/` on loopback (404 for anything else).
-fn serve() -> String {
+pub(crate) fn serve() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     std::thread::spawn(move || {
