@@ -241,6 +241,7 @@ async fn run(cli: Cli) -> verity::Result<u8> {
             let options = ToolOptions {
                 file_roots: FileRoots::new(&a.roots)?,
                 allow_private_fetch: a.allow_private_fetch,
+                research_time_limit: None,
             };
             if !quiet {
                 eprintln!(

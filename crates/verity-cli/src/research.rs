@@ -28,8 +28,9 @@ pub struct ResearchArgs {
     /// Re-run the writer and the checks of RUN_DIR from its trace, with no network.
     #[arg(long, value_name = "RUN_DIR", conflicts_with = "output")]
     pub replay: Option<PathBuf>,
-    /// Knowledge base directory (knowledge_db.json and its files); default `<home>/knowledge`.
-    #[arg(long, value_name = "DIR")]
+    /// Knowledge base directory (knowledge_db.json and its files); default
+    /// `VERITY_KNOWLEDGE_DIR`, else `<home>/knowledge`.
+    #[arg(long, visible_alias = "knowledge-dir", value_name = "DIR")]
     pub knowledge: Option<PathBuf>,
     /// Generator for the planner and the writer: local[:FILE.gguf], ollama:MODEL:TAG,
     /// openai:MODEL (default: deterministic planner and extractive writer).

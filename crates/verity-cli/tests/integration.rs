@@ -7,4 +7,5 @@
 mod check;
 mod cli;
 mod mcp_stdio;
+mod private_fetch;
 mod research;

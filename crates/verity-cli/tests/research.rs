@@ -13,7 +13,7 @@ fn fixtures() -> PathBuf {
 }
 
 /// Serve `fixtures/web/` on loopback (404 for anything else).
-fn serve() -> String {
+pub(crate) fn serve() -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     std::thread::spawn(move || {
@@ -44,6 +44,7 @@ fn verity(home: &Path) -> Command {
         .env("VERITY_EMBEDDER", "none")
         .env_remove("VERITY_GENERATOR")
         .env_remove("VERITY_SEARXNG_URL")
+        .env_remove("VERITY_KNOWLEDGE_DIR")
         .arg("--quiet");
     c
 }
@@ -125,4 +126,47 @@ fn loopback_references_need_allow_private_and_the_report_says_so() {
     assert_eq!(out.status.code(), Some(7), "{stdout}");
     let missing = stdout.split("## What is missing").nth(1).unwrap();
     assert!(missing.contains("/agents.html"), "{missing}");
+}
+
+#[test]
+fn the_knowledge_dir_comes_from_the_environment_unless_the_option_is_given() {
+    let base = serve();
+    let dir = tempfile::tempdir().unwrap();
+    let (syllabus, kb) = setup(dir.path(), &base);
+    let home = dir.path().join("home");
+    // VERITY_KNOWLEDGE_DIR, read once by the facade's configuration.
+    let out = verity(&home)
+        .env("VERITY_KNOWLEDGE_DIR", &kb)
+        .arg("research")
+        .arg(&syllabus)
+        .arg("-o")
+        .arg(dir.path().join("run"))
+        .arg("--allow-private")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let db = std::fs::read_to_string(kb.join("knowledge_db.json")).unwrap();
+    assert!(db.contains("agents.html"), "{db}");
+    assert!(!home.join("knowledge").exists());
+    // `--knowledge-dir` wins over the environment.
+    let other = dir.path().join("other-kb");
+    let out = verity(&home)
+        .env("VERITY_KNOWLEDGE_DIR", &kb)
+        .arg("research")
+        .arg(&syllabus)
+        .arg("-o")
+        .arg(dir.path().join("run2"))
+        .arg("--knowledge-dir")
+        .arg(&other)
+        .arg("--allow-private")
+        .output()
+        .unwrap();
+    // The internal file is not in `other`: partial, but the KB is there.
+    assert_eq!(out.status.code(), Some(7));
+    assert!(other.join("knowledge_db.json").is_file());
 }

@@ -72,6 +72,7 @@ async fn research_fixture(base: &str) -> common::Fixture {
     let options = ToolOptions {
         file_roots: FileRoots::new([files.path()]).unwrap(),
         allow_private_fetch: true,
+        ..ToolOptions::default()
     };
     common::Fixture {
         home,

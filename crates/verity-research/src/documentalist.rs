@@ -40,7 +40,11 @@ pub struct Documentalist {
     ingestor: Arc<Ingestor>,
     fetcher: Option<Arc<dyn Fetcher>>,
     generator: Option<Arc<dyn Generator>>,
+    summary_tokens: u32,
 }
+
+/// Tokens of a generated summary and its keywords line (default).
+const SUMMARY_TOKENS: u32 = 400;
 
 /// Store uid of a knowledge-base file.
 pub fn file_uid(filename: &str) -> String {
@@ -62,7 +66,14 @@ impl Documentalist {
             ingestor,
             fetcher,
             generator,
+            summary_tokens: SUMMARY_TOKENS,
         }
+    }
+
+    /// Cap the tokens of a generated summary (default 400).
+    pub fn with_summary_tokens(mut self, n: u32) -> Self {
+        self.summary_tokens = n.max(32);
+        self
     }
 
     /// The knowledge base.
@@ -237,13 +248,14 @@ impl Documentalist {
     async fn enrich(&self, title: &str, content: &str) -> (String, Vec<String>, String) {
         if let Some(g) = &self.generator {
             let excerpt: String = content.chars().take(6_000).collect();
-            let req = GenerateRequest::new(vec![
+            let mut req = GenerateRequest::new(vec![
                 ChatMessage::system(
                     "You summarise documents for a research knowledge base. Answer with a \
                      summary of at most three sentences, then one line `Keywords: k1, k2, k3, k4, k5`.",
                 ),
                 ChatMessage::user(format!("Title: {title}\n\n{excerpt}")),
             ]);
+            req.params.max_tokens = self.summary_tokens;
             if let Ok(out) = g.generate(&req).await {
                 let mut summary = String::new();
                 let mut kws = Vec::new();

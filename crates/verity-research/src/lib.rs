@@ -19,6 +19,7 @@
 
 pub mod agents;
 pub mod brief;
+mod budget;
 pub mod check;
 pub mod documentalist;
 pub mod error;

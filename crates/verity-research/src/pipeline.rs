@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use verity_core::{Embedder, Fetcher, Generator, Judge, VectorStore, WebSearch};
@@ -98,6 +98,8 @@ pub struct ResearchPipelineBuilder {
     plan_attempts: usize,
     min_coverage: f32,
     k: usize,
+    max_tokens: u32,
+    generation_timeout: Option<Duration>,
 }
 
 impl ResearchPipelineBuilder {
@@ -142,6 +144,20 @@ impl ResearchPipelineBuilder {
         self.min_coverage = c.clamp(0.0, 1.0);
         self
     }
+    /// Tokens per generation of the planner and the writer (default 2048);
+    /// the Documentalist's summaries take at most the smaller of this and 400.
+    /// A small local model on a CPU is slow: lower it to bound a run.
+    pub fn max_tokens(mut self, n: u32) -> Self {
+        self.max_tokens = n.max(64);
+        self
+    }
+    /// Deadline of each generation (plan, draft, summary; default none): a
+    /// call past it fails as a timeout and the run degrades — deterministic
+    /// plan, extractive writer or summary — and says so in its notes.
+    pub fn generation_timeout(mut self, limit: Option<Duration>) -> Self {
+        self.generation_timeout = limit;
+        self
+    }
     /// Passages per FileSearch (default 6).
     pub fn k(mut self, k: usize) -> Self {
         self.k = k.clamp(1, 50);
@@ -149,8 +165,13 @@ impl ResearchPipelineBuilder {
     }
 
     /// Build; opens (creates) the knowledge base directory.
-    pub fn build(self) -> Result<ResearchPipeline> {
+    pub fn build(mut self) -> Result<ResearchPipeline> {
         let kb = KnowledgeBase::open(&self.knowledge_dir)?;
+        if let Some(limit) = self.generation_timeout {
+            self.generator = self.generator.take().map(|inner| {
+                Arc::new(crate::budget::Bounded { inner, limit }) as Arc<dyn Generator>
+            });
+        }
         let ingestor = Ingestor::builder(self.store.clone())
             .embedder(self.embedder.clone())
             .build()?;
@@ -166,7 +187,8 @@ impl ResearchPipelineBuilder {
             Arc::new(ingestor),
             self.fetcher.clone(),
             self.generator.clone(),
-        );
+        )
+        .with_summary_tokens(self.max_tokens.min(400));
         Ok(ResearchPipeline {
             agents: Agents {
                 documentalist,
@@ -181,6 +203,7 @@ impl ResearchPipelineBuilder {
             policy: self.policy,
             plan_attempts: self.plan_attempts,
             min_coverage: self.min_coverage,
+            max_tokens: self.max_tokens,
         })
     }
 }
@@ -194,6 +217,7 @@ pub struct ResearchPipeline {
     policy: UnsupportedPolicy,
     plan_attempts: usize,
     min_coverage: f32,
+    max_tokens: u32,
 }
 
 fn write_file(path: &Path, text: &str) -> Result<()> {
@@ -230,6 +254,8 @@ impl ResearchPipeline {
             plan_attempts: 3,
             min_coverage: 1.0,
             k: 6,
+            max_tokens: 2_048,
+            generation_timeout: None,
         }
     }
 
@@ -304,8 +330,9 @@ impl ResearchPipeline {
         let mut notes = syllabus.warnings.clone();
         if let PlanSource::LlmFellBack { problems } = &plan_source {
             notes.push(format!(
-                "the LLM plan was invalid after {} attempts; the deterministic plan ran",
-                problems.len()
+                "the LLM planner gave no valid plan in {} attempt(s) ({}); the deterministic plan ran",
+                problems.len(),
+                problems.last().map(String::as_str).unwrap_or("no answer")
             ));
         }
         if syllabus.references.is_empty() && syllabus.internal_files.is_empty() {
@@ -385,7 +412,15 @@ impl ResearchPipeline {
         let Some(g) = &self.generator else {
             return (fallback, PlanSource::Deterministic);
         };
-        match llm_plan(g.as_ref(), syllabus, brief, self.plan_attempts).await {
+        match llm_plan(
+            g.as_ref(),
+            syllabus,
+            brief,
+            self.plan_attempts,
+            self.max_tokens,
+        )
+        .await
+        {
             Ok((p, problems)) => (
                 p,
                 PlanSource::Llm {
@@ -468,7 +503,7 @@ impl ResearchPipeline {
         let t = Instant::now();
         let mut note = None;
         let draft: Draft = match &self.generator {
-            Some(g) => match write_llm(g.as_ref(), brief, &ok).await {
+            Some(g) => match write_llm(g.as_ref(), brief, &ok, self.max_tokens).await {
                 Ok(d) => d,
                 Err(e) => {
                     note = Some(format!(

@@ -23,7 +23,8 @@ Rules: ids are E1, E2, … and unique; agents are Documentalist, FileSearch, Web
 depend back on the task; every theme id of the brief is served by at least one FileSearch or
 WebSearch task (attribute theme); exactly one Writer task, last."##;
 
-/// Ask `generator` for a plan, up to `attempts` times; every answer is
+/// Ask `generator` for a plan (at most `max_tokens` per answer), up to
+/// `attempts` times; every answer is
 /// parsed and evaluated, and the problems found are sent back.
 /// Returns the plan and the problems of the rejected attempts.
 pub async fn llm_plan(
@@ -31,6 +32,7 @@ pub async fn llm_plan(
     syllabus: &Syllabus,
     brief: &Brief,
     attempts: usize,
+    max_tokens: u32,
 ) -> std::result::Result<(Plan, Vec<String>), Vec<String>> {
     let mut context = format!("{}\n\n", brief.to_markdown());
     if !syllabus.internal_files.is_empty() {
@@ -68,7 +70,7 @@ pub async fn llm_plan(
         let mut req = GenerateRequest::new(messages.clone());
         req.params = GenerationParams {
             temperature: 0.0,
-            max_tokens: 2_048,
+            max_tokens,
             ..GenerationParams::default()
         };
         let answer = match generator.generate(&req).await {

@@ -198,11 +198,13 @@ fn paragraph(sents: &[(String, &Excerpt)], num: &HashMap<&str, usize>) -> String
 const LLM_SOURCE_CHARS: usize = 2_500;
 
 /// The LLM writer: the brief and the numbered sources in, a Markdown note
-/// with `## <theme title>` sections and `[n]` citations out.
+/// with `## <theme title>` sections and `[n]` citations out (at most
+/// `max_tokens`).
 pub async fn write_llm(
     generator: &dyn Generator,
     brief: &Brief,
     records: &[TraceRecord],
+    max_tokens: u32,
 ) -> Result<Draft> {
     let sources = number_sources(records);
     let mut ctx = String::new();
@@ -232,7 +234,7 @@ pub async fn write_llm(
     let mut req = GenerateRequest::new(vec![ChatMessage::system(system), ChatMessage::user(user)]);
     req.params = GenerationParams {
         temperature: 0.2,
-        max_tokens: 2_048,
+        max_tokens,
         ..GenerationParams::default()
     };
     let out = generator.generate(&req).await?;

@@ -2,3 +2,4 @@
 mod common;
 mod end_to_end;
 mod llm_path;
+mod local_model;

@@ -154,3 +154,64 @@ async fn a_model_answering_nonsense_falls_back_to_the_deterministic_path() {
     assert_eq!(out.report.coverage, 1.0);
     assert!(out.report.supported_share >= 0.95);
 }
+
+/// A generator that never answers in time.
+struct Stalled;
+
+#[async_trait::async_trait]
+impl verity_core::Generator for Stalled {
+    fn model(&self) -> &str {
+        "stalled"
+    }
+    async fn generate(
+        &self,
+        _: &verity_core::GenerateRequest,
+    ) -> verity_core::Result<verity_core::Generation> {
+        tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+        Err(verity_core::Error::invalid_input("unreachable"))
+    }
+    async fn stream(
+        &self,
+        _: &verity_core::GenerateRequest,
+    ) -> verity_core::Result<verity_core::TokenStream> {
+        Err(verity_core::Error::invalid_input("not streamed"))
+    }
+}
+
+#[tokio::test]
+async fn a_generation_past_its_deadline_degrades_the_run_said_so() {
+    let server = common::serve().await;
+    let dir = tempfile::tempdir().unwrap();
+    let kb_dir = common::knowledge_dir(dir.path());
+    let p = common::pipeline(common::store(), &kb_dir)
+        .generator(Some(Arc::new(Stalled)))
+        .generation_timeout(Some(std::time::Duration::from_millis(50)))
+        .plan_attempts(2)
+        .build()
+        .unwrap();
+    let syl = Syllabus::parse_markdown(&common::syllabus_text(&server.base)).unwrap();
+    let started = std::time::Instant::now();
+    let out = p.run(syl, &dir.path().join("run"), &quiet).await.unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    match &out.plan_source {
+        PlanSource::LlmFellBack { problems } => {
+            assert_eq!(problems.len(), 2, "a timeout is retried: {problems:?}");
+            assert!(problems[0].contains("timed out"), "{problems:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        out.notes.iter().any(|n| n.contains("LLM writer failed")),
+        "{:?}",
+        out.notes
+    );
+    assert_eq!(out.report.writer, "extractive");
+    assert_eq!(out.report.coverage, 1.0);
+    // Summaries fell back to extraction.
+    let kb = verity_research::KnowledgeBase::open(&kb_dir).unwrap();
+    let e = kb
+        .find_by_name("Retrieval-Augmented_Generation_in_practice.md")
+        .unwrap()
+        .unwrap();
+    assert!(!e.summary.is_empty());
+}

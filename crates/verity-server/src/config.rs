@@ -255,6 +255,14 @@ impl ServerConfig {
         Duration::from_secs_f64(self.request_timeout_secs)
     }
 
+    /// Longest the `research` tool (`/api/tools/research`, MCP) may run:
+    /// the request timeout less a margin, so the call ends with a typed
+    /// error pointing at `POST /v1/research` rather than the bare timeout.
+    pub fn tool_research_limit(&self) -> Duration {
+        let t = self.request_timeout();
+        t.saturating_sub(Duration::from_secs(2)).max(t / 2)
+    }
+
     /// Longest a research run may take.
     pub fn research_timeout(&self) -> Duration {
         Duration::from_secs_f64(self.research_timeout_secs)

@@ -72,6 +72,7 @@ impl Server {
         let tools = Arc::new(ToolRegistry::builtin(&ToolOptions {
             file_roots: roots.clone(),
             allow_private_fetch: config.allow_private_fetch,
+            research_time_limit: Some(config.tool_research_limit()),
         }));
         Self {
             state: AppState {

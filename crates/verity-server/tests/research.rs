@@ -289,3 +289,93 @@ async fn add_reference_tool_follows_the_operator_switch() {
     assert_eq!(found["found"], true, "{found}");
     on.shutdown().await;
 }
+
+/// A web server that accepts connections and never answers.
+async fn silent() -> (String, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((sock, _)) = listener.accept().await {
+            held.push(sock);
+        }
+    });
+    (base, task)
+}
+
+#[tokio::test]
+async fn a_research_tool_call_past_the_request_timeout_is_a_typed_error_naming_the_job_route() {
+    let (base, task) = silent().await;
+    let root = tempfile::tempdir().unwrap();
+    let r = root.path().to_path_buf();
+    let s = common::start(move |c| {
+        c.roots = vec![r];
+        c.allow_private_fetch = true;
+        c.request_timeout_secs = 1.0;
+    })
+    .await;
+    std::fs::write(
+        root.path().join("slow.md"),
+        format!(
+            "# Slow course\n\n## Module 1: Waiting\n\nA reference that never answers.\n\n\
+             ## References\n\n- [Never]({base}/never.html)\n"
+        ),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let (status, body) = s
+        .post("/api/tools/research", json!({ "syllabus": "slow.md" }))
+        .await;
+    // The tool's own limit (under the request timeout) answered, not the
+    // timeout layer: a typed, transient error that says what to do.
+    assert_error(status, &body, 503, "unavailable");
+    assert_eq!(body["transient"], true, "{body}");
+    let msg = body["message"].as_str().unwrap();
+    assert!(msg.contains("POST /v1/research"), "{msg}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    task.abort();
+    s.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_configured_knowledge_dir_holds_the_knowledge_base() {
+    let (base, _) = web().await;
+    let root = tempfile::tempdir().unwrap();
+    let kb = tempfile::tempdir().unwrap();
+    let (r, k) = (root.path().to_path_buf(), kb.path().join("kb"));
+    let k2 = k.clone();
+    let s = common::start(move |c| {
+        c.roots = vec![r];
+        c.allow_private_fetch = true;
+        c.verity.knowledge_dir = Some(k2.to_string_lossy().into_owned());
+    })
+    .await;
+    setup(root.path(), s.home.path(), &base);
+    std::fs::create_dir_all(&k).unwrap();
+    std::fs::copy(
+        fixtures().join("kb/Prompt_Engineering_for_Developers.md"),
+        k.join("Prompt_Engineering_for_Developers.md"),
+    )
+    .unwrap();
+    let (job, _) = run(&s, "syllabus.md").await;
+    assert_eq!(job["state"], "succeeded", "{job}");
+    let db = std::fs::read_to_string(k.join("knowledge_db.json")).unwrap();
+    assert!(db.contains("agents.html"), "{db}");
+    assert!(
+        !s.home
+            .path()
+            .join("store/knowledge/knowledge_db.json")
+            .exists(),
+        "the default directory is not used"
+    );
+    // `find_by_name` reads the same directory.
+    let (status, found) = s
+        .post(
+            "/api/tools/find_by_name",
+            json!({ "filename": "Prompt_Engineering_for_Developers.md" }),
+        )
+        .await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["found"], true, "{found}");
+    s.shutdown().await;
+}

@@ -165,6 +165,9 @@ pub struct VerityConfig {
     /// fetchers. `None`: the process-wide client with the defaults, shared by
     /// every handle.
     pub http: Option<verity_net::HttpConfig>,
+    /// Research knowledge base directory (`knowledge_db.json` and its files;
+    /// `VERITY_KNOWLEDGE_DIR`); `None`: `<home>/knowledge`.
+    pub knowledge_dir: Option<PathBuf>,
 }
 
 impl Default for VerityConfig {
@@ -185,6 +188,7 @@ impl Default for VerityConfig {
             rag: RagConfig::default(),
             cache: true,
             http: None,
+            knowledge_dir: None,
         }
     }
 }
@@ -193,7 +197,7 @@ impl VerityConfig {
     /// Defaults overridden by the environment: `VERITY_HOME`, `REDIS_URL`, `VERITY_INDEX`,
     /// `VERITY_EMBEDDER`, `VERITY_GENERATOR`, `VERITY_FALLBACK`, `OLLAMA_URL`,
     /// `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `EMBED_VERSION`, `VERITY_SENTENCE_VECTORS`, `RAG_TOPK`,
-    /// `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`.
+    /// `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`, `VERITY_KNOWLEDGE_DIR`.
     pub fn from_env() -> Result<Self> {
         let mut c = Self::default();
         let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
@@ -257,8 +261,19 @@ impl VerityConfig {
                 .map_err(|_| invalid("RAG_TIMEOUT_SECS", &v, "seconds"))?;
             c.rag.timeout.fixed = Some(Duration::from_secs_f64(s.max(0.001)));
         }
+        if let Some(v) = var("VERITY_KNOWLEDGE_DIR") {
+            c.knowledge_dir = Some(PathBuf::from(v));
+        }
         c.validate()?;
         Ok(c)
+    }
+
+    /// The research knowledge base directory: [`Self::knowledge_dir`], else
+    /// `<home>/knowledge`.
+    pub fn knowledge_dir(&self) -> PathBuf {
+        self.knowledge_dir
+            .clone()
+            .unwrap_or_else(|| self.home.join("knowledge"))
     }
 
     /// Check the settings a handle relies on (`k` bounds, the Redis URL's scheme).

@@ -4,7 +4,8 @@
 //! (`VERITY_SEARXNG_URL`, on the handle's HTTP client) and — when a model generator is configured — that
 //! generator for the planner, the writer and the summaries (with the LLM
 //! judge), else the deterministic planner, the extractive writer and the
-//! local judge.
+//! local judge. A fixed generation deadline (`RAG_TIMEOUT_SECS`) bounds
+//! each plan, draft and summary; past it the run degrades, said so.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -25,7 +26,8 @@ use crate::Verity;
 pub struct ResearchOptions {
     /// Run directory (brief, plan, trace, report); default `<home>/runs/<timestamp>`.
     pub run_dir: Option<PathBuf>,
-    /// Knowledge base directory; default `<home>/knowledge`.
+    /// Knowledge base directory; default: the configuration's
+    /// ([`crate::VerityConfig::knowledge_dir`], `VERITY_KNOWLEDGE_DIR`), else `<home>/knowledge`.
     pub knowledge_dir: Option<PathBuf>,
     /// Let the fetcher reach private and loopback addresses (an operator's choice).
     pub allow_private: bool,
@@ -94,7 +96,7 @@ impl Verity {
 
     fn knowledge_dir(&self, dir: Option<&Path>) -> PathBuf {
         dir.map(Path::to_path_buf)
-            .unwrap_or_else(|| self.config().home.join("knowledge"))
+            .unwrap_or_else(|| self.config().knowledge_dir())
     }
 
     /// The research pipeline over this handle; `use_model`: the configured
@@ -122,6 +124,7 @@ impl Verity {
             .fetcher(Some(fetcher))
             .web_search(web)
             .generator(generator)
+            .generation_timeout(self.config().rag.timeout.fixed)
             .judge(judge)
             .unsupported(if opts.remove_unsupported {
                 UnsupportedPolicy::Remove

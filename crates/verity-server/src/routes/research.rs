@@ -17,7 +17,8 @@ use crate::server::AppState;
 
 /// `POST /v1/research`. The syllabus is resolved under the roots before the
 /// job is accepted (no roots, `..`, a path or symlink leading outside, a
-/// directory: 400 at once); the knowledge base is `<home>/knowledge`, whose
+/// directory: 400 at once); the knowledge base is the configured one
+/// (`VERITY_KNOWLEDGE_DIR`, default `<home>/knowledge`), whose
 /// files the syllabus names by plain file name only.
 pub async fn research(
     State(s): State<AppState>,

@@ -37,6 +37,8 @@ pub struct ConfigOverrides {
     pub ollama_url: Option<String>,
     /// OpenAI-compatible base URL (`OPENAI_BASE_URL`).
     pub openai_url: Option<String>,
+    /// Research knowledge base directory (`VERITY_KNOWLEDGE_DIR`, default `<home>/knowledge`).
+    pub knowledge_dir: Option<String>,
 }
 
 impl ConfigOverrides {
@@ -59,6 +61,7 @@ impl ConfigOverrides {
             cache: pick(&self.cache, &lower.cache),
             ollama_url: pick(&self.ollama_url, &lower.ollama_url),
             openai_url: pick(&self.openai_url, &lower.openai_url),
+            knowledge_dir: pick(&self.knowledge_dir, &lower.knowledge_dir),
         }
     }
 
@@ -111,6 +114,13 @@ impl ConfigOverrides {
         }
         if let Some(u) = &self.openai_url {
             c.openai_url = u.clone();
+        }
+        if let Some(d) = self
+            .knowledge_dir
+            .as_deref()
+            .filter(|d| !d.trim().is_empty())
+        {
+            c.knowledge_dir = Some(PathBuf::from(d));
         }
         c.validate()?;
         Ok(c)

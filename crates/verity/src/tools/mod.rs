@@ -70,6 +70,10 @@ pub struct ToolOptions {
     /// Let `research` and `add_reference` fetch private and loopback
     /// addresses (an operator's choice, never a tool argument).
     pub allow_private_fetch: bool,
+    /// Longest a `research` call may run before it stops with a typed
+    /// `unavailable` error pointing at `POST /v1/research` (hosts with a
+    /// request timeout set it under that timeout); `None`: no limit.
+    pub research_time_limit: Option<std::time::Duration>,
 }
 
 /// The built-in tools, in the order hosts list them. One line per tool file.

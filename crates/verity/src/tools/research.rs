@@ -1,8 +1,12 @@
 //! Research tools (seed 003): the Documentalist's `find_by_name` and
-//! `add_reference` on the knowledge base (`<home>/knowledge`), and
+//! `add_reference` on the knowledge base (`VERITY_KNOWLEDGE_DIR`, default
+//! `<home>/knowledge`), and
 //! `research`, a whole run on a syllabus file under the configured roots.
 
 use std::sync::Arc;
+use std::time::Duration;
+
+use verity_core::{ProviderError, ProviderErrorKind};
 
 use super::{Tool, ToolOptions};
 use crate::api::research::{
@@ -76,11 +80,28 @@ pub(super) fn add_reference(options: &ToolOptions) -> Tool {
     )
 }
 
+/// The typed error of a `research` call stopped by its time limit.
+fn too_long(limit: Duration) -> Error {
+    ProviderError::new(
+        "research",
+        ProviderErrorKind::Timeout,
+        format!(
+            "the run did not finish within this call's {:.0} s limit (the server's request \
+             timeout); start long runs with `POST /v1/research`, a job that reports its \
+             progress and keeps the report until it is fetched",
+            limit.as_secs_f64()
+        ),
+    )
+    .into()
+}
+
 /// The `research` tool; the syllabus path goes through the options'
-/// [`super::FileRoots`].
+/// [`super::FileRoots`], the run is bounded by
+/// [`ToolOptions::research_time_limit`].
 pub(super) fn run(options: &ToolOptions) -> Tool {
     let roots = Arc::new(options.file_roots.clone());
     let allow_private = options.allow_private_fetch;
+    let limit = options.research_time_limit;
     Tool::new(
         "research",
         "Research a syllabus",
@@ -88,7 +109,9 @@ pub(super) fn run(options: &ToolOptions) -> Tool {
          server's file roots: brief, plan, sub-agents (knowledge base, store, web), a \
          written report whose every cited sentence is checked against its sources. Returns \
          the report Markdown, theme coverage, the share of cited sentences the judge \
-         supports, what is missing and the run directory. Takes minutes on large syllabi.",
+         supports, what is missing and the run directory. Takes minutes on large syllabi: \
+         a call over HTTP stops at the server's request timeout (error `unavailable`), so \
+         start long runs with the REST job `POST /v1/research` instead.",
         |r: &ResearchResponse| {
             format!(
                 "{}\n\ncoverage {:.0} %, supported {:.0} % of {} cited sentences{}; run {}",
@@ -111,9 +134,34 @@ pub(super) fn run(options: &ToolOptions) -> Tool {
                     remove_unsupported: req.remove_unsupported,
                     ..ResearchOptions::default()
                 };
-                let out = verity.research(&syllabus, &opts, &|_| {}).await?;
+                let run = verity.research(&syllabus, &opts, &|_| {});
+                let out = match limit {
+                    Some(d) => tokio::time::timeout(d, run)
+                        .await
+                        .map_err(|_| too_long(d))??,
+                    None => run.await?,
+                };
                 Ok(out.into())
             })
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_research_tool_points_long_runs_at_the_job_route() {
+        let tool = run(&ToolOptions::default());
+        assert!(tool.description().contains("POST /v1/research"));
+        let e = too_long(Duration::from_secs(58));
+        assert_eq!(e.code(), "unavailable");
+        assert!(e.is_transient());
+        let msg = e.to_string();
+        assert!(
+            msg.contains("58 s") && msg.contains("POST /v1/research"),
+            "{msg}"
+        );
+    }
 }
