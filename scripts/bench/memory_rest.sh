@@ -15,7 +15,7 @@
 # text (the server embeds it), and hybrid with the claim text.
 #
 #   scripts/bench/memory_rest.sh
-#   BENCH_SECS=10 VERITY_BIN=target/release/verity scripts/bench/memory_rest.sh
+#   BENCH_SECS=10 VERITY_BIN=target/release/verity MEMORY_BENCH_BIN=… scripts/bench/memory_rest.sh
 #
 # Needs: wrk (apt-get install wrk), SciFact under ../shared/data (or
 # VERITY_DATA_DIR), the local embedding model (scripts/fetch-models.sh).
@@ -45,7 +45,12 @@ cleanup() {
 trap cleanup EXIT
 
 echo "==> store-side bench, 50k events kept in $TMP/home"
-MEMORY_BENCH_HOME="$TMP/home" cargo bench --quiet -p verity-benches --bench memory
+# MEMORY_BENCH_BIN: an already built bench binary (`cargo bench --no-run` prints its path).
+if [ -n "${MEMORY_BENCH_BIN:-}" ]; then
+  MEMORY_BENCH_HOME="$TMP/home" "$MEMORY_BENCH_BIN" --bench
+else
+  MEMORY_BENCH_HOME="$TMP/home" cargo bench --quiet -p verity-benches --bench memory
+fi
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
 TOKEN="bench-token-0123456789abcdef"
