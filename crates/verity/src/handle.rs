@@ -52,6 +52,12 @@ pub struct Verity {
     pub(crate) fetchers: crate::sources::Fetchers,
     #[cfg(feature = "memory")]
     pub(crate) memory: OnceCell<verity_memory::Memory>,
+    /// The embedded event store once loaded, shared by every attempt to open
+    /// the memory: a waiter that gives up (a health probe's timeout) leaves
+    /// its load running on a blocking thread, and the next attempt takes that
+    /// load's result instead of loading (and indexing) the events again.
+    pub(crate) event_store:
+        std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<verity_store::SqliteEventStore>>>>,
     #[cfg(feature = "watch")]
     pub(crate) watch: crate::watch::WatchCell,
 }
@@ -120,6 +126,7 @@ impl Verity {
             net,
             #[cfg(feature = "memory")]
             memory: OnceCell::new(),
+            event_store: Default::default(),
             #[cfg(feature = "watch")]
             watch: Default::default(),
             config,

@@ -24,12 +24,25 @@ pub(crate) async fn open(verity: &Verity) -> Result<Memory> {
     let store: std::sync::Arc<dyn verity_core::EventStore> = match verity.backend() {
         Backend::Sqlite(_) => {
             let home = verity.config().home.clone();
-            let s = tokio::task::spawn_blocking(move || {
-                verity_store::SqliteEventStore::open(&home, Default::default())
+            let slot = verity.event_store.clone();
+            // Loading builds the vector index of every event (~70 s at 50k on
+            // 2 cores): one load per `Verity`, even when waiters give up.
+            tokio::task::spawn_blocking(move || {
+                let mut loaded = slot
+                    .lock()
+                    .map_err(|_| StoreError::Backend("event store loader panicked".into()))?;
+                if let Some(s) = loaded.as_ref() {
+                    return Ok::<_, verity_core::Error>(s.clone());
+                }
+                let s = std::sync::Arc::new(verity_store::SqliteEventStore::open(
+                    &home,
+                    Default::default(),
+                )?);
+                *loaded = Some(s.clone());
+                Ok(s)
             })
             .await
-            .map_err(|e| StoreError::Backend(format!("event store open task failed: {e}")))??;
-            std::sync::Arc::new(s)
+            .map_err(|e| StoreError::Backend(format!("event store open task failed: {e}")))??
         }
         #[cfg(feature = "redis")]
         Backend::Redis { url } => std::sync::Arc::new(
