@@ -457,7 +457,7 @@ async fn redis_restart_mid_ingest() {
         report.upsert.unchanged + report.upsert.inserted + report.upsert.replaced,
         n
     );
-    assert!(store.wait_indexed(Duration::from_secs(30)).await.unwrap());
+    assert!(store.wait_indexed(Duration::from_secs(90)).await.unwrap());
     let st = store.stats().await.unwrap();
     assert_eq!(st.documents, n);
     assert_eq!(st.vectors, st.chunks);
