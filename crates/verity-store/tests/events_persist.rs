@@ -139,7 +139,7 @@ async fn answers(s: &SqliteEventStore, qs: &[EventSearch]) -> Answers {
 }
 
 fn dump_dir(home: &Path) -> PathBuf {
-    home.join("index").join("memory")
+    SqliteEventStore::index_dir(home)
 }
 
 fn dump_file(home: &Path, suffix: &str) -> PathBuf {
@@ -163,6 +163,10 @@ async fn reopen_takes_the_graph_from_its_dump_and_answers_alike() {
     let before = answers(&s, &qs).await;
     assert!(before.iter().all(|a| a.len() == 10));
     drop(s);
+    assert_eq!(
+        dump_dir(home.path()),
+        home.path().join("index").join("memory")
+    );
     assert!(dump_dir(home.path()).join("events.hnsw.meta").is_file());
 
     let s = open(home.path());
@@ -320,8 +324,11 @@ async fn damaged_or_foreign_dumps_are_rebuilt_without_panic() {
         (
             "garbage sidecar",
             Box::new(|h: &Path| {
-                std::fs::write(dump_dir(h).join("events.hnsw.meta"), b"\x00\xffnot a sidecar")
-                    .unwrap();
+                std::fs::write(
+                    dump_dir(h).join("events.hnsw.meta"),
+                    b"\x00\xffnot a sidecar",
+                )
+                .unwrap();
             }),
         ),
         (
@@ -375,7 +382,8 @@ async fn deleted_purged_and_expired_events_stay_gone_after_reopen() {
     assert_eq!(purged, 20);
     let between = t1 + Duration::days(1);
     let after = t2 + Duration::days(1);
-    let probe = |i: usize, now: DateTime<Utc>| search(vector(i as u64), EventFilter::default(), now);
+    let probe =
+        |i: usize, now: DateTime<Utc>| search(vector(i as u64), EventFilter::default(), now);
     let qs: Vec<EventSearch> = (0..60)
         .flat_map(|i| [probe(i, between), probe(i, after)])
         .collect();
@@ -401,4 +409,35 @@ async fn deleted_purged_and_expired_events_stay_gone_after_reopen() {
             }));
         }
     }
+}
+
+#[tokio::test]
+async fn metadata_merges_and_empty_purges_keep_a_current_dump() {
+    let home = tempfile::tempdir().unwrap();
+    let a = open(home.path());
+    write_range(&a, 100).await;
+    drop(a);
+    let b = open(home.path());
+    assert!(b.index_load().loaded_from_dump);
+    // Nothing expired, nothing unknown deleted: no generation bump, no dump.
+    assert_eq!(b.purge_expired(base()).await.unwrap(), 0);
+    assert_eq!(b.delete(&[Uuid::from_u128(1)]).await.unwrap(), 0);
+    let patch = obj(json!({ "kind": "merged" }));
+    b.merge_metadata(id(3), &patch, base())
+        .await
+        .unwrap()
+        .unwrap();
+    drop(b);
+    // The merge bumped the generation: `b` dumped again on drop.
+    let c = open(home.path());
+    assert!(c.index_load().loaded_from_dump, "{:?}", c.index_load());
+    let f = EventFilter {
+        metadata: Some(patch),
+        ..EventFilter::default()
+    };
+    let hits = c.search(&search(vector(3), f, base())).await.unwrap();
+    assert_eq!(
+        hits.data.iter().map(|e| e.id).collect::<Vec<_>>(),
+        vec![id(3)]
+    );
 }

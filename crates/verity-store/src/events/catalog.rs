@@ -200,8 +200,9 @@ impl Catalog {
 
     /// Number of entries with a vector.
     pub(crate) fn vectors(&self) -> usize {
-        self.dim
-            .map_or(0, |d| (self.arena.len() / d.max(1)).saturating_sub(self.arena_free))
+        self.dim.map_or(0, |d| {
+            (self.arena.len() / d.max(1)).saturating_sub(self.arena_free)
+        })
     }
 
     /// Take a dumped graph as this catalog's, once it holds exactly the
@@ -210,7 +211,10 @@ impl Catalog {
     pub(crate) fn adopt(&mut self, dense: DenseIndex) -> std::result::Result<(), String> {
         let dim = self.dim.ok_or("no vector dimension recorded")?;
         if dense.dim() != dim {
-            return Err(format!("dump has dimension {}, {dim} expected", dense.dim()));
+            return Err(format!(
+                "dump has dimension {}, {dim} expected",
+                dense.dim()
+            ));
         }
         let want = self.vectors();
         if dense.len() != want {
@@ -227,7 +231,10 @@ impl Catalog {
                 return Err(format!("event {} is missing from the dump", e.id));
             };
             if v.iter().zip(w).any(|(a, b)| (a - b).abs() > 1e-4) {
-                return Err(format!("the vector of event {} differs from the dump", e.id));
+                return Err(format!(
+                    "the vector of event {} differs from the dump",
+                    e.id
+                ));
             }
         }
         self.dense = Some(dense);

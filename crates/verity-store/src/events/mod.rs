@@ -326,16 +326,21 @@ impl EventStore for SqliteEventStore {
             return Ok(0);
         }
         self.refresh()?;
-        self.db.write(|c| {
-            let (generation, removed) = sql::delete(c, ids)?;
-            let mut cat = self.catalog.write();
-            for rowid in &removed {
-                cat.remove(*rowid);
-            }
-            cat.generation = generation;
-            Ok(removed.len())
-        })
-        .inspect(|_| self.mark_dirty())
+        self.db
+            .write(|c| {
+                let (generation, removed) = sql::delete(c, ids)?;
+                let mut cat = self.catalog.write();
+                for rowid in &removed {
+                    cat.remove(*rowid);
+                }
+                cat.generation = generation;
+                Ok(removed.len())
+            })
+            .inspect(|n| {
+                if *n > 0 {
+                    self.mark_dirty();
+                }
+            })
     }
 
     async fn merge_metadata(
@@ -388,15 +393,20 @@ impl EventStore for SqliteEventStore {
     async fn purge_expired(&self, now: DateTime<Utc>) -> Result<usize> {
         self.refresh()?;
         let ms = now.timestamp_millis();
-        self.db.write(|c| {
-            let (generation, removed) = sql::purge(c, ms)?;
-            let mut cat = self.catalog.write();
-            for rowid in &removed {
-                cat.remove(*rowid);
-            }
-            cat.generation = generation;
-            Ok(removed.len())
-        })
-        .inspect(|_| self.mark_dirty())
+        self.db
+            .write(|c| {
+                let (generation, removed) = sql::purge(c, ms)?;
+                let mut cat = self.catalog.write();
+                for rowid in &removed {
+                    cat.remove(*rowid);
+                }
+                cat.generation = generation;
+                Ok(removed.len())
+            })
+            .inspect(|n| {
+                if *n > 0 {
+                    self.mark_dirty();
+                }
+            })
     }
 }

@@ -10,7 +10,7 @@
 //! `Verity::flush`, a server's shutdown), on drop when writes changed the
 //! index, and right after a rebuild.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 
 use verity_core::{Result, StoreError};
@@ -39,13 +39,18 @@ pub struct EventIndexLoad {
 }
 
 impl SqliteEventStore {
+    /// Folder holding the event index dump of the home `home` (removing it
+    /// makes the next open rebuild the index from SQLite).
+    pub fn index_dir(home: &Path) -> PathBuf {
+        home.join("index").join(DUMP_FOLDER)
+    }
+
     /// Where the dump lives (`None`: in memory, or persistence off).
     fn dump_dir(&self) -> Option<PathBuf> {
         if !self.opts.persist_index {
             return None;
         }
-        let home = self.db.path()?.parent()?;
-        Some(home.join("index").join(DUMP_FOLDER))
+        Some(Self::index_dir(self.db.path()?.parent()?))
     }
 
     /// Rebuild the catalog from the tables, taking the HNSW graph from its
@@ -62,7 +67,11 @@ impl SqliteEventStore {
             match load_dump(dir, &c, self.opts.hnsw.ef_search).and_then(|d| c.adopt(d)) {
                 Ok(()) => {
                     report.loaded_from_dump = true;
-                    tracing::debug!(vectors = batch.len(), generation, "event index loaded from its dump");
+                    tracing::debug!(
+                        vectors = batch.len(),
+                        generation,
+                        "event index loaded from its dump"
+                    );
                 }
                 Err(reason) => {
                     tracing::info!(%reason, vectors = batch.len(), "event index dump unusable; rebuilding from SQLite");
@@ -74,7 +83,11 @@ impl SqliteEventStore {
             let started = std::time::Instant::now();
             c.index(&batch)?;
             if !batch.is_empty() {
-                tracing::info!(vectors = batch.len(), ms = started.elapsed().as_millis() as u64, "event index built from SQLite vectors");
+                tracing::info!(
+                    vectors = batch.len(),
+                    ms = started.elapsed().as_millis() as u64,
+                    "event index built from SQLite vectors"
+                );
             }
         }
         drop(batch);
@@ -116,7 +129,9 @@ impl SqliteEventStore {
             return Ok(());
         };
         let res = u64::try_from(cat.generation)
-            .map_err(|_| StoreError::Corrupt(format!("events generation {}", cat.generation)).into())
+            .map_err(|_| {
+                StoreError::Corrupt(format!("events generation {}", cat.generation)).into()
+            })
             .and_then(|g| idx.dump(&dir, DUMP_BASENAME, g));
         if res.is_err() {
             self.dirty.store(true, Ordering::SeqCst);
