@@ -14,6 +14,9 @@
 //! vectors are unit length, so the approximate dot product is within ~1e-3 of
 //! the exact one — far inside the re-scoring margin.
 
+/// Below this many rows per thread a scan stays on the calling thread.
+const ROWS_PER_PART: usize = 8_192;
+
 /// Int8 codes of every slot's vector, row after row, with one scale per row.
 #[derive(Debug, Default)]
 pub(crate) struct QuantizedVectors {
@@ -65,7 +68,8 @@ fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
 struct Scan<'a, F> {
     rows: &'a QuantizedVectors,
     q: &'a QuantizedQuery,
-    allowed: F,
+    allowed: &'a F,
+    range: std::ops::Range<usize>,
 }
 
 impl<F: Fn(usize) -> bool> pulp::WithSimd for Scan<'_, F> {
@@ -73,14 +77,20 @@ impl<F: Fn(usize) -> bool> pulp::WithSimd for Scan<'_, F> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, _simd: S) -> Self::Output {
-        let Scan { rows, q, allowed } = self;
-        let mut out = Vec::with_capacity(rows.len());
-        for (row, (codes, scale)) in rows
-            .codes
+        let Scan {
+            rows,
+            q,
+            allowed,
+            range,
+        } = self;
+        let mut out = Vec::with_capacity(range.len());
+        let codes = &rows.codes[range.start * rows.dim..range.end * rows.dim];
+        for (row, (codes, scale)) in codes
             .chunks_exact(rows.dim)
-            .zip(&rows.scales)
+            .zip(&rows.scales[range.clone()])
             .enumerate()
         {
+            let row = range.start + row;
             if !allowed(row) {
                 continue;
             }
@@ -132,19 +142,42 @@ impl QuantizedVectors {
 
     /// Approximate dot products of `q` with every row `allowed` accepts, as
     /// `(similarity, row)`.
+    ///
+    /// Large matrices are split into one contiguous part per rayon thread
+    /// (at least [`ROWS_PER_PART`] rows each): the scan reads memory at
+    /// about one core's bandwidth, and a hybrid search waits for it.
     pub(crate) fn scan(
         &self,
         q: &QuantizedQuery,
-        allowed: impl Fn(usize) -> bool,
+        allowed: impl Fn(usize) -> bool + Sync,
     ) -> Vec<(f32, u32)> {
+        use rayon::prelude::*;
         if self.dim == 0 || q.codes.len() != self.dim {
             return Vec::new();
         }
-        pulp::Arch::new().dispatch(Scan {
-            rows: self,
-            q,
-            allowed,
-        })
+        let n = self.len();
+        let parts = rayon::current_num_threads().min(n / ROWS_PER_PART).max(1);
+        let part = |range: std::ops::Range<usize>| {
+            pulp::Arch::new().dispatch(Scan {
+                rows: self,
+                q,
+                allowed: &allowed,
+                range,
+            })
+        };
+        if parts == 1 {
+            return part(0..n);
+        }
+        let per = n.div_ceil(parts);
+        let pieces: Vec<Vec<(f32, u32)>> = (0..parts)
+            .into_par_iter()
+            .map(|p| part(p * per..((p + 1) * per).min(n)))
+            .collect();
+        let mut out = Vec::with_capacity(pieces.iter().map(Vec::len).sum());
+        for piece in pieces {
+            out.extend(piece);
+        }
+        out
     }
 
     /// Heap bytes held (codes and scales).
@@ -211,6 +244,30 @@ mod tests {
         qv.truncate(1);
         assert_eq!(qv.len(), 1);
         assert_eq!(qv.scan(&q, |_| true).len(), 1);
+    }
+
+    #[test]
+    fn a_scan_split_across_threads_returns_every_allowed_row_once() {
+        let dim = 24;
+        let n = 3 * ROWS_PER_PART + 17; // several parts on a multi-core pool, a ragged last one
+        let mut qv = QuantizedVectors::new(dim);
+        let rows: Vec<Vec<f32>> = (0..n as u64).map(|i| unit(i, dim)).collect();
+        for r in &rows {
+            qv.push(r);
+        }
+        let q = unit(7_777, dim);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .expect("pool");
+        let mut hits = pool.install(|| qv.scan(&qv.query(&q), |row| row % 3 != 1));
+        hits.sort_by_key(|h| h.1);
+        let want: Vec<u32> = (0..n as u32).filter(|r| r % 3 != 1).collect();
+        assert_eq!(hits.iter().map(|h| h.1).collect::<Vec<_>>(), want);
+        for (sim, row) in hits {
+            let exact: f32 = rows[row as usize].iter().zip(&q).map(|(a, b)| a * b).sum();
+            assert!((sim - exact).abs() < 2e-2, "row {row}: {sim} vs {exact}");
+        }
     }
 
     #[test]
