@@ -1,6 +1,7 @@
 //! The local judge: deterministic and explainable, no model.
 //!
-//! It picks the passage that best covers the claim's content words, then
+//! It picks the passage that best covers the claim's content words (with
+//! the retrieval score, relative to the best passage's, added), then
 //! compares figures (numbers, percentages, money, dates, units — with the
 //! claim's rounding and its "more than"/"about" qualifiers), reads negation,
 //! opposite-direction words and hedging, and answers SUPPORTED only when one
@@ -287,9 +288,23 @@ impl LocalJudge {
         let covers: Vec<(f32, Vec<String>)> =
             pterms.iter().map(|pt| coverage(&terms, pt)).collect();
         let cover: Vec<f32> = covers.iter().map(|c| c.0).collect();
-        // Best passage: highest coverage, earlier (better retrieved) on ties.
+        // Best passage: coverage plus retrieval score relative to the best
+        // retrieved (so a sentence ranked for its role is not overridden by a
+        // background one that merely repeats more of the claim's words);
+        // earlier (better retrieved) on ties.
+        let top_score = passages.iter().map(|p| p.score).fold(0.0f32, f32::max);
+        let pick: Vec<f32> = (0..passages.len())
+            .map(|i| {
+                let rel = if top_score > 0.0 {
+                    (passages[i].score / top_score).clamp(-1.0, 1.0)
+                } else {
+                    0.0
+                };
+                cover[i] + rel
+            })
+            .collect();
         let best = (0..passages.len())
-            .max_by(|&a, &b| cover[a].total_cmp(&cover[b]).then(b.cmp(&a)))
+            .max_by(|&a, &b| pick[a].total_cmp(&pick[b]).then(b.cmp(&a)))
             .unwrap_or(0);
         let best_cov = cover[best];
         let missing = &covers[best].1;
