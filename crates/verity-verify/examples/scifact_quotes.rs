@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p verity-verify --example scifact_quotes -- <shared/data> \
-//!     [--dense] [--embed-cache FILE] [--dump FILE] [--limit N]
+//!     [--dense] [--embed-cache FILE] [--dump FILE] [--limit N] [--distortion | --verdicts]
 //! ```
 //!
 //! For every claim–abstract pair with gold rationale sentences it prints, once
@@ -14,6 +14,8 @@
 //! `--dense` adds sentence vectors from the local MiniLM model (cached in
 //! `--embed-cache`, so re-runs cost no model time); `--dump` writes one JSON
 //! line per pair (sentences with their scores, gold flags, picks) for reading.
+//! `--distortion` and `--verdicts` run `verity_verify::eval`'s numeric
+//! distortion and SciFact sets instead (what `verity eval verify` runs).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -157,6 +159,16 @@ async fn main() -> Res<()> {
         .top_k(10_000)
         .build();
 
+    if flag("--distortion") {
+        let d = verity_verify::eval::distortion(&v, &data.join("article-extraction"), None).await?;
+        println!("{}", serde_json::to_string_pretty(&d)?);
+        return Ok(());
+    }
+    if flag("--verdicts") {
+        let d = verity_verify::eval::scifact(&v, &data.join("scifact"), None).await?;
+        println!("{}", serde_json::to_string_pretty(&d)?);
+        return Ok(());
+    }
     let dir = data.join("scifact");
     let mut corpus: HashMap<String, Vec<String>> = HashMap::new();
     for line in std::fs::read_to_string(dir.join("corpus.jsonl"))?.lines() {

@@ -324,4 +324,44 @@ mod tests {
         assert_eq!(&src[p[0].start..p[0].end], p[0].text);
         assert!(idx.passages("", None, 3).is_empty());
     }
+
+    #[test]
+    fn findings_outrank_the_background_that_repeats_the_claim() {
+        let src = "BACKGROUND Exercise is thought to lower cancer mortality, but whether \
+                   exercise lowers cancer mortality in older women is unknown. \
+                   METHODS We followed 7,000 women aged 60 to 80 years for ten years. \
+                   RESULTS Women who exercised daily had a lower risk of death from cancer \
+                   (hazard ratio 0.71, 95% CI 0.60-0.84). \
+                   CONCLUSIONS Regular exercise reduces cancer mortality in older women.";
+        let idx = SourceIndex::lexical(src);
+        let p = idx.passages("Exercise lowers cancer mortality in older women.", None, 4);
+        assert!(p[0].text.starts_with("CONCLUSIONS"), "{p:#?}");
+        let background = p.iter().position(|x| x.text.starts_with("BACKGROUND"));
+        assert!(background.is_some_and(|b| b >= 1), "{p:#?}");
+        // Scores stay ordered and passages stay verbatim.
+        assert!(p.windows(2).all(|w| w[0].score >= w[1].score));
+        assert!(p.iter().all(|x| src[x.start..x.end] == x.text));
+    }
+
+    #[test]
+    fn a_short_form_matches_the_long_form_of_the_claim() {
+        let src = "Pyridostatin (PDS) stabilizes G-quadruplexes in telomeres. \
+                   Replication stalls at telomeres in many cell types. \
+                   We show that PDS induces accumulation of breaks in BRCA2-deficient cells.";
+        let idx = SourceIndex::lexical(src);
+        let p = idx.passages("Pyridostatin induces the accumulation of breaks.", None, 3);
+        assert!(p[0].text.starts_with("We show that PDS"), "{p:#?}");
+    }
+
+    #[test]
+    fn one_sentence_and_dense_only_sources_still_give_passages() {
+        let one = SourceIndex::lexical("Mars has two small moons named Phobos and Deimos.");
+        assert_eq!(one.passages("Mars has two moons", None, 3).len(), 1);
+        let mut idx = SourceIndex::lexical("Cats purr when content. Dogs bark at strangers.");
+        idx.vectors = Some(vec![vec![1.0, 0.0], vec![0.0, 1.0]]);
+        // No shared word: the dense side alone ranks, the weaker sentence is cut.
+        let p = idx.passages("felines", Some(&[0.9, 0.1]), 3);
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].text, "Cats purr when content.");
+    }
 }

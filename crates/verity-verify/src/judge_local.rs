@@ -303,7 +303,12 @@ impl LocalJudge {
                 cover[i] + rel
             })
             .collect();
+        // Passages that cover enough of the claim to support it come first:
+        // the verdict rests on one of them when there is one.
+        let covering = |i: usize| cover[i] >= cfg.supported_coverage;
+        let any_covering = (0..passages.len()).any(covering);
         let best = (0..passages.len())
+            .filter(|&i| !any_covering || covering(i))
             .max_by(|&a, &b| pick[a].total_cmp(&pick[b]).then(b.cmp(&a)))
             .unwrap_or(0);
         let best_cov = cover[best];
@@ -454,6 +459,26 @@ mod tests {
         );
         assert_eq!(j.verdict, Verdict::Supported, "{}", j.explanation);
         assert_eq!(j.passage, Some(1));
+    }
+
+    #[test]
+    fn the_quote_weighs_retrieval_score_with_coverage() {
+        // A better-retrieved finding beats a background sentence that repeats
+        // slightly more of the claim's words …
+        let mut finding = Passage::new(
+            "Daily exercise reduced cancer mortality by a third in the cohort of older women.",
+        );
+        finding.score = 1.0;
+        let mut background =
+            Passage::new("Whether exercise lowers cancer mortality in older women is unknown.");
+        background.score = 0.2;
+        let claim = "Exercise lowers cancer mortality in older women";
+        let j = LocalJudge::new().decide(claim, &[finding.clone(), background.clone()]);
+        assert_eq!(j.passage, Some(0), "{j:?}");
+        // … but coverage still decides between equally retrieved passages.
+        background.score = 1.0;
+        let j = LocalJudge::new().decide(claim, &[finding, background]);
+        assert_eq!(j.passage, Some(1), "{j:?}");
     }
 
     #[test]
