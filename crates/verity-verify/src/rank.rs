@@ -314,11 +314,10 @@ pub fn roles(sentences: &[&str]) -> Vec<Role> {
         .collect()
 }
 
-fn short_form_re() -> &'static regex::Regex {
-    static RE: OnceLock<regex::Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        regex::Regex::new(r"\(([A-Za-z][A-Za-z0-9\-]{1,9})\)").unwrap_or_else(|_| unreachable!())
-    })
+fn short_form_re() -> Option<&'static regex::Regex> {
+    static RE: OnceLock<Option<regex::Regex>> = OnceLock::new();
+    RE.get_or_init(|| regex::Regex::new(r"\(([A-Za-z][A-Za-z0-9\-]{1,9})\)").ok())
+        .as_ref()
 }
 
 /// The long form ending `before` that spells `short` (its letters and
@@ -365,7 +364,10 @@ fn long_form(short: &str, before: &str) -> Option<String> {
 /// Short forms defined in `text` as `long form (SF)`, with their long forms.
 pub fn abbreviations(text: &str) -> HashMap<String, String> {
     let mut out = HashMap::new();
-    for c in short_form_re().captures_iter(text) {
+    let Some(re) = short_form_re() else {
+        return out;
+    };
+    for c in re.captures_iter(text) {
         let (Some(all), Some(sf)) = (c.get(0), c.get(1)) else {
             continue;
         };
