@@ -26,10 +26,17 @@
 //!   and writes the search cases' requests to `DIR/bench-queries.jsonl`, so that
 //!   `scripts/bench/memory_rest.sh` measures the same searches through
 //!   `verity serve`.
+//!
+//! Last, on the embedded store, the open time of the 50k-event home: with
+//! index persistence off (the HNSW graph rebuilt from SQLite, as every open
+//! did before the graph was kept on disk), a first open without a dump
+//! (rebuild, then dump), and a second open (graph loaded from the dump).
+//! `MEMORY_BENCH_OPEN_ONLY=1` with `MEMORY_BENCH_HOME` holding a store from
+//! an earlier run measures only that.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -213,7 +220,50 @@ fn pct(v: &mut [f64], p: f64) -> f64 {
     v.get(i).copied().unwrap_or(f64::NAN)
 }
 
+/// Open time of the embedded event store kept in `home` (see the module doc).
+fn open_times(home: &Path) {
+    let timed = |opts: EventStoreOptions| {
+        let t = Instant::now();
+        let s = SqliteEventStore::open(home, opts).unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        let load = s.index_load();
+        let n = s.len();
+        // Drop outside the timing (a clean store does not dump on drop).
+        drop(s);
+        (secs, load, n)
+    };
+    let cold = EventStoreOptions {
+        persist_index: false,
+        ..EventStoreOptions::default()
+    };
+    let (rebuild_s, _, n) = timed(cold);
+    let _ = std::fs::remove_dir_all(SqliteEventStore::index_dir(home));
+    let (first_s, first, _) = timed(EventStoreOptions::default());
+    let (second_s, second, _) = timed(EventStoreOptions::default());
+    assert!(
+        !first.loaded_from_dump && second.loaded_from_dump,
+        "{first:?} {second:?}"
+    );
+    println!(
+        "\n| open of the embedded store ({n} events, {} vectors) | s |",
+        second.vectors
+    );
+    println!("|---|---|");
+    println!(
+        "| index persistence off: HNSW rebuilt from SQLite (every open before) | {rebuild_s:.2} |"
+    );
+    println!("| first open, no dump: rebuilt, then dumped | {first_s:.2} |");
+    println!("| second open: HNSW loaded from its dump | {second_s:.2} |");
+}
+
 fn main() {
+    if std::env::var("MEMORY_BENCH_OPEN_ONLY").is_ok_and(|v| v == "1") {
+        let home = std::env::var_os("MEMORY_BENCH_HOME")
+            .map(PathBuf::from)
+            .expect("MEMORY_BENCH_OPEN_ONLY=1 needs MEMORY_BENCH_HOME");
+        open_times(&home);
+        return;
+    }
     let n = env_usize("MEMORY_BENCH_EVENTS", 50_000);
     let auto_n = env_usize("MEMORY_BENCH_AUTO", 2_000);
     let Some(evs) = sentences(n) else {
@@ -439,4 +489,9 @@ fn main() {
         pct(&mut embed_ms, 0.5),
         pct(&mut embed_ms, 0.95)
     );
+    drop(cases);
+    drop((memory, store));
+    if !redis {
+        open_times(&home_path);
+    }
 }

@@ -11,7 +11,10 @@
 //!   rayon pool (candle's generic element-wise ops are single-threaded); GELU
 //!   and the attention softmax use the vectorised `erf`/`exp` of
 //!   [`crate::fastmath`] instead of libm's scalar ones;
-//! - per-text attention runs in parallel across texts.
+//! - per-text attention runs in parallel across texts;
+//! - passes of a few tokens (one query) run the dense layers on weights packed
+//!   once at load ([`crate::smallmm`]) instead of gemm, which re-packs them on
+//!   every call.
 
 use candle_core::{CpuStorage, CustomOp1, CustomOp2, DType, Device, Layout, Result, Shape, Tensor};
 use candle_nn::VarBuilder;
@@ -19,6 +22,7 @@ use candle_transformers::models::bert::{Config, HiddenAct};
 use rayon::prelude::*;
 
 use crate::fastmath;
+use crate::smallmm::{self, PackedLinear};
 
 struct Layer {
     /// `(3h, h)`: query (pre-scaled), key, value.
@@ -32,6 +36,44 @@ struct Layer {
     out_w: Tensor,
     out_b: Vec<f32>,
     out_ln: (Tensor, Tensor),
+    /// The four dense weights (QKV, attention output, intermediate, output)
+    /// packed for short passes; `None` where the CPU has no fast path for them.
+    small: Option<[PackedLinear; 4]>,
+}
+
+impl Layer {
+    fn pack_small(&mut self) -> Result<()> {
+        let pack = |w: &Tensor| -> Result<Option<PackedLinear>> {
+            let (out, inp) = w.dims2()?;
+            Ok(PackedLinear::pack(&vec_of(w)?, out, inp))
+        };
+        self.small = match (
+            pack(&self.qkv_w)?,
+            pack(&self.attn_out_w)?,
+            pack(&self.inter_w)?,
+            pack(&self.out_w)?,
+        ) {
+            (Some(a), Some(b), Some(c), Some(d)) => Some([a, b, c, d]),
+            _ => None,
+        };
+        Ok(())
+    }
+}
+
+/// `x · wᵀ` for a `(tokens, in)` input and an `(out, in)` weight: the packed
+/// panels for a short pass, gemm otherwise.
+fn dense(x: &Tensor, w: &Tensor, small: Option<&PackedLinear>) -> Result<Tensor> {
+    let tokens = x.dim(0)?;
+    if let Some(lin) = small.filter(|_| tokens <= smallmm::MAX_TOKENS) {
+        let x = x.contiguous()?;
+        let (storage, layout) = x.storage_and_layout();
+        if let candle_core::Storage::Cpu(cpu) = &*storage {
+            if let Some(y) = lin.forward(contiguous_f32(cpu, layout, "dense")?, tokens) {
+                return Tensor::from_vec(y, (tokens, lin.out_features()), x.device());
+            }
+        }
+    }
+    x.matmul(&w.t()?)
 }
 
 /// A BERT encoder ready for packed inference.
@@ -123,7 +165,13 @@ impl Bert {
                 out_w: ow,
                 out_b: vec_of(&ob)?,
                 out_ln,
+                small: None,
             });
+            if smallmm::enabled() {
+                if let Some(layer) = layers.last_mut() {
+                    layer.pack_small()?;
+                }
+            }
         }
         Ok(Self {
             word,
@@ -172,7 +220,8 @@ impl Bert {
 
     fn layer(&self, layer: &Layer, x: &Tensor, spans: &[(usize, usize)]) -> Result<Tensor> {
         let (h, heads, d) = (self.hidden, self.heads, self.head_dim);
-        let qkv = x.matmul(&layer.qkv_w.t()?)?.apply_op1_no_bwd(&BiasAct {
+        let small = layer.small.as_ref();
+        let qkv = dense(x, &layer.qkv_w, small.map(|s| &s[0]))?.apply_op1_no_bwd(&BiasAct {
             bias: &layer.qkv_b,
             act: None,
         })?;
@@ -195,21 +244,19 @@ impl Bert {
             })
             .collect::<Result<_>>()?;
         let ctx = Tensor::cat(&ctx, 0)?;
-        let attn = ctx.matmul(&layer.attn_out_w.t()?)?.apply_op2_no_bwd(
+        let attn = dense(&ctx, &layer.attn_out_w, small.map(|s| &s[1]))?.apply_op2_no_bwd(
             x,
             &BiasResidual {
                 bias: &layer.attn_out_b,
             },
         )?;
         let attn = candle_nn::ops::layer_norm(&attn, &layer.attn_ln.0, &layer.attn_ln.1, self.eps)?;
-        let inter = attn
-            .matmul(&layer.inter_w.t()?)?
-            .apply_op1_no_bwd(&BiasAct {
+        let inter =
+            dense(&attn, &layer.inter_w, small.map(|s| &s[2]))?.apply_op1_no_bwd(&BiasAct {
                 bias: &layer.inter_b,
                 act: Some(self.act),
             })?;
-        let out = inter
-            .matmul(&layer.out_w.t()?)?
+        let out = dense(&inter, &layer.out_w, small.map(|s| &s[3]))?
             .apply_op2_no_bwd(&attn, &BiasResidual { bias: &layer.out_b })?;
         candle_nn::ops::layer_norm(&out, &layer.out_ln.0, &layer.out_ln.1, self.eps)
     }

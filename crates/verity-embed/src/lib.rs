@@ -35,6 +35,8 @@ mod remote;
 #[cfg(feature = "local")]
 pub mod simd;
 #[cfg(feature = "local")]
+mod smallmm;
+#[cfg(feature = "local")]
 mod spans;
 
 pub use cached::{CacheStats, CachedEmbedder};

@@ -70,12 +70,17 @@ pub fn elementwise_path() -> SimdPath {
     })
 }
 
-/// A one-line description for reports: `"avx2+fma kernels"`.
+/// A one-line description for reports: `"avx2+fma kernels, pre-packed panels
+/// for short passes"`.
 pub fn kernel_note() -> String {
     let (mm, ew) = (simd_path(), elementwise_path());
-    if mm == ew {
+    let mut note = if mm == ew {
         format!("{mm} kernels")
     } else {
         format!("{mm} matrix kernels, {ew} element-wise kernels (VERITY_EMBED_SIMD)")
+    };
+    if crate::smallmm::in_use() {
+        note.push_str(", pre-packed panels for short passes");
     }
+    note
 }

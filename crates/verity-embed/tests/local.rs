@@ -100,6 +100,47 @@ async fn matches_sentence_transformers_reference() {
     }
 }
 
+/// One text per pass (a query: the dense layers run on the pre-packed panels
+/// where the CPU has them) and one pass for all texts (gemm) give the same
+/// vectors, on short and long texts alike.
+#[tokio::test]
+async fn short_passes_and_batched_passes_agree() {
+    let (Some(dir), Some(file)) = (model_dir(), reference_file()) else {
+        return;
+    };
+    let mut texts: Vec<String> = load_reference(&file).into_iter().map(|(t, _)| t).collect();
+    texts.push("x".into());
+    texts.push("Verity keeps a source of truth for language models. ".repeat(12));
+    let embedder = LocalEmbedderConfig::new(&dir)
+        .batch_size(64)
+        .build()
+        .unwrap();
+    let batched = embedder.embed(&texts).await.unwrap();
+    let lens: Vec<usize> = texts
+        .iter()
+        .map(|t| embedder.count_tokens(t).unwrap())
+        .collect();
+    assert!(
+        lens.iter().any(|&l| l <= 16) && lens.iter().any(|&l| l > 100),
+        "{lens:?}"
+    );
+    let mut worst = 1.0f32;
+    for (text, want) in texts.iter().zip(&batched) {
+        let one = embedder.embed(std::slice::from_ref(text)).await.unwrap();
+        let c = cosine(want, &one[0]);
+        worst = worst.min(c);
+        assert!(
+            c >= 0.99999,
+            "cosine {c} for {:?}",
+            &text[..text.len().min(60)]
+        );
+    }
+    eprintln!(
+        "{}: worst cosine one-by-one vs batched {worst:.7}",
+        verity_embed::simd::kernel_note()
+    );
+}
+
 #[tokio::test]
 async fn long_text_is_truncated_and_empty_text_is_cls_sep() {
     let Some(dir) = model_dir() else { return };

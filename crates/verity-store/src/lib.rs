@@ -25,7 +25,7 @@ mod watch;
 
 pub use bm25::LexicalIndexStats;
 pub use cache::{CacheStats, SqliteCache};
-pub use events::{EventStoreOptions, SqliteEventStore};
+pub use events::{EventIndexLoad, EventStoreOptions, SqliteEventStore};
 pub use fts::fts_match_expression;
 pub use hnsw::{DenseIndex, HnswParams, EXACT_SCAN_MAX_POINTS};
 pub use store::{IndexInfo, SqliteCatalog, SqliteStore, StoreOptions, DB_FILE, DEFAULT_INDEX};

@@ -11,7 +11,7 @@ use tokio::sync::OnceCell;
 use verity_core::cache::{uid_tag, ANSWER_PREFIX, RETRIEVAL_PREFIX};
 use verity_core::{
     Cache, Document, Embedder, EmbedderId, InputError, Result, SearchQuery, SearchResults,
-    VectorStore,
+    StoreError, VectorStore,
 };
 use verity_ingest::{read_paths, IngestProgress, IngestReport, Ingestor};
 use verity_rag::{RagPipeline, RagStream, Retriever};
@@ -497,9 +497,18 @@ impl Verity {
         Ok(rag.model().to_string())
     }
 
-    /// Persist what the backend keeps in memory (done after each ingest and delete).
+    /// Persist what the backend keeps in memory (done after each ingest and
+    /// delete): the chunk index and, once loaded, the event store's index.
     pub async fn flush(&self) -> Result<()> {
-        self.backend.flush().await
+        self.backend.flush().await?;
+        // A load still running holds the slot: it dumps what it rebuilds itself.
+        let events = self.event_store.try_lock().ok().and_then(|s| s.clone());
+        if let Some(s) = events {
+            tokio::task::spawn_blocking(move || s.flush())
+                .await
+                .map_err(|e| StoreError::Backend(format!("flush task failed: {e}")))??;
+        }
+        Ok(())
     }
 
     pub(crate) fn backend(&self) -> &Backend {

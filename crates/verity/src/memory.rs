@@ -25,8 +25,9 @@ pub(crate) async fn open(verity: &Verity) -> Result<Memory> {
         Backend::Sqlite(_) => {
             let home = verity.config().home.clone();
             let slot = verity.event_store.clone();
-            // Loading builds the vector index of every event (~70 s at 50k on
-            // 2 cores): one load per `Verity`, even when waiters give up.
+            // Loading reads every event and takes the vector index from its
+            // dump (a rebuild when the dump is stale: ~70 s at 50k on 2
+            // cores): one load per `Verity`, even when waiters give up.
             tokio::task::spawn_blocking(move || {
                 let mut loaded = slot
                     .lock()

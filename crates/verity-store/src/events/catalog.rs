@@ -1,7 +1,8 @@
 //! The in-memory side of the event store: timestamps, expiries, metadata
 //! posting lists (flattened containment terms), unit vectors in one arena and
 //! an HNSW graph over them. Rebuilt from SQLite at open (and when another
-//! process wrote); SQLite stays the source of truth.
+//! process wrote), the graph taken from its dump when that dump is current
+//! ([`Catalog::adopt`]); SQLite stays the source of truth.
 
 use std::collections::{BTreeSet, HashMap};
 use std::ops::Bound;
@@ -136,6 +137,17 @@ impl Catalog {
     /// Insert or replace entries (vectors raw; normalised here). The HNSW
     /// graph gets the new vectors in one parallel batch.
     pub(crate) fn upsert(&mut self, rows: Vec<(i64, Entry, Option<Vec<f32>>)>) -> Result<()> {
+        let batch = self.insert_entries(rows);
+        self.index(&batch)?;
+        self.maybe_compact().map(|_| ())
+    }
+
+    /// Insert or replace entries and their unit vectors, leaving the HNSW
+    /// graph alone; returns the `(rowid, unit vector)` batch to index.
+    pub(crate) fn insert_entries(
+        &mut self,
+        rows: Vec<(i64, Entry, Option<Vec<f32>>)>,
+    ) -> Vec<(u64, Vec<f32>)> {
         let mut batch = Vec::new();
         for (rowid, mut e, vec) in rows {
             self.remove(rowid);
@@ -162,17 +174,71 @@ impl Catalog {
             self.by_id.insert(e.id, rowid);
             self.entries.insert(rowid, e);
         }
-        if !batch.is_empty() {
-            if let Some(d) = self.dim {
-                let hnsw = self.hnsw;
-                let cap = self.entries.len();
-                let dense = self
-                    .dense
-                    .get_or_insert_with(|| DenseIndex::new(d, hnsw, cap));
-                dense.insert_batch(&batch)?;
+        batch
+    }
+
+    /// Add a batch of [`Self::insert_entries`] to the HNSW graph.
+    pub(crate) fn index(&mut self, batch: &[(u64, Vec<f32>)]) -> Result<()> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        if let Some(d) = self.dim {
+            let hnsw = self.hnsw;
+            let cap = self.entries.len();
+            let dense = self
+                .dense
+                .get_or_insert_with(|| DenseIndex::new(d, hnsw, cap));
+            dense.insert_batch(batch)?;
+        }
+        Ok(())
+    }
+
+    /// The HNSW graph (`None` until a vector was indexed).
+    pub(crate) fn dense(&self) -> Option<&DenseIndex> {
+        self.dense.as_ref()
+    }
+
+    /// Number of entries with a vector.
+    pub(crate) fn vectors(&self) -> usize {
+        self.dim.map_or(0, |d| {
+            (self.arena.len() / d.max(1)).saturating_sub(self.arena_free)
+        })
+    }
+
+    /// Take a dumped graph as this catalog's, once it holds exactly the
+    /// entries' vectors (same rowids, same unit vectors): a dump whose
+    /// generation matches but whose database was edited is refused.
+    pub(crate) fn adopt(&mut self, dense: DenseIndex) -> std::result::Result<(), String> {
+        let dim = self.dim.ok_or("no vector dimension recorded")?;
+        if dense.dim() != dim {
+            return Err(format!(
+                "dump has dimension {}, {dim} expected",
+                dense.dim()
+            ));
+        }
+        let want = self.vectors();
+        if dense.len() != want {
+            return Err(format!(
+                "dump holds {} vectors, the database {want}",
+                dense.len()
+            ));
+        }
+        for (rowid, e) in self.entries.iter() {
+            let Some(v) = e.slot.and_then(|s| self.vector(s)) else {
+                continue;
+            };
+            let Some(w) = dense.vector(*rowid as u64) else {
+                return Err(format!("event {} is missing from the dump", e.id));
+            };
+            if v.iter().zip(w).any(|(a, b)| (a - b).abs() > 1e-4) {
+                return Err(format!(
+                    "the vector of event {} differs from the dump",
+                    e.id
+                ));
             }
         }
-        self.maybe_compact()
+        self.dense = Some(dense);
+        Ok(())
     }
 
     /// Forget an entry; returns whether it existed.
@@ -224,12 +290,18 @@ impl Catalog {
         }
     }
 
-    /// Compact the arena and the graph once a fifth of the vectors are dead.
-    fn maybe_compact(&mut self) -> Result<()> {
-        let Some(d) = self.dim else { return Ok(()) };
+    /// Compact the arena and the graph once a fifth of the vectors (or of
+    /// the graph's points: a loaded dump keeps its tombstones) are dead;
+    /// returns whether it did.
+    pub(crate) fn maybe_compact(&mut self) -> Result<bool> {
+        let Some(d) = self.dim else { return Ok(false) };
         let total = self.arena.len() / d.max(1);
-        if self.arena_free * 5 <= total || total < 64 {
-            return Ok(());
+        let graph_dead = self
+            .dense
+            .as_ref()
+            .is_some_and(|g| g.points() >= 64 && g.needs_rebuild());
+        if (self.arena_free * 5 <= total || total < 64) && !graph_dead {
+            return Ok(false);
         }
         let mut arena = Vec::with_capacity((total - self.arena_free) * d);
         let mut batch = Vec::new();
@@ -248,7 +320,7 @@ impl Catalog {
         let mut dense = DenseIndex::new(d, self.hnsw, batch.len());
         dense.insert_batch(&batch)?;
         self.dense = Some(dense);
-        Ok(())
+        Ok(true)
     }
 
     /// Whether any entry can expire (the graph walk then needs a filter).

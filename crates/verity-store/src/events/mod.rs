@@ -10,18 +10,25 @@
 //! * Lexical search is FTS5 BM25 over each event's text.
 //! * Another process writing the same database bumps `events_meta.generation`;
 //!   the catalog is reloaded on the next read.
+//! * The HNSW graph is dumped to the home (`persist.rs`) and taken back at
+//!   open when it matches the database, so opening a large memory does not
+//!   rebuild it.
 
 mod catalog;
+mod persist;
 mod sql;
 mod terms;
 
+pub use persist::EventIndexLoad;
+
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use chrono::{DateTime, TimeZone, Utc};
-use parking_lot::RwLock;
+use parking_lot::{Mutex, RwLock};
 use serde_json::{Map, Value};
 use uuid::Uuid;
 use verity_core::events::{check_vector, field_err};
@@ -48,6 +55,9 @@ pub struct EventStoreOptions {
     pub fusion: Fusion,
     /// Candidates fetched per list in hybrid mode (at least `offset + limit`).
     pub hybrid_candidates: usize,
+    /// Keep the HNSW graph on disk (`home/index/memory/`) so that opening
+    /// does not rebuild it; `false` rebuilds it from SQLite at every open.
+    pub persist_index: bool,
 }
 
 impl Default for EventStoreOptions {
@@ -58,6 +68,7 @@ impl Default for EventStoreOptions {
             bm25_pivot: 10.0,
             fusion: Fusion::default(),
             hybrid_candidates: 100,
+            persist_index: true,
         }
     }
 }
@@ -67,6 +78,10 @@ pub struct SqliteEventStore {
     db: Arc<Db>,
     opts: EventStoreOptions,
     catalog: RwLock<Catalog>,
+    /// The HNSW graph changed since it was last dumped.
+    dirty: AtomicBool,
+    /// How the graph was obtained at the last (re)load.
+    last_load: Mutex<EventIndexLoad>,
 }
 
 impl std::fmt::Debug for SqliteEventStore {
@@ -102,20 +117,11 @@ impl SqliteEventStore {
             catalog: RwLock::new(Catalog::new(opts.hnsw)),
             db,
             opts,
+            dirty: AtomicBool::new(false),
+            last_load: Mutex::new(EventIndexLoad::default()),
         };
         store.reload()?;
         Ok(store)
-    }
-
-    /// Rebuild the catalog from the tables.
-    fn reload(&self) -> Result<()> {
-        let (generation, dim, rows) = self.db.read(sql::load_all)?;
-        let mut c = Catalog::new(self.opts.hnsw);
-        c.generation = generation;
-        c.dim = dim;
-        c.upsert(rows)?;
-        *self.catalog.write() = c;
-        Ok(())
     }
 
     /// Reload when another process wrote since (file databases only).
@@ -305,7 +311,9 @@ impl EventStore for SqliteEventStore {
             cat.upsert(rows)?;
             cat.generation = generation;
             Ok(())
-        })
+        })?;
+        self.mark_dirty();
+        Ok(())
     }
 
     async fn get(&self, id: Uuid, now: DateTime<Utc>) -> Result<Option<Event>> {
@@ -318,15 +326,21 @@ impl EventStore for SqliteEventStore {
             return Ok(0);
         }
         self.refresh()?;
-        self.db.write(|c| {
-            let (generation, removed) = sql::delete(c, ids)?;
-            let mut cat = self.catalog.write();
-            for rowid in &removed {
-                cat.remove(*rowid);
-            }
-            cat.generation = generation;
-            Ok(removed.len())
-        })
+        self.db
+            .write(|c| {
+                let (generation, removed) = sql::delete(c, ids)?;
+                let mut cat = self.catalog.write();
+                for rowid in &removed {
+                    cat.remove(*rowid);
+                }
+                cat.generation = generation;
+                Ok(removed.len())
+            })
+            .inspect(|n| {
+                if *n > 0 {
+                    self.mark_dirty();
+                }
+            })
     }
 
     async fn merge_metadata(
@@ -345,6 +359,7 @@ impl EventStore for SqliteEventStore {
             cat.generation = generation;
             Ok(Some(ev))
         })?;
+        self.mark_dirty();
         Ok(updated)
     }
 
@@ -378,14 +393,20 @@ impl EventStore for SqliteEventStore {
     async fn purge_expired(&self, now: DateTime<Utc>) -> Result<usize> {
         self.refresh()?;
         let ms = now.timestamp_millis();
-        self.db.write(|c| {
-            let (generation, removed) = sql::purge(c, ms)?;
-            let mut cat = self.catalog.write();
-            for rowid in &removed {
-                cat.remove(*rowid);
-            }
-            cat.generation = generation;
-            Ok(removed.len())
-        })
+        self.db
+            .write(|c| {
+                let (generation, removed) = sql::purge(c, ms)?;
+                let mut cat = self.catalog.write();
+                for rowid in &removed {
+                    cat.remove(*rowid);
+                }
+                cat.generation = generation;
+                Ok(removed.len())
+            })
+            .inspect(|n| {
+                if *n > 0 {
+                    self.mark_dirty();
+                }
+            })
     }
 }

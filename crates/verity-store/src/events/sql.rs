@@ -289,6 +289,18 @@ pub(crate) fn write(
     Ok((g, out))
 }
 
+/// Delete `seqs` and bump the generation, only when there is something to
+/// delete (an empty purge leaves readers' catalogs and the index dump current).
+fn bump_if_removed(tx: &Transaction<'_>, seqs: &[i64]) -> Result<i64> {
+    if seqs.is_empty() {
+        return Ok(meta_get(tx, "generation")?
+            .and_then(|g| g.parse().ok())
+            .unwrap_or(0));
+    }
+    delete_seqs(tx, seqs)?;
+    bump(tx)
+}
+
 fn delete_seqs(tx: &Transaction<'_>, seqs: &[i64]) -> Result<()> {
     let mut del = tx
         .prepare_cached("DELETE FROM events WHERE seq = ?1")
@@ -325,8 +337,7 @@ pub(crate) fn delete(c: &mut Connection, ids: &[Uuid]) -> Result<(i64, Vec<i64>)
     }
     seqs.sort_unstable();
     seqs.dedup();
-    delete_seqs(&tx, &seqs)?;
-    let g = bump(&tx)?;
+    let g = bump_if_removed(&tx, &seqs)?;
     tx.commit().map_err(db_err)?;
     Ok((g, seqs))
 }
@@ -347,8 +358,7 @@ pub(crate) fn purge(c: &mut Connection, now_ms: i64) -> Result<(i64, Vec<i64>)> 
             .map_err(db_err)?;
         rows.collect::<rusqlite::Result<_>>().map_err(db_err)?
     };
-    delete_seqs(&tx, &seqs)?;
-    let g = bump(&tx)?;
+    let g = bump_if_removed(&tx, &seqs)?;
     tx.commit().map_err(db_err)?;
     Ok((g, seqs))
 }

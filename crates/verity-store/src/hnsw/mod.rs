@@ -265,6 +265,12 @@ impl DenseIndex {
         self.by_id.contains_key(&id)
     }
 
+    /// The stored (L2-normalised) vector of a live `id`.
+    pub fn vector(&self, id: u64) -> Option<&[f32]> {
+        let slot = *self.by_id.get(&id)?;
+        self.slots.get(slot)?.point.as_ref().map(|p| p.get_v())
+    }
+
     /// Insert or replace vectors. All vectors are checked first (dimension, finite, non-zero):
     /// on error nothing is inserted. Within one batch the last vector of a repeated id wins.
     /// Large batches are inserted in parallel (rayon).
