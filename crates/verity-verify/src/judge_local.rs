@@ -1,6 +1,7 @@
 //! The local judge: deterministic and explainable, no model.
 //!
-//! It picks the passage that best covers the claim's content words, then
+//! It picks the passage that best covers the claim's content words (with
+//! the retrieval score, relative to the best passage's, added), then
 //! compares figures (numbers, percentages, money, dates, units — with the
 //! claim's rounding and its "more than"/"about" qualifiers), reads negation,
 //! opposite-direction words and hedging, and answers SUPPORTED only when one
@@ -287,9 +288,28 @@ impl LocalJudge {
         let covers: Vec<(f32, Vec<String>)> =
             pterms.iter().map(|pt| coverage(&terms, pt)).collect();
         let cover: Vec<f32> = covers.iter().map(|c| c.0).collect();
-        // Best passage: highest coverage, earlier (better retrieved) on ties.
+        // Best passage: coverage plus retrieval score relative to the best
+        // retrieved (so a sentence ranked for its role is not overridden by a
+        // background one that merely repeats more of the claim's words);
+        // earlier (better retrieved) on ties.
+        let top_score = passages.iter().map(|p| p.score).fold(0.0f32, f32::max);
+        let pick: Vec<f32> = (0..passages.len())
+            .map(|i| {
+                let rel = if top_score > 0.0 {
+                    (passages[i].score / top_score).clamp(-1.0, 1.0)
+                } else {
+                    0.0
+                };
+                cover[i] + rel
+            })
+            .collect();
+        // Passages that cover enough of the claim to support it come first:
+        // the verdict rests on one of them when there is one.
+        let covering = |i: usize| cover[i] >= cfg.supported_coverage;
+        let any_covering = (0..passages.len()).any(covering);
         let best = (0..passages.len())
-            .max_by(|&a, &b| cover[a].total_cmp(&cover[b]).then(b.cmp(&a)))
+            .filter(|&i| !any_covering || covering(i))
+            .max_by(|&a, &b| pick[a].total_cmp(&pick[b]).then(b.cmp(&a)))
             .unwrap_or(0);
         let best_cov = cover[best];
         let missing = &covers[best].1;
@@ -439,6 +459,26 @@ mod tests {
         );
         assert_eq!(j.verdict, Verdict::Supported, "{}", j.explanation);
         assert_eq!(j.passage, Some(1));
+    }
+
+    #[test]
+    fn the_quote_weighs_retrieval_score_with_coverage() {
+        // A better-retrieved finding beats a background sentence that repeats
+        // slightly more of the claim's words …
+        let mut finding = Passage::new(
+            "Daily exercise reduced cancer mortality by a third in the cohort of older women.",
+        );
+        finding.score = 1.0;
+        let mut background =
+            Passage::new("Whether exercise lowers cancer mortality in older women is unknown.");
+        background.score = 0.2;
+        let claim = "Exercise lowers cancer mortality in older women";
+        let j = LocalJudge::new().decide(claim, &[finding.clone(), background.clone()]);
+        assert_eq!(j.passage, Some(0), "{j:?}");
+        // … but coverage still decides between equally retrieved passages.
+        background.score = 1.0;
+        let j = LocalJudge::new().decide(claim, &[finding, background]);
+        assert_eq!(j.passage, Some(1), "{j:?}");
     }
 
     #[test]

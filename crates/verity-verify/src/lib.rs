@@ -9,7 +9,7 @@
 //! |---|---|
 //! | claims that cite (links, URLs, DOIs, arXiv, `[3]`, `[^2]`, author–year) | [`claims`], [`refs`] |
 //! | sources, fetched once each | [`sources`] |
-//! | sentence-level passages (BM25 ⊕ dense), cached by content hash | [`evidence`] |
+//! | sentence-level passages (BM25 ⊕ dense, rhetorical role, short forms), cached by content hash | [`evidence`], [`rank`] |
 //! | judges: [`LocalJudge`] (default), [`LlmJudge`] | [`judge_local`], [`judge_llm`] |
 //! | deterministic checks after any judge | [`checks`] |
 //! | report: JSON, Markdown, terminal, HTML | [`report`], [`render`] |
@@ -23,6 +23,7 @@ pub mod evidence;
 pub mod judge_llm;
 pub mod judge_local;
 pub mod numbers;
+pub mod rank;
 pub mod refs;
 pub mod render;
 pub mod report;

@@ -1,0 +1,300 @@
+//! Where the local judge's quote misses SciFact's gold rationale sentences.
+//!
+//! ```text
+//! cargo run --release -p verity-verify --example scifact_quotes -- <shared/data> \
+//!     [--dense] [--embed-cache FILE] [--dump FILE] [--limit N] [--distortion | --verdicts]
+//! ```
+//!
+//! For every claim–abstract pair with gold rationale sentences it prints, once
+//! for the passage ranking and once for the judge's quote: how often the first
+//! pick is a gold sentence, the rank of the best-ranked gold sentence, and how
+//! often the gold sentence is not one of our sentences at all (splitting
+//! mismatch). Each figure is also given for the even and odd claim ids
+//! separately (the halves used to fit and to check ranking weights).
+//! `--dense` adds sentence vectors from the local MiniLM model (cached in
+//! `--embed-cache`, so re-runs cost no model time); `--dump` writes one JSON
+//! line per pair (sentences with their scores, gold flags, picks) for reading.
+//! `--distortion` and `--verdicts` run `verity_verify::eval`'s numeric
+//! distortion and SciFact sets instead (what `verity eval verify` runs).
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{json, Value};
+use verity_core::{Embedder, EmbedderId, Embedding, Result};
+use verity_verify::eval::same_sentence;
+use verity_verify::text::sentence_spans;
+use verity_verify::Verifier;
+
+type Res<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+/// The local embedder behind an in-memory map persisted as JSON lines.
+struct FileCached {
+    inner: verity_embed::LocalEmbedder,
+    map: Mutex<HashMap<String, Embedding>>,
+    file: Option<PathBuf>,
+}
+
+impl FileCached {
+    fn load(file: Option<PathBuf>) -> Res<Self> {
+        let mut map = HashMap::new();
+        if let Some(f) = &file {
+            if let Ok(s) = std::fs::read_to_string(f) {
+                for l in s.lines() {
+                    if let Ok((t, v)) = serde_json::from_str::<(String, Embedding)>(l) {
+                        map.insert(t, v);
+                    }
+                }
+            }
+        }
+        eprintln!("embedding cache: {} vectors", map.len());
+        Ok(Self {
+            inner: verity_embed::LocalEmbedder::load_default()?,
+            map: Mutex::new(map),
+            file,
+        })
+    }
+}
+
+#[async_trait::async_trait]
+impl Embedder for FileCached {
+    fn id(&self) -> &EmbedderId {
+        self.inner.id()
+    }
+    fn max_tokens(&self) -> usize {
+        self.inner.max_tokens()
+    }
+    async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {
+        let missing: Vec<String> = {
+            let m = self
+                .map
+                .lock()
+                .map_err(|_| verity_core::Error::invalid_input("lock"))?;
+            texts
+                .iter()
+                .filter(|t| !m.contains_key(*t))
+                .cloned()
+                .collect()
+        };
+        if !missing.is_empty() {
+            let vs = self.inner.embed(&missing).await?;
+            let mut m = self
+                .map
+                .lock()
+                .map_err(|_| verity_core::Error::invalid_input("lock"))?;
+            let mut out = self.file.as_ref().and_then(|f| {
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(f)
+                    .ok()
+            });
+            for (t, v) in missing.into_iter().zip(vs) {
+                if let Some(o) = out.as_mut() {
+                    let _ = writeln!(o, "{}", json!([t, v]));
+                }
+                m.insert(t, v);
+            }
+        }
+        let m = self
+            .map
+            .lock()
+            .map_err(|_| verity_core::Error::invalid_input("lock"))?;
+        Ok(texts
+            .iter()
+            .map(|t| m.get(t).cloned().unwrap_or_default())
+            .collect())
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    n: [usize; 2],
+    first: [usize; 2],
+    top3: [usize; 2],
+    unsplit: [usize; 2],
+    judge: [usize; 2],
+    judge_outside_top1: [usize; 2],
+    judge_overrode_good: [usize; 2],
+    rank_hist: HashMap<String, usize>,
+}
+
+fn pct(a: usize, b: usize) -> String {
+    format!("{:.3}", a as f64 / b.max(1) as f64)
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Res<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let data = PathBuf::from(
+        args.first()
+            .ok_or("usage: scifact_quotes <shared/data> …")?,
+    );
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    let opt = |f: &str| {
+        args.iter()
+            .position(|a| a == f)
+            .and_then(|i| args.get(i + 1).cloned())
+    };
+    let limit: usize = opt("--limit")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(usize::MAX);
+    let embedder: Option<Arc<dyn Embedder>> = if flag("--dense") {
+        Some(Arc::new(FileCached::load(
+            opt("--embed-cache").map(PathBuf::from),
+        )?))
+    } else {
+        None
+    };
+    let mut dump = opt("--dump").map(std::fs::File::create).transpose()?;
+    let fetcher = Arc::new(verity_fetch::HttpFetcher::with_defaults()?);
+    let v = Verifier::builder(fetcher.clone())
+        .embedder(embedder.clone())
+        .build();
+    // Same passages, all of them: the ranking the judge's top 5 are cut from.
+    let all_of = Verifier::builder(fetcher)
+        .embedder(embedder)
+        .top_k(10_000)
+        .build();
+
+    if flag("--distortion") {
+        let d = verity_verify::eval::distortion(&v, &data.join("article-extraction"), None).await?;
+        println!("{}", serde_json::to_string_pretty(&d)?);
+        return Ok(());
+    }
+    if flag("--verdicts") {
+        let d = verity_verify::eval::scifact(&v, &data.join("scifact"), None).await?;
+        println!("{}", serde_json::to_string_pretty(&d)?);
+        return Ok(());
+    }
+    let dir = data.join("scifact");
+    let mut corpus: HashMap<String, Vec<String>> = HashMap::new();
+    for line in std::fs::read_to_string(dir.join("corpus.jsonl"))?.lines() {
+        let d: Value = serde_json::from_str(line)?;
+        let id = match &d["_id"] {
+            Value::String(s) => s.clone(),
+            o => o.to_string(),
+        };
+        let s = d["sentences"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        corpus.insert(id, s);
+    }
+    let mut t = Tally::default();
+    for line in std::fs::read_to_string(dir.join("claims_train.jsonl"))?
+        .lines()
+        .take(limit)
+    {
+        let c: Value = serde_json::from_str(line)?;
+        let cid = c["id"].as_u64().unwrap_or(0);
+        let half = (cid % 2) as usize;
+        let claim = c["claim"].as_str().unwrap_or("");
+        let Some(ev) = c["evidence"].as_object() else {
+            continue;
+        };
+        for (doc, sets) in ev {
+            let Some(sents) = corpus.get(doc) else {
+                continue;
+            };
+            let gold_idx: Vec<usize> = sets
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|e| e["sentences"].as_array().cloned().unwrap_or_default())
+                .filter_map(|i| i.as_u64().map(|i| i as usize))
+                .collect();
+            let gold: Vec<&str> = gold_idx
+                .iter()
+                .filter_map(|&i| sents.get(i).map(String::as_str))
+                .collect();
+            if gold.is_empty() {
+                continue;
+            }
+            let content = sents.join(" ");
+            let (j, _, _) = v.judge_against(claim, &content, None).await?;
+            let all = all_of.passages(claim, &content).await?;
+            let is_gold = |s: &str| gold.iter().any(|g| same_sentence(s, g));
+            let rank = all.iter().position(|p| is_gold(&p.text));
+            let quote = j.source_quote.clone().unwrap_or_default();
+            t.n[half] += 1;
+            if rank == Some(0) {
+                t.first[half] += 1;
+            }
+            if rank.is_some_and(|r| r < 3) {
+                t.top3[half] += 1;
+            }
+            let ours = sentence_spans(&content);
+            let split_ok = gold
+                .iter()
+                .all(|g| ours.iter().any(|r| same_sentence(&content[r.clone()], g)));
+            if !split_ok {
+                t.unsplit[half] += 1;
+            }
+            let jg = is_gold(&quote);
+            if jg {
+                t.judge[half] += 1;
+                if rank != Some(0) {
+                    t.judge_outside_top1[half] += 1;
+                }
+            } else if rank == Some(0) {
+                t.judge_overrode_good[half] += 1;
+            }
+            let key = match rank {
+                Some(r) if r < 5 => format!("rank {}", r + 1),
+                Some(_) => "rank > 5".into(),
+                None if split_ok => "zero score".into(),
+                None => "not a sentence of ours".into(),
+            };
+            *t.rank_hist.entry(key).or_default() += 1;
+            if let Some(d) = dump.as_mut() {
+                let ps: Vec<Value> = all
+                    .iter()
+                    .map(|p| json!({"text": p.text, "score": p.score, "gold": is_gold(&p.text), "start": p.start}))
+                    .collect();
+                writeln!(
+                    d,
+                    "{}",
+                    json!({"id": cid, "doc": doc, "claim": claim, "gold_idx": gold_idx,
+                           "n_sci": sents.len(), "quote": quote, "quote_gold": jg,
+                           "verdict": j.verdict.as_str(), "explanation": j.explanation,
+                           "ranked": ps})
+                )?;
+            }
+        }
+    }
+    let total = |a: [usize; 2]| a[0] + a[1];
+    println!(
+        "pairs with gold rationales: {} (even {}, odd {})",
+        total(t.n),
+        t.n[0],
+        t.n[1]
+    );
+    for (name, a) in [
+        ("ranking: first sentence is gold", t.first),
+        ("ranking: gold within the first 3", t.top3),
+        ("a gold sentence is not one of ours", t.unsplit),
+        ("judge quote is gold (top-1)", t.judge),
+        ("  … gold quote not ranked first", t.judge_outside_top1),
+        ("  judge left a gold first sentence", t.judge_overrode_good),
+    ] {
+        println!(
+            "{name:40} {} (even {}, odd {})",
+            pct(total(a), total(t.n)),
+            pct(a[0], t.n[0]),
+            pct(a[1], t.n[1])
+        );
+    }
+    let mut h: Vec<_> = t.rank_hist.into_iter().collect();
+    h.sort();
+    for (k, n) in h {
+        println!("  best gold {k}: {n}");
+    }
+    Ok(())
+}

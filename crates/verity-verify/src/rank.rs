@@ -1,0 +1,483 @@
+//! Features for ranking a source's sentences against a claim, beyond word
+//! and vector similarity:
+//!
+//! * [`abbreviations`]: short forms defined in the source ("non-steroidal
+//!   anti-inflammatory drugs (NSAIDs)"), so a later sentence that only says
+//!   "NSAIDs" still matches a claim that spells the long form (and back).
+//!   The long form is found as in Schwartz & Hearst (2003): the short form's
+//!   letters, in order, in the words just before the parenthesis, the first
+//!   one starting a word.
+//! * [`roles`]: whether a sentence states a finding or only sets the scene
+//!   (background, aim, question, method). A sentence that says what a study
+//!   set out to test ("To determine whether X …", "We hypothesized that X")
+//!   names the claim's topic without deciding it; the sentence that decides
+//!   it states a result. Cues: section labels (structured abstracts'
+//!   `BACKGROUND`/`METHODS`/`RESULTS`/`CONCLUSIONS`, Markdown headings),
+//!   aim and finding phrases, and the turn a text takes from context to its
+//!   own contribution ("Here we show …": what precedes it is background).
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use crate::text::{content_terms, words};
+
+/// A sentence's rhetorical role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Background, aim, question or method: names a topic, decides nothing.
+    Background,
+    /// States a result or a conclusion.
+    Finding,
+    /// No cue either way.
+    Neutral,
+}
+
+/// Section labels whose sentences set the scene.
+const BACKGROUND_SECTIONS: &[&str] = &[
+    "BACKGROUND",
+    "INTRODUCTION",
+    "CONTEXT",
+    "IMPORTANCE",
+    "OBJECTIVE",
+    "OBJECTIVES",
+    "AIM",
+    "AIMS",
+    "PURPOSE",
+    "RATIONALE",
+    "METHODS",
+    "METHOD",
+    "METHODOLOGY",
+    "MATERIALS AND METHODS",
+    "DESIGN",
+    "STUDY DESIGN",
+    "SETTING",
+    "SETTINGS",
+    "DESIGN AND SETTING",
+    "PARTICIPANTS",
+    "PATIENTS",
+    "SUBJECTS",
+    "INTERVENTION",
+    "INTERVENTIONS",
+    "MAIN OUTCOME MEASURE",
+    "MAIN OUTCOME MEASURES",
+    "MAIN OUTCOMES AND MEASURES",
+    "MEASUREMENTS",
+    "EXPOSURE",
+    "EXPOSURES",
+    "DATA SOURCES",
+    "STUDY SELECTION",
+    "STUDIES REVIEWED",
+    "DATA EXTRACTION",
+    "FUNDING",
+    "TRIAL REGISTRATION",
+    "REGISTRATION",
+];
+
+/// Section labels whose sentences state findings.
+const FINDING_SECTIONS: &[&str] = &[
+    "RESULTS",
+    "RESULT",
+    "MAIN RESULTS",
+    "FINDINGS",
+    "METHODS AND FINDINGS",
+    "METHODS AND RESULTS",
+    "CONCLUSION",
+    "CONCLUSIONS",
+    "CONCLUSIONS AND RELEVANCE",
+    "INTERPRETATION",
+    "DISCUSSION",
+    "SIGNIFICANCE",
+    "SUMMARY",
+];
+
+/// Phrases (as lower-case word sequences) of aims, questions and methods.
+const AIM_PHRASES: &[&str] = &[
+    "to determine",
+    "to evaluate",
+    "to assess",
+    "to investigate",
+    "to examine",
+    "to test",
+    "to compare",
+    "to identify",
+    "to explore",
+    "to estimate",
+    "to quantify",
+    "to characterize",
+    "to characterise",
+    "to establish",
+    "to clarify",
+    "to describe",
+    "we sought",
+    "we asked",
+    "we investigated",
+    "we examined",
+    "we evaluated",
+    "we assessed",
+    "we hypothesized",
+    "we hypothesised",
+    "we tested",
+    "we studied",
+    "we analyzed",
+    "we analysed",
+    "we measured",
+    "we compared",
+    "we explored",
+    "we used",
+    "we performed",
+    "we conducted",
+    "is unknown",
+    "are unknown",
+    "remains unknown",
+    "remain unknown",
+    "is unclear",
+    "remains unclear",
+    "remain unclear",
+    "poorly understood",
+    "little is known",
+    "not known",
+    "is needed",
+    "are needed",
+];
+
+/// Single words of aims, questions and methods.
+const AIM_WORDS: &[&str] = &[
+    "objective",
+    "objectives",
+    "aim",
+    "aims",
+    "aimed",
+    "purpose",
+    "whether",
+    "hypothesis",
+    "hypothesized",
+    "hypothesised",
+    "design",
+    "setting",
+    "methods",
+    "participants",
+    "measures",
+    "registration",
+    "funding",
+    "recruited",
+    "enrolled",
+    "randomly",
+    "randomized",
+    "randomised",
+];
+
+/// Phrases that state a finding.
+const FINDING_PHRASES: &[&str] = &[
+    "we show",
+    "we found",
+    "we find",
+    "we demonstrate",
+    "we report",
+    "we identify",
+    "we identified",
+    "we observed",
+    "we observe",
+    "here we",
+    "we conclude",
+    "associated with",
+    "resulted in",
+    "results in",
+    "leads to",
+    "led to",
+    "confidence interval",
+    "95 ci",
+    "odds ratio",
+    "hazard ratio",
+    "relative risk",
+    "compared with",
+    "compared to",
+];
+
+/// Single words that state a finding.
+const FINDING_WORDS: &[&str] = &[
+    "results",
+    "conclusion",
+    "conclusions",
+    "findings",
+    "interpretation",
+    "demonstrate",
+    "demonstrates",
+    "demonstrated",
+    "show",
+    "shows",
+    "showed",
+    "shown",
+    "reveal",
+    "reveals",
+    "revealed",
+    "indicate",
+    "indicates",
+    "indicated",
+    "indicating",
+    "suggest",
+    "suggests",
+    "suggested",
+    "significantly",
+    "significant",
+];
+
+/// Phrases where a text turns from context to its own contribution.
+const TURN_PHRASES: &[&str] = &[
+    "here we",
+    "in this study",
+    "in the present study",
+    "in this work",
+    "in this report",
+    "in this paper",
+    "we show",
+    "we found",
+    "we find",
+    "we demonstrate",
+    "we report",
+    "we now show",
+    "we identify",
+    "our results",
+    "our findings",
+    "our data",
+];
+
+/// ` w1 w2 … ` (lower-case words, padded), for phrase search on word boundaries.
+fn padded_words(text: &str) -> String {
+    format!(" {} ", words(text).join(" "))
+}
+
+fn has_phrase(padded: &str, phrases: &[&str]) -> bool {
+    phrases.iter().any(|p| padded.contains(&format!(" {p} ")))
+}
+
+/// The section a sentence opens, from a leading label in capitals
+/// (`RESULTS We found …`) or a Markdown heading (`## Methods`).
+fn section_label(sentence: &str) -> Option<Role> {
+    let t = sentence.trim();
+    let label: Vec<String> = if let Some(h) = t.strip_prefix('#') {
+        vec![h.trim_start_matches('#').trim().to_uppercase()]
+    } else {
+        let caps: Vec<&str> = t
+            .split_whitespace()
+            .map(|w| w.trim_matches(|c| c == ',' || c == ':'))
+            .take_while(|w| {
+                w.chars().count() > 1 && w.chars().all(|c| c.is_alphabetic() && c.is_uppercase())
+            })
+            .collect();
+        (1..=caps.len())
+            .rev()
+            .map(|k| caps[..k].join(" "))
+            .collect()
+    };
+    label.iter().find_map(|l| {
+        if FINDING_SECTIONS.contains(&l.as_str()) {
+            Some(Role::Finding)
+        } else if BACKGROUND_SECTIONS.contains(&l.as_str()) {
+            Some(Role::Background)
+        } else {
+            None
+        }
+    })
+}
+
+/// The rhetorical role of each sentence, in order (see the module doc).
+pub fn roles(sentences: &[&str]) -> Vec<Role> {
+    let padded: Vec<String> = sentences.iter().map(|s| padded_words(s)).collect();
+    let turns: Vec<bool> = padded.iter().map(|p| has_phrase(p, TURN_PHRASES)).collect();
+    let turn = turns.iter().position(|t| *t);
+    let mut section = None;
+    sentences
+        .iter()
+        .zip(&padded)
+        .enumerate()
+        .map(|(i, (s, p))| {
+            if let Some(r) = section_label(s) {
+                section = Some(r);
+            }
+            let ws = words(s);
+            let aim = has_phrase(p, AIM_PHRASES)
+                || ws.iter().any(|w| AIM_WORDS.contains(&w.as_str()))
+                || s.trim_end().ends_with('?');
+            let finding = has_phrase(p, FINDING_PHRASES)
+                || ws.iter().any(|w| FINDING_WORDS.contains(&w.as_str()));
+            let before_turn = turn.is_some_and(|t| i < t);
+            let background =
+                section == Some(Role::Background) || (aim && !finding) || (before_turn && !finding);
+            if background {
+                Role::Background
+            } else if section == Some(Role::Finding) || finding || turns[i] {
+                Role::Finding
+            } else {
+                Role::Neutral
+            }
+        })
+        .collect()
+}
+
+fn short_form_re() -> Option<&'static regex::Regex> {
+    static RE: OnceLock<Option<regex::Regex>> = OnceLock::new();
+    RE.get_or_init(|| regex::Regex::new(r"\(([A-Za-z][A-Za-z0-9\-]{1,9})\)").ok())
+        .as_ref()
+}
+
+/// The long form ending `before` that spells `short` (its letters and
+/// digits in order, the first at the start of a word), lower-cased.
+fn long_form(short: &str, before: &str) -> Option<String> {
+    let s: Vec<char> = short
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    let n = s.len();
+    let cand: Vec<&str> = before.split_whitespace().collect();
+    let k = (n + 5).min(2 * n).min(cand.len());
+    let lf: Vec<char> = cand[cand.len() - k..]
+        .join(" ")
+        .chars()
+        .flat_map(char::to_lowercase)
+        .collect();
+    let mut li = lf.len() as isize - 1;
+    for (si, c) in s.iter().enumerate().rev() {
+        loop {
+            if li < 0 {
+                return None;
+            }
+            let l = li as usize;
+            let word_start = l == 0 || !lf[l - 1].is_alphanumeric();
+            if lf[l] == *c && (si > 0 || word_start) {
+                break;
+            }
+            li -= 1;
+        }
+        li -= 1;
+    }
+    let first = (li + 1) as usize;
+    let start = lf[..first]
+        .iter()
+        .rposition(|c| *c == ' ')
+        .map_or(0, |p| p + 1);
+    let out: String = lf[start..].iter().collect();
+    let out = out.trim().to_string();
+    (!out.is_empty()).then_some(out)
+}
+
+/// Short forms defined in `text` as `long form (SF)`, with their long forms.
+pub fn abbreviations(text: &str) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    let Some(re) = short_form_re() else {
+        return out;
+    };
+    for c in re.captures_iter(text) {
+        let (Some(all), Some(sf)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        let sf = sf.as_str();
+        if !sf.chars().any(char::is_uppercase)
+            || sf.chars().filter(|c| c.is_alphabetic()).count() < 2
+        {
+            continue;
+        }
+        if let Some(lf) = long_form(sf, &text[..all.start()]) {
+            out.insert(sf.to_string(), lf);
+        }
+    }
+    out
+}
+
+/// Content terms of `text` ([`content_terms`]) plus those of the long form
+/// of every short form of `abbrevs` it uses (singular or plural).
+pub fn expanded_terms(text: &str, abbrevs: &HashMap<String, String>) -> Vec<String> {
+    let mut terms = content_terms(text);
+    if abbrevs.is_empty() {
+        return terms;
+    }
+    let tokens: Vec<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|t| !t.is_empty())
+        .collect();
+    for (sf, lf) in abbrevs {
+        let used = tokens.iter().any(|t| {
+            *t == sf || t.strip_suffix('s') == Some(sf.as_str()) || sf.strip_suffix('s') == Some(*t)
+        });
+        if used {
+            terms.extend(content_terms(lf));
+        }
+    }
+    terms
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_defined_short_forms() {
+        let t = "Use of aspirin and other nonsteroidal anti-inflammatory drugs (NSAIDs) is \
+                 associated with lower risk of colorectal cancer (CRC). Stalled forks repair \
+                 DNA double-strand breaks (DSBs). The odds ratio (OR) was 0.69 (95% CI).";
+        let a = abbreviations(t);
+        assert_eq!(
+            a.get("NSAIDs").map(String::as_str),
+            Some("nonsteroidal anti-inflammatory drugs")
+        );
+        assert_eq!(a.get("CRC").map(String::as_str), Some("colorectal cancer"));
+        assert_eq!(
+            a.get("DSBs").map(String::as_str),
+            Some("double-strand breaks")
+        );
+        assert_eq!(a.get("OR").map(String::as_str), Some("odds ratio"));
+        // "(95% CI)" spells nothing before it; lower-case asides are not short forms.
+        assert!(!a.contains_key("95% CI"));
+        assert!(abbreviations("as shown (see below) here").is_empty());
+    }
+
+    #[test]
+    fn a_sentence_using_a_short_form_gets_the_long_form_terms() {
+        let a = abbreviations("Treatment with pyridostatin (PDS) was tested.");
+        let terms = expanded_terms("PDS reduces proliferation of cells.", &a);
+        assert!(terms.contains(&"pyridostatin".to_string()), "{terms:?}");
+        let plain = expanded_terms("Nothing abbreviated here.", &a);
+        assert!(!plain.contains(&"pyridostatin".to_string()));
+    }
+
+    #[test]
+    fn roles_follow_sections_aims_and_the_turn_to_findings() {
+        let s = [
+            "BACKGROUND Smoking and obesity are each linked to mortality.",
+            "Their combined effect remains unclear.",
+            "RESULTS Women with four healthy factors had lower mortality than women with none.",
+            "Mortality was lowest in the group that never smoked.",
+        ];
+        assert_eq!(
+            roles(&s),
+            vec![
+                Role::Background,
+                Role::Background,
+                Role::Finding,
+                Role::Finding
+            ]
+        );
+        let s = [
+            "Monocytes are primary targets of the virus.",
+            "To determine whether infection polarizes macrophages, we profiled gene expression.",
+            "Here we show that infection induces a proinflammatory state.",
+            "Genes of the M1 program were up-regulated.",
+        ];
+        assert_eq!(
+            roles(&s),
+            vec![
+                Role::Background,
+                Role::Background,
+                Role::Finding,
+                Role::Neutral
+            ]
+        );
+        // Markdown headings open sections too; plain prose has no cue.
+        let s = [
+            "## Methods",
+            "Samples were frozen at -80 C before analysis.",
+        ];
+        assert_eq!(roles(&s)[1], Role::Background);
+        assert_eq!(roles(&["The bridge opened in 1932."]), vec![Role::Neutral]);
+    }
+}
