@@ -25,16 +25,12 @@ cd "$(dirname "$0")/../.."
 SECS="${BENCH_SECS:-10}"
 CONNS="${BENCH_CONNS:-16}"
 export VERITY_DATA_DIR="${VERITY_DATA_DIR:-$(cd .. && pwd)/shared/data}"
-command -v wrk >/dev/null || { echo "wrk not found: apt-get install wrk" >&2; exit 2; }
+. scripts/bench/common.sh
+require_wrk
 [ -f "$VERITY_DATA_DIR/scifact/corpus.jsonl" ] || { echo "SciFact not found under $VERITY_DATA_DIR" >&2; exit 2; }
 
-if [ -n "${VERITY_BIN:-}" ]; then
-  BIN="$VERITY_BIN"
-else
-  cargo build --quiet --release -p verity-cli --bin verity
-  TARGET="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
-  BIN="$TARGET/release/verity"
-fi
+# VERITY_BIN: an already built release binary (skips the build).
+BIN="$(verity_bin)"
 
 TMP="$(mktemp -d)"
 PID=""
@@ -52,7 +48,7 @@ else
   MEMORY_BENCH_HOME="$TMP/home" cargo bench --quiet -p verity-benches --bench memory
 fi
 
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+PORT="$(free_port)"
 TOKEN="bench-token-0123456789abcdef"
 cat > "$TMP/verity.toml" <<TOML
 addr = "127.0.0.1:$PORT"

@@ -21,20 +21,15 @@ TOTAL="${BENCH_TOTAL:-100000}"
 # query, which the retrieval cache otherwise answers after the first).
 CACHE="${BENCH_CACHE:-true}"
 SCIFACT="${VERITY_SCIFACT:-../shared/data/scifact}"
-command -v wrk >/dev/null || { echo "wrk not found: apt-get install wrk" >&2; exit 2; }
+. scripts/bench/common.sh
+require_wrk
 [ -f "$SCIFACT/corpus.jsonl" ] || { echo "SciFact corpus not found at $SCIFACT" >&2; exit 2; }
 
 # VERITY_BIN: an already built release binary (skips the build).
-if [ -n "${VERITY_BIN:-}" ]; then
-  BIN="$VERITY_BIN"
-else
-  cargo build --quiet --release -p verity-cli --bin verity
-  TARGET="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
-  BIN="$TARGET/release/verity"
-fi
+BIN="$(verity_bin)"
 
 TMP="$(mktemp -d)"
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+PORT="$(free_port)"
 TOKEN="bench-token-0123456789abcdef"
 EMBEDDER=auto
 # BENCH_HOME: a store already holding the SciFact subset (ingesting with the

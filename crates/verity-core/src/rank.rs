@@ -129,6 +129,15 @@ pub fn bm25_relevance(score: f32, pivot: f32) -> f32 {
     }
 }
 
+/// A hit's relevance for the guardrail: the better of its lexical score (as
+/// [`bm25_relevance`]) and its cosine similarity (clamped to `[0, 1]`); 0 for
+/// a side the hit did not come from. Every store reports it this way.
+pub fn hit_relevance(lexical: Option<f32>, dense: Option<f32>, pivot: f32) -> f32 {
+    let lr = lexical.map(|s| bm25_relevance(s, pivot)).unwrap_or(0.0);
+    let dr = dense.map(|s| s.clamp(0.0, 1.0)).unwrap_or(0.0);
+    lr.max(dr)
+}
+
 /// Re-rank settings (seed 001: top-3 by similarity + freshness).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rerank {

@@ -43,6 +43,9 @@ struct Layer {
 
 impl Layer {
     fn pack_small(&mut self) -> Result<()> {
+        if !smallmm::in_use() {
+            return Ok(());
+        }
         let pack = |w: &Tensor| -> Result<Option<PackedLinear>> {
             let (out, inp) = w.dims2()?;
             Ok(PackedLinear::pack(&vec_of(w)?, out, inp))
@@ -167,10 +170,8 @@ impl Bert {
                 out_ln,
                 small: None,
             });
-            if smallmm::enabled() {
-                if let Some(layer) = layers.last_mut() {
-                    layer.pack_small()?;
-                }
+            if let Some(layer) = layers.last_mut() {
+                layer.pack_small()?;
             }
         }
         Ok(Self {

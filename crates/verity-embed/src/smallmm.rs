@@ -31,7 +31,7 @@ pub(crate) const MAX_TOKENS: usize = 192;
 /// Whether the packed engine packs its weights for short passes: on unless
 /// `VERITY_EMBED_PANELS=off` (read once; for comparisons and to rule the
 /// panels out when investigating a difference).
-pub(crate) fn enabled() -> bool {
+fn enabled() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| {
         !std::env::var("VERITY_EMBED_PANELS")
@@ -48,10 +48,10 @@ pub(crate) struct PackedLinear {
 }
 
 impl PackedLinear {
-    /// Pack a row-major `(out, inp)` weight; `None` when this CPU has no fast
-    /// path for the panels (the caller keeps `gemm`) or the shape is wrong.
+    /// Pack a row-major `(out, inp)` weight; `None` when the panels are not
+    /// [`in_use`] here (the caller keeps `gemm`) or the shape is wrong.
     pub(crate) fn pack(w: &[f32], out: usize, inp: usize) -> Option<Self> {
-        if !available() || out == 0 || inp == 0 || w.len() != out * inp {
+        if !in_use() || out == 0 || inp == 0 || w.len() != out * inp {
             return None;
         }
         let n_panels = out.div_ceil(PANEL);
@@ -286,8 +286,8 @@ mod tests {
 
     #[test]
     fn panels_equal_the_plain_product_for_ragged_shapes() {
-        if !available() {
-            eprintln!("skipped: no AVX2 + FMA on this CPU");
+        if !in_use() {
+            eprintln!("skipped: no AVX2 + FMA on this CPU, or VERITY_EMBED_PANELS=off");
             return;
         }
         // Outputs not a multiple of 16, tokens not a multiple of 6, one token, many.

@@ -170,23 +170,7 @@ async fn main() -> Res<()> {
         return Ok(());
     }
     let dir = data.join("scifact");
-    let mut corpus: HashMap<String, Vec<String>> = HashMap::new();
-    for line in std::fs::read_to_string(dir.join("corpus.jsonl"))?.lines() {
-        let d: Value = serde_json::from_str(line)?;
-        let id = match &d["_id"] {
-            Value::String(s) => s.clone(),
-            o => o.to_string(),
-        };
-        let s = d["sentences"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| x.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default();
-        corpus.insert(id, s);
-    }
+    let corpus = verity_verify::eval::scifact_corpus(&dir)?;
     let mut t = Tally::default();
     for line in std::fs::read_to_string(dir.join("claims_train.jsonl"))?
         .lines()

@@ -208,11 +208,10 @@ fn three_way(v: Verdict) -> Verdict {
     }
 }
 
-/// SciFact claims (`claims_train.jsonl`, the first `limit`) against their
-/// cited abstracts (`corpus.jsonl`, sentences joined). Per claim, the
-/// prediction is the most confident decisive verdict over its abstracts.
-pub async fn scifact(v: &Verifier, dir: &Path, limit: Option<usize>) -> Result<SciFactEval> {
-    let mut corpus: HashMap<String, Vec<String>> = HashMap::new();
+/// SciFact abstracts (`corpus.jsonl` in `dir`) as their sentence lists, by
+/// document id; unparsable lines are skipped.
+pub fn scifact_corpus(dir: &Path) -> Result<HashMap<String, Vec<String>>> {
+    let mut corpus = HashMap::new();
     for line in read(&dir.join("corpus.jsonl"))?.lines() {
         let Ok(d) = serde_json::from_str::<Value>(line) else {
             continue;
@@ -231,6 +230,14 @@ pub async fn scifact(v: &Verifier, dir: &Path, limit: Option<usize>) -> Result<S
             .unwrap_or_default();
         corpus.insert(id, sents);
     }
+    Ok(corpus)
+}
+
+/// SciFact claims (`claims_train.jsonl`, the first `limit`) against their
+/// cited abstracts (`corpus.jsonl`, sentences joined). Per claim, the
+/// prediction is the most confident decisive verdict over its abstracts.
+pub async fn scifact(v: &Verifier, dir: &Path, limit: Option<usize>) -> Result<SciFactEval> {
+    let corpus = scifact_corpus(dir)?;
     let claims: Vec<Value> = read(&dir.join("claims_train.jsonl"))?
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())

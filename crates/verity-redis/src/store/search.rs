@@ -7,7 +7,7 @@ use chrono::{TimeZone, Utc};
 use redis::Value;
 use serde_json::Map;
 use verity_core::cache::vector_to_bytes;
-use verity_core::rank::{bm25_relevance, fuse};
+use verity_core::rank::{fuse, hit_relevance};
 use verity_core::validate::{candidate_depth, validate_query};
 use verity_core::{
     Chunk, DocumentMeta, Error, Result, ScoredChunk, SearchMode, SearchQuery, StoreError,
@@ -311,13 +311,11 @@ impl RedisStore {
             if !q.filters.matches(&doc) {
                 continue;
             }
-            let lr = lexical.map(|s| bm25_relevance(s, pivot)).unwrap_or(0.0);
-            let dr = dense.map(|s| s.clamp(0.0, 1.0)).unwrap_or(0.0);
             out.push(ScoredChunk {
                 chunk,
                 doc,
                 score,
-                relevance: lr.max(dr),
+                relevance: hit_relevance(lexical, dense, pivot),
                 lexical,
                 dense,
                 freshness: None,

@@ -124,6 +124,28 @@ impl SqliteEventStore {
         Ok(store)
     }
 
+    /// Run a delete (`remove` returns the new generation and the removed
+    /// rows), drop those rows from the catalog, and mark the index dump stale
+    /// when anything went.
+    fn remove_rows(
+        &self,
+        remove: impl FnOnce(&mut rusqlite::Connection) -> Result<(i64, Vec<i64>)>,
+    ) -> Result<usize> {
+        let n = self.db.write(|c| {
+            let (generation, removed) = remove(c)?;
+            let mut cat = self.catalog.write();
+            for rowid in &removed {
+                cat.remove(*rowid);
+            }
+            cat.generation = generation;
+            Ok(removed.len())
+        })?;
+        if n > 0 {
+            self.mark_dirty();
+        }
+        Ok(n)
+    }
+
     /// Reload when another process wrote since (file databases only).
     fn refresh(&self) -> Result<()> {
         if self.db.path().is_none() {
@@ -326,21 +348,7 @@ impl EventStore for SqliteEventStore {
             return Ok(0);
         }
         self.refresh()?;
-        self.db
-            .write(|c| {
-                let (generation, removed) = sql::delete(c, ids)?;
-                let mut cat = self.catalog.write();
-                for rowid in &removed {
-                    cat.remove(*rowid);
-                }
-                cat.generation = generation;
-                Ok(removed.len())
-            })
-            .inspect(|n| {
-                if *n > 0 {
-                    self.mark_dirty();
-                }
-            })
+        self.remove_rows(|c| sql::delete(c, ids))
     }
 
     async fn merge_metadata(
@@ -393,20 +401,6 @@ impl EventStore for SqliteEventStore {
     async fn purge_expired(&self, now: DateTime<Utc>) -> Result<usize> {
         self.refresh()?;
         let ms = now.timestamp_millis();
-        self.db
-            .write(|c| {
-                let (generation, removed) = sql::purge(c, ms)?;
-                let mut cat = self.catalog.write();
-                for rowid in &removed {
-                    cat.remove(*rowid);
-                }
-                cat.generation = generation;
-                Ok(removed.len())
-            })
-            .inspect(|n| {
-                if *n > 0 {
-                    self.mark_dirty();
-                }
-            })
+        self.remove_rows(|c| sql::purge(c, ms))
     }
 }

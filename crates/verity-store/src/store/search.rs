@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, Connection, OptionalExtension};
-use verity_core::rank::{bm25_relevance, fuse};
+use verity_core::rank::{fuse, hit_relevance};
 use verity_core::validate::{candidate_depth, validate_query};
 use verity_core::{
     Chunk, Document, DocumentMeta, Fingerprint, Result, ScoredChunk, SearchMode, SearchQuery,
@@ -280,13 +280,11 @@ impl Inner {
                     let Some((chunk, doc)) = rows.remove(&id) else {
                         continue;
                     };
-                    let lr = lexical.map(|s| bm25_relevance(s, pivot)).unwrap_or(0.0);
-                    let dr = dense.map(|s| s.clamp(0.0, 1.0)).unwrap_or(0.0);
                     out.push(ScoredChunk {
                         chunk,
                         doc,
                         score,
-                        relevance: lr.max(dr),
+                        relevance: hit_relevance(lexical, dense, pivot),
                         lexical,
                         dense,
                         freshness: None,
