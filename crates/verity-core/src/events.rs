@@ -209,6 +209,30 @@ impl std::fmt::Display for EventSearchMode {
     }
 }
 
+impl EventSearchMode {
+    /// Every mode, in the order the OpenAPI enum lists them.
+    pub const ALL: [EventSearchMode; 4] = [
+        EventSearchMode::Vector,
+        EventSearchMode::Lexical,
+        EventSearchMode::Hybrid,
+        EventSearchMode::MetadataOnly,
+    ];
+
+    /// Parse a query-string value: exactly one of the documented names (the
+    /// lenient aliases of [`FromStr`](std::str::FromStr) are for humans at a CLI).
+    pub fn from_wire(s: &str) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.to_string() == s)
+            .ok_or_else(|| {
+                field_err(
+                    "mode",
+                    format!("unknown mode `{s}` (vector, lexical, hybrid, metadata-only)"),
+                )
+            })
+    }
+}
+
 impl std::str::FromStr for EventSearchMode {
     type Err = Error;
     fn from_str(s: &str) -> Result<Self> {
@@ -345,7 +369,12 @@ impl EventQuery {
                 .parse()
                 .map_err(|_| field_err("offset", "must be a non-negative integer"))?;
         }
-        q.mode = opt(&p.mode).map(str::parse).transpose()?;
+        // The wire takes the OpenAPI enum's spellings exactly; empty is refused, not ignored.
+        q.mode = p
+            .mode
+            .as_deref()
+            .map(EventSearchMode::from_wire)
+            .transpose()?;
         q.validate()?;
         Ok(q)
     }
@@ -634,6 +663,15 @@ mod tests {
             "vector_query"
         );
         assert_eq!(field_of(p(|p| p.mode = Some("fuzzy".into()))), "mode");
+        assert_eq!(field_of(p(|p| p.mode = Some(String::new()))), "mode");
+        assert_eq!(field_of(p(|p| p.mode = Some("Vector".into()))), "mode");
+        for m in EventSearchMode::ALL {
+            let q = EventQuery::from_params(&EventQueryParams {
+                mode: Some(m.to_string()),
+                ..EventQueryParams::default()
+            });
+            assert_eq!(q.ok().and_then(|q| q.mode), Some(m));
+        }
         let ok = p(|p| {
             p.vector_query = Some("[0.1,0.2]".into());
             p.filter_metadata = Some(r#"{"event_type": "decision"}"#.into());
