@@ -79,6 +79,16 @@ fn dense(x: &Tensor, w: &Tensor, small: Option<&PackedLinear>) -> Result<Tensor>
     x.matmul(&w.t()?)
 }
 
+/// Whether a pass moves onto a rayon worker ([`Bert::forward`]): on unless
+/// `VERITY_EMBED_IN_POOL=off` (read once; for comparisons).
+fn in_pool() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| {
+        !std::env::var("VERITY_EMBED_IN_POOL")
+            .is_ok_and(|v| matches!(v.trim(), "off" | "0" | "false"))
+    })
+}
+
 /// A BERT encoder ready for packed inference.
 pub(crate) struct Bert {
     word: Tensor,
@@ -191,7 +201,19 @@ impl Bert {
 
     /// Encode packed texts: `ids`/`types` hold every text's tokens back to back,
     /// `lens` their lengths. Returns the `(tokens, hidden)` last hidden states.
+    ///
+    /// The pass runs on a rayon worker: its ~60 parallel steps (four matrix products and
+    /// the element-wise passes of each layer) then fork inside the pool instead of each
+    /// being handed to it from outside, which cost two thread wake-ups per step (a one-query
+    /// pass went from ~120 context switches to ~8; docs/benchmarks.d/embed.md).
     pub fn forward(&self, ids: &[u32], types: &[u32], lens: &[usize]) -> Result<Tensor> {
+        if rayon::current_thread_index().is_some() || !in_pool() {
+            return self.forward_here(ids, types, lens);
+        }
+        rayon::scope(|_| self.forward_here(ids, types, lens))
+    }
+
+    fn forward_here(&self, ids: &[u32], types: &[u32], lens: &[usize]) -> Result<Tensor> {
         let total: usize = lens.iter().sum();
         if total != ids.len() || total != types.len() || total == 0 {
             candle_core::bail!(

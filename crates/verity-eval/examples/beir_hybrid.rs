@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p verity-eval --example beir_hybrid -- <dataset dir> <split> <work dir> \
-//!     [--no-context] [--chunk-vectors-only] [--pooled-sentences] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]
+//!     [--no-context] [--chunk-vectors-only] [--pooled-sentences] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE] [--latency-only]
 //! ```
 //!
 //! * The corpus is ingested (chunked, embedded, upserted) into `<work dir>/<variant>`; the
@@ -52,11 +52,13 @@ struct Args {
     limit: Option<usize>,
     grid: bool,
     dump: Option<PathBuf>,
+    /// Skip the quality evaluation; print only the latency lines.
+    latency_only: bool,
 }
 
 fn args() -> Res<Args> {
     let mut it = std::env::args().skip(1);
-    let usage = "usage: beir_hybrid <dataset dir> <split> <work dir> [--no-context] [--chunk-vectors-only] [--pooled-sentences] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE]";
+    let usage = "usage: beir_hybrid <dataset dir> <split> <work dir> [--no-context] [--chunk-vectors-only] [--pooled-sentences] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE] [--latency-only]";
     let dir = PathBuf::from(it.next().ok_or(usage)?);
     let split = it.next().ok_or(usage)?;
     let work = PathBuf::from(it.next().ok_or(usage)?);
@@ -73,6 +75,7 @@ fn args() -> Res<Args> {
         limit: None,
         grid: false,
         dump: None,
+        latency_only: false,
     };
     while let Some(flag) = it.next() {
         let mut num = || -> Res<usize> { Ok(it.next().ok_or(usage)?.parse()?) };
@@ -85,6 +88,7 @@ fn args() -> Res<Args> {
             "--ef" => a.ef = Some(num()?),
             "--limit" => a.limit = Some(num()?),
             "--grid" => a.grid = true,
+            "--latency-only" => a.latency_only = true,
             "--dump" => a.dump = Some(PathBuf::from(it.next().ok_or(usage)?)),
             _ => return Err(usage.into()),
         }
@@ -435,7 +439,12 @@ async fn main() -> Res<()> {
     }
 
     // Store defaults, through `verity_eval::evaluate` (query embedding uncached, included).
-    for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
+    let quality_modes: &[SearchMode] = if a.latency_only {
+        &[]
+    } else {
+        &[SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid]
+    };
+    for &mode in quality_modes {
         let r = evaluate(
             store.as_ref(),
             Some(local.clone()),
@@ -466,7 +475,7 @@ async fn main() -> Res<()> {
                 .collect(),
             qrels: split.qrels.clone(),
         };
-        for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
+        for &mode in quality_modes {
             let r = evaluate(
                 store.as_ref(),
                 Some(local.clone()),
@@ -485,18 +494,24 @@ async fn main() -> Res<()> {
     }
     // Latency at k = 10, as an application asks (query embedding uncached, included).
     for mode in [SearchMode::Lexical, SearchMode::Dense, SearchMode::Hybrid] {
-        let mut lat = Vec::new();
+        let (mut lat, mut embed) = (Vec::new(), Vec::new());
         for q in &queries {
             let t = Instant::now();
             let mut sq = SearchQuery::new(q.text.clone()).mode(mode).k(10);
             if mode != SearchMode::Lexical {
                 sq = sq.vector(local.embed_query(&q.text).await?);
+                embed.push(t.elapsed().as_secs_f64() * 1000.0);
             }
             std::hint::black_box(store.search(&sq).await?);
             lat.push(t.elapsed().as_secs_f64() * 1000.0);
         }
+        let embed_note = if embed.is_empty() {
+            String::new()
+        } else {
+            format!(" (query embedding {})", latency(&embed))
+        };
         println!(
-            "LATENCY k=10 {mode:<8} {} over {} queries",
+            "LATENCY k=10 {mode:<8} {} over {} queries{embed_note}",
             latency(&lat),
             lat.len()
         );

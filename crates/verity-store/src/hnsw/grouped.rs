@@ -12,9 +12,51 @@ use super::{by_similarity, dot, normalized, DenseIndex};
 const ROWS_PER_GROUP: usize = 16;
 /// Fewest rows re-scored exactly.
 const MIN_RESCORED: usize = 1024;
+/// When and how widely the rows are ranked by sign bits before the int8 pass.
+#[derive(Debug, Clone, Copy)]
+struct Prefilter {
+    /// Indexes with fewer vectors skip it (their int8 codes fit in cache: the full pass is
+    /// as cheap).
+    min_rows: usize,
+    /// Rows kept per row re-scored exactly: wide enough that the exact top rows survive
+    /// (SciFact: nDCG@10 identical to the full pass, docs/benchmarks.d/quality.md).
+    factor: usize,
+    /// Fewest rows kept.
+    min_kept: usize,
+}
+
+const PREFILTER: Prefilter = Prefilter {
+    min_rows: 16_384,
+    factor: 4,
+    min_kept: 8_192,
+};
 /// How many times cheaper one distance is in the int8 scan than in a graph walk (sequential
 /// int8 rows against f32 points in their own allocations, visited in random order).
 const SCAN_ADVANTAGE: usize = 4;
+
+/// Exact similarities of the rows an int8 pass picked, as `(id, similarity)`, compiled
+/// for the CPU's widest vector unit through `pulp`.
+struct Rescore<'a> {
+    index: &'a DenseIndex,
+    q: &'a [f32],
+    rows: &'a [(f32, u32)],
+}
+
+impl pulp::WithSimd for Rescore<'_> {
+    type Output = Vec<(u64, f32)>;
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) -> Self::Output {
+        self.rows
+            .iter()
+            .filter_map(|&(_, row)| {
+                let s = self.index.slots.get(row as usize)?;
+                let p = s.point.as_ref()?;
+                Some((s.id, dot(self.q, p.get_v()).clamp(-1.0, 1.0)))
+            })
+            .collect()
+    }
+}
 
 impl DenseIndex {
     /// `true` when finding `k` vectors by walking the graph would compute at least as many
@@ -49,31 +91,45 @@ impl DenseIndex {
         group_of: &dyn Fn(u64) -> u64,
         filter: Option<&(dyn Fn(u64) -> bool + Sync)>,
     ) -> Result<Vec<(u64, f32)>> {
+        self.search_grouped_with(query, groups, group_of, filter, PREFILTER)
+    }
+
+    fn search_grouped_with(
+        &self,
+        query: &[f32],
+        groups: usize,
+        group_of: &dyn Fn(u64) -> u64,
+        filter: Option<&(dyn Fn(u64) -> bool + Sync)>,
+        pre: Prefilter,
+    ) -> Result<Vec<(u64, f32)>> {
         let q = normalized(query, self.dim, "query")?;
         if groups == 0 || self.by_id.is_empty() {
             return Ok(Vec::new());
         }
         let qq = self.quant.query(&q);
-        let mut approx = self
-            .quant
-            .scan(&qq, |row| self.allowed(row, filter).is_some());
-        let mut take = groups
-            .saturating_mul(ROWS_PER_GROUP)
-            .max(MIN_RESCORED)
-            .min(approx.len());
+        let allowed = |row: usize| self.allowed(row, filter).is_some();
+        let mut take = groups.saturating_mul(ROWS_PER_GROUP).max(MIN_RESCORED);
+        // Large indexes: int8 scores for the rows nearest in sign bits only; the full pass
+        // runs if those hold too few groups.
+        let mut whole = self.quant.len() < pre.min_rows;
+        let mut approx = if whole {
+            self.quant.scan(&qq, allowed)
+        } else {
+            let keep = take.saturating_mul(pre.factor).max(pre.min_kept);
+            let kept = self.quant.scan_prefiltered(&qq, allowed, keep);
+            whole = kept.len() < keep; // every allowed row made it
+            kept
+        };
+        take = take.min(approx.len());
         loop {
             if take < approx.len() {
                 approx.select_nth_unstable_by(take - 1, |a, b| b.0.total_cmp(&a.0));
             }
-            let mut exact: Vec<(u64, f32)> = approx
-                .iter()
-                .take(take)
-                .filter_map(|&(_, row)| {
-                    let s = self.slots.get(row as usize)?;
-                    let p = s.point.as_ref()?;
-                    Some((s.id, dot(&q, p.get_v()).clamp(-1.0, 1.0)))
-                })
-                .collect();
+            let mut exact = pulp::Arch::new().dispatch(Rescore {
+                index: self,
+                q: &q,
+                rows: approx.get(..take).unwrap_or(&approx),
+            });
             exact.sort_by(by_similarity);
             let mut seen = HashSet::with_capacity(groups);
             let best: Vec<(u64, f32)> = exact
@@ -84,8 +140,15 @@ impl DenseIndex {
                 })
                 .take(groups)
                 .collect();
-            if best.len() >= groups || take >= approx.len() {
+            if best.len() >= groups {
                 return Ok(best);
+            }
+            if take >= approx.len() {
+                if whole {
+                    return Ok(best);
+                }
+                approx = self.quant.scan(&qq, allowed);
+                whole = true;
             }
             take = take.saturating_mul(4).min(approx.len());
         }
@@ -157,6 +220,65 @@ mod tests {
         }
     }
 
+    /// A sign-bit pass small enough to run on test-sized indexes.
+    const TINY: Prefilter = Prefilter {
+        min_rows: 0,
+        factor: 1,
+        min_kept: 64,
+    };
+
+    #[test]
+    fn the_sign_bit_prefilter_keeps_the_nearest_groups_on_clustered_vectors() {
+        // 60 clusters of 40 vectors (5 groups of 8 per cluster); the query sits near one
+        // centre. The pre-filter keeps 1,024 of 2,400 rows.
+        let dim = 64;
+        // 64 components from three 24-component pseudo-random vectors.
+        let long = |seed: u64| -> Vec<f32> {
+            (0..3)
+                .flat_map(|k| vector(seed * 3 + k))
+                .take(dim)
+                .collect()
+        };
+        let mut items = Vec::new();
+        for c in 0..60u64 {
+            let base = unit(&long(c));
+            for n in 0..40u64 {
+                let noise = long(90_000 + c * 100 + n);
+                let v: Vec<f32> = base.iter().zip(&noise).map(|(b, e)| b + 0.15 * e).collect();
+                items.push(((c * 5 + n / 8) << 8 | (n % 8), v));
+            }
+        }
+        let mut idx = DenseIndex::new(dim, HnswParams::default(), items.len());
+        idx.insert_batch(&items).unwrap();
+        let group_of = |id: u64| id >> 8;
+        let pre = Prefilter {
+            min_rows: 0,
+            factor: 1,
+            min_kept: 1_024,
+        };
+        for c in [7u64, 31, 50] {
+            let noise = long(5_000 + c);
+            let q: Vec<f32> = unit(&long(c))
+                .iter()
+                .zip(&noise)
+                .map(|(b, e)| b + 0.1 * e)
+                .collect();
+            let got = idx
+                .search_grouped_with(&q, 64, &group_of, None, pre)
+                .unwrap();
+            let want = reference(&items, &q, 64);
+            // The query's own cluster (its 5 groups) comes back exactly, in order…
+            for (g, w) in got.iter().zip(&want).take(5) {
+                assert_eq!(g.0, w.0, "cluster {c}: {got:?} vs {want:?}");
+                assert!((g.1 - w.1).abs() < 1e-5);
+            }
+            // …and the far tail (cosine ~0.2 on 64 sign bits) mostly: this is a pre-filter.
+            let wanted: HashSet<u64> = want.iter().map(|w| w.0).collect();
+            let found = got.iter().filter(|g| wanted.contains(&g.0)).count();
+            assert!(found >= 54, "cluster {c}: {found} of 64 groups");
+        }
+    }
+
     #[test]
     fn grouped_search_widens_past_a_crowded_group_and_honours_filters() {
         // Group 0 owns 3,000 vectors all close to the query: the first 1,024 rows re-scored
@@ -179,6 +301,12 @@ mod tests {
         assert_eq!(got.len(), 5);
         assert_eq!(got[0].0, 0);
         assert!(got.windows(2).all(|w| w[0].1 >= w[1].1));
+        // With a sign-bit pass keeping 64 rows (all of group 0), the full pass runs and
+        // finds the same groups.
+        let pre = idx
+            .search_grouped_with(&q, 5, &group_of, None, TINY)
+            .unwrap();
+        assert_eq!(pre, got);
 
         // A filter that rejects group 0 and every odd group.
         let even = |id: u64| (id >> 12) % 2 == 0 && id >> 12 != 0;
