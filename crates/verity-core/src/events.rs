@@ -104,9 +104,10 @@ impl NewEvent {
                     Value::Object(m) => ev.content = m.clone(),
                     _ => return Err(field_err("content", "must be a JSON object")),
                 },
+                // The published schema says `object` (default `{}`), not
+                // nullable: a `null` is refused like any other non-object.
                 "metadata" => match v {
                     Value::Object(m) => ev.metadata = m.clone(),
-                    Value::Null => {}
                     _ => return Err(field_err("metadata", "must be a JSON object")),
                 },
                 "embedding" => match v {
@@ -714,6 +715,13 @@ mod tests {
         assert_eq!(
             field_of(NewEvent::from_json(&json!({"content": {}, "extra": 1}))),
             "extra"
+        );
+        // schemathesis ST201: `metadata: null` violates the published schema.
+        assert_eq!(
+            field_of(NewEvent::from_json(
+                &json!({"content": {}, "metadata": null, "timestamp": null})
+            )),
+            "metadata"
         );
         let ok = NewEvent::from_json(&json!({"content": {"text": "x"}, "metadata": {"a": 1},
             "timestamp": "2025-03-01T12:00:00Z", "embedding": null}));
