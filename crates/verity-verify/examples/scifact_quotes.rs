@@ -35,10 +35,12 @@ struct FileCached {
     inner: verity_embed::LocalEmbedder,
     map: Mutex<HashMap<String, Embedding>>,
     file: Option<PathBuf>,
+    /// Give word-piece vectors (token alignment; not cached).
+    tokens: bool,
 }
 
 impl FileCached {
-    fn load(file: Option<PathBuf>) -> Res<Self> {
+    fn load(file: Option<PathBuf>, tokens: bool) -> Res<Self> {
         let mut map = HashMap::new();
         if let Some(f) = &file {
             if let Ok(s) = std::fs::read_to_string(f) {
@@ -54,6 +56,7 @@ impl FileCached {
             inner: verity_embed::LocalEmbedder::load_default()?,
             map: Mutex::new(map),
             file,
+            tokens,
         })
     }
 }
@@ -66,6 +69,16 @@ impl Embedder for FileCached {
     fn max_tokens(&self) -> usize {
         self.inner.max_tokens()
     }
+    async fn embed_tokens(
+        &self,
+        texts: &[String],
+    ) -> Result<Option<Vec<verity_core::TokenEmbeddings>>> {
+        if !self.tokens {
+            return Ok(None);
+        }
+        self.inner.embed_tokens(texts).await
+    }
+
     async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {
         let missing: Vec<String> = {
             let m = self
@@ -144,11 +157,13 @@ async fn main() -> Res<()> {
     let embedder: Option<Arc<dyn Embedder>> = if flag("--dense") {
         Some(Arc::new(FileCached::load(
             opt("--embed-cache").map(PathBuf::from),
+            flag("--tokens"),
         )?))
     } else {
         None
     };
     let mut dump = opt("--dump").map(std::fs::File::create).transpose()?;
+    let mut feats = opt("--features").map(std::fs::File::create).transpose()?;
     let fetcher = Arc::new(verity_fetch::HttpFetcher::with_defaults()?);
     let v = Verifier::builder(fetcher.clone())
         .embedder(embedder.clone())
@@ -237,6 +252,19 @@ async fn main() -> Res<()> {
                 None => "not a sentence of ours".into(),
             };
             *t.rank_hist.entry(key).or_default() += 1;
+            if let Some(fo) = feats.as_mut() {
+                let idx = verity_verify::evidence::SourceIndex::lexical(&content);
+                let fs = v.features(claim, &content).await?;
+                for f in &fs {
+                    let text = idx.sentence(f.index).unwrap_or_default();
+                    writeln!(
+                        fo,
+                        "{}",
+                        json!({"id": cid, "doc": doc, "f": f, "gold": is_gold(text),
+                               "judge": same_sentence(text, &quote)})
+                    )?;
+                }
+            }
             if let Some(d) = dump.as_mut() {
                 let ps: Vec<Value> = all
                     .iter()
