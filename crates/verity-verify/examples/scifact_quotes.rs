@@ -35,8 +35,13 @@ struct FileCached {
     inner: verity_embed::LocalEmbedder,
     map: Mutex<HashMap<String, Embedding>>,
     file: Option<PathBuf>,
-    /// Give word-piece vectors (token alignment; not cached).
+    /// Give word-piece vectors (token alignment; cached in memory only).
     tokens: bool,
+    token_map: Mutex<HashMap<String, verity_core::TokenEmbeddings>>,
+}
+
+fn lock_err() -> verity_core::Error {
+    verity_core::Error::invalid_input("lock")
 }
 
 impl FileCached {
@@ -57,6 +62,7 @@ impl FileCached {
             map: Mutex::new(map),
             file,
             tokens,
+            token_map: Mutex::new(HashMap::new()),
         })
     }
 }
@@ -76,7 +82,24 @@ impl Embedder for FileCached {
         if !self.tokens {
             return Ok(None);
         }
-        self.inner.embed_tokens(texts).await
+        // Kept in memory for the run (the two verifiers index each source).
+        let missing: Vec<String> = {
+            let m = self.token_map.lock().map_err(|_| lock_err())?;
+            texts
+                .iter()
+                .filter(|t| !m.contains_key(*t))
+                .cloned()
+                .collect()
+        };
+        if !missing.is_empty() {
+            let got = self.inner.embed_tokens(&missing).await?.unwrap_or_default();
+            let mut m = self.token_map.lock().map_err(|_| lock_err())?;
+            for (t, v) in missing.into_iter().zip(got) {
+                m.insert(t, v);
+            }
+        }
+        let m = self.token_map.lock().map_err(|_| lock_err())?;
+        Ok(texts.iter().map(|t| m.get(t).cloned()).collect())
     }
 
     async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {
@@ -187,6 +210,12 @@ async fn main() -> Res<()> {
     let dir = data.join("scifact");
     let corpus = verity_verify::eval::scifact_corpus(&dir)?;
     let mut t = Tally::default();
+    // `--retrieval-weights 1,2,4`: the judge's quote with each weight of
+    // the retrieval score against coverage (LocalJudgeConfig::retrieval_weight).
+    let sweep: Vec<f32> = opt("--retrieval-weights")
+        .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_default();
+    let mut swept = vec![[0usize; 2]; sweep.len()];
     for line in std::fs::read_to_string(dir.join("claims_train.jsonl"))?
         .lines()
         .take(limit)
@@ -228,6 +257,19 @@ async fn main() -> Res<()> {
             }
             if rank.is_some_and(|r| r < 3) {
                 t.top3[half] += 1;
+            }
+            for (k, w) in sweep.iter().enumerate() {
+                let judge = verity_verify::judge_local::LocalJudge::with_config(
+                    verity_verify::judge_local::LocalJudgeConfig {
+                        retrieval_weight: *w,
+                        ..Default::default()
+                    },
+                );
+                let top: Vec<verity_core::Passage> = all.iter().take(5).cloned().collect();
+                let q = judge.decide(claim, &top).source_quote.unwrap_or_default();
+                if is_gold(&q) {
+                    swept[k][half] += 1;
+                }
             }
             let ours = sentence_spans(&content);
             let split_ok = gold
@@ -299,6 +341,14 @@ async fn main() -> Res<()> {
         println!(
             "{name:40} {} (even {}, odd {})",
             pct(total(a), total(t.n)),
+            pct(a[0], t.n[0]),
+            pct(a[1], t.n[1])
+        );
+    }
+    for (w, a) in sweep.iter().zip(&swept) {
+        println!(
+            "judge quote, retrieval weight {w:<4}          {} (even {}, odd {})",
+            pct(total(*a), total(t.n)),
             pct(a[0], t.n[0]),
             pct(a[1], t.n[1])
         );

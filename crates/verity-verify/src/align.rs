@@ -26,10 +26,16 @@ pub struct Alignment {
     pub precision: f64,
 }
 
-/// The word of `text` around byte range `piece` (letters, digits, `-`
-/// inside a word stops it), lower-cased.
+/// The word of `text` around byte range `piece` (letters and digits),
+/// lower-cased; empty for a piece with neither (punctuation).
 fn word_at(text: &str, piece: &Range<usize>) -> String {
     let is_word = |c: char| c.is_alphanumeric();
+    if !text
+        .get(piece.clone())
+        .is_some_and(|p| p.chars().any(is_word))
+    {
+        return String::new();
+    }
     let start = text
         .get(..piece.start)
         .and_then(|h| h.char_indices().rev().find(|&(_, c)| !is_word(c)))
@@ -140,6 +146,7 @@ mod tests {
         // "T-regs" is two words here: "t" (one letter, dropped) and "regs".
         assert_eq!(w, vec![0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 2.0, 0.0]);
         assert_eq!(word_at(text, &(7..9)), "regs");
+        assert_eq!(word_at(text, &(26..27)), "", "the final full stop");
     }
 
     #[test]

@@ -499,4 +499,50 @@ mod tests {
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].text, "Cats purr when content.");
     }
+
+    fn features_of(lex: &[f64], dense: &[f64], recall: &[f64]) -> Vec<SentenceFeatures> {
+        (0..lex.len())
+            .map(|i| SentenceFeatures {
+                index: i,
+                lexical: lex[i],
+                cosine: Some(0.3 + dense[i] / 4.0),
+                dense: Some(dense[i]),
+                alignment: Some(Alignment {
+                    recall: recall[i],
+                    precision: 0.5,
+                }),
+                role: Role::Neutral,
+                position: i as f64 / (lex.len() - 1) as f64,
+                words: 20,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fitted_scores_are_relative_likelihoods_and_alignment_decides_a_paraphrase() {
+        // Sentence 1 shares the claim's words; sentence 2 says the claim in
+        // other words (no shared word, the closest vector and word pieces);
+        // sentence 0 has nothing of it at all and is no passage.
+        let fs = features_of(
+            &[0.0, 1.0, 0.0, 0.2],
+            &[0.0, 0.5, 1.0, 0.3],
+            &[0.30, 0.45, 0.85, 0.35],
+        );
+        let s = scores(&fs, FeatureSet::Tokens);
+        assert_eq!(s[0], None);
+        assert_eq!(s[2], Some(1.0), "{s:?}");
+        assert!(s[1].is_some_and(|x| x > 0.0 && x < 1.0), "{s:?}");
+        // Words only: the hand-set score, unchanged.
+        let words_only: Vec<SentenceFeatures> = fs
+            .iter()
+            .map(|f| SentenceFeatures {
+                cosine: None,
+                dense: None,
+                alignment: None,
+                ..*f
+            })
+            .collect();
+        let l = scores(&words_only, FeatureSet::Lexical);
+        assert_eq!(l, vec![None, Some(1.0), None, Some(0.2)]);
+    }
 }

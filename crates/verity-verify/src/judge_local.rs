@@ -24,6 +24,9 @@ pub struct LocalJudgeConfig {
     pub partial_coverage: f32,
     /// Relative difference of figures above which a mismatch is NOT_SUPPORTED (else PARTIAL).
     pub contradiction_gap: f64,
+    /// Weight of a passage's retrieval score (over the best passage's)
+    /// against its coverage of the claim when choosing the quote.
+    pub retrieval_weight: f32,
 }
 
 impl Default for LocalJudgeConfig {
@@ -32,6 +35,7 @@ impl Default for LocalJudgeConfig {
             supported_coverage: 0.7,
             partial_coverage: 0.5,
             contradiction_gap: 0.25,
+            retrieval_weight: 1.0,
         }
     }
 }
@@ -300,7 +304,7 @@ impl LocalJudge {
                 } else {
                     0.0
                 };
-                cover[i] + rel
+                cover[i] + cfg.retrieval_weight * rel
             })
             .collect();
         // Passages that cover enough of the claim to support it come first:
