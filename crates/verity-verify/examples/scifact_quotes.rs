@@ -188,10 +188,28 @@ async fn main() -> Res<()> {
     let mut dump = opt("--dump").map(std::fs::File::create).transpose()?;
     let mut feats = opt("--features").map(std::fs::File::create).transpose()?;
     let fetcher = Arc::new(verity_fetch::HttpFetcher::with_defaults()?);
+    // `--covering-min-relative X`: the judge's LocalJudgeConfig::covering_min_relative.
+    let judge_config = verity_verify::judge_local::LocalJudgeConfig {
+        covering_min_relative: opt("--covering-min-relative")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_default(),
+        ..Default::default()
+    };
     let v = Verifier::builder(fetcher.clone())
         .embedder(embedder.clone())
+        .judge(Arc::new(
+            verity_verify::judge_local::LocalJudge::with_config(judge_config),
+        ))
         .build();
     // Same passages, all of them: the ranking the judge's top 5 are cut from.
+    // `--time`: per citation once its source is indexed — the claim's own
+    // model pass (uncached) plus ranking, judge and checks.
+    let timer = if flag("--time") {
+        Some(verity_embed::LocalEmbedder::load_default()?)
+    } else {
+        None
+    };
+    let mut timed = (0usize, 0f64);
     let all_of = Verifier::builder(fetcher)
         .embedder(embedder)
         .top_k(10_000)
@@ -210,9 +228,9 @@ async fn main() -> Res<()> {
     let dir = data.join("scifact");
     let corpus = verity_verify::eval::scifact_corpus(&dir)?;
     let mut t = Tally::default();
-    // `--retrieval-weights 1,2,4`: the judge's quote with each weight of
-    // the retrieval score against coverage (LocalJudgeConfig::retrieval_weight).
-    let sweep: Vec<f32> = opt("--retrieval-weights")
+    // `--min-relative 0,0.1,0.3`: the judge's quote with each
+    // LocalJudgeConfig::covering_min_relative.
+    let sweep: Vec<f32> = opt("--min-relative")
         .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
         .unwrap_or_default();
     let mut swept = vec![[0usize; 2]; sweep.len()];
@@ -248,6 +266,17 @@ async fn main() -> Res<()> {
             let content = sents.join(" ");
             let (j, _, _) = v.judge_against(claim, &content, None).await?;
             let all = all_of.passages(claim, &content).await?;
+            if let Some(e) = &timer {
+                let t0 = std::time::Instant::now();
+                if flag("--tokens") {
+                    e.embed_tokens_blocking(&[claim])?;
+                } else if flag("--dense") {
+                    e.embed_blocking(&[claim])?;
+                }
+                v.judge_against(claim, &content, None).await?;
+                timed.0 += 1;
+                timed.1 += t0.elapsed().as_secs_f64() * 1000.0;
+            }
             let is_gold = |s: &str| gold.iter().any(|g| same_sentence(s, g));
             let rank = all.iter().position(|p| is_gold(&p.text));
             let quote = j.source_quote.clone().unwrap_or_default();
@@ -261,7 +290,7 @@ async fn main() -> Res<()> {
             for (k, w) in sweep.iter().enumerate() {
                 let judge = verity_verify::judge_local::LocalJudge::with_config(
                     verity_verify::judge_local::LocalJudgeConfig {
-                        retrieval_weight: *w,
+                        covering_min_relative: *w,
                         ..Default::default()
                     },
                 );
@@ -347,10 +376,17 @@ async fn main() -> Res<()> {
     }
     for (w, a) in sweep.iter().zip(&swept) {
         println!(
-            "judge quote, retrieval weight {w:<4}          {} (even {}, odd {})",
+            "judge quote, covering min relative {w:<4}   {} (even {}, odd {})",
             pct(total(*a), total(t.n)),
             pct(a[0], t.n[0]),
             pct(a[1], t.n[1])
+        );
+    }
+    if timed.0 > 0 {
+        println!(
+            "per citation, source indexed: {:.2} ms (claim pass, ranking, judge, checks; {} pairs)",
+            timed.1 / timed.0 as f64,
+            timed.0
         );
     }
     let mut h: Vec<_> = t.rank_hist.into_iter().collect();

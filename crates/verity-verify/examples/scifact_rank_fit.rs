@@ -88,7 +88,7 @@ fn fit(pairs: &[Pair], half: usize, l2: f64) -> Vec<f64> {
     let train: Vec<&Pair> = pairs.iter().filter(|p| p.half == half).collect();
     let lr = 0.5;
     for _ in 0..3000 {
-        let mut g = vec![0.0; FEATURES];
+        let mut g = [0.0; FEATURES];
         for p in &train {
             let s: Vec<f64> = p.xs.iter().map(|x| dot(&w, x)).collect();
             let m = s.iter().copied().fold(f64::NEG_INFINITY, f64::max);

@@ -35,6 +35,9 @@ const MIN_WORDS: usize = 3;
 /// Longest sentence kept as one passage (bytes); longer runs are cut.
 const MAX_SENTENCE: usize = 1200;
 
+/// A sentence's word-piece vectors and their weights ([`align::piece_weights`]).
+type SentencePieces = (Vec<Vec<f32>>, Vec<f64>);
+
 /// A source ready for passage search.
 #[derive(Debug)]
 pub struct SourceIndex {
@@ -49,7 +52,7 @@ pub struct SourceIndex {
     vectors: Option<Vec<Vec<f32>>>,
     /// Word-piece vectors and their weights per sentence, when the embedder
     /// gives them ([`Embedder::embed_tokens`]).
-    tokens: Option<Vec<(Vec<Vec<f32>>, Vec<f64>)>>,
+    tokens: Option<Vec<SentencePieces>>,
     /// Rhetorical role per sentence.
     roles: Vec<Role>,
     /// Short forms defined in the source → long forms.
@@ -355,12 +358,13 @@ pub fn score(f: &SentenceFeatures) -> Option<f64> {
     Some(sim + role)
 }
 
-/// Each sentence's score (`None`: not a passage). Words only: [`score`].
-/// With vectors: the fitted linear score ([`rank::weights`]) as a likelihood
+/// Each sentence's score (`None`: not a passage). Words, or words and
+/// sentence vectors: [`score`]. With word pieces too: the fitted linear
+/// score ([`rank::TOKEN_WEIGHTS`]) as a likelihood
 /// relative to the best sentence's, `exp(s − best)` (1 for the best; the
 /// judge weighs a passage by its score over the best one's).
 pub fn scores(fs: &[SentenceFeatures], set: FeatureSet) -> Vec<Option<f64>> {
-    if set == FeatureSet::Lexical {
+    if set != FeatureSet::Tokens {
         return fs.iter().map(score).collect();
     }
     let w = rank::weights(set);
@@ -532,6 +536,11 @@ mod tests {
         assert_eq!(s[0], None);
         assert_eq!(s[2], Some(1.0), "{s:?}");
         assert!(s[1].is_some_and(|x| x > 0.0 && x < 1.0), "{s:?}");
+        // Sentence vectors alone: the hand-set mix, 0.3 · BM25 + 0.7 · cosine.
+        let d = scores(&fs, FeatureSet::Dense);
+        assert_eq!(d[0], None);
+        assert!((d[1].unwrap_or(0.0) - 0.65).abs() < 1e-9, "{d:?}");
+        assert!((d[2].unwrap_or(0.0) - 0.7).abs() < 1e-9, "{d:?}");
         // Words only: the hand-set score, unchanged.
         let words_only: Vec<SentenceFeatures> = fs
             .iter()
