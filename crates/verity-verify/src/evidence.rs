@@ -11,6 +11,11 @@
 //! ([`rank::roles`]): background, aims and methods name a claim's topic
 //! without deciding it ([`BACKGROUND_PENALTY`]), stated findings do
 //! ([`FINDING_BONUS`]). Sentences with no similarity at all are not passages.
+//!
+//! When the embedder gives word-piece vectors ([`Embedder::embed_tokens`],
+//! the local models), the claim's word pieces are also aligned with each
+//! sentence's ([`align`]) and the score is the linear one fitted on SciFact
+//! ([`rank::TOKEN_WEIGHTS`], see [`scores`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
