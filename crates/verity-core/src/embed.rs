@@ -60,6 +60,20 @@ pub struct SpanEmbeddings {
     pub spans: Vec<Embedding>,
 }
 
+/// What [`Embedder::embed_tokens`] returns for one text: its vector and its
+/// word pieces' contextual vectors, for token-level alignment (BERTScore,
+/// ColBERT's MaxSim) where one pooled vector blurs a paraphrase.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TokenEmbeddings {
+    /// The vector of the whole text (as [`Embedder::embed`] gives it).
+    pub text: Embedding,
+    /// One L2-normalised vector per word piece read (special tokens
+    /// excluded; a text past the model's limit is truncated), in order.
+    pub tokens: Vec<Embedding>,
+    /// Byte range of each word piece in the text.
+    pub offsets: Vec<std::ops::Range<usize>>,
+}
+
 /// How an embedder computes span vectors in [`Embedder::embed_spans`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -101,6 +115,14 @@ pub trait Embedder: Send + Sync {
     /// from one pass ([`SpanMode::Pooled`]).
     async fn embed_spans(&self, items: &[SpanText]) -> Result<Vec<SpanEmbeddings>> {
         embed_spans_separately(self, items).await
+    }
+
+    /// Embed texts with their word pieces' contextual vectors, or `None`
+    /// when the embedder has no access to them (remote APIs: the default).
+    /// Local models answer from the same pass as [`embed`](Self::embed).
+    async fn embed_tokens(&self, texts: &[String]) -> Result<Option<Vec<TokenEmbeddings>>> {
+        let _ = texts;
+        Ok(None)
     }
 
     /// Embed a search query. Models with asymmetric prefixes

@@ -50,6 +50,7 @@ pub use document::{
 };
 pub use embed::{
     embed_spans_separately, Embedder, EmbedderId, Embedding, SpanEmbeddings, SpanMode, SpanText,
+    TokenEmbeddings,
 };
 pub use error::{
     ConfigError, Error, FetchError, InputError, ParseError, ProviderError, ProviderErrorKind,

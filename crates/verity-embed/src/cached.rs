@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use verity_core::cache::{embedding_key, vector_from_bytes, vector_to_bytes};
 use verity_core::{
     embed_spans_separately, Cache, Embedder, EmbedderId, Embedding, ProviderError,
-    ProviderErrorKind, Result, SpanEmbeddings, SpanMode, SpanText,
+    ProviderErrorKind, Result, SpanEmbeddings, SpanMode, SpanText, TokenEmbeddings,
 };
 
 /// Hit and miss counts of a [`CachedEmbedder`].
@@ -222,6 +222,11 @@ impl Embedder for CachedEmbedder {
 
     fn span_mode(&self) -> SpanMode {
         self.inner.span_mode()
+    }
+
+    /// Word-piece states are not cached (too large): the inner embedder's.
+    async fn embed_tokens(&self, texts: &[String]) -> Result<Option<Vec<TokenEmbeddings>>> {
+        self.inner.embed_tokens(texts).await
     }
 
     async fn embed_spans(&self, items: &[SpanText]) -> Result<Vec<SpanEmbeddings>> {

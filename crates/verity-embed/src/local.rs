@@ -31,7 +31,7 @@ use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, Tru
 use verity_core::embed::l2_normalize;
 use verity_core::{
     embed_spans_separately, ConfigError, Embedder, EmbedderId, Embedding, Error, ProviderError,
-    ProviderErrorKind, Result, SpanEmbeddings, SpanMode, SpanText,
+    ProviderErrorKind, Result, SpanEmbeddings, SpanMode, SpanText, TokenEmbeddings,
 };
 
 /// Name of the default local model.
@@ -323,6 +323,15 @@ fn span_frame(counter: &Tokenizer, max_len: usize) -> Option<Frame> {
     }
 }
 
+/// Every slot filled, or a clear error.
+fn filled<T>(out: Vec<Option<T>>) -> Result<Vec<T>> {
+    out.into_iter()
+        .map(|v| {
+            v.ok_or_else(|| provider_err(ProviderErrorKind::BadResponse, "a text got no vector"))
+        })
+        .collect()
+}
+
 fn tokenisation_failed(e: impl std::fmt::Display) -> Error {
     provider_err(
         ProviderErrorKind::InvalidRequest,
@@ -546,6 +555,18 @@ impl LocalEmbedder {
         Ok(enc.len())
     }
 
+    /// [`Embedder::embed_tokens`] synchronously on the calling thread;
+    /// `None` with the reference (candle) engine.
+    pub fn embed_tokens_blocking<S: AsRef<str>>(
+        &self,
+        texts: &[S],
+    ) -> Result<Option<Vec<TokenEmbeddings>>> {
+        match &self.model.net {
+            Net::Packed(bert) => self.model.embed_tokens(bert, texts).map(Some),
+            Net::Candle(_) => Ok(None),
+        }
+    }
+
     /// Embed synchronously on the calling thread (CPU-bound; from async code use
     /// [`Embedder::embed`], which moves the work to the blocking pool).
     pub fn embed_blocking<S: AsRef<str>>(&self, texts: &[S]) -> Result<Vec<Embedding>> {
@@ -554,6 +575,74 @@ impl LocalEmbedder {
 }
 
 impl Model {
+    /// Text vectors and word-piece states ([`Embedder::embed_tokens`]); packed engine only.
+    fn embed_tokens<S: AsRef<str>>(
+        &self,
+        bert: &Bert,
+        texts: &[S],
+    ) -> Result<Vec<TokenEmbeddings>> {
+        let inputs: Vec<&str> = texts.iter().map(AsRef::as_ref).collect();
+        let encodings = self
+            .tokenizer
+            .encode_batch(inputs, true)
+            .map_err(tokenisation_failed)?;
+        let mut order: Vec<usize> = (0..encodings.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(encodings.get(i).map_or(0, Encoding::len)));
+        let mut out: Vec<Option<TokenEmbeddings>> = vec![None; encodings.len()];
+        for batch in order.chunks(self.batch_size) {
+            let encs: Vec<&Encoding> = batch.iter().filter_map(|&i| encodings.get(i)).collect();
+            let lens: Vec<usize> = encs.iter().map(|e| e.len()).collect();
+            let ids: Vec<u32> = encs
+                .iter()
+                .flat_map(|e| e.get_ids().iter().copied())
+                .collect();
+            let types: Vec<u32> = encs
+                .iter()
+                .flat_map(|e| e.get_type_ids().iter().copied())
+                .collect();
+            let hidden = bert.forward(&ids, &types, &lens).map_err(inference_error)?;
+            let dim = hidden.dim(1).map_err(inference_error)?;
+            let flat = hidden
+                .flatten_all()
+                .and_then(|t| t.to_vec1::<f32>())
+                .map_err(inference_error)?;
+            let mut offset = 0;
+            for ((&i, enc), &len) in batch.iter().zip(&encs).zip(&lens) {
+                let rows = flat
+                    .get(offset * dim..(offset + len) * dim)
+                    .unwrap_or_default();
+                offset += len;
+                let text = match self.pooling {
+                    Pooling::Mean => spans::mean_rows(rows, dim, 0..len),
+                    Pooling::Cls => spans::mean_rows(rows, dim, 0..1),
+                };
+                let mut tokens = Vec::with_capacity(len);
+                let mut offsets = Vec::with_capacity(len);
+                for ((row, &special), o) in rows
+                    .chunks_exact(dim)
+                    .zip(enc.get_special_tokens_mask())
+                    .zip(enc.get_offsets())
+                {
+                    if special != 0 {
+                        continue;
+                    }
+                    let mut v = row.to_vec();
+                    l2_normalize(&mut v);
+                    tokens.push(v);
+                    offsets.push(o.0..o.1);
+                }
+                if let Some(slot) = out.get_mut(i) {
+                    *slot = Some(TokenEmbeddings {
+                        text,
+                        tokens,
+                        offsets,
+                    });
+                }
+            }
+        }
+        filled(out)
+    }
+
     fn embed<S: AsRef<str>>(&self, texts: &[S]) -> Result<Vec<Embedding>> {
         if texts.is_empty() {
             return Ok(Vec::new());
@@ -825,6 +914,28 @@ impl Embedder for LocalEmbedder {
                 ProviderErrorKind::BadResponse,
                 "pooled spans need the packed engine",
             )),
+        })
+        .await
+        .map_err(|e| {
+            provider_err(
+                ProviderErrorKind::BadResponse,
+                format!("inference task failed: {e}"),
+            )
+        })?
+    }
+
+    async fn embed_tokens(&self, texts: &[String]) -> Result<Option<Vec<TokenEmbeddings>>> {
+        if !matches!(self.model.net, Net::Packed(_)) {
+            return Ok(None);
+        }
+        if texts.is_empty() {
+            return Ok(Some(Vec::new()));
+        }
+        let model = Arc::clone(&self.model);
+        let texts = texts.to_vec();
+        tokio::task::spawn_blocking(move || match &model.net {
+            Net::Packed(bert) => model.embed_tokens(bert, &texts).map(Some),
+            Net::Candle(_) => Ok(None),
         })
         .await
         .map_err(|e| {

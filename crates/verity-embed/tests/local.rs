@@ -435,3 +435,56 @@ async fn pooled_spans_keep_the_text_vector_and_read_each_sentence() {
         Err(Error::Input(_))
     ));
 }
+
+/// Word-piece vectors: the text vector is `embed`'s, one unit vector per word
+/// piece with its byte range, and a word's piece finds the same word in
+/// another sentence as its closest piece there.
+#[tokio::test]
+async fn token_vectors_come_with_the_text_vector_and_offsets() {
+    let Some(dir) = model_dir() else { return };
+    let embedder = LocalEmbedder::builder(&dir).build().unwrap();
+    let texts = vec![
+        "Tregs expand in mice.".to_string(),
+        "Regulatory T cells proliferate in mice; rainfall was low.".to_string(),
+        String::new(),
+    ];
+    let t = embedder.embed_tokens(&texts).await.unwrap().unwrap();
+    let plain = embedder.embed(&texts).await.unwrap();
+    assert_eq!(t.len(), 3);
+    for (a, b) in t.iter().zip(&plain) {
+        assert!(cosine(&a.text, b) > 0.99999);
+        assert_eq!(a.tokens.len(), a.offsets.len());
+        assert!(a
+            .tokens
+            .iter()
+            .all(|v| (v.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-4));
+    }
+    // "[CLS] treg ##s expand in mice . [SEP]" without the markers.
+    let pieces: Vec<&str> = t[0].offsets.iter().map(|o| &texts[0][o.clone()]).collect();
+    assert_eq!(pieces.first(), Some(&"Tre"), "{pieces:?}");
+    assert_eq!(pieces.last(), Some(&"."));
+    assert!(t[2].tokens.is_empty());
+    let piece = |i: usize, word: &str| {
+        let k = t[i]
+            .offsets
+            .iter()
+            .position(|o| texts[i][o.clone()].eq_ignore_ascii_case(word))
+            .unwrap();
+        t[i].tokens[k].clone()
+    };
+    let mice = piece(0, "mice");
+    let closest = t[1]
+        .tokens
+        .iter()
+        .map(|v| cosine(&mice, v))
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(k, _)| &texts[1][t[1].offsets[k].clone()]);
+    assert_eq!(closest, Some("mice"));
+    // The reference engine has no word-piece access: `None`, not an error.
+    let reference = LocalEmbedder::builder(&dir)
+        .engine(Engine::CandleBert)
+        .build()
+        .unwrap();
+    assert!(reference.embed_tokens(&texts).await.unwrap().is_none());
+}

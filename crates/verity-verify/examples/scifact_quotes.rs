@@ -35,10 +35,17 @@ struct FileCached {
     inner: verity_embed::LocalEmbedder,
     map: Mutex<HashMap<String, Embedding>>,
     file: Option<PathBuf>,
+    /// Give word-piece vectors (token alignment; cached in memory only).
+    tokens: bool,
+    token_map: Mutex<HashMap<String, verity_core::TokenEmbeddings>>,
+}
+
+fn lock_err() -> verity_core::Error {
+    verity_core::Error::invalid_input("lock")
 }
 
 impl FileCached {
-    fn load(file: Option<PathBuf>) -> Res<Self> {
+    fn load(file: Option<PathBuf>, tokens: bool) -> Res<Self> {
         let mut map = HashMap::new();
         if let Some(f) = &file {
             if let Ok(s) = std::fs::read_to_string(f) {
@@ -54,6 +61,8 @@ impl FileCached {
             inner: verity_embed::LocalEmbedder::load_default()?,
             map: Mutex::new(map),
             file,
+            tokens,
+            token_map: Mutex::new(HashMap::new()),
         })
     }
 }
@@ -66,6 +75,33 @@ impl Embedder for FileCached {
     fn max_tokens(&self) -> usize {
         self.inner.max_tokens()
     }
+    async fn embed_tokens(
+        &self,
+        texts: &[String],
+    ) -> Result<Option<Vec<verity_core::TokenEmbeddings>>> {
+        if !self.tokens {
+            return Ok(None);
+        }
+        // Kept in memory for the run (the two verifiers index each source).
+        let missing: Vec<String> = {
+            let m = self.token_map.lock().map_err(|_| lock_err())?;
+            texts
+                .iter()
+                .filter(|t| !m.contains_key(*t))
+                .cloned()
+                .collect()
+        };
+        if !missing.is_empty() {
+            let got = self.inner.embed_tokens(&missing).await?.unwrap_or_default();
+            let mut m = self.token_map.lock().map_err(|_| lock_err())?;
+            for (t, v) in missing.into_iter().zip(got) {
+                m.insert(t, v);
+            }
+        }
+        let m = self.token_map.lock().map_err(|_| lock_err())?;
+        Ok(texts.iter().map(|t| m.get(t).cloned()).collect())
+    }
+
     async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {
         let missing: Vec<String> = {
             let m = self
@@ -144,16 +180,36 @@ async fn main() -> Res<()> {
     let embedder: Option<Arc<dyn Embedder>> = if flag("--dense") {
         Some(Arc::new(FileCached::load(
             opt("--embed-cache").map(PathBuf::from),
+            flag("--tokens"),
         )?))
     } else {
         None
     };
     let mut dump = opt("--dump").map(std::fs::File::create).transpose()?;
+    let mut feats = opt("--features").map(std::fs::File::create).transpose()?;
     let fetcher = Arc::new(verity_fetch::HttpFetcher::with_defaults()?);
+    // `--covering-min-relative X`: the judge's LocalJudgeConfig::covering_min_relative.
+    let judge_config = verity_verify::judge_local::LocalJudgeConfig {
+        covering_min_relative: opt("--covering-min-relative")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_default(),
+        ..Default::default()
+    };
     let v = Verifier::builder(fetcher.clone())
         .embedder(embedder.clone())
+        .judge(Arc::new(
+            verity_verify::judge_local::LocalJudge::with_config(judge_config),
+        ))
         .build();
     // Same passages, all of them: the ranking the judge's top 5 are cut from.
+    // `--time`: per citation once its source is indexed — the claim's own
+    // model pass (uncached) plus ranking, judge and checks.
+    let timer = if flag("--time") {
+        Some(verity_embed::LocalEmbedder::load_default()?)
+    } else {
+        None
+    };
+    let mut timed = (0usize, 0f64);
     let all_of = Verifier::builder(fetcher)
         .embedder(embedder)
         .top_k(10_000)
@@ -172,6 +228,12 @@ async fn main() -> Res<()> {
     let dir = data.join("scifact");
     let corpus = verity_verify::eval::scifact_corpus(&dir)?;
     let mut t = Tally::default();
+    // `--min-relative 0,0.1,0.3`: the judge's quote with each
+    // LocalJudgeConfig::covering_min_relative.
+    let sweep: Vec<f32> = opt("--min-relative")
+        .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_default();
+    let mut swept = vec![[0usize; 2]; sweep.len()];
     for line in std::fs::read_to_string(dir.join("claims_train.jsonl"))?
         .lines()
         .take(limit)
@@ -204,6 +266,17 @@ async fn main() -> Res<()> {
             let content = sents.join(" ");
             let (j, _, _) = v.judge_against(claim, &content, None).await?;
             let all = all_of.passages(claim, &content).await?;
+            if let Some(e) = &timer {
+                let t0 = std::time::Instant::now();
+                if flag("--tokens") {
+                    e.embed_tokens_blocking(&[claim])?;
+                } else if flag("--dense") {
+                    e.embed_blocking(&[claim])?;
+                }
+                v.judge_against(claim, &content, None).await?;
+                timed.0 += 1;
+                timed.1 += t0.elapsed().as_secs_f64() * 1000.0;
+            }
             let is_gold = |s: &str| gold.iter().any(|g| same_sentence(s, g));
             let rank = all.iter().position(|p| is_gold(&p.text));
             let quote = j.source_quote.clone().unwrap_or_default();
@@ -213,6 +286,19 @@ async fn main() -> Res<()> {
             }
             if rank.is_some_and(|r| r < 3) {
                 t.top3[half] += 1;
+            }
+            for (k, w) in sweep.iter().enumerate() {
+                let judge = verity_verify::judge_local::LocalJudge::with_config(
+                    verity_verify::judge_local::LocalJudgeConfig {
+                        covering_min_relative: *w,
+                        ..Default::default()
+                    },
+                );
+                let top: Vec<verity_core::Passage> = all.iter().take(5).cloned().collect();
+                let q = judge.decide(claim, &top).source_quote.unwrap_or_default();
+                if is_gold(&q) {
+                    swept[k][half] += 1;
+                }
             }
             let ours = sentence_spans(&content);
             let split_ok = gold
@@ -237,6 +323,19 @@ async fn main() -> Res<()> {
                 None => "not a sentence of ours".into(),
             };
             *t.rank_hist.entry(key).or_default() += 1;
+            if let Some(fo) = feats.as_mut() {
+                let idx = verity_verify::evidence::SourceIndex::lexical(&content);
+                let fs = v.features(claim, &content).await?;
+                for f in &fs {
+                    let text = idx.sentence(f.index).unwrap_or_default();
+                    writeln!(
+                        fo,
+                        "{}",
+                        json!({"id": cid, "doc": doc, "f": f, "gold": is_gold(text),
+                               "judge": same_sentence(text, &quote)})
+                    )?;
+                }
+            }
             if let Some(d) = dump.as_mut() {
                 let ps: Vec<Value> = all
                     .iter()
@@ -273,6 +372,21 @@ async fn main() -> Res<()> {
             pct(total(a), total(t.n)),
             pct(a[0], t.n[0]),
             pct(a[1], t.n[1])
+        );
+    }
+    for (w, a) in sweep.iter().zip(&swept) {
+        println!(
+            "judge quote, covering min relative {w:<4}   {} (even {}, odd {})",
+            pct(total(*a), total(t.n)),
+            pct(a[0], t.n[0]),
+            pct(a[1], t.n[1])
+        );
+    }
+    if timed.0 > 0 {
+        println!(
+            "per citation, source indexed: {:.2} ms (claim pass, ranking, judge, checks; {} pairs)",
+            timed.1 / timed.0 as f64,
+            timed.0
         );
     }
     let mut h: Vec<_> = t.rank_hist.into_iter().collect();

@@ -11,14 +11,20 @@
 //! ([`rank::roles`]): background, aims and methods name a claim's topic
 //! without deciding it ([`BACKGROUND_PENALTY`]), stated findings do
 //! ([`FINDING_BONUS`]). Sentences with no similarity at all are not passages.
+//!
+//! When the embedder gives word-piece vectors ([`Embedder::embed_tokens`],
+//! the local models), the claim's word pieces are also aligned with each
+//! sentence's ([`align`]) and the score is the linear one fitted on SciFact
+//! ([`rank::TOKEN_WEIGHTS`], see [`scores`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use verity_core::embed::cosine;
-use verity_core::{Embedder, Passage, Result};
+use verity_core::{Embedder, Passage, Result, TokenEmbeddings};
 
-use crate::rank::{self, Role};
+use crate::align::{self, Alignment};
+use crate::rank::{self, FeatureSet, Role};
 use crate::text::sentence_spans;
 
 /// Share of the dense (cosine) similarity in the mixed similarity, when
@@ -34,6 +40,9 @@ const MIN_WORDS: usize = 3;
 /// Longest sentence kept as one passage (bytes); longer runs are cut.
 const MAX_SENTENCE: usize = 1200;
 
+/// A sentence's word-piece vectors and their weights ([`align::piece_weights`]).
+type SentencePieces = (Vec<Vec<f32>>, Vec<f64>);
+
 /// A source ready for passage search.
 #[derive(Debug)]
 pub struct SourceIndex {
@@ -46,6 +55,9 @@ pub struct SourceIndex {
     df: HashMap<String, u32>,
     avg_len: f64,
     vectors: Option<Vec<Vec<f32>>>,
+    /// Word-piece vectors and their weights per sentence, when the embedder
+    /// gives them ([`Embedder::embed_tokens`]).
+    tokens: Option<Vec<SentencePieces>>,
     /// Rhetorical role per sentence.
     roles: Vec<Role>,
     /// Short forms defined in the source → long forms.
@@ -119,6 +131,7 @@ impl SourceIndex {
             df,
             avg_len: avg_len.max(1.0),
             vectors: None,
+            tokens: None,
             roles,
             abbrevs,
         }
@@ -134,11 +147,24 @@ impl SourceIndex {
                 .map(|r| content[r.clone()].to_string())
                 .collect();
             let mut vectors = Vec::with_capacity(texts.len());
+            let mut tokens = Vec::with_capacity(texts.len());
             for batch in texts.chunks(64) {
-                vectors.extend(e.embed(batch).await?);
+                match e.embed_tokens(batch).await? {
+                    Some(ts) if ts.len() == batch.len() => {
+                        for (t, text) in ts.into_iter().zip(batch) {
+                            let w = align::piece_weights(text, &t.offsets, |_| 1.0);
+                            vectors.push(t.text);
+                            tokens.push((t.tokens, w));
+                        }
+                    }
+                    _ => vectors.extend(e.embed(batch).await?),
+                }
             }
             if vectors.len() == texts.len() {
                 idx.vectors = Some(vectors);
+            }
+            if tokens.len() == texts.len() {
+                idx.tokens = Some(tokens);
             }
         }
         Ok(idx)
@@ -147,6 +173,11 @@ impl SourceIndex {
     /// The source text.
     pub fn content(&self) -> &str {
         &self.content
+    }
+
+    /// Sentence `i` (as numbered in [`SentenceFeatures::index`]).
+    pub fn sentence(&self, i: usize) -> Option<&str> {
+        self.spans.get(i).and_then(|r| self.content.get(r.clone()))
     }
 
     /// Number of sentences indexed.
@@ -162,6 +193,19 @@ impl SourceIndex {
     /// Whether sentence vectors are present.
     pub fn is_dense(&self) -> bool {
         self.vectors.is_some()
+    }
+
+    /// Whether word-piece vectors are present (token alignment).
+    pub fn has_tokens(&self) -> bool {
+        self.tokens.is_some()
+    }
+
+    /// Inverse sentence frequency of a (stemmed) term in this source; a
+    /// term the source lacks gets the highest.
+    fn idf(&self, term: &str) -> f64 {
+        let n = self.spans.len() as f64;
+        let df = f64::from(self.df.get(term).copied().unwrap_or(0));
+        ((n - df + 0.5) / (df + 0.5) + 1.0).ln()
     }
 
     fn bm25(&self, terms: &[String]) -> Vec<f64> {
@@ -188,43 +232,69 @@ impl SourceIndex {
             .collect()
     }
 
-    /// The `k` best sentences for `claim`, best first. `query_vector` is the
-    /// claim's embedding (same embedder as the index) for dense fusion.
-    pub fn passages(&self, claim: &str, query_vector: Option<&[f32]>, k: usize) -> Vec<Passage> {
-        if self.spans.is_empty() || k == 0 {
-            return Vec::new();
-        }
+    /// Ranking features of every sentence for `claim`: `query` is the
+    /// claim's embedding (same embedder as the index) for dense fusion, its
+    /// word-piece vectors for token alignment.
+    pub fn features(&self, claim: &str, query: &ClaimVectors) -> Vec<SentenceFeatures> {
         let terms = rank::expanded_terms(claim, &self.abbrevs);
         let lex = self.bm25(&terms);
         let max_lex = lex.iter().copied().fold(0.0, f64::max);
-        let lex: Vec<f64> = lex
-            .iter()
-            .map(|l| if max_lex > 0.0 { l / max_lex } else { 0.0 })
-            .collect();
-        let dense: Option<Vec<f64>> = match (&self.vectors, query_vector) {
-            (Some(vs), Some(q)) => Some(min_max(
-                &vs.iter()
-                    .map(|v| f64::from(cosine(v, q)))
-                    .collect::<Vec<_>>(),
-            )),
+        let cos: Option<Vec<f64>> = match (&self.vectors, query.vector.as_deref()) {
+            (Some(vs), Some(q)) => Some(vs.iter().map(|v| f64::from(cosine(v, q))).collect()),
             _ => None,
         };
-        let mut scored: Vec<(usize, f64)> = (0..self.spans.len())
-            .filter_map(|i| {
-                let sim = match &dense {
-                    Some(d) => (1.0 - DENSE_WEIGHT) * lex[i] + DENSE_WEIGHT * d[i],
-                    None => lex[i],
-                };
-                if sim <= 0.0 {
-                    return None;
-                }
-                let role = match self.roles[i] {
-                    Role::Background => -BACKGROUND_PENALTY,
-                    Role::Finding => FINDING_BONUS,
-                    Role::Neutral => 0.0,
-                };
-                Some((i, sim + role))
+        let dense = cos.as_deref().map(min_max);
+        let aligned: Option<Vec<Alignment>> = match (&self.tokens, &query.tokens) {
+            (Some(ts), Some(q)) => {
+                let qw = align::piece_weights(claim, &q.offsets, |t| self.idf(t));
+                Some(
+                    ts.iter()
+                        .map(|(v, w)| align::align(&q.tokens, &qw, v, w))
+                        .collect(),
+                )
+            }
+            _ => None,
+        };
+        let n = self.spans.len();
+        (0..n)
+            .map(|i| SentenceFeatures {
+                index: i,
+                lexical: if max_lex > 0.0 { lex[i] / max_lex } else { 0.0 },
+                cosine: cos.as_ref().map(|c| c[i]),
+                dense: dense.as_ref().map(|d| d[i]),
+                alignment: aligned.as_ref().map(|a| a[i]),
+                role: self.roles[i],
+                position: i as f64 / n.saturating_sub(1).max(1) as f64,
+                words: self.sentence(i).map_or(0, |s| s.split_whitespace().count()),
             })
+            .collect()
+    }
+
+    /// The `k` best sentences for `claim`, best first. `query_vector` is the
+    /// claim's embedding (same embedder as the index) for dense fusion.
+    pub fn passages(&self, claim: &str, query_vector: Option<&[f32]>, k: usize) -> Vec<Passage> {
+        let query = ClaimVectors {
+            vector: query_vector.map(<[f32]>::to_vec),
+            tokens: None,
+        };
+        self.passages_for(claim, &query, k)
+    }
+
+    /// The `k` best sentences for `claim` with its vectors (see [`features`](Self::features)).
+    pub fn passages_for(&self, claim: &str, query: &ClaimVectors, k: usize) -> Vec<Passage> {
+        if self.spans.is_empty() || k == 0 {
+            return Vec::new();
+        }
+        let fs = self.features(claim, query);
+        let set = match fs.first() {
+            Some(f) if f.alignment.is_some() => FeatureSet::Tokens,
+            Some(f) if f.dense.is_some() => FeatureSet::Dense,
+            _ => FeatureSet::Lexical,
+        };
+        let mut scored: Vec<(usize, f64)> = scores(&fs, set)
+            .into_iter()
+            .zip(&fs)
+            .filter_map(|(s, f)| s.map(|s| (f.index, s)))
             .collect();
         scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         scored
@@ -244,8 +314,82 @@ impl SourceIndex {
     }
 }
 
+/// A claim's vectors for [`SourceIndex::passages_for`].
+#[derive(Debug, Clone, Default)]
+pub struct ClaimVectors {
+    /// The claim's embedding.
+    pub vector: Option<Vec<f32>>,
+    /// The claim's word-piece vectors.
+    pub tokens: Option<TokenEmbeddings>,
+}
+
+/// What the ranking knows of one sentence against one claim.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SentenceFeatures {
+    /// Sentence number in the source.
+    pub index: usize,
+    /// BM25 divided by the source's best sentence's (0–1).
+    pub lexical: f64,
+    /// Cosine of the sentence and claim vectors.
+    pub cosine: Option<f64>,
+    /// The cosine min–max normalised over the source's sentences (0–1).
+    pub dense: Option<f64>,
+    /// Word-piece alignment with the claim.
+    pub alignment: Option<Alignment>,
+    /// Rhetorical role.
+    pub role: Role,
+    /// Place in the source, 0 (first sentence) to 1 (last).
+    pub position: f64,
+    /// Words in the sentence.
+    pub words: usize,
+}
+
+/// A sentence's hand-set ranking score (words, and the 0.3/0.7 mix with
+/// vectors), `None` when it has no similarity at all to the claim (not a
+/// passage).
+pub fn score(f: &SentenceFeatures) -> Option<f64> {
+    let sim = match f.dense {
+        Some(d) => (1.0 - DENSE_WEIGHT) * f.lexical + DENSE_WEIGHT * d,
+        None => f.lexical,
+    };
+    if sim <= 0.0 {
+        return None;
+    }
+    let role = match f.role {
+        Role::Background => -BACKGROUND_PENALTY,
+        Role::Finding => FINDING_BONUS,
+        Role::Neutral => 0.0,
+    };
+    Some(sim + role)
+}
+
+/// Each sentence's score (`None`: not a passage). Words, or words and
+/// sentence vectors: [`score`]. With word pieces too: the fitted linear
+/// score ([`rank::TOKEN_WEIGHTS`]) as a likelihood
+/// relative to the best sentence's, `exp(s − best)` (1 for the best; the
+/// judge weighs a passage by its score over the best one's).
+pub fn scores(fs: &[SentenceFeatures], set: FeatureSet) -> Vec<Option<f64>> {
+    if set != FeatureSet::Tokens {
+        return fs.iter().map(score).collect();
+    }
+    let w = rank::weights(set);
+    let lin: Vec<Option<f64>> = fs
+        .iter()
+        .zip(rank::feature_vectors(fs, set))
+        .map(|(f, x)| score(f).map(|_| w.iter().zip(x).map(|(a, b)| a * b).sum()))
+        .collect();
+    let best = lin
+        .iter()
+        .flatten()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max);
+    lin.into_iter()
+        .map(|s| s.map(|s| (s - best).exp()))
+        .collect()
+}
+
 /// `xs` rescaled to 0–1 (all 1 when they are equal and positive, else 0).
-fn min_max(xs: &[f64]) -> Vec<f64> {
+pub(crate) fn min_max(xs: &[f64]) -> Vec<f64> {
     let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     if hi > lo {
@@ -363,5 +507,56 @@ mod tests {
         let p = idx.passages("felines", Some(&[0.9, 0.1]), 3);
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].text, "Cats purr when content.");
+    }
+
+    fn features_of(lex: &[f64], dense: &[f64], recall: &[f64]) -> Vec<SentenceFeatures> {
+        (0..lex.len())
+            .map(|i| SentenceFeatures {
+                index: i,
+                lexical: lex[i],
+                cosine: Some(0.3 + dense[i] / 4.0),
+                dense: Some(dense[i]),
+                alignment: Some(Alignment {
+                    recall: recall[i],
+                    precision: 0.5,
+                }),
+                role: Role::Neutral,
+                position: i as f64 / (lex.len() - 1) as f64,
+                words: 20,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fitted_scores_are_relative_likelihoods_and_alignment_decides_a_paraphrase() {
+        // Sentence 1 shares the claim's words; sentence 2 says the claim in
+        // other words (no shared word, the closest vector and word pieces);
+        // sentence 0 has nothing of it at all and is no passage.
+        let fs = features_of(
+            &[0.0, 1.0, 0.0, 0.2],
+            &[0.0, 0.5, 1.0, 0.3],
+            &[0.30, 0.45, 0.85, 0.35],
+        );
+        let s = scores(&fs, FeatureSet::Tokens);
+        assert_eq!(s[0], None);
+        assert_eq!(s[2], Some(1.0), "{s:?}");
+        assert!(s[1].is_some_and(|x| x > 0.0 && x < 1.0), "{s:?}");
+        // Sentence vectors alone: the hand-set mix, 0.3 · BM25 + 0.7 · cosine.
+        let d = scores(&fs, FeatureSet::Dense);
+        assert_eq!(d[0], None);
+        assert!((d[1].unwrap_or(0.0) - 0.65).abs() < 1e-9, "{d:?}");
+        assert!((d[2].unwrap_or(0.0) - 0.7).abs() < 1e-9, "{d:?}");
+        // Words only: the hand-set score, unchanged.
+        let words_only: Vec<SentenceFeatures> = fs
+            .iter()
+            .map(|f| SentenceFeatures {
+                cosine: None,
+                dense: None,
+                alignment: None,
+                ..*f
+            })
+            .collect();
+        let l = scores(&words_only, FeatureSet::Lexical);
+        assert_eq!(l, vec![None, Some(1.0), None, Some(0.2)]);
     }
 }

@@ -24,6 +24,10 @@ pub struct LocalJudgeConfig {
     pub partial_coverage: f32,
     /// Relative difference of figures above which a mismatch is NOT_SUPPORTED (else PARTIAL).
     pub contradiction_gap: f64,
+    /// Least retrieval score (over the best passage's) for a passage that
+    /// covers the claim to take precedence over better-retrieved ones that
+    /// don't, when choosing the quote (0: any covering passage does).
+    pub covering_min_relative: f32,
 }
 
 impl Default for LocalJudgeConfig {
@@ -32,6 +36,7 @@ impl Default for LocalJudgeConfig {
             supported_coverage: 0.7,
             partial_coverage: 0.5,
             contradiction_gap: 0.25,
+            covering_min_relative: 0.0,
         }
     }
 }
@@ -293,19 +298,21 @@ impl LocalJudge {
         // background one that merely repeats more of the claim's words);
         // earlier (better retrieved) on ties.
         let top_score = passages.iter().map(|p| p.score).fold(0.0f32, f32::max);
-        let pick: Vec<f32> = (0..passages.len())
-            .map(|i| {
-                let rel = if top_score > 0.0 {
-                    (passages[i].score / top_score).clamp(-1.0, 1.0)
+        let rel: Vec<f32> = passages
+            .iter()
+            .map(|p| {
+                if top_score > 0.0 {
+                    (p.score / top_score).clamp(-1.0, 1.0)
                 } else {
                     0.0
-                };
-                cover[i] + rel
+                }
             })
             .collect();
+        let pick: Vec<f32> = (0..passages.len()).map(|i| cover[i] + rel[i]).collect();
         // Passages that cover enough of the claim to support it come first:
         // the verdict rests on one of them when there is one.
-        let covering = |i: usize| cover[i] >= cfg.supported_coverage;
+        let covering =
+            |i: usize| cover[i] >= cfg.supported_coverage && rel[i] >= cfg.covering_min_relative;
         let any_covering = (0..passages.len()).any(covering);
         let best = (0..passages.len())
             .filter(|&i| !any_covering || covering(i))

@@ -16,6 +16,7 @@
 //!
 //! Entry point: [`Verifier::builder`].
 
+pub mod align;
 pub mod checks;
 pub mod claims;
 pub mod eval;

@@ -16,7 +16,7 @@ use verity_fetch::ResolverConfig;
 
 use crate::checks::{self, CheckOutcome};
 use crate::claims::{self, Extraction};
-use crate::evidence::EvidenceCache;
+use crate::evidence::{ClaimVectors, EvidenceCache, SentenceFeatures, SourceIndex};
 use crate::judge_local::LocalJudge;
 use crate::report::{Report, Statistics, Summary, UnavailableSource};
 use crate::sources::fetch_all;
@@ -323,11 +323,42 @@ impl Verifier {
             .cache
             .get_or_build(content, self.embedder.as_deref())
             .await?;
-        let qv = match (&self.embedder, idx.is_dense()) {
-            (Some(e), true) => Some(e.embed_query(claim).await?),
-            _ => None,
+        let query = self.claim_vectors(claim, &idx).await?;
+        Ok(idx.passages_for(claim, &query, self.top_k))
+    }
+
+    /// Ranking features of every sentence of `content` for `claim`, in
+    /// source order (see [`SourceIndex::features`]).
+    pub async fn features(&self, claim: &str, content: &str) -> Result<Vec<SentenceFeatures>> {
+        let idx = self
+            .cache
+            .get_or_build(content, self.embedder.as_deref())
+            .await?;
+        let query = self.claim_vectors(claim, &idx).await?;
+        Ok(idx.features(claim, &query))
+    }
+
+    /// The claim's vector (and word-piece vectors when the index has them).
+    async fn claim_vectors(&self, claim: &str, idx: &SourceIndex) -> Result<ClaimVectors> {
+        let Some(e) = self.embedder.as_deref().filter(|_| idx.is_dense()) else {
+            return Ok(ClaimVectors::default());
         };
-        Ok(idx.passages(claim, qv.as_deref(), self.top_k))
+        if idx.has_tokens() {
+            if let Some(t) = e
+                .embed_tokens(&[claim.to_string()])
+                .await?
+                .and_then(|mut v| v.pop())
+            {
+                return Ok(ClaimVectors {
+                    vector: Some(t.text.clone()),
+                    tokens: Some(t),
+                });
+            }
+        }
+        Ok(ClaimVectors {
+            vector: Some(e.embed_query(claim).await?),
+            tokens: None,
+        })
     }
 
     async fn split_atomic(&self, text: &str, extraction: &mut Extraction) -> usize {
