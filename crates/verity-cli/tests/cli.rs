@@ -475,7 +475,8 @@ fn reindex_on_redis_through_redis_url() {
     };
     let out = on_redis(&["search", "fee rate parts per million", "--mode", "lexical"]);
     assert_ok(&out);
-    assert_eq!(json(&out.stdout)["hits"][0]["doc"]["uid"], "fees");
+    let hits = json(&out.stdout);
+    assert_eq!(hits["hits"][0]["doc"]["uid"], "fees", "{hits:#}");
     // More documents, so that BM25 document frequencies mean something for `ask`'s guardrail.
     let notes = tmp.path().join("notes.md");
     let filler = tmp.path().join("filler.jsonl");

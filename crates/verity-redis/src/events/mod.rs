@@ -29,7 +29,7 @@ use verity_core::{
     Fusion, Result, StoreError, TimeOrder,
 };
 
-use crate::conn::{as_string, connect, map_err, ConnectOptions};
+use crate::conn::{after_schema_change, as_string, connect, map_err, ConnectOptions};
 use crate::query::{escape, text_clause, TAG_SEPARATOR};
 use reply::{parse_hits, Hit};
 
@@ -198,7 +198,7 @@ impl RedisEventStore {
             .arg(&["ts", "NUMERIC", "SORTABLE"])
             .arg(&["exp", "NUMERIC"]);
         match self.run(&cmd, "FT.CREATE").await {
-            Ok(_) => {}
+            Ok(_) => after_schema_change(&self.con, &self.index()).await?,
             Err(Error::Store(StoreError::Backend(m))) if m.contains("already exists") => {}
             Err(e) => return Err(e),
         }
@@ -233,7 +233,7 @@ impl RedisEventStore {
             .arg("EF_RUNTIME")
             .arg(self.opts.ef_runtime.to_string());
         match self.run(&alter, "FT.ALTER add vector field").await {
-            Ok(_) => Ok(()),
+            Ok(_) => after_schema_change(&self.con, &self.index()).await,
             Err(Error::Store(StoreError::Backend(m)))
                 if m.contains("Duplicate") || m.contains("already exists") =>
             {

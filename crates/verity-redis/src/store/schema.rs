@@ -9,7 +9,7 @@ use verity_core::{EmbedderId, Error, Result, StoreError};
 
 use super::keys::{chunk_prefix, ft_name, meta_key, CATALOG_KEY};
 use super::{backend, RedisStore};
-use crate::conn::{as_f64, as_string, bad_reply, map_err};
+use crate::conn::{after_schema_change, as_string, bad_reply, info_field, map_err, wait_scanned};
 use crate::query::TAG_SEPARATOR;
 
 impl RedisStore {
@@ -80,7 +80,7 @@ impl RedisStore {
             cmd.arg(self.vec_field_args(d));
         }
         match self.run(&cmd, "FT.CREATE").await {
-            Ok(_) => {}
+            Ok(_) => after_schema_change(&self.con, &ft_name(&self.index)).await?,
             Err(Error::Store(StoreError::Backend(m))) if m.contains("already exists") => {}
             Err(e) => return Err(e),
         }
@@ -125,7 +125,7 @@ impl RedisStore {
             .arg("ADD")
             .arg(self.vec_field_args(cur.dim));
         match self.run(&alter, "FT.ALTER add vector field").await {
-            Ok(_) => {}
+            Ok(_) => after_schema_change(&self.con, &ft_name(&self.index)).await?,
             Err(Error::Store(StoreError::Backend(m)))
                 if m.to_ascii_lowercase().contains("duplicate") => {}
             Err(e) => return Err(e),
@@ -142,37 +142,8 @@ impl RedisStore {
     /// Wait until RediSearch has finished (re)indexing existing hashes (after
     /// a restart or an `FT.ALTER`), up to `timeout`. Returns whether it finished.
     pub async fn wait_indexed(&self, timeout: std::time::Duration) -> Result<bool> {
-        let deadline = tokio::time::Instant::now() + timeout;
-        loop {
-            let info = self
-                .run(redis::cmd("FT.INFO").arg(ft_name(&self.index)), "FT.INFO")
-                .await?;
-            let indexing = info_field(&info, "indexing")
-                .and_then(as_f64)
-                .unwrap_or(0.0);
-            if indexing == 0.0 {
-                return Ok(true);
-            }
-            if tokio::time::Instant::now() >= deadline {
-                return Ok(false);
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
+        wait_scanned(&self.con, &ft_name(&self.index), timeout).await
     }
-}
-
-/// Value of `name` in an `FT.INFO` reply (a flat `[name, value, …]` array).
-pub(crate) fn info_field<'a>(info: &'a Value, name: &str) -> Option<&'a Value> {
-    let Value::Array(items) = info else {
-        return None;
-    };
-    let mut it = items.iter();
-    while let (Some(k), Some(v)) = (it.next(), it.next()) {
-        if as_string(k).as_deref() == Some(name) {
-            return Some(v);
-        }
-    }
-    None
 }
 
 /// The index an alias points at (`None` when `name` is not an alias or does not exist).
