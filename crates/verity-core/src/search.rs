@@ -324,11 +324,9 @@ impl SearchQuery {
     }
 
     /// Candidates taken from each list before fusion in hybrid mode, the same
-    /// on every backend. Score fusion (z-score, min-max) normalises over the
-    /// lists, so they must be deep enough to reach low scores: 100 was as good
-    /// as 200 on SciFact (docs/benchmarks.d/quality.md) and keeps recall@100.
+    /// on every backend ([`crate::validate::candidate_depth`] of `k`).
     pub fn candidate_depth(&self) -> usize {
-        (self.k * 4).max(100)
+        crate::validate::candidate_depth(self.k)
     }
 }
 

@@ -29,19 +29,33 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for q in queries.iter().take(20) {
         e.embed_blocking(&[q])?; // warm-up
     }
+    // `VIA=async`: through `Embedder::embed_query` on a tokio runtime, as a
+    // search does (a blocking-pool hop before the pass).
+    let via_async = std::env::var("VIA").is_ok_and(|v| v == "async");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
     let mut ms: Vec<f64> = queries
         .iter()
         .map(|q| {
             let t = Instant::now();
-            e.embed_blocking(&[q])
-                .map(|_| t.elapsed().as_secs_f64() * 1000.0)
+            if via_async {
+                rt.block_on(verity_core::Embedder::embed_query(&e, q))
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())?;
+            } else {
+                e.embed_blocking(&[q]).map_err(|e| e.to_string())?;
+            }
+            Ok::<_, String>(t.elapsed().as_secs_f64() * 1000.0)
         })
         .collect::<Result<_, _>>()?;
     ms.sort_by(f64::total_cmp);
     let pct = |p: f64| ms[((ms.len() - 1) as f64 * p).round() as usize];
     println!(
-        "{} queries, {:.1} word pieces on average, RAYON_NUM_THREADS={:?}, {}: p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms",
+        "{} queries{}, {:.1} word pieces on average, RAYON_NUM_THREADS={:?}, {}: p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms",
         ms.len(),
+        if via_async { " via embed_query" } else { "" },
         tokens as f64 / ms.len().max(1) as f64,
         std::env::var("RAYON_NUM_THREADS").ok(),
         simd::kernel_note(),

@@ -23,6 +23,9 @@
 
 /// Below this many rows per thread a scan stays on the calling thread.
 const ROWS_PER_PART: usize = 8_192;
+/// The same for the rows a sign-bit pre-filter kept (scattered rows: each
+/// costs more than in a sequential scan).
+const LISTED_ROWS_PER_PART: usize = 2_048;
 
 /// Int8 codes of every slot's vector, row after row, with one scale per row.
 #[derive(Debug, Default)]
@@ -151,11 +154,13 @@ impl<F: Fn(usize) -> bool> pulp::WithSimd for Hamming<'_, F> {
             if !allowed(row) {
                 continue;
             }
-            let d: u32 = words
-                .iter()
-                .zip(&q.bits)
-                .map(|(a, b)| (a ^ b).count_ones())
-                .sum();
+            // A plain loop, not an iterator closure: a closure is compiled
+            // apart, without the `#[target_feature]`s, so `count_ones`
+            // would fall back to the bit-twiddling sequence.
+            let mut d = 0u32;
+            for (a, b) in words.iter().zip(&q.bits) {
+                d += (a ^ b).count_ones();
+            }
             out.push((d, row as u32));
         }
         out
@@ -176,14 +181,20 @@ impl pulp::WithSimd for ScoreRows<'_> {
     fn with_simd<S: pulp::Simd>(self, _simd: S) -> Self::Output {
         let ScoreRows { rows, q, list } = self;
         let d = rows.dim;
-        list.iter()
-            .filter_map(|&row| {
-                let r = row as usize;
-                let codes = rows.codes.get(r * d..(r + 1) * d)?;
-                let scale = rows.scales.get(r)?;
-                Some((dot_i8(codes, &q.codes) as f32 * scale * q.scale, row))
-            })
-            .collect()
+        // A plain loop (see [`Hamming`]): inside a `filter_map` closure the
+        // dot product compiled without AVX2 and took ~0.3 µs a row, 8× the
+        // scan's.
+        let mut out = Vec::with_capacity(list.len());
+        for &row in list {
+            let r = row as usize;
+            let (Some(codes), Some(scale)) =
+                (rows.codes.get(r * d..(r + 1) * d), rows.scales.get(r))
+            else {
+                continue;
+            };
+            out.push((dot_i8(codes, &q.codes) as f32 * scale * q.scale, row));
+        }
+        out
     }
 }
 
@@ -291,10 +302,12 @@ impl QuantizedVectors {
         // Rows in storage order: the int8 pass then reads memory forwards.
         let mut list: Vec<u32> = near.into_iter().map(|(_, row)| row).collect();
         list.sort_unstable();
-        pulp::Arch::new().dispatch(ScoreRows {
-            rows: self,
-            q,
-            list: &list,
+        in_parts_of(list.len(), LISTED_ROWS_PER_PART, |range| {
+            pulp::Arch::new().dispatch(ScoreRows {
+                rows: self,
+                q,
+                list: &list[range],
+            })
         })
     }
 
@@ -308,8 +321,19 @@ impl QuantizedVectors {
 /// `part(range)` over `0..n`: one contiguous range per rayon thread (at least
 /// [`ROWS_PER_PART`] rows each), results concatenated in row order.
 fn in_parts<T: Send>(n: usize, part: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync) -> Vec<T> {
+    in_parts_of(n, ROWS_PER_PART, part)
+}
+
+/// `part(range)` over `0..n`, split into one contiguous range per rayon
+/// thread when each holds at least `min_part` items; the results are
+/// concatenated in order, so the answer is the single-threaded one.
+pub(crate) fn in_parts_of<T: Send>(
+    n: usize,
+    min_part: usize,
+    part: impl Fn(std::ops::Range<usize>) -> Vec<T> + Sync,
+) -> Vec<T> {
     use rayon::prelude::*;
-    let parts = rayon::current_num_threads().min(n / ROWS_PER_PART).max(1);
+    let parts = rayon::current_num_threads().min(n / min_part.max(1)).max(1);
     if parts == 1 {
         return part(0..n);
     }

@@ -6,12 +6,16 @@ use std::collections::HashSet;
 use verity_core::Result;
 
 use super::{by_similarity, dot, normalized, DenseIndex};
+use crate::quantized::in_parts_of;
 
 /// Rows re-scored exactly per group asked for, at first (SciFact chunks own
 /// ~10 vectors: a chunk and its sentences).
 const ROWS_PER_GROUP: usize = 16;
 /// Fewest rows re-scored exactly.
 const MIN_RESCORED: usize = 1024;
+/// Rows re-scored per rayon thread, at least (each reads a 1.5 KB f32 vector
+/// from its own allocation).
+const RESCORED_PER_PART: usize = 256;
 /// When and how widely the rows are ranked by sign bits before the int8 pass.
 #[derive(Debug, Clone, Copy)]
 struct Prefilter {
@@ -47,14 +51,19 @@ impl pulp::WithSimd for Rescore<'_> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, _simd: S) -> Self::Output {
-        self.rows
-            .iter()
-            .filter_map(|&(_, row)| {
-                let s = self.index.slots.get(row as usize)?;
-                let p = s.point.as_ref()?;
-                Some((s.id, dot(self.q, p.get_v()).clamp(-1.0, 1.0)))
-            })
-            .collect()
+        // A plain loop: a closure would be compiled without the CPU features
+        // (see `quantized::Hamming`). The lanes, and so the sums, are the same.
+        let mut out = Vec::with_capacity(self.rows.len());
+        for &(_, row) in self.rows {
+            let Some(s) = self.index.slots.get(row as usize) else {
+                continue;
+            };
+            let Some(p) = s.point.as_ref() else {
+                continue;
+            };
+            out.push((s.id, dot(self.q, p.get_v()).clamp(-1.0, 1.0)));
+        }
+        out
     }
 }
 
@@ -125,10 +134,13 @@ impl DenseIndex {
             if take < approx.len() {
                 approx.select_nth_unstable_by(take - 1, |a, b| b.0.total_cmp(&a.0));
             }
-            let mut exact = pulp::Arch::new().dispatch(Rescore {
-                index: self,
-                q: &q,
-                rows: approx.get(..take).unwrap_or(&approx),
+            let rows = approx.get(..take).unwrap_or(&approx);
+            let mut exact = in_parts_of(rows.len(), RESCORED_PER_PART, |range| {
+                pulp::Arch::new().dispatch(Rescore {
+                    index: self,
+                    q: &q,
+                    rows: &rows[range],
+                })
             });
             exact.sort_by(by_similarity);
             let mut seen = HashSet::with_capacity(groups);

@@ -1,6 +1,7 @@
 //! The dense index: loaded from its dump or rebuilt from the vector BLOBs,
 //! persisted by `flush`, searched with best-vector-per-chunk grouping.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 
@@ -105,15 +106,11 @@ impl Inner {
         res
     }
 
-    pub(super) fn dense_candidates(
-        &self,
-        c: &Connection,
-        q: &SearchQuery,
-        vector: &[f32],
-        limit: usize,
-    ) -> Result<Vec<(i64, f32)>> {
+    /// Whether the index has vectors to search (`false`: no embedder yet),
+    /// after checking `vector`'s dimension against its embedder.
+    pub(super) fn check_query_vector(&self, vector: &[f32]) -> Result<bool> {
         let Some(emb) = self.embedder.read().clone() else {
-            return Ok(Vec::new());
+            return Ok(false);
         };
         if vector.len() != emb.dim {
             return Err(StoreError::EmbedderMismatch {
@@ -122,7 +119,35 @@ impl Inner {
             }
             .into());
         }
+        Ok(true)
+    }
+
+    pub(super) fn dense_candidates(
+        &self,
+        c: &Connection,
+        q: &SearchQuery,
+        vector: &[f32],
+        limit: usize,
+    ) -> Result<Vec<(i64, f32)>> {
+        if !self.check_query_vector(vector)? {
+            return Ok(Vec::new());
+        }
         let allowed = self.allowed_ids(c, q, true)?;
+        self.dense_ranked(vector, limit, allowed.as_ref())
+    }
+
+    /// The dense candidates among `allowed` chunks (`None`: all), best
+    /// first: the part of [`Self::dense_candidates`] that needs no database
+    /// connection, so that a hybrid search runs it beside the lexical one.
+    pub(super) fn dense_ranked(
+        &self,
+        vector: &[f32],
+        limit: usize,
+        allowed: Option<&HashSet<u64>>,
+    ) -> Result<Vec<(i64, f32)>> {
+        let Some(emb) = self.embedder.read().clone() else {
+            return Ok(Vec::new());
+        };
         let dense = self.dense.read();
         let Some(idx) = dense.as_ref() else {
             return Ok(Vec::new());
@@ -142,12 +167,9 @@ impl Inner {
         let limit = limit.max(1);
         let fetch = limit.saturating_mul(4).max(idx.params().ef_search);
         let chunk_of = |key: u64| vector_keys::chunk_of(key) as u64;
-        let in_set = |key: u64| {
-            allowed
-                .as_ref()
-                .is_none_or(|set| set.contains(&(vector_keys::chunk_of(key) as u64)))
-        };
-        let filter: Option<&(dyn Fn(u64) -> bool + Sync)> = match &allowed {
+        let in_set =
+            |key: u64| allowed.is_none_or(|set| set.contains(&(vector_keys::chunk_of(key) as u64)));
+        let filter: Option<&(dyn Fn(u64) -> bool + Sync)> = match allowed {
             Some(_) => Some(&in_set),
             None => None,
         };

@@ -223,6 +223,28 @@ impl Inner {
         Ok(Some(set))
     }
 
+    /// Both candidate lists of a hybrid search, `depth` each. The dense
+    /// ranking needs no connection: it runs on a rayon worker while this
+    /// thread ranks lexically, so the two overlap on a multi-core machine.
+    fn hybrid_candidates(
+        &self,
+        c: &Connection,
+        q: &SearchQuery,
+        depth: usize,
+    ) -> Result<(Vec<(i64, f32)>, Vec<(i64, f32)>)> {
+        let Some(v) = q.vector.as_deref() else {
+            return Ok((self.lexical(c, q, depth)?, Vec::new()));
+        };
+        self.check_query_vector(v)?;
+        let allowed = self.allowed_ids(c, q, true)?;
+        let mut dense = Ok(Vec::new());
+        let lex = rayon::in_place_scope(|s| {
+            s.spawn(|_| dense = self.dense_ranked(v, depth, allowed.as_ref()));
+            self.lexical(c, q, depth)
+        });
+        Ok((lex?, dense?))
+    }
+
     pub(super) fn search_sync(&self, q: &SearchQuery) -> Result<Vec<ScoredChunk>> {
         validate_query(q, self.embedder.read().as_ref())?;
         if q.k == 0 {
@@ -246,11 +268,7 @@ impl Inner {
                             .collect()
                     }
                     SearchMode::Hybrid => {
-                        let lex = self.lexical(tx, q, depth)?;
-                        let dense = match &q.vector {
-                            Some(v) => self.dense_candidates(tx, q, v, depth)?,
-                            None => Vec::new(),
-                        };
+                        let (lex, dense) = self.hybrid_candidates(tx, q, depth)?;
                         let lex_map: HashMap<i64, f32> = lex.iter().copied().collect();
                         let dense_map: HashMap<i64, f32> = dense.iter().copied().collect();
                         let as_str = |l: &[(i64, f32)]| {
