@@ -120,42 +120,6 @@ pub(crate) fn is_unknown_index(lower: &str) -> bool {
     (lower.contains("unknown") && lower.contains("index")) || lower.contains("no such index")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn transient_errors_are_unavailable() {
-        let refused = RedisError::from(std::io::Error::new(
-            std::io::ErrorKind::ConnectionRefused,
-            "refused",
-        ));
-        assert!(matches!(
-            map_err(refused, "x"),
-            Error::Store(StoreError::Unavailable(_))
-        ));
-        let reset = RedisError::from(std::io::Error::new(
-            std::io::ErrorKind::ConnectionReset,
-            "reset",
-        ));
-        assert!(map_err(reset, "x").is_transient());
-        let loading = RedisError::from((redis::ErrorKind::BusyLoadingError, "LOADING"));
-        assert!(map_err(loading, "x").is_transient());
-        let other = RedisError::from((redis::ErrorKind::ResponseError, "WRONGTYPE"));
-        assert!(matches!(
-            map_err(other, "x"),
-            Error::Store(StoreError::Backend(_))
-        ));
-        assert!(is_unknown_index("unknown: index name"));
-        assert!(is_unknown_index("unknown index name"));
-        assert!(!is_unknown_index("syntax error"));
-        assert_eq!(
-            redact("redis://:secret@127.0.0.1:6379/0"),
-            "redis://:***@127.0.0.1:6379/0"
-        );
-    }
-}
-
 /// Value of `name` in an `FT.INFO` reply (a flat `[name, value, …]` array).
 pub(crate) fn info_field<'a>(info: &'a Value, name: &str) -> Option<&'a Value> {
     let Value::Array(items) = info else {
@@ -222,4 +186,40 @@ pub(crate) async fn after_schema_change(con: &ConnectionManager, ft: &str) -> Re
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transient_errors_are_unavailable() {
+        let refused = RedisError::from(std::io::Error::new(
+            std::io::ErrorKind::ConnectionRefused,
+            "refused",
+        ));
+        assert!(matches!(
+            map_err(refused, "x"),
+            Error::Store(StoreError::Unavailable(_))
+        ));
+        let reset = RedisError::from(std::io::Error::new(
+            std::io::ErrorKind::ConnectionReset,
+            "reset",
+        ));
+        assert!(map_err(reset, "x").is_transient());
+        let loading = RedisError::from((redis::ErrorKind::BusyLoadingError, "LOADING"));
+        assert!(map_err(loading, "x").is_transient());
+        let other = RedisError::from((redis::ErrorKind::ResponseError, "WRONGTYPE"));
+        assert!(matches!(
+            map_err(other, "x"),
+            Error::Store(StoreError::Backend(_))
+        ));
+        assert!(is_unknown_index("unknown: index name"));
+        assert!(is_unknown_index("unknown index name"));
+        assert!(!is_unknown_index("syntax error"));
+        assert_eq!(
+            redact("redis://:secret@127.0.0.1:6379/0"),
+            "redis://:***@127.0.0.1:6379/0"
+        );
+    }
 }

@@ -18,6 +18,9 @@ use crate::db::{db_err, in_snapshot};
 use crate::filter_sql::filters_to_sql;
 use crate::fts::{query_words, words_expression};
 
+/// Chunk ids with their scores, best first.
+type Ranked = Vec<(i64, f32)>;
+
 impl Inner {
     pub(super) fn fingerprints_sync(
         &self,
@@ -231,7 +234,7 @@ impl Inner {
         c: &Connection,
         q: &SearchQuery,
         depth: usize,
-    ) -> Result<(Vec<(i64, f32)>, Vec<(i64, f32)>)> {
+    ) -> Result<(Ranked, Ranked)> {
         let Some(v) = q.vector.as_deref() else {
             return Ok((self.lexical(c, q, depth)?, Vec::new()));
         };
