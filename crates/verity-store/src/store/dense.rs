@@ -145,46 +145,80 @@ impl Inner {
         limit: usize,
         allowed: Option<&HashSet<u64>>,
     ) -> Result<Vec<(i64, f32)>> {
-        let Some(emb) = self.embedder.read().clone() else {
+        let Some(dim) = self.embedder.read().as_ref().map(|e| e.dim) else {
             return Ok(Vec::new());
         };
         let dense = self.dense.read();
-        let Some(idx) = dense.as_ref() else {
-            return Ok(Vec::new());
-        };
-        if idx.dim() != emb.dim {
-            return Err(StoreError::Corrupt(
-                "dense index dimension differs from the index embedder".into(),
-            )
-            .into());
+        match dense.as_ref() {
+            Some(idx) => rank_chunks(idx, dim, vector, limit, allowed),
+            None => Ok(Vec::new()),
         }
-        // Several vectors may belong to one chunk (its own and its
-        // sentences'). Deep requests scan the int8 copy once and group
-        // (`search_grouped`); shallow ones walk the graph once, asking for all
-        // the walk's candidates (no extra cost), and scan only when that walk
-        // holds fewer than `limit` chunks. Chunks come back ranked by their
-        // best vector either way.
-        let limit = limit.max(1);
-        let fetch = limit.saturating_mul(4).max(idx.params().ef_search);
-        let chunk_of = |key: u64| vector_keys::chunk_of(key) as u64;
-        let in_set =
-            |key: u64| allowed.is_none_or(|set| set.contains(&(vector_keys::chunk_of(key) as u64)));
-        let filter: Option<&(dyn Fn(u64) -> bool + Sync)> = match allowed {
-            Some(_) => Some(&in_set),
-            None => None,
-        };
-        if !idx.prefers_scan(fetch) {
-            let hits = idx.search(vector, fetch, filter)?;
-            let mut chunks = vector_keys::best_per_chunk(&hits);
-            if chunks.len() >= limit || hits.len() < fetch {
-                chunks.truncate(limit);
-                return Ok(chunks);
-            }
-        }
-        Ok(idx
-            .search_grouped(vector, limit, &chunk_of, filter)?
-            .into_iter()
-            .map(|(chunk, sim)| (chunk as i64, sim))
-            .collect())
     }
+
+    /// [`Self::dense_ranked`] without waiting: `None` when the embedder's or
+    /// the dense index's lock is taken (a write in progress). For a rayon
+    /// worker, which must never block on a lock: a writer holds the dense
+    /// lock while it inserts on the pool, so workers parked on it would
+    /// wait for themselves (the async-hygiene test hung that way).
+    pub(super) fn try_dense_ranked(
+        &self,
+        vector: &[f32],
+        limit: usize,
+        allowed: Option<&HashSet<u64>>,
+    ) -> Option<Result<Vec<(i64, f32)>>> {
+        let dim = match self.embedder.try_read()?.as_ref() {
+            Some(e) => e.dim,
+            None => return Some(Ok(Vec::new())),
+        };
+        let dense = self.dense.try_read()?;
+        Some(match dense.as_ref() {
+            Some(idx) => rank_chunks(idx, dim, vector, limit, allowed),
+            None => Ok(Vec::new()),
+        })
+    }
+}
+
+/// The `limit` best chunks of `idx` (embedder dimension `dim`) among
+/// `allowed` chunks (`None`: all), by their best vector.
+fn rank_chunks(
+    idx: &DenseIndex,
+    dim: usize,
+    vector: &[f32],
+    limit: usize,
+    allowed: Option<&HashSet<u64>>,
+) -> Result<Vec<(i64, f32)>> {
+    if idx.dim() != dim {
+        return Err(StoreError::Corrupt(
+            "dense index dimension differs from the index embedder".into(),
+        )
+        .into());
+    }
+    // Several vectors may belong to one chunk (its own and its
+    // sentences'). Deep requests scan the int8 copy once and group
+    // (`search_grouped`); shallow ones walk the graph once, asking for all
+    // the walk's candidates (no extra cost), and scan only when that walk
+    // holds fewer than `limit` chunks. Chunks come back ranked by their
+    // best vector either way.
+    let limit = limit.max(1);
+    let fetch = limit.saturating_mul(4).max(idx.params().ef_search);
+    let chunk_of = |key: u64| vector_keys::chunk_of(key) as u64;
+    let in_set =
+        |key: u64| allowed.is_none_or(|set| set.contains(&(vector_keys::chunk_of(key) as u64)));
+    let filter: Option<&(dyn Fn(u64) -> bool + Sync)> = match allowed {
+        Some(_) => Some(&in_set),
+        None => None,
+    };
+    if !idx.prefers_scan(fetch) {
+        let hits = idx.search(vector, fetch, filter)?;
+        let mut chunks = vector_keys::best_per_chunk(&hits);
+        if chunks.len() >= limit || hits.len() < fetch {
+            chunks.truncate(limit);
+            return Ok(chunks);
+        }
+    }
+    Ok(idx
+        .search_grouped(vector, limit, &chunk_of, filter)?
+        .into_iter()
+        .map(|(chunk, sim)| (chunk as i64, sim))
+        .collect())
 }

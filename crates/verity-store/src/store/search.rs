@@ -240,12 +240,18 @@ impl Inner {
         };
         self.check_query_vector(v)?;
         let allowed = self.allowed_ids(c, q, true)?;
-        let mut dense = Ok(Vec::new());
+        let mut dense = None;
         let lex = rayon::in_place_scope(|s| {
-            s.spawn(|_| dense = self.dense_ranked(v, depth, allowed.as_ref()));
+            s.spawn(|_| dense = self.try_dense_ranked(v, depth, allowed.as_ref()));
             self.lexical(c, q, depth)
         });
-        Ok((lex?, dense?))
+        let lex = lex?;
+        // A write held a lock: rank here, where waiting for it is harmless.
+        let dense = match dense {
+            Some(d) => d?,
+            None => self.dense_ranked(v, depth, allowed.as_ref())?,
+        };
+        Ok((lex, dense))
     }
 
     pub(super) fn search_sync(&self, q: &SearchQuery) -> Result<Vec<ScoredChunk>> {
