@@ -119,22 +119,6 @@ impl CachedEmbedder {
     }
 }
 
-/// Every slot's value, or an error when one was left empty.
-fn filled<T>(out: Vec<Option<T>>) -> Result<Vec<T>> {
-    out.into_iter()
-        .map(|v| {
-            v.ok_or_else(|| {
-                ProviderError::new(
-                    "cache",
-                    ProviderErrorKind::BadResponse,
-                    "a text got no vector",
-                )
-                .into()
-            })
-        })
-        .collect()
-}
-
 fn query_cache_text(text: &str) -> String {
     format!("\u{1f}query\u{1f}{text}")
 }
@@ -217,7 +201,7 @@ impl Embedder for CachedEmbedder {
             }
         }
         self.hits.fetch_add(repeats as u64, Ordering::Relaxed);
-        filled(out)
+        crate::filled("cache", out)
     }
 
     fn span_mode(&self) -> SpanMode {
@@ -285,7 +269,7 @@ impl Embedder for CachedEmbedder {
                 }
             }
         }
-        filled(out)
+        crate::filled("cache", out)
     }
 
     async fn embed_query(&self, text: &str) -> Result<Embedding> {

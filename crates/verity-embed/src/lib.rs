@@ -40,6 +40,23 @@ mod smallmm;
 mod spans;
 
 pub use cached::{CacheStats, CachedEmbedder};
+
+/// Every slot's value, or an error naming `provider` when one was left empty
+/// (batches fill their texts' slots out of order).
+pub(crate) fn filled<T>(provider: &str, out: Vec<Option<T>>) -> verity_core::Result<Vec<T>> {
+    out.into_iter()
+        .map(|v| {
+            v.ok_or_else(|| {
+                verity_core::ProviderError::new(
+                    provider,
+                    verity_core::ProviderErrorKind::BadResponse,
+                    "a text got no vector",
+                )
+                .into()
+            })
+        })
+        .collect()
+}
 #[cfg(feature = "local")]
 pub use local::{Engine, LocalEmbedder, LocalEmbedderConfig, Pooling, DEFAULT_MODEL};
 pub use ollama::{OllamaEmbedder, OllamaEmbedderBuilder, DEFAULT_OLLAMA_URL};

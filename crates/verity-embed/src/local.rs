@@ -323,13 +323,34 @@ fn span_frame(counter: &Tokenizer, max_len: usize) -> Option<Frame> {
     }
 }
 
-/// Every slot filled, or a clear error.
-fn filled<T>(out: Vec<Option<T>>) -> Result<Vec<T>> {
-    out.into_iter()
-        .map(|v| {
-            v.ok_or_else(|| provider_err(ProviderErrorKind::BadResponse, "a text got no vector"))
-        })
-        .collect()
+/// One packed pass over `encs` (no padding): each text's length, the
+/// hidden size, and the hidden states of every word piece, row after row.
+fn packed_pass(
+    bert: &Bert,
+    encs: &[&Encoding],
+) -> candle_core::Result<(Vec<usize>, usize, Vec<f32>)> {
+    let lens: Vec<usize> = encs.iter().map(|e| e.len()).collect();
+    let ids: Vec<u32> = encs
+        .iter()
+        .flat_map(|e| e.get_ids().iter().copied())
+        .collect();
+    let types: Vec<u32> = encs
+        .iter()
+        .flat_map(|e| e.get_type_ids().iter().copied())
+        .collect();
+    let (dim, flat) = hidden_rows(bert, &ids, &types, &lens)?;
+    Ok((lens, dim, flat))
+}
+
+/// [`Bert::forward`] on packed inputs, as `(hidden size, rows)`.
+fn hidden_rows(
+    bert: &Bert,
+    ids: &[u32],
+    types: &[u32],
+    lens: &[usize],
+) -> candle_core::Result<(usize, Vec<f32>)> {
+    let hidden = bert.forward(ids, types, lens)?; // (tokens, h)
+    Ok((hidden.dim(1)?, hidden.flatten_all()?.to_vec1::<f32>()?))
 }
 
 fn tokenisation_failed(e: impl std::fmt::Display) -> Error {
@@ -546,12 +567,11 @@ impl LocalEmbedder {
 
     /// Number of word pieces `text` becomes, `[CLS]`/`[SEP]` included, before truncation.
     pub fn count_tokens(&self, text: &str) -> Result<usize> {
-        let enc = self.model.counter.encode(text, true).map_err(|e| {
-            provider_err(
-                ProviderErrorKind::InvalidRequest,
-                format!("tokenisation failed: {e}"),
-            )
-        })?;
+        let enc = self
+            .model
+            .counter
+            .encode(text, true)
+            .map_err(tokenisation_failed)?;
         Ok(enc.len())
     }
 
@@ -591,21 +611,7 @@ impl Model {
         let mut out: Vec<Option<TokenEmbeddings>> = vec![None; encodings.len()];
         for batch in order.chunks(self.batch_size) {
             let encs: Vec<&Encoding> = batch.iter().filter_map(|&i| encodings.get(i)).collect();
-            let lens: Vec<usize> = encs.iter().map(|e| e.len()).collect();
-            let ids: Vec<u32> = encs
-                .iter()
-                .flat_map(|e| e.get_ids().iter().copied())
-                .collect();
-            let types: Vec<u32> = encs
-                .iter()
-                .flat_map(|e| e.get_type_ids().iter().copied())
-                .collect();
-            let hidden = bert.forward(&ids, &types, &lens).map_err(inference_error)?;
-            let dim = hidden.dim(1).map_err(inference_error)?;
-            let flat = hidden
-                .flatten_all()
-                .and_then(|t| t.to_vec1::<f32>())
-                .map_err(inference_error)?;
+            let (lens, dim, flat) = packed_pass(bert, &encs).map_err(inference_error)?;
             let mut offset = 0;
             for ((&i, enc), &len) in batch.iter().zip(&encs).zip(&lens) {
                 let rows = flat
@@ -640,7 +646,7 @@ impl Model {
                 }
             }
         }
-        filled(out)
+        crate::filled(PROVIDER, out)
     }
 
     fn embed<S: AsRef<str>>(&self, texts: &[S]) -> Result<Vec<Embedding>> {
@@ -648,12 +654,10 @@ impl Model {
             return Ok(Vec::new());
         }
         let inputs: Vec<&str> = texts.iter().map(AsRef::as_ref).collect();
-        let encodings = self.tokenizer.encode_batch(inputs, true).map_err(|e| {
-            provider_err(
-                ProviderErrorKind::InvalidRequest,
-                format!("tokenisation failed: {e}"),
-            )
-        })?;
+        let encodings = self
+            .tokenizer
+            .encode_batch(inputs, true)
+            .map_err(tokenisation_failed)?;
         // Longest first: each batch is padded only to its own longest text.
         let mut order: Vec<usize> = (0..encodings.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(encodings.get(i).map_or(0, Encoding::len)));
@@ -667,13 +671,7 @@ impl Model {
                 }
             }
         }
-        out.into_iter()
-            .map(|v| {
-                v.ok_or_else(|| {
-                    provider_err(ProviderErrorKind::BadResponse, "a text got no vector")
-                })
-            })
-            .collect()
+        crate::filled(PROVIDER, out)
     }
 
     /// Pooled span vectors ([`SpanMode::Pooled`]; see [`crate::spans`]).
@@ -724,12 +722,8 @@ impl Model {
                 .flat_map(|k| window(k).iter().copied())
                 .collect();
             let types = vec![0u32; ids.len()];
-            let hidden = bert.forward(&ids, &types, &lens).map_err(inference_error)?;
-            dim = hidden.dim(1).map_err(inference_error)?;
-            let flat = hidden
-                .flatten_all()
-                .and_then(|t| t.to_vec1::<f32>())
-                .map_err(inference_error)?;
+            let flat;
+            (dim, flat) = hidden_rows(bert, &ids, &types, &lens).map_err(inference_error)?;
             let mut offset = 0;
             for (&(i, w), &len) in batch.iter().zip(&lens) {
                 if let Some(slot) = states.get_mut(i).and_then(|s| s.get_mut(w)) {
@@ -781,18 +775,7 @@ impl Model {
         bert: &Bert,
         encs: &[&Encoding],
     ) -> candle_core::Result<Vec<Embedding>> {
-        let lens: Vec<usize> = encs.iter().map(|e| e.len()).collect();
-        let ids: Vec<u32> = encs
-            .iter()
-            .flat_map(|e| e.get_ids().iter().copied())
-            .collect();
-        let types: Vec<u32> = encs
-            .iter()
-            .flat_map(|e| e.get_type_ids().iter().copied())
-            .collect();
-        let hidden = bert.forward(&ids, &types, &lens)?; // (tokens, h)
-        let h = hidden.dim(1)?;
-        let flat = hidden.flatten_all()?.to_vec1::<f32>()?;
+        let (lens, h, flat) = packed_pass(bert, encs)?;
         let mut out = Vec::with_capacity(encs.len());
         let mut offset = 0;
         for (enc, &len) in encs.iter().zip(&lens) {

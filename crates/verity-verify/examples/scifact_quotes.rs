@@ -44,6 +44,16 @@ fn lock_err() -> verity_core::Error {
     verity_core::Error::invalid_input("lock")
 }
 
+/// The texts `map` has no entry for, in order.
+fn not_in<V>(map: &Mutex<HashMap<String, V>>, texts: &[String]) -> Result<Vec<String>> {
+    let m = map.lock().map_err(|_| lock_err())?;
+    Ok(texts
+        .iter()
+        .filter(|t| !m.contains_key(*t))
+        .cloned()
+        .collect())
+}
+
 impl FileCached {
     fn load(file: Option<PathBuf>, tokens: bool) -> Res<Self> {
         let mut map = HashMap::new();
@@ -83,14 +93,7 @@ impl Embedder for FileCached {
             return Ok(None);
         }
         // Kept in memory for the run (the two verifiers index each source).
-        let missing: Vec<String> = {
-            let m = self.token_map.lock().map_err(|_| lock_err())?;
-            texts
-                .iter()
-                .filter(|t| !m.contains_key(*t))
-                .cloned()
-                .collect()
-        };
+        let missing = not_in(&self.token_map, texts)?;
         if !missing.is_empty() {
             let got = self.inner.embed_tokens(&missing).await?.unwrap_or_default();
             let mut m = self.token_map.lock().map_err(|_| lock_err())?;
@@ -103,23 +106,10 @@ impl Embedder for FileCached {
     }
 
     async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {
-        let missing: Vec<String> = {
-            let m = self
-                .map
-                .lock()
-                .map_err(|_| verity_core::Error::invalid_input("lock"))?;
-            texts
-                .iter()
-                .filter(|t| !m.contains_key(*t))
-                .cloned()
-                .collect()
-        };
+        let missing = not_in(&self.map, texts)?;
         if !missing.is_empty() {
             let vs = self.inner.embed(&missing).await?;
-            let mut m = self
-                .map
-                .lock()
-                .map_err(|_| verity_core::Error::invalid_input("lock"))?;
+            let mut m = self.map.lock().map_err(|_| lock_err())?;
             let mut out = self.file.as_ref().and_then(|f| {
                 std::fs::OpenOptions::new()
                     .create(true)
@@ -134,10 +124,7 @@ impl Embedder for FileCached {
                 m.insert(t, v);
             }
         }
-        let m = self
-            .map
-            .lock()
-            .map_err(|_| verity_core::Error::invalid_input("lock"))?;
+        let m = self.map.lock().map_err(|_| lock_err())?;
         Ok(texts
             .iter()
             .map(|t| m.get(t).cloned().unwrap_or_default())

@@ -76,6 +76,16 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// The pieces of positive weight, with their weight.
+fn weighted<'a>(vectors: &'a [Vec<f32>], weights: &[f64]) -> Vec<(&'a Vec<f32>, f64)> {
+    vectors
+        .iter()
+        .zip(weights)
+        .filter(|(_, &w)| w > 0.0)
+        .map(|(v, &w)| (v, w))
+        .collect()
+}
+
 /// Align `claim` pieces (weights `claim_w`) with `sentence` pieces (weights
 /// `sentence_w`); vectors are L2-normalised, so a dot product is a cosine.
 /// Pieces of weight 0 take no part; no weighted piece on a side gives 0.
@@ -85,18 +95,7 @@ pub fn align(
     sentence: &[Vec<f32>],
     sentence_w: &[f64],
 ) -> Alignment {
-    let cs: Vec<(&Vec<f32>, f64)> = claim
-        .iter()
-        .zip(claim_w)
-        .filter(|(_, &w)| w > 0.0)
-        .map(|(v, &w)| (v, w))
-        .collect();
-    let ss: Vec<(&Vec<f32>, f64)> = sentence
-        .iter()
-        .zip(sentence_w)
-        .filter(|(_, &w)| w > 0.0)
-        .map(|(v, &w)| (v, w))
-        .collect();
+    let (cs, ss) = (weighted(claim, claim_w), weighted(sentence, sentence_w));
     if cs.is_empty() || ss.is_empty() {
         return Alignment::default();
     }

@@ -60,6 +60,8 @@ pub struct SourceIndex {
     tokens: Option<Vec<SentencePieces>>,
     /// Rhetorical role per sentence.
     roles: Vec<Role>,
+    /// Words per sentence (a ranking feature; counted once, not per claim).
+    words: Vec<usize>,
     /// Short forms defined in the source → long forms.
     abbrevs: HashMap<String, String>,
 }
@@ -106,6 +108,10 @@ impl SourceIndex {
         let mut tf = Vec::with_capacity(spans.len());
         let mut lens = Vec::with_capacity(spans.len());
         let mut df: HashMap<String, u32> = HashMap::new();
+        let words: Vec<usize> = spans
+            .iter()
+            .map(|r| content[r.clone()].split_whitespace().count())
+            .collect();
         for r in &spans {
             let terms = rank::expanded_terms(&content[r.clone()], &abbrevs);
             lens.push(terms.len());
@@ -133,6 +139,7 @@ impl SourceIndex {
             vectors: None,
             tokens: None,
             roles,
+            words,
             abbrevs,
         }
     }
@@ -265,7 +272,7 @@ impl SourceIndex {
                 alignment: aligned.as_ref().map(|a| a[i]),
                 role: self.roles[i],
                 position: i as f64 / n.saturating_sub(1).max(1) as f64,
-                words: self.sentence(i).map_or(0, |s| s.split_whitespace().count()),
+                words: self.words[i],
             })
             .collect()
     }

@@ -319,23 +319,30 @@ impl Verifier {
 
     /// The best sentences of `content` for `claim` (index cached by content hash).
     pub async fn passages(&self, claim: &str, content: &str) -> Result<Vec<Passage>> {
-        let idx = self
-            .cache
-            .get_or_build(content, self.embedder.as_deref())
-            .await?;
-        let query = self.claim_vectors(claim, &idx).await?;
+        let (idx, query) = self.indexed(claim, content).await?;
         Ok(idx.passages_for(claim, &query, self.top_k))
     }
 
     /// Ranking features of every sentence of `content` for `claim`, in
     /// source order (see [`SourceIndex::features`]).
     pub async fn features(&self, claim: &str, content: &str) -> Result<Vec<SentenceFeatures>> {
+        let (idx, query) = self.indexed(claim, content).await?;
+        Ok(idx.features(claim, &query))
+    }
+
+    /// `content`'s sentence index (cached by content hash) and the claim's
+    /// vectors for it.
+    async fn indexed(
+        &self,
+        claim: &str,
+        content: &str,
+    ) -> Result<(Arc<SourceIndex>, ClaimVectors)> {
         let idx = self
             .cache
             .get_or_build(content, self.embedder.as_deref())
             .await?;
         let query = self.claim_vectors(claim, &idx).await?;
-        Ok(idx.features(claim, &query))
+        Ok((idx, query))
     }
 
     /// The claim's vector (and word-piece vectors when the index has them).
