@@ -329,6 +329,12 @@ impl Printer {
                 s.quote_top1,
                 s.quote_top3
             );
+            if s.held_out_folds > 0 {
+                outln!(
+                    "  held out: each claim ranked by a forest fitted without its fold ({} folds by claim id)",
+                    s.held_out_folds
+                );
+            }
             outln!(
                 "  {:.1} ms per pair, {:.1} judge tokens per claim",
                 s.ms_per_pair,

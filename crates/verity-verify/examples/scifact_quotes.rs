@@ -16,6 +16,12 @@
 //! line per pair (sentences with their scores, gold flags, picks) for reading.
 //! `--distortion` and `--verdicts` run `verity_verify::eval`'s numeric
 //! distortion and SciFact sets instead (what `verity eval verify` runs).
+//!
+//! `--fold-forests PREFIX` (with `--dense --tokens`): the ranking forest is
+//! the one `scifact_rank_fit --write-folds PREFIX` fitted without the
+//! claim's fold (`PREFIX.{id % 5}.txt`), so the quote figures are held out
+//! rather than in sample: the passages are ranked by that forest and the
+//! top 5 go to the local judge, as the verifier does with the shipped one.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -134,6 +140,8 @@ impl Embedder for FileCached {
 
 #[derive(Default)]
 struct Tally {
+    held_out_first: [usize; 2],
+    held_out_judge: [usize; 2],
     n: [usize; 2],
     first: [usize; 2],
     top3: [usize; 2],
@@ -142,6 +150,44 @@ struct Tally {
     judge_outside_top1: [usize; 2],
     judge_overrode_good: [usize; 2],
     rank_hist: HashMap<String, usize>,
+}
+
+/// Claim `claim` against `content` ranked by `forest` (the verifier's
+/// ranking with another model): the first-ranked sentence and the local
+/// judge's quote over the top 5.
+async fn ranked_by(
+    v: &Verifier,
+    judge: &verity_verify::LocalJudge,
+    forest: &verity_verify::forest::Forest,
+    claim: &str,
+    content: &str,
+) -> Res<(Option<String>, Option<String>)> {
+    use verity_verify::evidence::{score, SourceIndex};
+    use verity_verify::rank::{forest_rows, FeatureSet};
+    let fs = v.features(claim, content).await?;
+    let idx = SourceIndex::lexical(content);
+    let rows = forest_rows(&fs, FeatureSet::Tokens);
+    let mut scored: Vec<(usize, f64)> = fs
+        .iter()
+        .zip(&rows)
+        .filter(|(f, _)| score(f).is_some())
+        .map(|(f, x)| (f.index, forest.score(x)))
+        .collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let best = scored.first().map_or(0.0, |s| s.1);
+    let top: Vec<verity_core::Passage> = scored
+        .iter()
+        .take(5)
+        .map(|&(i, s)| verity_core::Passage {
+            text: idx.sentence(i).unwrap_or_default().to_string(),
+            start: 0,
+            end: 0,
+            score: (s - best).exp() as f32,
+            source_url: None,
+        })
+        .collect();
+    let first = top.first().map(|p| p.text.clone());
+    Ok((first, judge.decide(claim, &top).source_quote))
 }
 
 fn pct(a: usize, b: usize) -> String {
@@ -179,13 +225,13 @@ async fn main() -> Res<()> {
     let judge_config = verity_verify::judge_local::LocalJudgeConfig {
         covering_min_relative: opt("--covering-min-relative")
             .and_then(|s| s.parse().ok())
-            .unwrap_or_default(),
+            .unwrap_or(verity_verify::LocalJudgeConfig::default().covering_min_relative),
         ..Default::default()
     };
     let v = Verifier::builder(fetcher.clone())
         .embedder(embedder.clone())
         .judge(Arc::new(
-            verity_verify::judge_local::LocalJudge::with_config(judge_config),
+            verity_verify::judge_local::LocalJudge::with_config(judge_config.clone()),
         ))
         .build();
     // Same passages, all of them: the ranking the judge's top 5 are cut from.
@@ -221,6 +267,16 @@ async fn main() -> Res<()> {
         .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
         .unwrap_or_default();
     let mut swept = vec![[0usize; 2]; sweep.len()];
+    let fold_forests: Vec<verity_verify::forest::Forest> = match opt("--fold-forests") {
+        Some(prefix) => (0..5)
+            .map(|f| {
+                let text = std::fs::read_to_string(format!("{prefix}.{f}.txt"))?;
+                Ok(verity_verify::forest::Forest::parse(&text)?)
+            })
+            .collect::<Res<_>>()?,
+        None => Vec::new(),
+    };
+    let plain_judge = verity_verify::LocalJudge::with_config(judge_config.clone());
     for line in std::fs::read_to_string(dir.join("claims_train.jsonl"))?
         .lines()
         .take(limit)
@@ -265,6 +321,11 @@ async fn main() -> Res<()> {
                 timed.1 += t0.elapsed().as_secs_f64() * 1000.0;
             }
             let is_gold = |s: &str| gold.iter().any(|g| same_sentence(s, g));
+            if let Some(forest) = fold_forests.get((cid % 5) as usize) {
+                let (first, quote) = ranked_by(&v, &plain_judge, forest, claim, &content).await?;
+                t.held_out_first[half] += usize::from(first.as_deref().is_some_and(is_gold));
+                t.held_out_judge[half] += usize::from(quote.as_deref().is_some_and(is_gold));
+            }
             let rank = all.iter().position(|p| is_gold(&p.text));
             let quote = j.source_quote.clone().unwrap_or_default();
             t.n[half] += 1;
@@ -319,7 +380,8 @@ async fn main() -> Res<()> {
                         fo,
                         "{}",
                         json!({"id": cid, "doc": doc, "f": f, "gold": is_gold(text),
-                               "judge": same_sentence(text, &quote)})
+                               "judge": same_sentence(text, &quote),
+                               "text": text, "claim": claim})
                     )?;
                 }
             }
@@ -353,7 +415,12 @@ async fn main() -> Res<()> {
         ("judge quote is gold (top-1)", t.judge),
         ("  … gold quote not ranked first", t.judge_outside_top1),
         ("  judge left a gold first sentence", t.judge_overrode_good),
+        ("held out: first sentence is gold", t.held_out_first),
+        ("held out: judge quote is gold (top-1)", t.held_out_judge),
     ] {
+        if name.starts_with("held out") && fold_forests.is_empty() {
+            continue;
+        }
         println!(
             "{name:40} {} (even {}, odd {})",
             pct(total(a), total(t.n)),

@@ -1,29 +1,42 @@
-//! Fit the passage ranking's linear weights on SciFact, one half of the
-//! claims at a time, and test them on the other half.
+//! Fit the passage ranking on SciFact and test it on claims it was not
+//! fitted on.
 //!
 //! ```text
 //! cargo run --release -p verity-verify --example scifact_quotes -- <shared/data> \
 //!     --dense --tokens --embed-cache F --features feats.jsonl
-//! cargo run --release -p verity-verify --example scifact_rank_fit -- feats.jsonl
+//! cargo run --release -p verity-verify --example scifact_rank_fit -- feats.jsonl \
+//!     [--write crates/verity-verify/src/rank_forest.txt] [--write-folds PREFIX]
 //! ```
 //!
-//! Model: a sentence's score is `w · x` (x: [`verity_verify::rank::feature_vectors`]);
-//! per claim–abstract pair, a softmax over its sentences, trained to put
-//! the probability on the gold rationale sentences (listwise, a conditional
-//! logit) with an L2 penalty, by gradient descent. Reported: how often the
-//! first-ranked sentence is gold (top-1) and one of the first 3 is (top-3),
-//! on the half fitted and on the held-out half, both ways round (2-fold).
+//! Two models, both scored by how often the first-ranked sentence of a
+//! claim–abstract pair is a gold rationale sentence (top-1) and one of the
+//! first 3 is (top-3):
+//!
+//! * linear, `w · x` (x: [`verity_verify::rank::feature_vectors`]), per pair
+//!   a softmax over its sentences trained to put the probability on the
+//!   gold sentences (listwise, a conditional logit), L2 penalty, gradient
+//!   descent; fitted on one half of the claims (even / odd ids), tested on
+//!   the other, both ways round. Printed for the record: the shipped
+//!   weights of words alone and of words with sentence vectors.
+//! * the boosted forest ([`verity_verify::forest`]) on
+//!   [`verity_verify::rank::forest_rows`], the ranking with word pieces:
+//!   cross-validated by claim (5 folds by id, 5 folds by a hash of the id,
+//!   the even / odd halves), then fitted on every pair and, with
+//!   `--write FILE`, written as the shipped model.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
+use verity_verify::forest::{Forest, ForestParams};
 use verity_verify::rank::{FeatureSet, FEATURES};
 
 type Res<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
 struct Pair {
+    id: u64,
     half: usize,
     xs: Vec<[f64; FEATURES]>,
+    rows: Vec<Vec<f64>>,
     gold: Vec<bool>,
 }
 
@@ -47,13 +60,16 @@ fn load(path: &str, set: FeatureSet) -> Res<Vec<Pair>> {
             continue;
         }
         let xs = verity_verify::rank::feature_vectors(&feats, set);
+        let forest_rows = verity_verify::rank::forest_rows(&feats, set);
         let gold: Vec<bool> = rows.iter().map(|r| r["gold"] == true).collect();
         if !gold.iter().any(|&g| g) {
             continue;
         }
         out.push(Pair {
+            id,
             half: (id % 2) as usize,
             xs,
+            rows: forest_rows,
             gold,
         });
     }
@@ -117,15 +133,79 @@ fn fit(pairs: &[Pair], half: usize, l2: f64) -> Vec<f64> {
     w
 }
 
+/// Top-1 and top-3 of `score` over `pairs`, and how many.
+fn top(pairs: &[&Pair], score: impl Fn(&Pair, usize) -> f64) -> (usize, usize, usize) {
+    let (mut t1, mut t3) = (0, 0);
+    for p in pairs {
+        let s: Vec<f64> = (0..p.gold.len()).map(|i| score(p, i)).collect();
+        let mut order: Vec<usize> = (0..s.len()).collect();
+        order.sort_by(|&a, &b| s[b].total_cmp(&s[a]).then(a.cmp(&b)));
+        t1 += usize::from(order.first().is_some_and(|&i| p.gold[i]));
+        t3 += usize::from(order.iter().take(3).any(|&i| p.gold[i]));
+    }
+    (t1, t3, pairs.len())
+}
+
+/// A forest fitted on `pairs`: listwise per pair (`ranking`) or per row.
+fn fit_forest<'a>(
+    pairs: impl Iterator<Item = &'a Pair>,
+    params: &ForestParams,
+    ranking: bool,
+) -> Forest {
+    let (mut xs, mut ys, mut groups) = (Vec::new(), Vec::new(), Vec::new());
+    for (k, p) in pairs.enumerate() {
+        xs.extend(p.rows.iter().cloned());
+        ys.extend(p.gold.iter().copied());
+        groups.extend(std::iter::repeat_n(k, p.rows.len()));
+    }
+    if ranking {
+        Forest::fit_ranking(&xs, &ys, &groups, params)
+    } else {
+        Forest::fit(&xs, &ys, params)
+    }
+}
+
+/// The forest fitted on the pairs `train` accepts, scored on the others.
+fn forest_fold(
+    pairs: &[Pair],
+    params: &ForestParams,
+    ranking: bool,
+    train: impl Fn(&Pair) -> bool,
+) -> (usize, usize, usize) {
+    let forest = fit_forest(pairs.iter().filter(|p| train(p)), params, ranking);
+    let test: Vec<&Pair> = pairs.iter().filter(|p| !train(p)).collect();
+    top(&test, |p, i| forest.score(&p.rows[i]))
+}
+
+/// A fixed, well-mixed hash of a claim id (SplitMix64's finaliser).
+fn mix(id: u64) -> u64 {
+    let mut z = id.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 fn main() -> Res<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let path = args
         .first()
-        .ok_or("usage: scifact_rank_fit <features.jsonl>")?;
-    let l2: f64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(0.001);
-    for set in [FeatureSet::Lexical, FeatureSet::Dense, FeatureSet::Tokens] {
+        .ok_or("usage: scifact_rank_fit <features.jsonl> [--write FILE]")?;
+    let opt = |f: &str| {
+        args.iter()
+            .position(|a| a == f)
+            .and_then(|i| args.get(i + 1))
+    };
+    let write = opt("--write");
+    let write_folds = opt("--write-folds");
+    let l2 = 0.001;
+    let sets: &[FeatureSet] = if args.iter().any(|a| a == "--forest-only") {
+        &[]
+    } else {
+        &[FeatureSet::Lexical, FeatureSet::Dense, FeatureSet::Tokens]
+    };
+    for &set in sets {
         let pairs = load(path, set)?;
-        println!("== {set:?}: {} pairs", pairs.len());
+        println!("== {set:?}: {} pairs, linear", pairs.len());
         for half in [0, 1] {
             let w = fit(&pairs, half, l2);
             let (a1, a3, an) = evaluate(&pairs, &w, half);
@@ -141,14 +221,86 @@ fn main() -> Res<()> {
                     .collect::<Vec<_>>()
             );
         }
-        let w = verity_verify::rank::weights(set);
-        for half in [0, 1] {
-            let (t1, t3, n) = evaluate(&pairs, w, half);
-            println!(
-                "shipped weights on {} ({n}): top-1 {t1:.3} top-3 {t3:.3}",
-                if half == 0 { "even" } else { "odd" }
-            );
+        if let Some(w) = verity_verify::rank::weights(set) {
+            for half in [0, 1] {
+                let (t1, t3, n) = evaluate(&pairs, w, half);
+                println!(
+                    "shipped weights on {} ({n}): top-1 {t1:.3} top-3 {t3:.3}",
+                    if half == 0 { "even" } else { "odd" }
+                );
+            }
         }
+    }
+    let pairs = load(path, FeatureSet::Tokens)?;
+    let num = |f: &str| opt(f).and_then(|s| s.parse::<f64>().ok());
+    let d = ForestParams::default();
+    let params = ForestParams {
+        trees: num("--trees").map_or(d.trees, |x| x as usize),
+        learning_rate: num("--learning-rate").unwrap_or(d.learning_rate),
+        max_leaves: num("--leaves").map_or(d.max_leaves, |x| x as usize),
+        min_leaf: num("--min-leaf").map_or(d.min_leaf, |x| x as usize),
+        l2: num("--l2").unwrap_or(d.l2),
+    };
+    let ranking = opt("--objective").is_none_or(|o| o != "logistic");
+    println!(
+        "== Tokens: {} pairs, forest {params:?}, {}",
+        pairs.len(),
+        if ranking { "listwise" } else { "logistic" }
+    );
+    let pct = |(a, b, n): (usize, usize, usize)| {
+        format!(
+            "top-1 {:.3} top-3 {:.3} ({n} pairs)",
+            a as f64 / n.max(1) as f64,
+            b as f64 / n.max(1) as f64
+        )
+    };
+    let sum = |xs: Vec<(usize, usize, usize)>| {
+        xs.into_iter()
+            .fold((0, 0, 0), |(a, b, c), (x, y, z)| (a + x, b + y, c + z))
+    };
+    type Fold = fn(u64) -> u64;
+    for (name, key, folds) in [
+        ("5 folds by id", (|id| id) as Fold, 5u64),
+        ("5 folds by hashed id", mix as Fold, 5),
+        ("even / odd ids", (|id| id) as Fold, 2),
+    ] {
+        let per: Vec<_> = (0..folds)
+            .map(|f| forest_fold(&pairs, &params, ranking, |p| key(p.id) % folds != f))
+            .collect();
+        let parts: Vec<String> = per
+            .iter()
+            .map(|&(a, _, n)| format!("{:.3}", a as f64 / n.max(1) as f64))
+            .collect();
+        println!(
+            "held out, {name}: {} (per fold {})",
+            pct(sum(per)),
+            parts.join(" ")
+        );
+    }
+    // The forests of the 5 folds by id, each fitted without its fold, for
+    // `scifact_quotes --fold-forests` (held-out quotes).
+    if let Some(prefix) = write_folds {
+        for f in 0..5u64 {
+            let forest = fit_forest(pairs.iter().filter(|p| p.id % 5 != f), &params, ranking);
+            std::fs::write(format!("{prefix}.{f}.txt"), forest.to_text())?;
+        }
+        println!("wrote {prefix}.{{0..4}}.txt");
+    }
+    let forest = fit_forest(pairs.iter(), &params, ranking);
+    let all: Vec<&Pair> = pairs.iter().collect();
+    println!(
+        "fitted on all, in sample: {}",
+        pct(top(&all, |p, i| forest.score(&p.rows[i])))
+    );
+    if let Some(shipped) = verity_verify::rank::forest() {
+        println!(
+            "shipped forest, in sample: {}",
+            pct(top(&all, |p, i| shipped.score(&p.rows[i])))
+        );
+    }
+    if let Some(out) = write {
+        std::fs::write(out, forest.to_text())?;
+        println!("wrote {out}");
     }
     Ok(())
 }

@@ -5,6 +5,10 @@
 //!   NOT_SUPPORTED, no evidence → INCONCLUSIVE (PARTIAL and the other
 //!   verdicts count as INCONCLUSIVE); quote quality: is the returned quote
 //!   a gold rationale sentence (top-1), is one within the top 3 passages.
+//!   With word pieces, the shipped ranking forest was fitted on these very
+//!   claims' rationale sentences, so each claim is ranked instead by a
+//!   forest fitted without its fold ([`HELD_OUT_FOLDS`] folds by claim id):
+//!   the figures are held out, not in sample.
 //! * [`distortion`]: sentences with a figure from real article pages,
 //!   verbatim and with one number changed; a distortion is caught when the
 //!   verdict is not SUPPORTED, a faithful sentence not SUPPORTED is a false
@@ -26,7 +30,10 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use verity_core::{Error, InputError, Result, Verdict};
 
+use crate::evidence::SourceIndex;
+use crate::forest::{Forest, ForestParams};
 use crate::numbers::{change_first_number, quantities, Kind, NumberCheck};
+use crate::rank::{forest_rows, FeatureSet};
 use crate::text::{find_verbatim, sentence_spans};
 use crate::Verifier;
 
@@ -99,6 +106,11 @@ pub struct SciFactEval {
     pub ms_per_pair: f64,
     /// Judge tokens per claim (0 for the local judge).
     pub tokens_per_claim: f64,
+    /// Folds of claims whose passages were ranked by a forest fitted
+    /// without them (0: the ranking was not fitted here — no word pieces —
+    /// and the shipped one ranked).
+    #[serde(default)]
+    pub held_out_folds: u64,
 }
 
 /// Numeric-distortion figures.
@@ -233,9 +245,85 @@ pub fn scifact_corpus(dir: &Path) -> Result<HashMap<String, Vec<String>>> {
     Ok(corpus)
 }
 
+/// Folds of claims for held-out ranking forests in [`scifact`].
+pub const HELD_OUT_FOLDS: u64 = 5;
+
+/// The gold rationale sentences of a claim's evidence for one abstract.
+fn gold_sentences<'a>(ev: &Value, sents: &'a [String]) -> Vec<&'a str> {
+    ev.as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|e| e["sentences"].as_array().cloned().unwrap_or_default())
+        .filter_map(|i| i.as_u64().and_then(|i| sents.get(i as usize)))
+        .map(String::as_str)
+        .collect()
+}
+
+/// One ranking forest per fold of `claims` (by id), each fitted on the
+/// other folds' rationale sentences as the shipped one is
+/// (`examples/scifact_rank_fit.rs`); `None` when the verifier's passages
+/// have no word pieces (the forest does not rank them).
+async fn fold_forests(
+    v: &Verifier,
+    claims: &[Value],
+    corpus: &HashMap<String, Vec<String>>,
+) -> Result<Option<Vec<Arc<Forest>>>> {
+    // Per claim–abstract pair: fold, forest rows, gold flags.
+    let mut pairs: Vec<(u64, Vec<Vec<f64>>, Vec<bool>)> = Vec::new();
+    for c in claims {
+        let fold = c["id"].as_u64().unwrap_or(0) % HELD_OUT_FOLDS;
+        let claim = c["claim"].as_str().unwrap_or("");
+        for (doc, ev) in c["evidence"].as_object().into_iter().flatten() {
+            let Some(sents) = corpus.get(doc) else {
+                continue;
+            };
+            let gold = gold_sentences(ev, sents);
+            if gold.is_empty() {
+                continue;
+            }
+            let content = sents.join(" ");
+            let fs = v.features(claim, &content).await?;
+            if fs.first().is_some_and(|f| f.alignment.is_none()) {
+                return Ok(None);
+            }
+            let idx = SourceIndex::lexical(&content);
+            let flags = fs
+                .iter()
+                .map(|f| {
+                    let s = idx.sentence(f.index).unwrap_or_default();
+                    gold.iter().any(|g| same_sentence(s, g))
+                })
+                .collect();
+            pairs.push((fold, forest_rows(&fs, FeatureSet::Tokens), flags));
+        }
+    }
+    if pairs.is_empty() {
+        return Ok(None);
+    }
+    let forests = (0..HELD_OUT_FOLDS)
+        .map(|fold| {
+            let (mut xs, mut ys, mut groups) = (Vec::new(), Vec::new(), Vec::new());
+            for (k, (_, rows, flags)) in pairs.iter().enumerate().filter(|(_, p)| p.0 != fold) {
+                xs.extend(rows.iter().cloned());
+                ys.extend(flags.iter().copied());
+                groups.extend(std::iter::repeat_n(k, rows.len()));
+            }
+            Arc::new(Forest::fit_ranking(
+                &xs,
+                &ys,
+                &groups,
+                &ForestParams::default(),
+            ))
+        })
+        .collect();
+    Ok(Some(forests))
+}
+
 /// SciFact claims (`claims_train.jsonl`, the first `limit`) against their
 /// cited abstracts (`corpus.jsonl`, sentences joined). Per claim, the
 /// prediction is the most confident decisive verdict over its abstracts.
+/// With word pieces, each claim's passages are ranked by a forest fitted
+/// without its fold ([`HELD_OUT_FOLDS`]).
 pub async fn scifact(v: &Verifier, dir: &Path, limit: Option<usize>) -> Result<SciFactEval> {
     let corpus = scifact_corpus(dir)?;
     let claims: Vec<Value> = read(&dir.join("claims_train.jsonl"))?
@@ -246,10 +334,16 @@ pub async fn scifact(v: &Verifier, dir: &Path, limit: Option<usize>) -> Result<S
     if claims.is_empty() {
         return Err(unreadable(&dir.join("claims_train.jsonl"), "no claims"));
     }
+    let t0 = Instant::now();
+    let forests = fold_forests(v, &claims, &corpus).await?;
     let mut confusion: HashMap<(Verdict, Verdict), usize> = HashMap::new();
     let (mut pairs, mut with_ev, mut top1, mut top3, mut tokens) = (0usize, 0, 0, 0, 0u64);
-    let t0 = Instant::now();
     for c in &claims {
+        let held_out = forests.as_ref().map(|fs| {
+            let fold = c["id"].as_u64().unwrap_or(0) % HELD_OUT_FOLDS;
+            v.with_ranking(fs[fold as usize].clone())
+        });
+        let v = held_out.as_ref().unwrap_or(v);
         let claim = c["claim"].as_str().unwrap_or("");
         let evidence = c["evidence"].as_object().cloned().unwrap_or_default();
         let gold = match evidence
@@ -287,14 +381,7 @@ pub async fn scifact(v: &Verifier, dir: &Path, limit: Option<usize>) -> Result<S
             let Some(ev) = evidence.get(&id) else {
                 continue;
             };
-            let gold_sents: Vec<&str> = ev
-                .as_array()
-                .into_iter()
-                .flatten()
-                .flat_map(|e| e["sentences"].as_array().cloned().unwrap_or_default())
-                .filter_map(|i| i.as_u64().and_then(|i| sents.get(i as usize)))
-                .map(String::as_str)
-                .collect();
+            let gold_sents = gold_sentences(ev, sents);
             if gold_sents.is_empty() {
                 continue;
             }
@@ -357,6 +444,7 @@ pub async fn scifact(v: &Verifier, dir: &Path, limit: Option<usize>) -> Result<S
         quote_top3: ratio(top3, with_ev),
         ms_per_pair: t0.elapsed().as_secs_f64() * 1e3 / pairs.max(1) as f64,
         tokens_per_claim: tokens as f64 / n.max(1) as f64,
+        held_out_folds: if forests.is_some() { HELD_OUT_FOLDS } else { 0 },
     })
 }
 

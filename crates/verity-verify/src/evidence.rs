@@ -14,8 +14,8 @@
 //!
 //! When the embedder gives word-piece vectors ([`Embedder::embed_tokens`],
 //! the local models), the claim's word pieces are also aligned with each
-//! sentence's ([`align`]) and the score is the linear one fitted on SciFact
-//! ([`rank::TOKEN_WEIGHTS`], see [`scores`]).
+//! sentence's ([`align`]) and the score is a boosted forest fitted on
+//! SciFact ([`rank::forest`], see [`scores`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -24,6 +24,7 @@ use verity_core::embed::cosine;
 use verity_core::{Embedder, Passage, Result, TokenEmbeddings};
 
 use crate::align::{self, Alignment};
+use crate::forest::Forest;
 use crate::rank::{self, FeatureSet, Role};
 use crate::text::sentence_spans;
 
@@ -62,6 +63,8 @@ pub struct SourceIndex {
     roles: Vec<Role>,
     /// Words per sentence (a ranking feature; counted once, not per claim).
     words: Vec<usize>,
+    /// Per sentence: reports a statistic ([`rank::reports_statistic`]), has a digit.
+    figures: Vec<(bool, bool)>,
     /// Short forms defined in the source → long forms.
     abbrevs: HashMap<String, String>,
 }
@@ -112,6 +115,16 @@ impl SourceIndex {
             .iter()
             .map(|r| content[r.clone()].split_whitespace().count())
             .collect();
+        let figures: Vec<(bool, bool)> = spans
+            .iter()
+            .map(|r| {
+                let t = &content[r.clone()];
+                (
+                    rank::reports_statistic(t),
+                    t.bytes().any(|b| b.is_ascii_digit()),
+                )
+            })
+            .collect();
         for r in &spans {
             let terms = rank::expanded_terms(&content[r.clone()], &abbrevs);
             lens.push(terms.len());
@@ -140,6 +153,7 @@ impl SourceIndex {
             tokens: None,
             roles,
             words,
+            figures,
             abbrevs,
         }
     }
@@ -273,6 +287,8 @@ impl SourceIndex {
                 role: self.roles[i],
                 position: i as f64 / n.saturating_sub(1).max(1) as f64,
                 words: self.words[i],
+                statistic: self.figures[i].0,
+                digits: self.figures[i].1,
             })
             .collect()
     }
@@ -289,6 +305,19 @@ impl SourceIndex {
 
     /// The `k` best sentences for `claim` with its vectors (see [`features`](Self::features)).
     pub fn passages_for(&self, claim: &str, query: &ClaimVectors, k: usize) -> Vec<Passage> {
+        self.passages_ranked(claim, query, k, rank::forest())
+    }
+
+    /// [`passages_for`](Self::passages_for) with word pieces ranked by
+    /// `forest` rather than the shipped one (evaluation swaps in forests
+    /// fitted without the claims it scores).
+    pub fn passages_ranked(
+        &self,
+        claim: &str,
+        query: &ClaimVectors,
+        k: usize,
+        forest: Option<&Forest>,
+    ) -> Vec<Passage> {
         if self.spans.is_empty() || k == 0 {
             return Vec::new();
         }
@@ -298,7 +327,7 @@ impl SourceIndex {
             Some(f) if f.dense.is_some() => FeatureSet::Dense,
             _ => FeatureSet::Lexical,
         };
-        let mut scored: Vec<(usize, f64)> = scores(&fs, set)
+        let mut scored: Vec<(usize, f64)> = scores_ranked(&fs, set, forest)
             .into_iter()
             .zip(&fs)
             .filter_map(|(s, f)| s.map(|s| (f.index, s)))
@@ -349,6 +378,12 @@ pub struct SentenceFeatures {
     pub position: f64,
     /// Words in the sentence.
     pub words: usize,
+    /// The sentence reports a statistic ([`rank::reports_statistic`]).
+    #[serde(default)]
+    pub statistic: bool,
+    /// The sentence has a digit.
+    #[serde(default)]
+    pub digits: bool,
 }
 
 /// A sentence's hand-set ranking score (words, and the 0.3/0.7 mix with
@@ -371,19 +406,28 @@ pub fn score(f: &SentenceFeatures) -> Option<f64> {
 }
 
 /// Each sentence's score (`None`: not a passage). Words, or words and
-/// sentence vectors: [`score`]. With word pieces too: the fitted linear
-/// score ([`rank::TOKEN_WEIGHTS`]) as a likelihood
-/// relative to the best sentence's, `exp(s − best)` (1 for the best; the
-/// judge weighs a passage by its score over the best one's).
+/// sentence vectors: [`score`]. With word pieces too: the fitted forest's
+/// log-odds ([`rank::forest`]) as a likelihood relative to the best
+/// sentence's, `exp(s − best)` (1 for the best; the judge weighs a passage
+/// by its score over the best one's).
 pub fn scores(fs: &[SentenceFeatures], set: FeatureSet) -> Vec<Option<f64>> {
-    if set != FeatureSet::Tokens {
-        return fs.iter().map(score).collect();
-    }
-    let w = rank::weights(set);
+    scores_ranked(fs, set, rank::forest())
+}
+
+/// [`scores`] with word pieces ranked by `forest` (`None`: the hand-set score).
+pub fn scores_ranked(
+    fs: &[SentenceFeatures],
+    set: FeatureSet,
+    forest: Option<&Forest>,
+) -> Vec<Option<f64>> {
+    let forest = match (set, forest) {
+        (FeatureSet::Tokens, Some(forest)) => forest,
+        _ => return fs.iter().map(score).collect(),
+    };
     let lin: Vec<Option<f64>> = fs
         .iter()
-        .zip(rank::feature_vectors(fs, set))
-        .map(|(f, x)| score(f).map(|_| w.iter().zip(x).map(|(a, b)| a * b).sum()))
+        .zip(rank::forest_rows(fs, set))
+        .map(|(f, x)| score(f).map(|_| forest.score(&x)))
         .collect();
     let best = lin
         .iter()
@@ -530,6 +574,8 @@ mod tests {
                 role: Role::Neutral,
                 position: i as f64 / (lex.len() - 1) as f64,
                 words: 20,
+                statistic: false,
+                digits: false,
             })
             .collect()
     }

@@ -21,6 +21,7 @@ pub mod checks;
 pub mod claims;
 pub mod eval;
 pub mod evidence;
+pub mod forest;
 pub mod judge_llm;
 pub mod judge_local;
 pub mod numbers;

@@ -17,7 +17,9 @@ use verity_fetch::ResolverConfig;
 use crate::checks::{self, CheckOutcome};
 use crate::claims::{self, Extraction};
 use crate::evidence::{ClaimVectors, EvidenceCache, SentenceFeatures, SourceIndex};
+use crate::forest::Forest;
 use crate::judge_local::LocalJudge;
+use crate::rank;
 use crate::report::{Report, Statistics, Summary, UnavailableSource};
 use crate::sources::fetch_all;
 use crate::text::find_verbatim;
@@ -57,9 +59,17 @@ pub struct VerifierBuilder {
     max_claims: usize,
     progress: Option<ProgressFn>,
     cancel: Option<Arc<AtomicBool>>,
+    ranking: Option<Arc<Forest>>,
 }
 
 impl VerifierBuilder {
+    /// The forest that ranks a source's sentences when the embedder gives
+    /// word pieces (default: the one fitted on SciFact, [`rank::forest`]).
+    pub fn ranking(mut self, forest: Arc<Forest>) -> Self {
+        self.ranking = Some(forest);
+        self
+    }
+
     /// Sentence vectors for passage search (BM25 only without one).
     pub fn embedder(mut self, embedder: Option<Arc<dyn Embedder>>) -> Self {
         self.embedder = embedder;
@@ -129,6 +139,7 @@ impl VerifierBuilder {
             progress: self.progress,
             cancel: self.cancel,
             cache: Arc::new(EvidenceCache::new(256)),
+            ranking: self.ranking,
         }
     }
 }
@@ -147,6 +158,7 @@ impl VerifierBuilder {
 /// println!("{}", verity_verify::render::markdown(&report));
 /// # Ok(()) }
 /// ```
+#[derive(Clone)]
 pub struct Verifier {
     fetcher: Arc<dyn Fetcher>,
     embedder: Option<Arc<dyn Embedder>>,
@@ -159,6 +171,8 @@ pub struct Verifier {
     progress: Option<ProgressFn>,
     cancel: Option<Arc<AtomicBool>>,
     cache: Arc<EvidenceCache>,
+    /// The ranking forest, when not the shipped one.
+    ranking: Option<Arc<Forest>>,
 }
 
 impl std::fmt::Debug for Verifier {
@@ -185,6 +199,16 @@ impl Verifier {
             max_claims: 5_000,
             progress: None,
             cancel: None,
+            ranking: None,
+        }
+    }
+
+    /// This verifier ranking with `forest` (see [`VerifierBuilder::ranking`]);
+    /// it shares the source cache.
+    pub fn with_ranking(&self, forest: Arc<Forest>) -> Self {
+        Self {
+            ranking: Some(forest),
+            ..self.clone()
         }
     }
 
@@ -320,7 +344,11 @@ impl Verifier {
     /// The best sentences of `content` for `claim` (index cached by content hash).
     pub async fn passages(&self, claim: &str, content: &str) -> Result<Vec<Passage>> {
         let (idx, query) = self.indexed(claim, content).await?;
-        Ok(idx.passages_for(claim, &query, self.top_k))
+        let forest = match &self.ranking {
+            Some(f) => Some(f.as_ref()),
+            None => rank::forest(),
+        };
+        Ok(idx.passages_ranked(claim, &query, self.top_k, forest))
     }
 
     /// Ranking features of every sentence of `content` for `claim`, in

@@ -6,5 +6,6 @@
 
 mod common;
 mod end_to_end;
+mod held_out;
 mod html_report;
 mod llm_judge;
