@@ -424,17 +424,18 @@ pub fn scores_ranked(
         (FeatureSet::Tokens, Some(forest)) => forest,
         _ => return fs.iter().map(score).collect(),
     };
-    let lin: Vec<Option<f64>> = fs
+    let logits: Vec<Option<f64>> = fs
         .iter()
         .zip(rank::forest_rows(fs, set))
         .map(|(f, x)| score(f).map(|_| forest.score(&x)))
         .collect();
-    let best = lin
+    let best = logits
         .iter()
         .flatten()
         .copied()
         .fold(f64::NEG_INFINITY, f64::max);
-    lin.into_iter()
+    logits
+        .into_iter()
         .map(|s| s.map(|s| (s - best).exp()))
         .collect()
 }

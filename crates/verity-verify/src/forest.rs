@@ -1,7 +1,8 @@
-//! Gradient-boosted regression trees (Friedman 2001) with the logistic
-//! loss and second-order leaf values (XGBoost, Chen & Guestrin 2016): the
+//! Gradient-boosted regression trees (Friedman 2001) with second-order
+//! leaf values (XGBoost, Chen & Guestrin 2016), fitted per row (logistic
+//! loss) or per group (a listwise softmax, [`Forest::fit_ranking`]): the
 //! passage ranking's model when word pieces are available
-//! ([`crate::rank::FOREST`]).
+//! ([`crate::rank::forest`]).
 //!
 //! Why trees and not the linear score: SciFact's rationale sentences are
 //! told apart by interactions — a high alignment matters in a finding and
@@ -10,8 +11,9 @@
 //! same features, held out by claim (docs/benchmarks.d/verify.md).
 //!
 //! Small on purpose: exact greedy splits, best-first growth to a leaf
-//! budget, no sampling. Fitting 5,500 rows × 45 features takes about a
-//! second; scoring a sentence walks 100 trees of at most 16 leaves. The
+//! budget, no sampling. Fitting 5,500 rows × 45 features takes about two
+//! seconds (release); scoring a sentence walks 100 trees of at most 16
+//! leaves. The
 //! model is stored as text ([`Forest::to_text`] / [`Forest::parse`]),
 //! values in Rust's shortest round-trip form, so a fit is reproduced bit
 //! for bit.
