@@ -152,44 +152,6 @@ struct Tally {
     rank_hist: HashMap<String, usize>,
 }
 
-/// Claim `claim` against `content` ranked by `forest` (the verifier's
-/// ranking with another model): the first-ranked sentence and the local
-/// judge's quote over the top 5.
-async fn ranked_by(
-    v: &Verifier,
-    judge: &verity_verify::LocalJudge,
-    forest: &verity_verify::forest::Forest,
-    claim: &str,
-    content: &str,
-) -> Res<(Option<String>, Option<String>)> {
-    use verity_verify::evidence::{score, SourceIndex};
-    use verity_verify::rank::{forest_rows, FeatureSet};
-    let fs = v.features(claim, content).await?;
-    let idx = SourceIndex::lexical(content);
-    let rows = forest_rows(&fs, FeatureSet::Tokens);
-    let mut scored: Vec<(usize, f64)> = fs
-        .iter()
-        .zip(&rows)
-        .filter(|(f, _)| score(f).is_some())
-        .map(|(f, x)| (f.index, forest.score(x)))
-        .collect();
-    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let best = scored.first().map_or(0.0, |s| s.1);
-    let top: Vec<verity_core::Passage> = scored
-        .iter()
-        .take(5)
-        .map(|&(i, s)| verity_core::Passage {
-            text: idx.sentence(i).unwrap_or_default().to_string(),
-            start: 0,
-            end: 0,
-            score: (s - best).exp() as f32,
-            source_url: None,
-        })
-        .collect();
-    let first = top.first().map(|p| p.text.clone());
-    Ok((first, judge.decide(claim, &top).source_quote))
-}
-
 fn pct(a: usize, b: usize) -> String {
     format!("{:.3}", a as f64 / b.max(1) as f64)
 }
@@ -267,11 +229,14 @@ async fn main() -> Res<()> {
         .map(|s| s.split(',').filter_map(|x| x.parse().ok()).collect())
         .unwrap_or_default();
     let mut swept = vec![[0usize; 2]; sweep.len()];
-    let fold_forests: Vec<verity_verify::forest::Forest> = match opt("--fold-forests") {
+    // The verifier ranking with each fold's forest (the judge's top 5 as
+    // with the shipped one).
+    let fold_verifiers: Vec<Verifier> = match opt("--fold-forests") {
         Some(prefix) => (0..5)
             .map(|f| {
                 let text = std::fs::read_to_string(format!("{prefix}.{f}.txt"))?;
-                Ok(verity_verify::forest::Forest::parse(&text)?)
+                let forest = verity_verify::forest::Forest::parse(&text)?;
+                Ok(v.with_ranking(Arc::new(forest)))
             })
             .collect::<Res<_>>()?,
         None => Vec::new(),
@@ -321,9 +286,11 @@ async fn main() -> Res<()> {
                 timed.1 += t0.elapsed().as_secs_f64() * 1000.0;
             }
             let is_gold = |s: &str| gold.iter().any(|g| same_sentence(s, g));
-            if let Some(forest) = fold_forests.get((cid % 5) as usize) {
-                let (first, quote) = ranked_by(&v, &plain_judge, forest, claim, &content).await?;
-                t.held_out_first[half] += usize::from(first.as_deref().is_some_and(is_gold));
+            if let Some(vf) = fold_verifiers.get((cid % 5) as usize) {
+                let top = vf.passages(claim, &content).await?;
+                let first = top.first().is_some_and(|p| is_gold(&p.text));
+                let quote = plain_judge.decide(claim, &top).source_quote;
+                t.held_out_first[half] += usize::from(first);
                 t.held_out_judge[half] += usize::from(quote.as_deref().is_some_and(is_gold));
             }
             let rank = all.iter().position(|p| is_gold(&p.text));
@@ -372,8 +339,7 @@ async fn main() -> Res<()> {
             };
             *t.rank_hist.entry(key).or_default() += 1;
             if let Some(fo) = feats.as_mut() {
-                let idx = verity_verify::evidence::SourceIndex::lexical(&content);
-                let fs = v.features(claim, &content).await?;
+                let (idx, fs) = v.features(claim, &content).await?;
                 for f in &fs {
                     let text = idx.sentence(f.index).unwrap_or_default();
                     writeln!(
@@ -418,7 +384,7 @@ async fn main() -> Res<()> {
         ("held out: first sentence is gold", t.held_out_first),
         ("held out: judge quote is gold (top-1)", t.held_out_judge),
     ] {
-        if name.starts_with("held out") && fold_forests.is_empty() {
+        if name.starts_with("held out") && fold_verifiers.is_empty() {
             continue;
         }
         println!(

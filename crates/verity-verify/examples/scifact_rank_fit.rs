@@ -152,17 +152,18 @@ fn fit_forest<'a>(
     params: &ForestParams,
     ranking: bool,
 ) -> Forest {
-    let (mut xs, mut ys, mut groups) = (Vec::new(), Vec::new(), Vec::new());
-    for (k, p) in pairs.enumerate() {
+    if ranking {
+        return Forest::fit_ranking(
+            pairs.map(|p| (p.rows.as_slice(), p.gold.as_slice())),
+            params,
+        );
+    }
+    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+    for p in pairs {
         xs.extend(p.rows.iter().cloned());
         ys.extend(p.gold.iter().copied());
-        groups.extend(std::iter::repeat_n(k, p.rows.len()));
     }
-    if ranking {
-        Forest::fit_ranking(&xs, &ys, &groups, params)
-    } else {
-        Forest::fit(&xs, &ys, params)
-    }
+    Forest::fit(&xs, &ys, params)
 }
 
 /// The forest fitted on the pairs `train` accepts, scored on the others.

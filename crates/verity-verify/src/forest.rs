@@ -13,10 +13,9 @@
 //! Small on purpose: exact greedy splits, best-first growth to a leaf
 //! budget, no sampling. Fitting 5,500 rows × 45 features takes about two
 //! seconds (release); scoring a sentence walks 100 trees of at most 16
-//! leaves. The
-//! model is stored as text ([`Forest::to_text`] / [`Forest::parse`]),
-//! values in Rust's shortest round-trip form, so a fit is reproduced bit
-//! for bit.
+//! leaves. The model is stored as text ([`Forest::to_text`] /
+//! [`Forest::parse`]), values in Rust's shortest round-trip form, so a fit
+//! is reproduced bit for bit.
 
 use std::fmt::Write as _;
 
@@ -102,30 +101,7 @@ impl Forest {
 
     /// The log-odds of `x` (missing features read as 0).
     pub fn score(&self, x: &[f64]) -> f64 {
-        let mut s = self.base;
-        for tree in &self.trees {
-            let mut i = 0;
-            // A parsed tree's children always point forward, so this ends.
-            loop {
-                match tree.get(i) {
-                    Some(Node::Split {
-                        feature,
-                        threshold,
-                        left,
-                        right,
-                    }) => {
-                        let v = x.get(*feature).copied().unwrap_or(0.0);
-                        i = if v <= *threshold { *left } else { *right };
-                    }
-                    Some(Node::Leaf(v)) => {
-                        s += v;
-                        break;
-                    }
-                    None => break,
-                }
-            }
-        }
-        s
+        self.base + self.trees.iter().map(|t| leaf_of(t, x)).sum::<f64>()
     }
 
     /// Fit on rows `xs` (all of one length) labelled `ys`, each row on its
@@ -144,30 +120,26 @@ impl Forest {
         })
     }
 
-    /// Fit to rank: rows come in groups (`groups[i]`, consecutive rows of
-    /// one group share it), and within each group a softmax over the
-    /// scores is trained to put the probability on the rows labelled
-    /// `true` (listwise; groups without one are skipped). What it
-    /// optimises is which row comes first, not each row's probability.
-    pub fn fit_ranking(
-        xs: &[Vec<f64>],
-        ys: &[bool],
-        groups: &[usize],
+    /// Fit to rank: per group of rows (its rows and their labels), a
+    /// softmax over the scores is trained to put the probability on the
+    /// rows labelled `true` (listwise). A group without one has no
+    /// gradient, but its rows still count towards a leaf's least rows.
+    /// What it optimises is which row comes first, not each row's
+    /// probability.
+    pub fn fit_ranking<'a>(
+        groups: impl IntoIterator<Item = (&'a [Vec<f64>], &'a [bool])>,
         params: &ForestParams,
     ) -> Self {
-        let n = xs.len().min(ys.len()).min(groups.len());
-        // Consecutive runs of one group id.
-        let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
-        let mut a = 0;
-        for i in 1..=n {
-            if i == n || groups[i] != groups[a] {
-                if ys[a..i].iter().any(|&y| y) {
-                    runs.push(a..i);
-                }
-                a = i;
+        let (mut xs, mut ys, mut runs) = (Vec::new(), Vec::new(), Vec::new());
+        for (rows, labels) in groups {
+            let n = rows.len().min(labels.len());
+            if labels[..n].iter().any(|&y| y) {
+                runs.push(xs.len()..xs.len() + n);
             }
+            xs.extend_from_slice(&rows[..n]);
+            ys.extend_from_slice(&labels[..n]);
         }
-        Self::boost(xs, 0.0, params, |f, g, h| {
+        Self::boost(&xs, 0.0, params, |f, g, h| {
             g.fill(0.0);
             h.fill(0.0);
             for r in &runs {
@@ -188,7 +160,7 @@ impl Forest {
     }
 
     /// Boosting: each tree fits the gradients `grad` writes for the current
-    /// scores (rows whose hessian stays 0 weigh nothing).
+    /// scores.
     fn boost(
         xs: &[Vec<f64>],
         base: f64,
@@ -314,6 +286,8 @@ impl Forest {
     }
 }
 
+/// The value of the leaf `x` falls in (missing features read as 0). A
+/// parsed or grown tree's children always point forward, so this ends.
 fn leaf_of(tree: &[Node], x: &[f64]) -> f64 {
     let mut i = 0;
     while let Some(node) = tree.get(i) {
@@ -324,11 +298,8 @@ fn leaf_of(tree: &[Node], x: &[f64]) -> f64 {
                 left,
                 right,
             } => {
-                i = if x[*feature] <= *threshold {
-                    *left
-                } else {
-                    *right
-                }
+                let v = x.get(*feature).copied().unwrap_or(0.0);
+                i = if v <= *threshold { *left } else { *right };
             }
             Node::Leaf(v) => return *v,
         }
@@ -494,7 +465,7 @@ mod tests {
     fn ranking_puts_the_labelled_row_of_each_group_first() {
         // Groups of 4 rows; the labelled one has the largest `a` only
         // where `b` is high, else the smallest.
-        let (mut xs, mut ys, mut groups) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut xs, mut ys) = (Vec::new(), Vec::new());
         for g in 0..60 {
             let high = g % 2 == 0;
             let b = if high { 0.9 } else { 0.1 };
@@ -502,13 +473,11 @@ mod tests {
             for k in 0..4 {
                 xs.push(vec![f64::from(k) / 3.0 + f64::from(g) * 1e-4, b]);
                 ys.push(k == target);
-                groups.push(g as usize);
             }
         }
+        let groups = xs.chunks(4).zip(ys.chunks(4));
         let f = Forest::fit_ranking(
-            &xs,
-            &ys,
-            &groups,
+            groups,
             &ForestParams {
                 min_leaf: 10,
                 ..Default::default()

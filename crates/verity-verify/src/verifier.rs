@@ -352,10 +352,16 @@ impl Verifier {
     }
 
     /// Ranking features of every sentence of `content` for `claim`, in
-    /// source order (see [`SourceIndex::features`]).
-    pub async fn features(&self, claim: &str, content: &str) -> Result<Vec<SentenceFeatures>> {
+    /// source order (see [`SourceIndex::features`]), with the source's
+    /// (cached) index, whose [`SourceIndex::sentence`] gives their text.
+    pub async fn features(
+        &self,
+        claim: &str,
+        content: &str,
+    ) -> Result<(Arc<SourceIndex>, Vec<SentenceFeatures>)> {
         let (idx, query) = self.indexed(claim, content).await?;
-        Ok(idx.features(claim, &query))
+        let fs = idx.features(claim, &query);
+        Ok((idx, fs))
     }
 
     /// `content`'s sentence index (cached by content hash) and the claim's
