@@ -2,12 +2,13 @@
 //! for before it can walk the index): the SciFact train claims embedded one
 //! at a time, after a warm-up; prints p50/p95/p99 and the mean length.
 //! `RAYON_NUM_THREADS=1 cargo run --release -p verity-embed --example query_latency`
-//! (compare `RAYON_NUM_THREADS=2`; `QUERIES=N` to shorten the run).
+//! (compare `RAYON_NUM_THREADS=2`; `QUERIES=N` to shorten the run;
+//! `PRECISION=int8` for the 8-bit dense layers).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;
 
-use verity_embed::{simd, LocalEmbedder};
+use verity_embed::{simd, LocalEmbedder, LocalEmbedderConfig, Precision};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let data = std::env::var("VERITY_DATA_DIR").unwrap_or_else(|_| {
@@ -24,7 +25,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .filter_map(|v| v["text"].as_str().map(str::to_string))
             .take(n)
             .collect();
-    let e = LocalEmbedder::load_default()?;
+    let int8 = std::env::var("PRECISION").is_ok_and(|p| p == "int8");
+    let e = LocalEmbedderConfig::new(LocalEmbedder::default_model_dir())
+        .precision(if int8 {
+            Precision::Int8
+        } else {
+            Precision::F32
+        })
+        .build()?;
     let tokens: usize = queries.iter().map(|q| e.count_tokens(q).unwrap_or(0)).sum();
     for q in queries.iter().take(20) {
         e.embed_blocking(&[q])?; // warm-up
@@ -53,9 +61,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ms.sort_by(f64::total_cmp);
     let pct = |p: f64| ms[((ms.len() - 1) as f64 * p).round() as usize];
     println!(
-        "{} queries{}, {:.1} word pieces on average, RAYON_NUM_THREADS={:?}, {}: p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms",
+        "{} queries{}{}, {:.1} word pieces on average, RAYON_NUM_THREADS={:?}, {}: p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms",
         ms.len(),
         if via_async { " via embed_query" } else { "" },
+        if int8 { ", int8" } else { "" },
         tokens as f64 / ms.len().max(1) as f64,
         std::env::var("RAYON_NUM_THREADS").ok(),
         simd::kernel_note(),

@@ -2,13 +2,15 @@
 //! the reference): embeds the first 64 SciFact abstracts once per engine and
 //! batch size, after a warm-up, and prints chunks/s and tokens/s.
 //! `RAYON_NUM_THREADS=2 cargo run --release -p verity-embed --example throughput`
-//! (`ENGINES=packed`, `BATCHES=8` to narrow the run, e.g. under a profiler).
+//! (`ENGINES=packed`, `BATCHES=8` to narrow the run, e.g. under a profiler;
+//! `ENGINES=packed,int8` adds the 8-bit dense layers, with their cosine to
+//! the f32 vectors).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;
 
 use verity_core::Embedder;
-use verity_embed::{Engine, LocalEmbedder, LocalEmbedderConfig};
+use verity_embed::{Engine, LocalEmbedder, LocalEmbedderConfig, Precision};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let data = std::env::var("VERITY_DATA_DIR").unwrap_or_else(|_| {
@@ -37,34 +39,49 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         texts.len(),
         std::env::var("RAYON_NUM_THREADS").ok()
     );
-    // ENGINES=packed|candle|both (default both), BATCHES=8,32 (default 8,32,64).
-    let engines = match std::env::var("ENGINES").as_deref() {
-        Ok("packed") => vec![Engine::Packed],
-        Ok("candle") => vec![Engine::CandleBert],
-        _ => vec![Engine::Packed, Engine::CandleBert],
-    };
+    // ENGINES=packed,int8,candle (default packed,candle), BATCHES=8,32 (default 8,32,64).
+    let engines: Vec<(&str, Engine, Precision)> = std::env::var("ENGINES")
+        .unwrap_or_else(|_| "packed,candle".into())
+        .split(',')
+        .filter_map(|e| match e.trim() {
+            "packed" => Some(("Packed", Engine::Packed, Precision::F32)),
+            "int8" => Some(("PackedInt8", Engine::Packed, Precision::Int8)),
+            "candle" => Some(("CandleBert", Engine::CandleBert, Precision::F32)),
+            _ => None,
+        })
+        .collect();
+    let reference = probe.embed_blocking(&texts)?;
     let batches: Vec<usize> = std::env::var("BATCHES")
         .ok()
         .map(|b| b.split(',').filter_map(|x| x.trim().parse().ok()).collect())
         .filter(|b: &Vec<usize>| !b.is_empty())
         .unwrap_or_else(|| vec![8, 32, 64]);
-    for engine in engines {
+    for (label, engine, precision) in engines {
         for &batch in &batches {
             let e = LocalEmbedderConfig::new(&dir)
                 .engine(engine)
+                .precision(precision)
                 .batch_size(batch)
                 .build()?;
             e.embed_blocking(&texts[..8])?; // warm-up
             let mut times = Vec::new();
+            let mut cosines: Vec<f32> = Vec::new();
             for _ in 0..reps {
                 let t = Instant::now();
-                e.embed_blocking(&texts)?;
+                let vs = e.embed_blocking(&texts)?;
                 times.push(t.elapsed().as_secs_f64());
+                cosines = vs
+                    .iter()
+                    .zip(&reference)
+                    .map(|(a, b)| a.iter().zip(b).map(|(x, y)| x * y).sum::<f32>())
+                    .collect();
             }
             times.sort_by(f64::total_cmp);
             let med = times[times.len() / 2];
+            let min_cos = cosines.iter().copied().fold(1.0f32, f32::min);
+            let mean_cos = cosines.iter().sum::<f32>() / cosines.len().max(1) as f32;
             println!(
-                "{engine:?} batch {batch}: median {:.0} ms -> {:.1} chunks/s, {:.0} tokens/s",
+                "{label} batch {batch}: median {:.0} ms -> {:.1} chunks/s, {:.0} tokens/s; cosine to f32 packed mean {mean_cos:.5}, min {min_cos:.5}",
                 med * 1000.0,
                 texts.len() as f64 / med,
                 tokens as f64 / med

@@ -22,6 +22,7 @@ use candle_transformers::models::bert::{Config, HiddenAct};
 use rayon::prelude::*;
 
 use crate::fastmath;
+use crate::int8mm::QuantLinear;
 use crate::smallmm::{self, PackedLinear};
 
 struct Layer {
@@ -39,9 +40,37 @@ struct Layer {
     /// The four dense weights (QKV, attention output, intermediate, output)
     /// packed for short passes; `None` where the CPU has no fast path for them.
     small: Option<[PackedLinear; 4]>,
+    /// The four dense weights in 8 bits ([`crate::int8mm`]), used for every
+    /// pass when the embedder was built with `Precision::Int8`.
+    quant: Option<[QuantLinear; 4]>,
 }
 
 impl Layer {
+    fn quantize(&mut self) -> Result<()> {
+        let q = |w: &Tensor| -> Result<QuantLinear> {
+            let (out, inp) = w.dims2()?;
+            QuantLinear::quantize(&vec_of(w)?, out, inp)
+                .ok_or_else(|| candle_core::Error::Msg("weights cannot be quantised".into()))
+        };
+        self.quant = Some([
+            q(&self.qkv_w)?,
+            q(&self.attn_out_w)?,
+            q(&self.inter_w)?,
+            q(&self.out_w)?,
+        ]);
+        Ok(())
+    }
+
+    /// The dense weights' fast forms for product `i` (QKV, attention
+    /// output, intermediate, output).
+    fn fast(&self, i: usize) -> Fast<'_> {
+        match (&self.quant, &self.small) {
+            (Some(q), _) => Fast::Int8(&q[i]),
+            (None, Some(s)) => Fast::Panels(&s[i]),
+            (None, None) => Fast::None,
+        }
+    }
+
     fn pack_small(&mut self) -> Result<()> {
         if !smallmm::in_use() {
             return Ok(());
@@ -63,16 +92,36 @@ impl Layer {
     }
 }
 
-/// `x · wᵀ` for a `(tokens, in)` input and an `(out, in)` weight: the packed
-/// panels for a short pass, gemm otherwise.
-fn dense(x: &Tensor, w: &Tensor, small: Option<&PackedLinear>) -> Result<Tensor> {
+/// A dense weight's alternative forms.
+enum Fast<'a> {
+    /// 8-bit weights, for every pass.
+    Int8(&'a QuantLinear),
+    /// f32 panels, for short passes.
+    Panels(&'a PackedLinear),
+    None,
+}
+
+/// `x · wᵀ` for a `(tokens, in)` input and an `(out, in)` weight: the 8-bit
+/// weights when quantised, else the packed panels for a short pass, else gemm.
+fn dense(x: &Tensor, w: &Tensor, fast: Fast<'_>) -> Result<Tensor> {
     let tokens = x.dim(0)?;
-    if let Some(lin) = small.filter(|_| tokens <= smallmm::MAX_TOKENS) {
+    let use_fast = match fast {
+        Fast::Int8(_) => true,
+        Fast::Panels(_) => tokens <= smallmm::MAX_TOKENS,
+        Fast::None => false,
+    };
+    if use_fast {
         let x = x.contiguous()?;
         let (storage, layout) = x.storage_and_layout();
         if let candle_core::Storage::Cpu(cpu) = &*storage {
-            if let Some(y) = lin.forward(contiguous_f32(cpu, layout, "dense")?, tokens) {
-                return Tensor::from_vec(y, (tokens, lin.out_features()), x.device());
+            let input = contiguous_f32(cpu, layout, "dense")?;
+            let y = match fast {
+                Fast::Int8(q) => q.forward(input, tokens).map(|y| (y, q.out_features())),
+                Fast::Panels(lin) => lin.forward(input, tokens).map(|y| (y, lin.out_features())),
+                Fast::None => None,
+            };
+            if let Some((y, out)) = y {
+                return Tensor::from_vec(y, (tokens, out), x.device());
             }
         }
     }
@@ -119,7 +168,8 @@ fn layer_norm(vb: &VarBuilder, h: usize) -> Result<(Tensor, Tensor)> {
 impl Bert {
     /// Load from a BERT checkpoint (tensor names as in Hugging Face's `BertModel`,
     /// optionally under a `bert.` or `model.` prefix).
-    pub fn load(vb: VarBuilder, config: &Config) -> Result<Self> {
+    /// With `int8`, the dense layers run in 8-bit integers ([`crate::int8mm`]).
+    pub fn load(vb: VarBuilder, config: &Config, int8: bool) -> Result<Self> {
         let root = ["", "bert", "model"]
             .iter()
             .map(|p| if p.is_empty() { vb.clone() } else { vb.pp(*p) })
@@ -179,9 +229,14 @@ impl Bert {
                 out_b: vec_of(&ob)?,
                 out_ln,
                 small: None,
+                quant: None,
             });
             if let Some(layer) = layers.last_mut() {
-                layer.pack_small()?;
+                if int8 {
+                    layer.quantize()?;
+                } else {
+                    layer.pack_small()?;
+                }
             }
         }
         Ok(Self {
@@ -243,8 +298,7 @@ impl Bert {
 
     fn layer(&self, layer: &Layer, x: &Tensor, spans: &[(usize, usize)]) -> Result<Tensor> {
         let (h, heads, d) = (self.hidden, self.heads, self.head_dim);
-        let small = layer.small.as_ref();
-        let qkv = dense(x, &layer.qkv_w, small.map(|s| &s[0]))?.apply_op1_no_bwd(&BiasAct {
+        let qkv = dense(x, &layer.qkv_w, layer.fast(0))?.apply_op1_no_bwd(&BiasAct {
             bias: &layer.qkv_b,
             act: None,
         })?;
@@ -267,19 +321,18 @@ impl Bert {
             })
             .collect::<Result<_>>()?;
         let ctx = Tensor::cat(&ctx, 0)?;
-        let attn = dense(&ctx, &layer.attn_out_w, small.map(|s| &s[1]))?.apply_op2_no_bwd(
+        let attn = dense(&ctx, &layer.attn_out_w, layer.fast(1))?.apply_op2_no_bwd(
             x,
             &BiasResidual {
                 bias: &layer.attn_out_b,
             },
         )?;
         let attn = candle_nn::ops::layer_norm(&attn, &layer.attn_ln.0, &layer.attn_ln.1, self.eps)?;
-        let inter =
-            dense(&attn, &layer.inter_w, small.map(|s| &s[2]))?.apply_op1_no_bwd(&BiasAct {
-                bias: &layer.inter_b,
-                act: Some(self.act),
-            })?;
-        let out = dense(&inter, &layer.out_w, small.map(|s| &s[3]))?
+        let inter = dense(&attn, &layer.inter_w, layer.fast(2))?.apply_op1_no_bwd(&BiasAct {
+            bias: &layer.inter_b,
+            act: Some(self.act),
+        })?;
+        let out = dense(&inter, &layer.out_w, layer.fast(3))?
             .apply_op2_no_bwd(&attn, &BiasResidual { bias: &layer.out_b })?;
         candle_nn::ops::layer_norm(&out, &layer.out_ln.0, &layer.out_ln.1, self.eps)
     }

@@ -28,6 +28,8 @@ mod cached;
 #[cfg(feature = "local")]
 mod fastmath;
 #[cfg(feature = "local")]
+pub mod int8mm;
+#[cfg(feature = "local")]
 mod local;
 mod ollama;
 mod openai;
@@ -58,6 +60,6 @@ pub(crate) fn filled<T>(provider: &str, out: Vec<Option<T>>) -> verity_core::Res
         .collect()
 }
 #[cfg(feature = "local")]
-pub use local::{Engine, LocalEmbedder, LocalEmbedderConfig, Pooling, DEFAULT_MODEL};
+pub use local::{Engine, LocalEmbedder, LocalEmbedderConfig, Pooling, Precision, DEFAULT_MODEL};
 pub use ollama::{OllamaEmbedder, OllamaEmbedderBuilder, DEFAULT_OLLAMA_URL};
 pub use openai::{OpenAiEmbedder, OpenAiEmbedderBuilder, DEFAULT_OPENAI_URL};

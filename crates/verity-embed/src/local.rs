@@ -60,6 +60,20 @@ pub enum Engine {
     CandleBert,
 }
 
+/// Arithmetic of the encoder's dense layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Precision {
+    /// 32-bit floats (default): the reference vectors (cosine ≥ 0.999).
+    #[default]
+    F32,
+    /// 8-bit integer weights and 7-bit inputs ([`crate::int8mm`]): faster
+    /// dense layers on x86-64 with AVX2, vectors slightly off the f32 ones
+    /// (docs/benchmarks.d/embed.md gives the speed, cosine and nDCG). The
+    /// embedder id's version ends in `-int8`, so an index embedded in f32
+    /// is re-embedded, never mixed.
+    Int8,
+}
+
 /// Settings and builder of a [`LocalEmbedder`].
 #[derive(Debug, Clone)]
 pub struct LocalEmbedderConfig {
@@ -71,6 +85,7 @@ pub struct LocalEmbedderConfig {
     pooling: Option<Pooling>,
     engine: Engine,
     span_mode: SpanMode,
+    precision: Precision,
 }
 
 impl Default for LocalEmbedderConfig {
@@ -91,6 +106,7 @@ impl LocalEmbedderConfig {
             pooling: None,
             engine: Engine::Packed,
             span_mode: SpanMode::Separate,
+            precision: Precision::F32,
         }
     }
 
@@ -138,6 +154,14 @@ impl LocalEmbedderConfig {
     /// `[CLS]`/`[SEP]`); otherwise the embedder falls back to separate.
     pub fn span_mode(mut self, mode: SpanMode) -> Self {
         self.span_mode = mode;
+        self
+    }
+
+    /// Dense-layer arithmetic (default [`Precision::F32`]).
+    /// [`Precision::Int8`] needs the packed engine; the reference engine
+    /// refuses it.
+    pub fn precision(mut self, precision: Precision) -> Self {
+        self.precision = precision;
         self
     }
 
@@ -517,8 +541,20 @@ impl LocalEmbedder {
         .map_err(|_| corrupt(&"the loader panicked"))?
         .map_err(|e| corrupt(&e))?;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
+        let int8 = config.precision == Precision::Int8;
         let net = match config.engine {
-            Engine::Packed => Net::Packed(Bert::load(vb, &bert_config).map_err(|e| corrupt(&e))?),
+            Engine::Packed => {
+                Net::Packed(Bert::load(vb, &bert_config, int8).map_err(|e| corrupt(&e))?)
+            }
+            Engine::CandleBert if int8 => {
+                return Err(ConfigError::Invalid {
+                    key: "embedder.local.precision".into(),
+                    message:
+                        "int8 precision needs the packed engine, not the reference candle engine"
+                            .into(),
+                }
+                .into());
+            }
             Engine::CandleBert => {
                 Net::Candle(BertModel::load(vb, &bert_config).map_err(|e| corrupt(&e))?)
             }
@@ -533,7 +569,12 @@ impl LocalEmbedder {
             h.update(weights.len().to_le_bytes());
             h.update(max_seq_length.to_le_bytes());
             h.update([pooling as u8]);
-            hex::encode(h.finalize()).chars().take(12).collect()
+            let hash: String = hex::encode(h.finalize()).chars().take(12).collect();
+            if int8 {
+                format!("{hash}-int8")
+            } else {
+                hash
+            }
         });
         let id = EmbedderId::new(model_name, version, bert_config.hidden_size);
         let span_frame = match (config.span_mode, &net) {

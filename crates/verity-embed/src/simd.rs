@@ -71,7 +71,7 @@ pub fn elementwise_path() -> SimdPath {
 }
 
 /// A one-line description for reports: `"avx2+fma kernels, pre-packed panels
-/// for short passes"`.
+/// for short passes; int8 option (…): avx2 kernels"`.
 pub fn kernel_note() -> String {
     let (mm, ew) = (simd_path(), elementwise_path());
     let mut note = if mm == ew {
@@ -82,5 +82,10 @@ pub fn kernel_note() -> String {
     if crate::smallmm::in_use() {
         note.push_str(", pre-packed panels for short passes");
     }
+    note.push_str(if crate::int8mm::simd_in_use() {
+        "; int8 option (VERITY_EMBED_PRECISION=int8): avx2 kernels"
+    } else {
+        "; int8 option (VERITY_EMBED_PRECISION=int8): portable loop"
+    });
     note
 }

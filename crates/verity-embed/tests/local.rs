@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use verity_core::embed::cosine;
 use verity_core::{ConfigError, Embedder, Error};
-use verity_embed::{Engine, LocalEmbedder, LocalEmbedderConfig};
+use verity_embed::{Engine, LocalEmbedder, LocalEmbedderConfig, Precision};
 
 fn model_dir() -> Option<PathBuf> {
     let dir = LocalEmbedder::default_model_dir();
@@ -98,6 +98,59 @@ async fn matches_sentence_transformers_reference() {
             verity_embed::simd::kernel_note()
         );
     }
+}
+
+/// The 8-bit option: close to sentence-transformers (not as close as f32),
+/// a distinct embedder version, the same vectors one by one and batched,
+/// and refused by the reference engine.
+#[tokio::test]
+async fn int8_is_close_to_the_reference_and_says_so() {
+    let (Some(dir), Some(file)) = (model_dir(), reference_file()) else {
+        return;
+    };
+    let reference = load_reference(&file);
+    let texts: Vec<String> = reference.iter().map(|(t, _)| t.clone()).collect();
+    let f32 = LocalEmbedderConfig::new(&dir).build().unwrap();
+    let int8 = LocalEmbedderConfig::new(&dir)
+        .precision(Precision::Int8)
+        .batch_size(64)
+        .build()
+        .unwrap();
+    assert_eq!(int8.id().version, format!("{}-int8", f32.id().version));
+    assert_eq!(int8.id().dim, 384);
+    let got = int8.embed(&texts).await.unwrap();
+    let mut worst = 1.0f32;
+    for ((text, want), v) in reference.iter().zip(&got) {
+        let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-4, "not normalised: {norm}");
+        let c = cosine(want, v);
+        worst = worst.min(c);
+        // Measured worst 0.99 on these 31 texts (docs/benchmarks.d/embed.md).
+        assert!(
+            c >= 0.98,
+            "int8: cosine {c} for {:?}",
+            &text[..text.len().min(60)]
+        );
+    }
+    assert!(
+        worst < 0.9999,
+        "int8 vectors should differ from f32 ones: {worst}"
+    );
+    let one = int8.embed(&texts[..1]).await.unwrap();
+    assert!(cosine(&one[0], &got[0]) > 0.99999, "one by one = batched");
+    eprintln!(
+        "int8, {}: worst cosine to sentence-transformers {worst:.5}",
+        verity_embed::simd::kernel_note()
+    );
+    let refused = LocalEmbedderConfig::new(&dir)
+        .engine(Engine::CandleBert)
+        .precision(Precision::Int8)
+        .build();
+    assert!(
+        matches!(&refused, Err(Error::Config(ConfigError::Invalid { message, .. })) if message.contains("packed engine")),
+        "{:?}",
+        refused.err()
+    );
 }
 
 /// One text per pass (a query: the dense layers run on the pre-packed panels

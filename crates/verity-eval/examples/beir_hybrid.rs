@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release -p verity-eval --example beir_hybrid -- <dataset dir> <split> <work dir> \
-//!     [--no-context] [--chunk-vectors-only] [--pooled-sentences] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE] [--latency-only]
+//!     [--no-context] [--chunk-vectors-only] [--pooled-sentences] [--int8] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE] [--latency-only]
 //! ```
 //!
 //! * The corpus is ingested (chunked, embedded, upserted) into `<work dir>/<variant>`; the
@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use verity_core::rank::fuse;
 use verity_core::{Document, Embedder, Fusion, SearchMode, SearchQuery, SpanMode, VectorStore};
-use verity_embed::{CachedEmbedder, LocalEmbedder, LocalEmbedderConfig};
+use verity_embed::{CachedEmbedder, LocalEmbedder, LocalEmbedderConfig, Precision};
 use verity_eval::{
     evaluate, load_split, mrr_at, ndcg_at, percentile, recall_at, BeirSplit, EvalOptions,
 };
@@ -47,6 +47,8 @@ struct Args {
     max_tokens: Option<usize>,
     /// Sentence vectors pooled from the chunk's pass (`SpanMode::Pooled`).
     pooled: bool,
+    /// 8-bit dense layers (`Precision::Int8`).
+    int8: bool,
     overlap: Option<usize>,
     ef: Option<usize>,
     limit: Option<usize>,
@@ -58,7 +60,7 @@ struct Args {
 
 fn args() -> Res<Args> {
     let mut it = std::env::args().skip(1);
-    let usage = "usage: beir_hybrid <dataset dir> <split> <work dir> [--no-context] [--chunk-vectors-only] [--pooled-sentences] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE] [--latency-only]";
+    let usage = "usage: beir_hybrid <dataset dir> <split> <work dir> [--no-context] [--chunk-vectors-only] [--pooled-sentences] [--int8] [--max-tokens N] [--overlap N] [--ef N] [--limit N] [--grid] [--dump FILE] [--latency-only]";
     let dir = PathBuf::from(it.next().ok_or(usage)?);
     let split = it.next().ok_or(usage)?;
     let work = PathBuf::from(it.next().ok_or(usage)?);
@@ -70,6 +72,7 @@ fn args() -> Res<Args> {
         sentences: true,
         max_tokens: None,
         pooled: false,
+        int8: false,
         overlap: None,
         ef: None,
         limit: None,
@@ -83,6 +86,7 @@ fn args() -> Res<Args> {
             "--no-context" => a.context = false,
             "--chunk-vectors-only" => a.sentences = false,
             "--pooled-sentences" => a.pooled = true,
+            "--int8" => a.int8 = true,
             "--max-tokens" => a.max_tokens = Some(num()?),
             "--overlap" => a.overlap = Some(num()?),
             "--ef" => a.ef = Some(num()?),
@@ -184,7 +188,13 @@ async fn main() -> Res<()> {
         SpanMode::Separate
     };
     let local: Arc<dyn Embedder> = Arc::new(LocalEmbedder::load(
-        LocalEmbedderConfig::new(LocalEmbedder::default_model_dir()).span_mode(spans),
+        LocalEmbedderConfig::new(LocalEmbedder::default_model_dir())
+            .span_mode(spans)
+            .precision(if a.int8 {
+                Precision::Int8
+            } else {
+                Precision::F32
+            }),
     )?);
     let cache_store = SqliteStore::open(&a.work.join("embed-cache"), StoreOptions::default())?;
     let cached: Arc<dyn Embedder> = Arc::new(CachedEmbedder::new(

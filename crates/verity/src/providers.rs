@@ -28,7 +28,7 @@ pub(crate) async fn embedder(
             notes.push("lexical-only: no embedder configured (BM25 search only)".into());
             return Ok(None);
         }
-        EmbedderSpec::Auto => match local_embedder(None, true, config.sentence_spans).await? {
+        EmbedderSpec::Auto => match local_embedder(None, true, config).await? {
             Some(e) => e,
             None => {
                 notes.push(
@@ -39,17 +39,15 @@ pub(crate) async fn embedder(
                 return Ok(None);
             }
         },
-        EmbedderSpec::Local(dir) => {
-            match local_embedder(dir.clone(), false, config.sentence_spans).await? {
-                Some(e) => e,
-                None => {
-                    return Err(missing_model(
-                        "local embedding model",
-                        &default_embed_dir(dir),
-                    ))
-                }
+        EmbedderSpec::Local(dir) => match local_embedder(dir.clone(), false, config).await? {
+            Some(e) => e,
+            None => {
+                return Err(missing_model(
+                    "local embedding model",
+                    &default_embed_dir(dir),
+                ))
             }
-        }
+        },
         EmbedderSpec::Ollama(model) => {
             let mut b = OllamaEmbedder::builder(model.clone())
                 .base_url(config.ollama_url.clone())
@@ -117,18 +115,22 @@ pub fn local_models() -> crate::api::ModelsResponse {
 async fn local_embedder(
     dir: Option<std::path::PathBuf>,
     optional: bool,
-    spans: Option<verity_core::SpanMode>,
+    config: &VerityConfig,
 ) -> Result<Option<Arc<dyn Embedder>>> {
     let dir = default_embed_dir(&dir);
     if optional && !dir.join("model.safetensors").is_file() {
         return Ok(None);
     }
+    let (spans, int8) = (config.sentence_spans, config.embed_int8);
     let e = blocking(move || {
-        let config = verity_embed::LocalEmbedderConfig::new(dir);
-        verity_embed::LocalEmbedder::load(match spans {
-            Some(mode) => config.span_mode(mode),
-            None => config,
-        })
+        let mut local = verity_embed::LocalEmbedderConfig::new(dir);
+        if let Some(mode) = spans {
+            local = local.span_mode(mode);
+        }
+        if int8 {
+            local = local.precision(verity_embed::Precision::Int8);
+        }
+        verity_embed::LocalEmbedder::load(local)
     })
     .await?;
     Ok(Some(Arc::new(e)))
@@ -138,7 +140,7 @@ async fn local_embedder(
 async fn local_embedder(
     dir: Option<std::path::PathBuf>,
     optional: bool,
-    _spans: Option<verity_core::SpanMode>,
+    _config: &VerityConfig,
 ) -> Result<Option<Arc<dyn Embedder>>> {
     if optional {
         return Ok(None);
