@@ -9,14 +9,15 @@
 //! Why 7-bit inputs: AVX2 has no 8-bit × 8-bit dot product without
 //! saturation. `vpmaddubsw` multiplies unsigned by signed bytes and adds
 //! pairs into `i16`; with inputs ≤ 127 a pair is at most 2 × 127 × 127 =
-//! 32,258, which fits, so the sums are exact. Measured on the 2-core AVX2 EPYC
-//! (`examples/int8_kernel.rs`, one thread, 2,048 tokens): 143–166 GFLOP/s
-//! against 66–79 for `gemm`'s f32 kernels on MiniLM's three shapes (2.1×);
-//! the sign trick that allows signed 8-bit inputs (255 levels) ran at
-//! 105–120 (1.55×), so inputs keep 128 levels.
+//! 32,258, which fits, so the sums are exact. The sign trick that allows
+//! signed 8-bit inputs (255 levels) costs two more instructions per product:
+//! 105–120 GFLOP/s against 143–166 for this form in a one-thread kernel
+//! benchmark on the 2-core AVX2 EPYC, so inputs keep 128 levels. Whole
+//! layer, 2,048 tokens, 2 threads (`examples/int8_kernel.rs`): 1.7–1.9× the
+//! f32 `gemm` (docs/benchmarks.d/embed.md).
 //!
 //! Every CPU computes the same integers: the AVX2 kernel and the portable
-//! loop ([`dot_rows_portable`], any other CPU or `VERITY_EMBED_SIMD=baseline`)
+//! loop (`dot_rows_portable`, any other CPU or `VERITY_EMBED_SIMD=baseline`)
 //! give bit-identical accumulators, so vectors do not depend on the path.
 
 use rayon::prelude::*;
