@@ -105,24 +105,24 @@ enum Fast<'a> {
 /// weights when quantised, else the packed panels for a short pass, else gemm.
 fn dense(x: &Tensor, w: &Tensor, fast: Fast<'_>) -> Result<Tensor> {
     let tokens = x.dim(0)?;
-    let use_fast = match fast {
-        Fast::Int8(_) => true,
-        Fast::Panels(_) => tokens <= smallmm::MAX_TOKENS,
-        Fast::None => false,
+    let fast = match fast {
+        Fast::Panels(_) if tokens > smallmm::MAX_TOKENS => Fast::None,
+        f => f,
     };
-    if use_fast {
-        let x = x.contiguous()?;
-        let (storage, layout) = x.storage_and_layout();
-        if let candle_core::Storage::Cpu(cpu) = &*storage {
-            let input = contiguous_f32(cpu, layout, "dense")?;
-            let y = match fast {
-                Fast::Int8(q) => q.forward(input, tokens).map(|y| (y, q.out_features())),
-                Fast::Panels(lin) => lin.forward(input, tokens).map(|y| (y, lin.out_features())),
-                Fast::None => None,
-            };
-            if let Some((y, out)) = y {
-                return Tensor::from_vec(y, (tokens, out), x.device());
-            }
+    if matches!(fast, Fast::None) {
+        return x.matmul(&w.t()?);
+    }
+    let x = x.contiguous()?;
+    let (storage, layout) = x.storage_and_layout();
+    if let candle_core::Storage::Cpu(cpu) = &*storage {
+        let input = contiguous_f32(cpu, layout, "dense")?;
+        let y = match fast {
+            Fast::Int8(q) => q.forward(input, tokens).map(|y| (y, q.out_features())),
+            Fast::Panels(lin) => lin.forward(input, tokens).map(|y| (y, lin.out_features())),
+            Fast::None => None,
+        };
+        if let Some((y, out)) = y {
+            return Tensor::from_vec(y, (tokens, out), x.device());
         }
     }
     x.matmul(&w.t()?)

@@ -177,8 +177,7 @@ fn quantize_row(x: &[f32], q: &mut [u8]) -> (f32, i32) {
 pub fn simd_in_use() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        crate::simd::elementwise_path() != crate::simd::SimdPath::Baseline
-            && pulp::x86::V3::try_new().is_some()
+        avx2().is_some()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -186,14 +185,20 @@ pub fn simd_in_use() -> bool {
     }
 }
 
+/// The AVX2 token when the kernel may run here.
+#[cfg(target_arch = "x86_64")]
+fn avx2() -> Option<pulp::x86::V3> {
+    (crate::simd::elementwise_path() != crate::simd::SimdPath::Baseline)
+        .then(pulp::x86::V3::try_new)
+        .flatten()
+}
+
 /// `rows · wᵀ` into `y` (`rows × out`, row-major) on the fastest path here.
 fn dot_rows(rows: &Quantised<'_>, w: &QuantLinear, y: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
-    if crate::simd::elementwise_path() != crate::simd::SimdPath::Baseline {
-        if let Some(simd) = pulp::x86::V3::try_new() {
-            pulp::Simd::vectorize(simd, Avx2Rows { simd, rows, w, y });
-            return;
-        }
+    if let Some(simd) = avx2() {
+        pulp::Simd::vectorize(simd, Avx2Rows { simd, rows, w, y });
+        return;
     }
     dot_rows_portable(rows, w, y);
 }

@@ -57,6 +57,24 @@ fn load_reference(path: &Path) -> Vec<(String, Vec<f32>)> {
         .collect()
 }
 
+/// The worst cosine of `got` to the reference vectors, asserting that every
+/// vector is normalised and at least `min` from its reference.
+fn worst_cosine(reference: &[(String, Vec<f32>)], got: &[Vec<f32>], min: f32, what: &str) -> f32 {
+    let mut worst = 1.0f32;
+    for ((text, want), v) in reference.iter().zip(got) {
+        let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-4, "not normalised: {norm}");
+        let c = cosine(want, v);
+        worst = worst.min(c);
+        assert!(
+            c >= min,
+            "{what}: cosine {c} for {:?}",
+            &text[..text.len().min(60)]
+        );
+    }
+    worst
+}
+
 #[tokio::test]
 async fn matches_sentence_transformers_reference() {
     let (Some(dir), Some(file)) = (model_dir(), reference_file()) else {
@@ -81,18 +99,12 @@ async fn matches_sentence_transformers_reference() {
         assert_eq!(embedder.max_tokens(), 256);
         let got = embedder.embed(&texts).await.unwrap();
         assert_eq!(got.len(), texts.len());
-        let mut worst = 1.0f32;
-        for ((text, want), v) in reference.iter().zip(&got) {
-            let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-            assert!((norm - 1.0).abs() < 1e-4, "not normalised: {norm}");
-            let c = cosine(want, v);
-            worst = worst.min(c);
-            assert!(
-                c >= 0.999,
-                "{engine:?} batch {batch_size}: cosine {c} for {:?}",
-                &text[..text.len().min(60)]
-            );
-        }
+        let worst = worst_cosine(
+            &reference,
+            &got,
+            0.999,
+            &format!("{engine:?} batch {batch_size}"),
+        );
         eprintln!(
             "{engine:?} batch {batch_size}, {}: worst cosine {worst:.6}",
             verity_embed::simd::kernel_note()
@@ -119,19 +131,8 @@ async fn int8_is_close_to_the_reference_and_says_so() {
     assert_eq!(int8.id().version, format!("{}-int8", f32.id().version));
     assert_eq!(int8.id().dim, 384);
     let got = int8.embed(&texts).await.unwrap();
-    let mut worst = 1.0f32;
-    for ((text, want), v) in reference.iter().zip(&got) {
-        let norm: f32 = v.iter().map(|x| x * x).sum::<f32>().sqrt();
-        assert!((norm - 1.0).abs() < 1e-4, "not normalised: {norm}");
-        let c = cosine(want, v);
-        worst = worst.min(c);
-        // Measured worst 0.99 on these 31 texts (docs/benchmarks.d/embed.md).
-        assert!(
-            c >= 0.98,
-            "int8: cosine {c} for {:?}",
-            &text[..text.len().min(60)]
-        );
-    }
+    // Measured worst 0.99 on these 31 texts (docs/benchmarks.d/embed.md).
+    let worst = worst_cosine(&reference, &got, 0.98, "int8");
     assert!(
         worst < 0.9999,
         "int8 vectors should differ from f32 ones: {worst}"
