@@ -226,7 +226,7 @@ fn split_block(text: &str, block: Range<usize>, out: &mut Vec<Range<usize>>) {
             let has_ws = rest.len() > next.len();
             let starts_new = next.chars().next().is_some_and(|ch| {
                 ch.is_uppercase() || ch.is_ascii_digit() || "\"'“‘«([*_".contains(ch)
-            });
+            }) || symbol_word(next);
             if next.is_empty() || (has_ws && starts_new) {
                 push_trimmed(text, block.start + start..block.start + end, out);
                 start = end;
@@ -239,6 +239,21 @@ fn split_block(text: &str, block: Range<usize>, out: &mut Vec<Range<usize>>) {
     if start < s.len() {
         push_trimmed(text, block.start + start..block.end, out);
     }
+}
+
+/// Whether `s` starts with a symbol written in lower case that can open a
+/// sentence — gene, protein and cell names (`rim1`, `iHepSCs`, `mRNA`,
+/// `p53`): a lower-case letter followed, within the word, by a capital or a
+/// digit. Ordinary lower-case words never qualify, so "e.g. lower" and
+/// "3.5 mg. daily" stay joined.
+fn symbol_word(s: &str) -> bool {
+    let mut chars = s.chars();
+    if !chars.next().is_some_and(|c| c.is_ascii_lowercase()) {
+        return false;
+    }
+    chars
+        .take_while(|c| c.is_alphanumeric() || *c == '-')
+        .any(|c| c.is_uppercase() || c.is_ascii_digit())
 }
 
 /// Length of a citation marker (`[3]`, `[1, 4]`, `[2–5]`, `[^n]`) at the start of `s`.
@@ -429,6 +444,23 @@ mod tests {
                 "- item one",
                 "- item two",
                 "End."
+            ]
+        );
+    }
+
+    #[test]
+    fn lower_case_symbols_open_sentences() {
+        let t = "They are induced hepatic stem cells (iHepSCs). iHepSCs can be expanded. \
+                 RIM1 regulates meiosis. rim1 mutations reduce IME1. See e.g. mRNA levels, \
+                 3.5 mg. daily.";
+        assert_eq!(
+            sents(t),
+            vec![
+                "They are induced hepatic stem cells (iHepSCs).",
+                "iHepSCs can be expanded.",
+                "RIM1 regulates meiosis.",
+                "rim1 mutations reduce IME1.",
+                "See e.g. mRNA levels, 3.5 mg. daily."
             ]
         );
     }
