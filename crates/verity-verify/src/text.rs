@@ -137,7 +137,8 @@ pub fn is_stopword(w: &str) -> bool {
 ///
 /// Sentences end at `.`, `!` or `?` (not after a known abbreviation, an
 /// initial or inside a number) followed by white space and a capital,
-/// digit, quote or bracket; citation markers right after the end (`.[3]`,
+/// digit, quote, bracket or a lower-case symbol (`rim1`, `mRNA`: see
+/// `symbol_word`); citation markers right after the end (`.[3]`,
 /// `. [2]`, `.[^1]`) stay with the sentence they follow. Blank lines,
 /// headings and list items also end sentences.
 pub fn sentence_spans(text: &str) -> Vec<Range<usize>> {
