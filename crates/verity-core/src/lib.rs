@@ -38,6 +38,7 @@ pub mod rules;
 pub mod search;
 pub mod source;
 pub mod store;
+pub mod text;
 pub mod validate;
 pub mod watch;
 pub mod web;

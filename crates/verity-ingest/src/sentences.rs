@@ -3,10 +3,11 @@
 //!
 //! A span ends at a blank line or after a word that ends a sentence
 //! ([`ends_sentence`](crate::chunk) rules: `e.g.`, `al.`, initials are not
-//! ends) when the next word starts with an upper-case letter, a digit, or an
-//! opening bracket or quote. Fragments of fewer than [`MIN_WORDS`] words are
-//! merged into a neighbour so that no vector stands for a lone heading
-//! number or citation marker.
+//! ends) when the next word starts with an upper-case letter, a digit, an
+//! opening bracket or quote, or is a lower-case symbol (`rim1`, `mRNA`:
+//! [`verity_core::text::is_lowercase_symbol`]). Fragments of fewer than
+//! [`MIN_WORDS`] words are merged into a neighbour so that no vector stands
+//! for a lone heading number or citation marker.
 
 use std::ops::Range;
 
@@ -27,7 +28,7 @@ pub fn sentence_spans(text: &str) -> Vec<Range<usize>> {
         if let Some(s) = start {
             let next_starts = word.chars().next().is_some_and(|c| {
                 c.is_uppercase() || c.is_ascii_digit() || "([\"'“‘«#-*".contains(c)
-            });
+            }) || verity_core::text::is_lowercase_symbol(word);
             if blank_line || (prev_word_ends && next_starts) {
                 raw.push(s..last_end);
                 start = None;
@@ -97,6 +98,18 @@ mod tests {
         assert_eq!(
             spans("As shown by Smith et al. in mice, e.g. Fig. 2 shows it. the end is lower case here."),
             vec!["As shown by Smith et al. in mice, e.g. Fig. 2 shows it. the end is lower case here."]
+        );
+    }
+
+    #[test]
+    fn lower_case_symbols_open_sentences() {
+        assert_eq!(
+            spans("Cells were reprogrammed into stem cells (iHepSCs). iHepSCs can be expanded in vitro. rim1 mutations reduce IME1 expression."),
+            vec![
+                "Cells were reprogrammed into stem cells (iHepSCs).",
+                "iHepSCs can be expanded in vitro.",
+                "rim1 mutations reduce IME1 expression."
+            ]
         );
     }
 

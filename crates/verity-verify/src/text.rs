@@ -137,10 +137,10 @@ pub fn is_stopword(w: &str) -> bool {
 ///
 /// Sentences end at `.`, `!` or `?` (not after a known abbreviation, an
 /// initial or inside a number) followed by white space and a capital,
-/// digit, quote, bracket or a lower-case symbol (`rim1`, `mRNA`: see
-/// `symbol_word`); citation markers right after the end (`.[3]`,
-/// `. [2]`, `.[^1]`) stay with the sentence they follow. Blank lines,
-/// headings and list items also end sentences.
+/// digit, quote, bracket or a lower-case symbol (`rim1`, `mRNA`:
+/// [`verity_core::text::is_lowercase_symbol`]); citation markers right after
+/// the end (`.[3]`, `. [2]`, `.[^1]`) stay with the sentence they follow.
+/// Blank lines, headings and list items also end sentences.
 pub fn sentence_spans(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     for block in blocks(text) {
@@ -227,7 +227,7 @@ fn split_block(text: &str, block: Range<usize>, out: &mut Vec<Range<usize>>) {
             let has_ws = rest.len() > next.len();
             let starts_new = next.chars().next().is_some_and(|ch| {
                 ch.is_uppercase() || ch.is_ascii_digit() || "\"'“‘«([*_".contains(ch)
-            }) || symbol_word(next);
+            }) || verity_core::text::is_lowercase_symbol(next);
             if next.is_empty() || (has_ws && starts_new) {
                 push_trimmed(text, block.start + start..block.start + end, out);
                 start = end;
@@ -240,21 +240,6 @@ fn split_block(text: &str, block: Range<usize>, out: &mut Vec<Range<usize>>) {
     if start < s.len() {
         push_trimmed(text, block.start + start..block.end, out);
     }
-}
-
-/// Whether `s` starts with a symbol written in lower case that can open a
-/// sentence — gene, protein and cell names (`rim1`, `iHepSCs`, `mRNA`,
-/// `p53`): a lower-case letter followed, within the word, by a capital or a
-/// digit. Ordinary lower-case words never qualify, so "e.g. lower" and
-/// "3.5 mg. daily" stay joined.
-fn symbol_word(s: &str) -> bool {
-    let mut chars = s.chars();
-    if !chars.next().is_some_and(|c| c.is_ascii_lowercase()) {
-        return false;
-    }
-    chars
-        .take_while(|c| c.is_alphanumeric() || *c == '-')
-        .any(|c| c.is_uppercase() || c.is_ascii_digit())
 }
 
 /// Length of a citation marker (`[3]`, `[1, 4]`, `[2–5]`, `[^n]`) at the start of `s`.
