@@ -1,5 +1,6 @@
-//! Text rules shared by every sentence splitter (ingest's sentence vectors,
-//! citation verification's passages), so that both cut a text the same way.
+//! Text rules shared by the sentence splitters (ingest's sentence vectors,
+//! citation verification's passages, the extractive generator's sentences),
+//! so that they cut a text the same way.
 
 /// Whether `word` is a symbol written in lower case that can open a
 /// sentence — gene, protein and cell names (`rim1`, `iHepSCs`, `mRNA`,

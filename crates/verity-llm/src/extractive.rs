@@ -338,6 +338,8 @@ fn split_sentences(text: &str) -> Vec<&str> {
                 d.is_uppercase()
                     || d.is_ascii_digit()
                     || matches!(d, '"' | '«' | '“' | '(' | '[' | '\n' | '-' | '*' | '•')
+            }) || chars.get(k).is_some_and(|&(p, _)| {
+                verity_core::text::is_lowercase_symbol(text.get(p..).unwrap_or(""))
             });
             let is_abbrev = c == '.' && {
                 let before = text.get(start..pos).unwrap_or("");
@@ -803,6 +805,15 @@ mod tests {
         assert_eq!(s, vec!["A wrapped\nline continues here.", "Next one."]);
         let s = split_sentences("« Il a dit : bonjour. » Puis il est parti.");
         assert_eq!(s.len(), 2);
+        let s = split_sentences("It regulates meiosis. rim1 mutants fail. 3 mg. daily dose.");
+        assert_eq!(
+            s,
+            vec![
+                "It regulates meiosis.",
+                "rim1 mutants fail.",
+                "3 mg. daily dose."
+            ]
+        );
     }
 
     #[test]
