@@ -1,12 +1,11 @@
 //! `verity check`: reports and exit statuses, with the cited source served on loopback.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::path::Path;
 
 use assert_cmd::Command;
 use serde_json::Value;
+use verity_testkit::Reply;
 
 const SOURCE: &str = "<!DOCTYPE html><html><head><title>AI survey 2023</title></head><body><article><h1>AI survey 2023</h1>\
 <p>The survey asked executives at 1,500 companies across industries about their use of artificial intelligence in daily operations.</p>\
@@ -16,29 +15,12 @@ const SOURCE: &str = "<!DOCTYPE html><html><head><title>AI survey 2023</title></
 /// A tiny HTTP/1.1 server on loopback: `/survey` is the page, `/doc` a
 /// document citing it, anything else 404. Runs until the test process ends.
 fn serve() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let doc = document(&base);
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut s) = stream else { continue };
-            let mut buf = [0u8; 4096];
-            let n = s.read(&mut buf).unwrap_or(0);
-            let head = String::from_utf8_lossy(&buf[..n]);
-            let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
-            let (status, ct, body) = match path.as_str() {
-                "/survey" => ("200 OK", "text/html; charset=utf-8", SOURCE.to_string()),
-                "/doc" => ("200 OK", "text/markdown; charset=utf-8", doc.clone()),
-                _ => ("404 Not Found", "text/plain", "not found".to_string()),
-            };
-            let _ = write!(
-                s,
-                "HTTP/1.1 {status}\r\nContent-Type: {ct}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
-    base
+    verity_testkit::serve(|path, base| match path {
+        "/survey" => Reply::html(SOURCE),
+        "/doc" => Reply::ok("text/markdown; charset=utf-8", document(base)),
+        _ => Reply::not_found(),
+    })
+    .unwrap()
 }
 
 fn document(base: &str) -> String {

@@ -2,8 +2,6 @@
 //! served on loopback, the report on stdout and the run directory replayed.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::{Read, Write};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -14,28 +12,7 @@ fn fixtures() -> PathBuf {
 
 /// Serve `fixtures/web/` on loopback (404 for anything else).
 pub(crate) fn serve() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut s) = stream else { continue };
-            let mut buf = [0u8; 4096];
-            let n = s.read(&mut buf).unwrap_or(0);
-            let head = String::from_utf8_lossy(&buf[..n]);
-            let path = head.split_whitespace().nth(1).unwrap_or("/").to_string();
-            let file = fixtures().join("web").join(path.trim_start_matches('/'));
-            let (status, body) = match std::fs::read_to_string(&file) {
-                Ok(b) if !path.contains("..") => ("200 OK", b),
-                _ => ("404 Not Found", "not found".to_string()),
-            };
-            let _ = write!(
-                s,
-                "HTTP/1.1 {status}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                body.len()
-            );
-        }
-    });
-    base
+    verity_testkit::serve(verity_testkit::files(fixtures().join("web"))).unwrap()
 }
 
 fn verity(home: &Path) -> Command {

@@ -12,8 +12,6 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::ServiceExt;
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
 use verity::watch::WatchConfig;
 
 const ARTICLE: &str = r#"<!doctype html><html><head><title>Ollama 0.5.0 Release Notes</title></head>
@@ -24,46 +22,14 @@ const ARTICLE: &str = r#"<!doctype html><html><head><title>Ollama 0.5.0 Release 
 </article></body></html>"#;
 
 /// `/releases` → the page, `/search` → SearXNG JSON pointing at it.
-async fn web() -> String {
-    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", l.local_addr().unwrap());
-    let b = base.clone();
-    tokio::spawn(async move {
-        loop {
-            let Ok((mut s, _)) = l.accept().await else {
-                return;
-            };
-            let base = b.clone();
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 8192];
-                let mut n = 0;
-                while !buf[..n].windows(4).any(|w| w == b"\r\n\r\n") {
-                    match s.read(&mut buf[n..]).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(k) => n += k,
-                    }
-                }
-                let req = String::from_utf8_lossy(&buf[..n]).to_string();
-                let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-                let (status, ctype, body) = if path.starts_with("/releases") {
-                    ("200 OK", "text/html", ARTICLE.to_string())
-                } else if path.starts_with("/search") {
-                    let r = json!({"query": "ollama", "results": [{"url": format!("{base}/releases"),
-                        "title": "Ollama 0.5.0 Release Notes",
-                        "content": "Performance improvements: 40-50% faster inference on Apple Silicon...",
-                        "engine": "duckduckgo"}]});
-                    ("200 OK", "application/json", r.to_string())
-                } else {
-                    ("404 Not Found", "text/plain", "nope".to_string())
-                };
-                let head = format!("HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
-                let _ = s.write_all(head.as_bytes()).await;
-                let _ = s.write_all(body.as_bytes()).await;
-                let _ = s.shutdown().await;
-            });
-        }
-    });
-    base
+fn web() -> String {
+    verity_testkit::one_article_web(
+        "/releases",
+        ARTICLE,
+        "Ollama 0.5.0 Release Notes",
+        "Performance improvements: 40-50% faster inference on Apple Silicon...",
+    )
+    .unwrap()
 }
 
 /// (name, description prefix, required fields) as seed 000 gives them.
@@ -96,7 +62,7 @@ const AURACORE: &[&str] = &[
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seed_tools_and_session_over_mcp() {
-    let web = web().await;
+    let web = web();
     let fx = common::fixture().await;
     fx.verity
         .configure_watch(WatchConfig {

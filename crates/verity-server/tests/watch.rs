@@ -8,8 +8,6 @@ use crate::common;
 use common::{status_json, TestServer, TOKEN};
 use reqwest::Method;
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
 use verity::watch::WatchConfig;
 use verity_server::Server;
 
@@ -21,44 +19,14 @@ const ARTICLE: &str = r#"<!doctype html><html><head><title>Announcing Ollama 0.5
 </article><footer>© Ollama</footer></body></html>"#;
 
 /// `/article` → the page, `/search` → SearXNG JSON pointing at `/article`.
-async fn web() -> String {
-    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", l.local_addr().unwrap());
-    let b = base.clone();
-    tokio::spawn(async move {
-        loop {
-            let Ok((mut s, _)) = l.accept().await else {
-                return;
-            };
-            let base = b.clone();
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 8192];
-                let mut n = 0;
-                while !buf[..n].windows(4).any(|w| w == b"\r\n\r\n") {
-                    match s.read(&mut buf[n..]).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(k) => n += k,
-                    }
-                }
-                let req = String::from_utf8_lossy(&buf[..n]).to_string();
-                let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-                let (status, ctype, body) = if path.starts_with("/article") {
-                    ("200 OK", "text/html", ARTICLE.to_string())
-                } else if path.starts_with("/search") {
-                    let r = json!({"results": [{"url": format!("{base}/article"),
-                        "title": "Announcing Ollama 0.5", "content": "40-50% faster", "engine": "fake"}]});
-                    ("200 OK", "application/json", r.to_string())
-                } else {
-                    ("404 Not Found", "text/plain", "nope".to_string())
-                };
-                let head = format!("HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
-                let _ = s.write_all(head.as_bytes()).await;
-                let _ = s.write_all(body.as_bytes()).await;
-                let _ = s.shutdown().await;
-            });
-        }
-    });
-    base
+fn web() -> String {
+    verity_testkit::one_article_web(
+        "/article",
+        ARTICLE,
+        "Announcing Ollama 0.5",
+        "40-50% faster",
+    )
+    .unwrap()
 }
 
 async fn start(web: &str) -> TestServer {
@@ -95,7 +63,7 @@ async fn n8n(s: &TestServer, method: Method, path: &str, body: Option<Value>) ->
 
 #[tokio::test]
 async fn the_seed_session_over_rest() {
-    let web = web().await;
+    let web = web();
     let s = start(&web).await;
     let article = format!("{web}/article");
 
@@ -273,7 +241,7 @@ async fn the_seed_session_over_rest() {
 
 #[tokio::test]
 async fn bad_input_is_4xx_never_500() {
-    let web = web().await;
+    let web = web();
     let s = start(&web).await;
     // No token: 401.
     let r = s

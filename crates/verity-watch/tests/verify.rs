@@ -11,11 +11,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
 use verity_core::Verdict;
 use verity_fetch::{FetchConfig, HttpFetcher, NetworkGuard, SearxngSearch};
 use verity_store::SqliteWatchStore;
+use verity_testkit::{searxng, Hit, Reply};
 use verity_watch::{CrawlRequest, VerifyFactRequest, Watch};
 
 fn data_dir() -> Option<PathBuf> {
@@ -59,62 +58,32 @@ fn pages(n: usize) -> Option<Vec<(String, String)>> {
 
 /// Loopback server: `/page/<id>` → the page, `/search` → SearXNG JSON
 /// listing `search_ids` (and one dead page), else 404.
-async fn serve(pages: HashMap<String, String>, search_ids: Vec<String>) -> String {
-    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", l.local_addr().unwrap());
-    let pages = Arc::new(pages);
-    let b = base.clone();
-    tokio::spawn(async move {
-        loop {
-            let Ok((mut s, _)) = l.accept().await else {
-                return;
-            };
-            let (pages, ids, base) = (pages.clone(), search_ids.clone(), b.clone());
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 16384];
-                let mut n = 0;
-                while !buf[..n].windows(4).any(|w| w == b"\r\n\r\n") {
-                    match s.read(&mut buf[n..]).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(k) => n += k,
-                    }
-                }
-                let req = String::from_utf8_lossy(&buf[..n]).to_string();
-                let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-                let (status, ctype, body) = if let Some(id) = path.strip_prefix("/page/") {
-                    match pages.get(id) {
-                        Some(h) => ("200 OK", "text/html; charset=utf-8", h.clone()),
-                        None => ("404 Not Found", "text/plain", "gone".to_string()),
-                    }
-                } else if path.starts_with("/search") {
-                    let mut results: Vec<serde_json::Value> = ids
-                        .iter()
-                        .map(|id| {
-                            serde_json::json!({"url": format!("{base}/page/{id}"),
-                                "title": format!("page {id}"), "content": "…", "engine": "fake"})
-                        })
-                        .collect();
-                    results.push(serde_json::json!({"url": format!("{base}/page/missing"),
-                        "title": "dead", "content": "", "engine": "fake"}));
-                    (
-                        "200 OK",
-                        "application/json",
-                        serde_json::json!({"results": results}).to_string(),
-                    )
-                } else {
-                    ("404 Not Found", "text/plain", "not found".to_string())
-                };
-                let head = format!(
-                    "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
-                let _ = s.write_all(head.as_bytes()).await;
-                let _ = s.write_all(body.as_bytes()).await;
-                let _ = s.shutdown().await;
-            });
+fn serve(pages: HashMap<String, String>, search_ids: Vec<String>) -> String {
+    verity_testkit::serve(move |path, base| {
+        if let Some(id) = path.strip_prefix("/page/") {
+            pages
+                .get(id)
+                .map_or_else(Reply::not_found, |h| Reply::html(h.as_str()))
+        } else if path.starts_with("/search") {
+            let urls: Vec<(String, String)> = search_ids
+                .iter()
+                .map(|id| (format!("{base}/page/{id}"), format!("page {id}")))
+                .chain([(format!("{base}/page/missing"), "dead".to_string())])
+                .collect();
+            let hits: Vec<Hit<'_>> = urls
+                .iter()
+                .map(|(url, title)| Hit {
+                    url,
+                    title,
+                    content: "…",
+                })
+                .collect();
+            searxng("", &hits)
+        } else {
+            Reply::not_found()
         }
-    });
-    base
+    })
+    .unwrap()
 }
 
 fn watch(searx: &str, sources: usize) -> Watch {
@@ -151,7 +120,7 @@ fn figure_sentence(content: &str) -> Option<String> {
 async fn verify_fact_on_real_pages() {
     let Some(pages) = pages(4) else { return };
     let ids: Vec<String> = pages.iter().map(|(id, _)| id.clone()).collect();
-    let base = serve(pages.into_iter().collect(), ids[..3].to_vec()).await;
+    let base = serve(pages.into_iter().collect(), ids[..3].to_vec());
     let w = watch(&base, 4);
 
     let mut checked = 0;
@@ -270,9 +239,7 @@ async fn verify_fact_bad_input_and_dead_search() {
         .unwrap_err();
     assert_eq!(e.code(), "invalid_input");
     // SearXNG down: a transient, typed error.
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let dead = format!("http://{}", l.local_addr().unwrap());
-    drop(l);
+    let dead = verity_testkit::dead_url().unwrap();
     let e = watch(&dead, 3)
         .verify_fact(&VerifyFactRequest {
             claim: "Ollama 0.5 is 50% faster".into(),

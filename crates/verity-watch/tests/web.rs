@@ -5,10 +5,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
 use verity_fetch::{FetchConfig, HttpFetcher, NetworkGuard, SearxngSearch};
 use verity_store::SqliteWatchStore;
+use verity_testkit::Reply;
 use verity_watch::{CrawlRequest, Watch, WebSearchRequest};
 
 const ARTICLE: &str = r#"<!doctype html><html><head><title>Announcing Ollama 0.5</title></head>
@@ -35,57 +34,31 @@ fn searx_json() -> String {
 }
 
 /// A loopback HTTP/1.1 server: `/article`, `/big`, `/binary`, `/search` (SearXNG JSON), else 404.
-async fn serve() -> String {
-    let l = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = l.local_addr().unwrap();
-    tokio::spawn(async move {
-        loop {
-            let Ok((mut s, _)) = l.accept().await else {
-                return;
-            };
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 8192];
-                let mut n = 0;
-                while !buf[..n].windows(4).any(|w| w == b"\r\n\r\n") {
-                    match s.read(&mut buf[n..]).await {
-                        Ok(0) | Err(_) => return,
-                        Ok(k) => n += k,
-                    }
-                }
-                let req = String::from_utf8_lossy(&buf[..n]).to_string();
-                let path = req.split_whitespace().nth(1).unwrap_or("/").to_string();
-                let (status, ctype, body): (&str, &str, Vec<u8>) = if path.starts_with("/article") {
-                    (
-                        "200 OK",
-                        "text/html; charset=utf-8",
-                        ARTICLE.as_bytes().to_vec(),
-                    )
-                } else if path.starts_with("/big") {
-                    let para = "<p>Local inference keeps getting faster with every release of the runtime. </p>\n";
-                    let html = format!("<html><head><title>Big</title></head><body><article>{}</article></body></html>", para.repeat(20_000));
-                    ("200 OK", "text/html", html.into_bytes())
-                } else if path.starts_with("/binary") {
-                    (
-                        "200 OK",
-                        "application/octet-stream",
-                        (0..200_000u32).map(|i| (i % 251) as u8).collect(),
-                    )
-                } else if path.starts_with("/search") {
-                    ("200 OK", "application/json", searx_json().into_bytes())
-                } else {
-                    ("404 Not Found", "text/plain", b"not found".to_vec())
-                };
-                let head = format!(
-                    "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                    body.len()
-                );
-                let _ = s.write_all(head.as_bytes()).await;
-                let _ = s.write_all(&body).await;
-                let _ = s.shutdown().await;
-            });
+fn serve() -> String {
+    verity_testkit::serve(|path, _| {
+        if path.starts_with("/article") {
+            Reply::html(ARTICLE)
+        } else if path.starts_with("/big") {
+            let para = "<p>Local inference keeps getting faster with every release of the runtime. </p>\n";
+            Reply::ok(
+                "text/html",
+                format!(
+                    "<html><head><title>Big</title></head><body><article>{}</article></body></html>",
+                    para.repeat(20_000)
+                ),
+            )
+        } else if path.starts_with("/binary") {
+            Reply::ok(
+                "application/octet-stream",
+                (0..200_000u32).map(|i| (i % 251) as u8).collect::<Vec<u8>>(),
+            )
+        } else if path.starts_with("/search") {
+            Reply::ok("application/json", searx_json())
+        } else {
+            Reply::not_found()
         }
-    });
-    format!("http://{addr}")
+    })
+    .unwrap()
 }
 
 fn fetcher(allow_loopback: bool) -> Arc<HttpFetcher> {
@@ -113,7 +86,7 @@ fn watch(base: &str, allow_loopback: bool, max_crawl: usize) -> Watch {
 
 #[tokio::test]
 async fn web_search_in_the_seed_shape() {
-    let base = serve().await;
+    let base = serve();
     let w = watch(&base, true, 200_000);
     let req = |n: usize| WebSearchRequest {
         query: "Ollama 0.5 release performance".into(),
@@ -140,9 +113,7 @@ async fn web_search_in_the_seed_shape() {
         assert!(e.to_string().contains("between 1 and 10"), "{e}");
     }
     // SearXNG down: a transient, typed error naming the instance.
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let dead = format!("http://{}", l.local_addr().unwrap());
-    drop(l);
+    let dead = verity_testkit::dead_url().unwrap();
     let w = watch(&dead, true, 200_000);
     let e = w.web_search(&req(3)).await.unwrap_err();
     assert!(e.is_transient(), "{e}");
@@ -160,7 +131,7 @@ async fn web_search_in_the_seed_shape() {
 
 #[tokio::test]
 async fn crawl_extracts_caps_and_refuses() {
-    let base = serve().await;
+    let base = serve();
     let w = watch(&base, true, 5_000);
     let r = w
         .crawl_url(&CrawlRequest {
