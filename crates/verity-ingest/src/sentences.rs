@@ -26,10 +26,7 @@ pub fn sentence_spans(text: &str) -> Vec<Range<usize>> {
     for (pos, word) in words(text) {
         let blank_line = text[last_end..pos].matches('\n').count() >= 2;
         if let Some(s) = start {
-            let next_starts = word.chars().next().is_some_and(|c| {
-                c.is_uppercase() || c.is_ascii_digit() || "([\"'“‘«#-*".contains(c)
-            }) || verity_core::text::is_lowercase_symbol(word);
-            if blank_line || (prev_word_ends && next_starts) {
+            if blank_line || (prev_word_ends && opens_sentence(word)) {
                 raw.push(s..last_end);
                 start = None;
             }
@@ -42,6 +39,14 @@ pub fn sentence_spans(text: &str) -> Vec<Range<usize>> {
         raw.push(s..last_end);
     }
     merge_short(text, raw)
+}
+
+/// Whether `word`, after a sentence end, starts a new sentence.
+fn opens_sentence(word: &str) -> bool {
+    word.chars()
+        .next()
+        .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit() || "([\"'“‘«#-*".contains(c))
+        || verity_core::text::is_lowercase_symbol(word)
 }
 
 /// Whitespace-separated words with their byte offsets.
