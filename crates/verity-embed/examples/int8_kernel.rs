@@ -38,6 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let wt = Tensor::from_vec(w.clone(), (out, inp), &Device::Cpu)?;
         let xt = Tensor::from_vec(x.clone(), (tokens, inp), &Device::Cpu)?;
         let q = QuantLinear::quantize(&w, out, inp).expect("shape");
+        let q16 = verity_embed::int16mm::QuantLinear::quantize(&w, out, inp).expect("shape");
         let time = |f: &dyn Fn()| {
             f();
             let t = Instant::now();
@@ -52,14 +53,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let i8_s = time(&|| {
             q.forward(&x, tokens).unwrap();
         });
+        let i16_s = time(&|| {
+            q16.forward(&x, tokens).unwrap();
+        });
         let gflops = |s: f64| 2.0 * (tokens * inp * out) as f64 / s / 1e9;
         println!(
-            "{name:>12} {inp}→{out}: f32 {:.2} ms ({:.0} GFLOP/s), int8 {:.2} ms ({:.0} GFLOP/s): {:.2}×",
+            "{name:>12} {inp}→{out}: f32 {:.2} ms ({:.0} GFLOP/s), int8 {:.2} ms ({:.0} GFLOP/s): {:.2}×, int16 {:.2} ms ({:.0} GFLOP/s): {:.2}×",
             f32_s * 1e3,
             gflops(f32_s),
             i8_s * 1e3,
             gflops(i8_s),
-            f32_s / i8_s
+            f32_s / i8_s,
+            i16_s * 1e3,
+            gflops(i16_s),
+            f32_s / i16_s
         );
     }
     Ok(())

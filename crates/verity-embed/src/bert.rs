@@ -22,7 +22,7 @@ use candle_transformers::models::bert::{Config, HiddenAct};
 use rayon::prelude::*;
 
 use crate::fastmath;
-use crate::int8mm::QuantLinear;
+use crate::{int16mm, int8mm};
 use crate::smallmm::{self, PackedLinear};
 
 struct Layer {
@@ -40,24 +40,49 @@ struct Layer {
     /// The four dense weights (QKV, attention output, intermediate, output)
     /// packed for short passes; `None` where the CPU has no fast path for them.
     small: Option<[PackedLinear; 4]>,
-    /// The four dense weights in 8 bits ([`crate::int8mm`]), used for every
-    /// pass when the embedder was built with `Precision::Int8`.
-    quant: Option<[QuantLinear; 4]>,
+    /// The dense weights in integers, used for every pass when the embedder
+    /// was built with `Precision::Int8`.
+    quant: Option<QuantLayer>,
 }
 
+/// One layer's dense weights for `Precision::Int8`: the attention output
+/// and the intermediate product in 8-bit products with smoothed inputs
+/// ([`crate::int8mm`]); QKV (whose errors the attention softmax amplifies)
+/// and the feed-forward output (whose GELU inputs are the most skewed) in
+/// 16-bit products ([`crate::int16mm`]). All four in 8 bits gave cosine
+/// 0.997 to f32, QKV smoothed in 8 bits 0.9993; this split 0.9997
+/// (docs/benchmarks.d/embed.md).
+struct QuantLayer {
+    qkv: int16mm::QuantLinear,
+    /// Attention output, intermediate.
+    eight: [int8mm::QuantLinear; 2],
+    out: int16mm::QuantLinear,
+}
+
+/// Per input feature, the largest magnitude the inputs of a layer's
+/// attention output and intermediate products took on calibration text.
+type InputMax = [Vec<f32>; 2];
+
 impl Layer {
-    fn quantize(&mut self) -> Result<()> {
-        let q = |w: &Tensor| -> Result<QuantLinear> {
+    fn quantize(&mut self, input_max: &InputMax) -> Result<()> {
+        let failed = || candle_core::Error::Msg("weights cannot be quantised".into());
+        let eight = |w: &Tensor, act: &[f32]| -> Result<int8mm::QuantLinear> {
             let (out, inp) = w.dims2()?;
-            QuantLinear::quantize(&vec_of(w)?, out, inp)
-                .ok_or_else(|| candle_core::Error::Msg("weights cannot be quantised".into()))
+            int8mm::QuantLinear::quantize_smoothed(&vec_of(w)?, out, inp, act).ok_or_else(failed)
         };
-        self.quant = Some([
-            q(&self.qkv_w)?,
-            q(&self.attn_out_w)?,
-            q(&self.inter_w)?,
-            q(&self.out_w)?,
-        ]);
+        let sixteen = |w: &Tensor| -> Result<int16mm::QuantLinear> {
+            let (out, inp) = w.dims2()?;
+            int16mm::QuantLinear::quantize(&vec_of(w)?, out, inp).ok_or_else(failed)
+        };
+        self.quant = Some(QuantLayer {
+            qkv: sixteen(&self.qkv_w)?,
+            eight: [
+                eight(&self.attn_out_w, &input_max[0])?,
+                eight(&self.inter_w, &input_max[1])?,
+            ],
+            out: sixteen(&self.out_w)?,
+        });
+        self.small = None;
         Ok(())
     }
 
@@ -65,7 +90,11 @@ impl Layer {
     /// output, intermediate, output).
     fn fast(&self, i: usize) -> Fast<'_> {
         match (&self.quant, &self.small) {
-            (Some(q), _) => Fast::Int8(&q[i]),
+            (Some(q), _) => match i {
+                0 => Fast::Int16(&q.qkv),
+                1 | 2 => Fast::Int8(&q.eight[i - 1]),
+                _ => Fast::Int16(&q.out),
+            },
             (None, Some(s)) => Fast::Panels(&s[i]),
             (None, None) => Fast::None,
         }
@@ -95,7 +124,9 @@ impl Layer {
 /// A dense weight's alternative forms.
 enum Fast<'a> {
     /// 8-bit weights, for every pass.
-    Int8(&'a QuantLinear),
+    Int8(&'a int8mm::QuantLinear),
+    /// 10-bit weights in 16-bit products, for every pass.
+    Int16(&'a int16mm::QuantLinear),
     /// f32 panels, for short passes.
     Panels(&'a PackedLinear),
     None,
@@ -118,6 +149,7 @@ fn dense(x: &Tensor, w: &Tensor, fast: Fast<'_>) -> Result<Tensor> {
         let input = contiguous_f32(cpu, layout, "dense")?;
         let y = match fast {
             Fast::Int8(q) => q.forward(input, tokens).map(|y| (y, q.out_features())),
+            Fast::Int16(q) => q.forward(input, tokens).map(|y| (y, q.out_features())),
             Fast::Panels(lin) => lin.forward(input, tokens).map(|y| (y, lin.out_features())),
             Fast::None => None,
         };
@@ -168,8 +200,8 @@ fn layer_norm(vb: &VarBuilder, h: usize) -> Result<(Tensor, Tensor)> {
 impl Bert {
     /// Load from a BERT checkpoint (tensor names as in Hugging Face's `BertModel`,
     /// optionally under a `bert.` or `model.` prefix).
-    /// With `int8`, the dense layers run in 8-bit integers ([`crate::int8mm`]).
-    pub fn load(vb: VarBuilder, config: &Config, int8: bool) -> Result<Self> {
+    /// Dense layers run in f32; [`Self::quantize`] turns them to integers.
+    pub fn load(vb: VarBuilder, config: &Config) -> Result<Self> {
         let root = ["", "bert", "model"]
             .iter()
             .map(|p| if p.is_empty() { vb.clone() } else { vb.pp(*p) })
@@ -232,11 +264,7 @@ impl Bert {
                 quant: None,
             });
             if let Some(layer) = layers.last_mut() {
-                if int8 {
-                    layer.quantize()?;
-                } else {
-                    layer.pack_small()?;
-                }
+                layer.pack_small()?;
             }
         }
         Ok(Self {
@@ -263,12 +291,37 @@ impl Bert {
     /// pass went from ~120 context switches to ~8; docs/benchmarks.d/embed.md).
     pub fn forward(&self, ids: &[u32], types: &[u32], lens: &[usize]) -> Result<Tensor> {
         if rayon::current_thread_index().is_some() || !in_pool() {
-            return self.forward_here(ids, types, lens);
+            return self.forward_here(ids, types, lens, None);
         }
-        rayon::scope(|_| self.forward_here(ids, types, lens))
+        rayon::scope(|_| self.forward_here(ids, types, lens, None))
     }
 
-    fn forward_here(&self, ids: &[u32], types: &[u32], lens: &[usize]) -> Result<Tensor> {
+    /// Run the dense layers in integers from now on ([`QuantLayer`]): one
+    /// f32 pass over the packed calibration texts (`ids`, `types`, `lens` as
+    /// for [`Self::forward`]) measures each input feature's range, which
+    /// sets the smoothing of the 8-bit products.
+    pub fn quantize(&mut self, ids: &[u32], types: &[u32], lens: &[usize]) -> Result<()> {
+        let mut input_max: Vec<InputMax> = self
+            .layers
+            .iter()
+            .map(|l| -> Result<InputMax> {
+                Ok([vec![0.0; l.attn_out_w.dim(1)?], vec![0.0; l.inter_w.dim(1)?]])
+            })
+            .collect::<Result<_>>()?;
+        self.forward_here(ids, types, lens, Some(&mut input_max))?;
+        for (layer, max) in self.layers.iter_mut().zip(&input_max) {
+            layer.quantize(max)?;
+        }
+        Ok(())
+    }
+
+    fn forward_here(
+        &self,
+        ids: &[u32],
+        types: &[u32],
+        lens: &[usize],
+        mut observe: Option<&mut Vec<InputMax>>,
+    ) -> Result<Tensor> {
         let total: usize = lens.iter().sum();
         if total != ids.len() || total != types.len() || total == 0 {
             candle_core::bail!(
@@ -290,14 +343,27 @@ impl Bert {
             spans.push((offset, l));
             offset += l;
         }
-        for layer in &self.layers {
-            x = self.layer(layer, &x, &spans)?;
+        for (i, layer) in self.layers.iter().enumerate() {
+            let seen = observe.as_deref_mut().and_then(|o| o.get_mut(i));
+            x = self.layer(layer, &x, &spans, seen)?;
         }
         Ok(x)
     }
 
-    fn layer(&self, layer: &Layer, x: &Tensor, spans: &[(usize, usize)]) -> Result<Tensor> {
+    fn layer(
+        &self,
+        layer: &Layer,
+        x: &Tensor,
+        spans: &[(usize, usize)],
+        mut seen: Option<&mut InputMax>,
+    ) -> Result<Tensor> {
         let (h, heads, d) = (self.hidden, self.heads, self.head_dim);
+        let mut observe = |i: usize, t: &Tensor| -> Result<()> {
+            if let Some(max) = seen.as_deref_mut() {
+                column_abs_max(t, &mut max[i])?;
+            }
+            Ok(())
+        };
         let qkv = dense(x, &layer.qkv_w, layer.fast(0))?.apply_op1_no_bwd(&BiasAct {
             bias: &layer.qkv_b,
             act: None,
@@ -321,6 +387,7 @@ impl Bert {
             })
             .collect::<Result<_>>()?;
         let ctx = Tensor::cat(&ctx, 0)?;
+        observe(0, &ctx)?;
         let attn = dense(&ctx, &layer.attn_out_w, layer.fast(1))?.apply_op2_no_bwd(
             x,
             &BiasResidual {
@@ -328,6 +395,7 @@ impl Bert {
             },
         )?;
         let attn = candle_nn::ops::layer_norm(&attn, &layer.attn_ln.0, &layer.attn_ln.1, self.eps)?;
+        observe(1, &attn)?;
         let inter = dense(&attn, &layer.inter_w, layer.fast(2))?.apply_op1_no_bwd(&BiasAct {
             bias: &layer.inter_b,
             act: Some(self.act),
@@ -336,6 +404,17 @@ impl Bert {
             .apply_op2_no_bwd(&attn, &BiasResidual { bias: &layer.out_b })?;
         candle_nn::ops::layer_norm(&out, &layer.out_ln.0, &layer.out_ln.1, self.eps)
     }
+}
+
+/// Fold a `(tokens, features)` tensor's largest magnitude per feature into `max`.
+fn column_abs_max(t: &Tensor, max: &mut [f32]) -> Result<()> {
+    let rows = t.to_dtype(DType::F32)?.to_vec2::<f32>()?;
+    for row in rows {
+        for (m, v) in max.iter_mut().zip(row) {
+            *m = m.max(v.abs());
+        }
+    }
+    Ok(())
 }
 
 fn contiguous_f32<'a>(s: &'a CpuStorage, l: &Layout, what: &str) -> Result<&'a [f32]> {

@@ -26,9 +26,13 @@
 mod bert;
 mod cached;
 #[cfg(feature = "local")]
+mod calibration;
+#[cfg(feature = "local")]
 mod fastmath;
 #[cfg(feature = "local")]
 pub mod int8mm;
+#[cfg(feature = "local")]
+pub mod int16mm;
 #[cfg(feature = "local")]
 mod local;
 mod ollama;

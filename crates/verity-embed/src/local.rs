@@ -25,6 +25,7 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config as BertConfig};
 
 use crate::bert::Bert;
+use crate::calibration;
 use crate::spans::{self, Frame};
 use sha1::{Digest, Sha1};
 use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
@@ -66,11 +67,13 @@ pub enum Precision {
     /// 32-bit floats (default): the reference vectors (cosine ≥ 0.999).
     #[default]
     F32,
-    /// 8-bit integer weights and 7-bit inputs ([`crate::int8mm`]): faster
-    /// dense layers on x86-64 with AVX2, vectors slightly off the f32 ones
+    /// Integer dense layers: 8-bit weights and smoothed 7-bit inputs for
+    /// three of the four products ([`crate::int8mm`]), 16-bit products for
+    /// the feed-forward output ([`crate::int16mm`]). Faster on x86-64 with
+    /// AVX2; vectors within cosine 0.999 of the f32 ones
     /// (docs/benchmarks.d/embed.md gives the speed, cosine and nDCG). The
-    /// embedder id's version ends in `-int8`, so an index embedded in f32
-    /// is re-embedded, never mixed.
+    /// embedder id's version ends in `-int8v2`, so an index embedded in f32
+    /// (or by the first, all-8-bit form, `-int8`) is re-embedded, never mixed.
     Int8,
 }
 
@@ -544,7 +547,11 @@ impl LocalEmbedder {
         let int8 = config.precision == Precision::Int8;
         let net = match config.engine {
             Engine::Packed => {
-                Net::Packed(Bert::load(vb, &bert_config, int8).map_err(|e| corrupt(&e))?)
+                let mut bert = Bert::load(vb, &bert_config).map_err(|e| corrupt(&e))?;
+                if int8 {
+                    calibration::quantize(&mut bert, &tokenizer).map_err(|e| corrupt(&e))?;
+                }
+                Net::Packed(bert)
             }
             Engine::CandleBert if int8 => {
                 return Err(ConfigError::Invalid {
@@ -571,7 +578,7 @@ impl LocalEmbedder {
             h.update([pooling as u8]);
             let hash: String = hex::encode(h.finalize()).chars().take(12).collect();
             if int8 {
-                format!("{hash}-int8")
+                format!("{hash}-int8v2")
             } else {
                 hash
             }

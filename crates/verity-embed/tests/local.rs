@@ -112,9 +112,10 @@ async fn matches_sentence_transformers_reference() {
     }
 }
 
-/// The 8-bit option: close to sentence-transformers (not as close as f32),
-/// a distinct embedder version, the same vectors one by one and batched,
-/// and refused by the reference engine.
+/// The integer option: within cosine 0.999 of sentence-transformers (as the
+/// f32 engine is held to), yet not the f32 vectors; a distinct embedder
+/// version; the same vectors one by one and batched; refused by the
+/// reference engine.
 #[tokio::test]
 async fn int8_is_close_to_the_reference_and_says_so() {
     let (Some(dir), Some(file)) = (model_dir(), reference_file()) else {
@@ -128,11 +129,12 @@ async fn int8_is_close_to_the_reference_and_says_so() {
         .batch_size(64)
         .build()
         .unwrap();
-    assert_eq!(int8.id().version, format!("{}-int8", f32.id().version));
+    assert_eq!(int8.id().version, format!("{}-int8v2", f32.id().version));
     assert_eq!(int8.id().dim, 384);
     let got = int8.embed(&texts).await.unwrap();
-    // Measured worst 0.99 on these 31 texts (docs/benchmarks.d/embed.md).
-    let worst = worst_cosine(&reference, &got, 0.98, "int8");
+    // Measured worst 0.9995 on these 31 texts (docs/benchmarks.d/embed.md);
+    // all four products in 8 bits gave 0.990.
+    let worst = worst_cosine(&reference, &got, 0.999, "int8");
     assert!(
         worst < 0.9999,
         "int8 vectors should differ from f32 ones: {worst}"
@@ -376,6 +378,7 @@ fn forced_baseline_kernels_give_the_same_vectors() {
         .args([
             "--exact",
             "local::matches_sentence_transformers_reference",
+            "local::int8_is_close_to_the_reference_and_says_so",
             "--nocapture",
         ])
         .env("VERITY_EMBED_SIMD", "baseline")
@@ -385,8 +388,8 @@ fn forced_baseline_kernels_give_the_same_vectors() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "child failed:\n{stdout}\n{stderr}");
     assert!(
-        stdout.contains("1 passed"),
-        "the child ran no test:\n{stdout}"
+        stdout.contains("2 passed"),
+        "the child did not run both tests:\n{stdout}"
     );
     assert!(
         stderr.contains("baseline element-wise kernels") || stderr.contains("baseline kernels"),
