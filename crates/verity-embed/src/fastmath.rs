@@ -75,6 +75,11 @@ pub(crate) fn bias_gelu_row(out: &mut [f32], x: &[f32], bias: &[f32]) {
     dispatch(BiasGelu { out, x, bias })
 }
 
+/// `row = gelu(row + bias)` in place.
+pub(crate) fn bias_gelu_in_place(row: &mut [f32], bias: &[f32]) {
+    dispatch(BiasGeluInPlace { row, bias })
+}
+
 /// Run `op` for the CPU's best instruction set, or at the baseline when
 /// forced ([`crate::simd::elementwise_path`]).
 #[inline(always)]
@@ -101,6 +106,22 @@ impl pulp::WithSimd for BiasGelu<'_> {
     fn with_simd<S: pulp::Simd>(self, _simd: S) {
         for ((o, &x), &b) in self.out.iter_mut().zip(self.x).zip(self.bias) {
             *o = gelu(x + b);
+        }
+    }
+}
+
+struct BiasGeluInPlace<'a> {
+    row: &'a mut [f32],
+    bias: &'a [f32],
+}
+
+impl pulp::WithSimd for BiasGeluInPlace<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        for (o, &b) in self.row.iter_mut().zip(self.bias) {
+            *o = gelu(*o + b);
         }
     }
 }

@@ -9,16 +9,17 @@
 //! `f32` once per output. Bias, activation, residual, attention and layer
 //! norms stay in `f32`.
 //!
-//! Why 16-bit products and not 8-bit ones: AVX2's byte product
-//! (`vpmaddubsw`) saturates unless one operand has 7 bits, and 7-bit inputs ×
-//! 8-bit weights moved all-MiniLM-L6-v2's vectors to cosine 0.997 mean /
-//! 0.995 worst against f32 — under the 0.999 the f32 engine is held to. The
-//! word product multiplies as many pairs per instruction slot (16 per
-//! `vpmaddwd` against 32 per `vpmaddubsw` + `vpmaddwd`), so on an AVX2 core
-//! whose two vector multipliers are the limit it costs about the same, and
-//! 12-bit inputs × 10-bit weights give cosine 0.99995 mean / 0.99993 worst
-//! (simulated in PyTorch on 64 SciFact abstracts; measured figures in
-//! docs/benchmarks.d/embed.md).
+//! Why 16-bit products for some layers: AVX2's byte product (`vpmaddubsw`)
+//! saturates unless one operand has 7 bits, and 7-bit inputs × 8-bit weights
+//! in every layer moved all-MiniLM-L6-v2's vectors to cosine 0.997 mean /
+//! 0.995 worst against f32, under the 0.999 the f32 engine is held to. The
+//! word product is exact with 12-bit inputs × 10-bit weights (simulated:
+//! 0.99995 mean with every layer in 16 bits). It costs more: one
+//! `vpmaddwd` per 16 multiply–adds, which this kernel issues at about one
+//! per cycle — 101 GFLOP/s on one core of the 2-core AVX2 EPYC, against 128
+//! for the 8-bit kernel and 75 for f32 `gemm` (`examples/int8_kernel.rs`,
+//! 2,048 tokens). So only the layers the vectors are most sensitive to use
+//! it (`crate::bert`'s `QuantLayer`).
 //!
 //! Overflow: a sum of `k` products is at most `k · IN_MAX · W_MAX`; the input
 //! range is narrowed per layer so that it stays under `i32::MAX` (2,047 up
@@ -324,8 +325,10 @@ impl Avx2Tile<'_> {
                 // Two inputs repeated across the register.
                 let bits = (u32::from(pair[1] as u16) << 16) | u32::from(pair[0] as u16);
                 let a: i16x16 = cast(simd.splat_i32x8(bits as i32));
-                s[0] = simd.wrapping_add_i32x8(s[0], simd.multiply_wrapping_add_adjacent_i16x16(a, w0));
-                s[1] = simd.wrapping_add_i32x8(s[1], simd.multiply_wrapping_add_adjacent_i16x16(a, w1));
+                s[0] = simd
+                    .wrapping_add_i32x8(s[0], simd.multiply_wrapping_add_adjacent_i16x16(a, w0));
+                s[1] = simd
+                    .wrapping_add_i32x8(s[1], simd.multiply_wrapping_add_adjacent_i16x16(a, w1));
             }
         }
         let n = PANEL.min(self.w.out - self.col);
@@ -418,7 +421,11 @@ mod tests {
         // Every input and weight at its largest: the exact sum, no wrap.
         let x = vec![1.0f32; inp];
         let y = lin.forward(&x, 1).expect("length");
-        assert!(y.iter().all(|&v| (v - inp as f32).abs() < 1e-3 * inp as f32), "{y:?}");
+        assert!(
+            y.iter()
+                .all(|&v| (v - inp as f32).abs() < 1e-3 * inp as f32),
+            "{y:?}"
+        );
         // Absurdly wide layers are refused rather than computed wrongly.
         assert!(QuantLinear::quantize(&vec![0.5; 40_000], 1, 40_000).is_none());
     }

@@ -30,9 +30,9 @@ mod calibration;
 #[cfg(feature = "local")]
 mod fastmath;
 #[cfg(feature = "local")]
-pub mod int8mm;
-#[cfg(feature = "local")]
 pub mod int16mm;
+#[cfg(feature = "local")]
+pub mod int8mm;
 #[cfg(feature = "local")]
 mod local;
 mod ollama;

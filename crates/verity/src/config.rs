@@ -154,10 +154,10 @@ pub struct VerityConfig {
     /// see [`verity_embed::LocalEmbedderConfig::span_mode`]). Remote
     /// embedders always embed sentences separately.
     pub sentence_spans: Option<verity_core::SpanMode>,
-    /// Run the local embedder's dense layers in 8 bits
-    /// (`VERITY_EMBED_PRECISION=int8|f32`, default f32): ~1.4× faster
-    /// ingest on AVX2, vectors at cosine ~0.997 to the f32 ones, a
-    /// different embedder version (an f32 index is re-embedded). See
+    /// Run the local embedder's dense layers in integers
+    /// (`VERITY_EMBED_PRECISION=int8|f32`, default f32): faster ingest on
+    /// AVX2, vectors within cosine 0.999 of the f32 ones, a different
+    /// embedder version (an f32 index is re-embedded). See
     /// `verity_embed::Precision` and docs/benchmarks.d/embed.md.
     pub embed_int8: bool,
     /// Retrieval settings (re-rank, guardrail threshold, cache TTL).
