@@ -1,4 +1,4 @@
-//! The 8-bit dense layer against the f32 matrix product the packed engine
+//! The 8-bit and 16-bit dense layers against the f32 matrix product the packed engine
 //! uses (candle → `gemm`), on all-MiniLM-L6-v2's three shapes, for a batch of
 //! tokens (default 2,048: 32 texts of 64 word pieces).
 //!
