@@ -4,7 +4,8 @@
 //! `RAYON_NUM_THREADS=2 cargo run --release -p verity-embed --example throughput`
 //! (`ENGINES=packed`, `BATCHES=8` to narrow the run, e.g. under a profiler;
 //! `ENGINES=packed,int8` adds the 8-bit dense layers, with their cosine to
-//! the f32 vectors).
+//! the f32 vectors; `PASS_TOKENS=2048` caps each pass in word pieces as the
+//! embedder does by default — without it, passes are capped by `BATCHES` only).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::Instant;
@@ -51,6 +52,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
         .collect();
     let reference = probe.embed_blocking(&texts)?;
+    // PASS_TOKENS=N caps a pass in word pieces (default: the embedder's
+    // default); BATCHES then caps it in texts.
+    let pass_tokens: usize = std::env::var("PASS_TOKENS")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(usize::MAX);
     let batches: Vec<usize> = std::env::var("BATCHES")
         .ok()
         .map(|b| b.split(',').filter_map(|x| x.trim().parse().ok()).collect())
@@ -62,6 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .engine(engine)
                 .precision(precision)
                 .batch_size(batch)
+                .pass_tokens(pass_tokens)
                 .build()?;
             e.embed_blocking(&texts[..8])?; // warm-up
             let mut times = Vec::new();

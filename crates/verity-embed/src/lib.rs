@@ -37,6 +37,8 @@ pub mod int8mm;
 mod local;
 mod ollama;
 mod openai;
+#[cfg(feature = "local")]
+mod passes;
 mod remote;
 #[cfg(feature = "local")]
 pub mod simd;

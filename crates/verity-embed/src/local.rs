@@ -26,6 +26,7 @@ use candle_transformers::models::bert::{BertModel, Config as BertConfig};
 
 use crate::bert::Bert;
 use crate::calibration;
+use crate::passes;
 use crate::spans::{self, Frame};
 use sha1::{Digest, Sha1};
 use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
@@ -85,6 +86,7 @@ pub struct LocalEmbedderConfig {
     embed_version: Option<String>,
     max_seq_length: Option<usize>,
     batch_size: usize,
+    pass_tokens: usize,
     pooling: Option<Pooling>,
     engine: Engine,
     span_mode: SpanMode,
@@ -106,6 +108,7 @@ impl LocalEmbedderConfig {
             embed_version: None,
             max_seq_length: None,
             batch_size: 32,
+            pass_tokens: passes::PASS_TOKENS,
             pooling: None,
             engine: Engine::Packed,
             span_mode: SpanMode::Separate,
@@ -136,6 +139,15 @@ impl LocalEmbedderConfig {
     /// Texts per forward pass (default 32, at least 1).
     pub fn batch_size(mut self, n: usize) -> Self {
         self.batch_size = n.max(1);
+        self
+    }
+
+    /// Word pieces per forward pass (default 2,048, at least 1; a longer text
+    /// gets a pass of its own): long texts run a few per pass, where the
+    /// activations stay in cache ([`crate::passes`]). `usize::MAX` batches by
+    /// count only.
+    pub fn pass_tokens(mut self, n: usize) -> Self {
+        self.pass_tokens = n.max(1);
         self
     }
 
@@ -192,6 +204,8 @@ struct Model {
     device: Device,
     pooling: Pooling,
     batch_size: usize,
+    /// Word pieces per forward pass, at most ([`crate::passes`]).
+    pass_tokens: usize,
     /// Special tokens and window length for pooled spans (`None`: the
     /// embedder computes span vectors separately).
     span_frame: Option<Frame>,
@@ -600,6 +614,7 @@ impl LocalEmbedder {
                 device,
                 pooling,
                 batch_size: config.batch_size,
+                pass_tokens: config.pass_tokens,
                 span_frame,
             }),
             id,
@@ -643,6 +658,12 @@ impl LocalEmbedder {
 }
 
 impl Model {
+    /// `order` in forward passes of at most `batch_size` texts and
+    /// `pass_tokens` word pieces ([`crate::passes`]).
+    fn passes<'a, T>(&self, order: &'a [T], len: impl Fn(&T) -> usize) -> Vec<&'a [T]> {
+        passes::passes(order, len, self.batch_size, self.pass_tokens)
+    }
+
     /// Text vectors and word-piece states ([`Embedder::embed_tokens`]); packed engine only.
     fn embed_tokens<S: AsRef<str>>(
         &self,
@@ -657,7 +678,7 @@ impl Model {
         let mut order: Vec<usize> = (0..encodings.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(encodings.get(i).map_or(0, Encoding::len)));
         let mut out: Vec<Option<TokenEmbeddings>> = vec![None; encodings.len()];
-        for batch in order.chunks(self.batch_size) {
+        for batch in self.passes(&order, |&i| encodings.get(i).map_or(0, Encoding::len)) {
             let encs: Vec<&Encoding> = batch.iter().filter_map(|&i| encodings.get(i)).collect();
             let (lens, dim, flat) = packed_pass(bert, &encs).map_err(inference_error)?;
             let mut offset = 0;
@@ -710,7 +731,7 @@ impl Model {
         let mut order: Vec<usize> = (0..encodings.len()).collect();
         order.sort_by_key(|&i| std::cmp::Reverse(encodings.get(i).map_or(0, Encoding::len)));
         let mut out: Vec<Option<Embedding>> = vec![None; encodings.len()];
-        for batch in order.chunks(self.batch_size) {
+        for batch in self.passes(&order, |&i| encodings.get(i).map_or(0, Encoding::len)) {
             let encs: Vec<&Encoding> = batch.iter().filter_map(|&i| encodings.get(i)).collect();
             let vectors = self.forward(&encs).map_err(inference_error)?;
             for (&i, v) in batch.iter().zip(vectors) {
@@ -763,7 +784,7 @@ impl Model {
             .map(|p| vec![Vec::new(); p.windows.len()])
             .collect();
         let mut dim = 0;
-        for batch in order.chunks(self.batch_size) {
+        for batch in self.passes(&order, |k| window(k).len()) {
             let lens: Vec<usize> = batch.iter().map(|k| window(k).len()).collect();
             let ids: Vec<u32> = batch
                 .iter()
