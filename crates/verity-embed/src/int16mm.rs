@@ -31,8 +31,8 @@
 
 use rayon::prelude::*;
 
-/// Outputs per panel (two AVX2 registers of 8 `i32`).
-const PANEL: usize = 16;
+use crate::intmm::{self, PANEL};
+
 /// Input features per group (two `i16` broadcast as one `i32`).
 const GROUP: usize = 2;
 /// Largest quantised input magnitude (12 bits signed), before the overflow
@@ -189,32 +189,12 @@ fn round_half_even(v: f32) -> f32 {
     (v + MAGIC) - MAGIC
 }
 
-/// Whether the products run on the AVX2 kernel here (else the portable
-/// loop): x86-64 with AVX2, unless `VERITY_EMBED_SIMD=baseline`.
-pub fn simd_in_use() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        avx2().is_some()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// The AVX2 token when the kernel may run here.
-#[cfg(target_arch = "x86_64")]
-fn avx2() -> Option<pulp::x86::V3> {
-    (crate::simd::elementwise_path() != crate::simd::SimdPath::Baseline)
-        .then(pulp::x86::V3::try_new)
-        .flatten()
-}
-
 /// `rows · wᵀ` into `y` (`rows × out`, row-major) on the fastest path here.
 fn dot_rows(rows: &Quantised<'_>, w: &QuantLinear, y: &mut [f32]) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(simd) = avx2() {
-        pulp::Simd::vectorize(simd, Avx2Rows { simd, rows, w, y });
+    if let Some(simd) = intmm::avx2() {
+        let tile = Avx2Tile { simd, rows, w };
+        pulp::Simd::vectorize(simd, intmm::OnAvx2::<_, TILE> { tile, y });
         return;
     }
     dot_rows_portable(rows, w, y);
@@ -223,90 +203,39 @@ fn dot_rows(rows: &Quantised<'_>, w: &QuantLinear, y: &mut [f32]) {
 /// The portable loop: the same integer sums as the AVX2 kernel, scaled back
 /// the same way.
 fn dot_rows_portable(rows: &Quantised<'_>, w: &QuantLinear, y: &mut [f32]) {
-    let groups = rows.kpad / GROUP;
-    let mut sums = [0i32; PANEL];
-    for r in 0..rows.rows {
-        let qr = rows.row(r);
-        for (p, panel) in w.packed.chunks_exact(groups * PANEL * GROUP).enumerate() {
-            for (c, sum) in sums.iter_mut().enumerate() {
-                *sum = (0..groups)
-                    .map(|g| {
-                        (0..GROUP)
-                            .map(|t| {
-                                i32::from(qr[g * GROUP + t])
-                                    * i32::from(panel[(g * PANEL + c) * GROUP + t])
-                            })
-                            .sum::<i32>()
-                    })
-                    .sum();
-            }
-            let n = PANEL.min(w.out - p * PANEL);
-            w.scale_back(rows, r, p * PANEL, &sums[..n], y);
-        }
-    }
-}
-
-/// The AVX2 kernel's arguments ([`dot_rows`]).
-#[cfg(target_arch = "x86_64")]
-struct Avx2Rows<'a> {
-    simd: pulp::x86::V3,
-    rows: &'a Quantised<'a>,
-    w: &'a QuantLinear,
-    y: &'a mut [f32],
+    intmm::portable_sums::<_, _, GROUP>(rows.q, rows.kpad, &w.packed, w.out, |r, col, sums| {
+        w.scale_back(rows, r, col, sums, y)
+    });
 }
 
 /// Rows per register tile: 4 rows × 16 outputs = 8 accumulators.
 #[cfg(target_arch = "x86_64")]
 const TILE: usize = 4;
 
-#[cfg(target_arch = "x86_64")]
-impl pulp::WithSimd for Avx2Rows<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn with_simd<S: pulp::Simd>(self, _: S) {
-        let Self { simd, rows, w, y } = self;
-        let panel_len = rows.kpad / GROUP * PANEL * GROUP;
-        for (p, panel) in w.packed.chunks_exact(panel_len).enumerate() {
-            let mut r = 0;
-            while r < rows.rows {
-                let t = Avx2Tile {
-                    simd,
-                    rows,
-                    r0: r,
-                    panel,
-                    col: p * PANEL,
-                    w,
-                };
-                let left = rows.rows - r;
-                if left >= TILE {
-                    t.run::<TILE>(y);
-                    r += TILE;
-                } else {
-                    t.run::<1>(y);
-                    r += 1;
-                }
-            }
-        }
-    }
-}
-
-/// `R` rows from `r0` against one panel.
+/// The kernel's register tile ([`intmm::Tile`]).
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy)]
 struct Avx2Tile<'a> {
     simd: pulp::x86::V3,
     rows: &'a Quantised<'a>,
-    r0: usize,
-    panel: &'a [i16],
-    col: usize,
     w: &'a QuantLinear,
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Avx2Tile<'_> {
+impl intmm::Tile for Avx2Tile<'_> {
+    fn rows(self) -> usize {
+        self.rows.rows
+    }
+
+    fn panels(self) -> usize {
+        self.w.out.div_ceil(PANEL)
+    }
+
     #[inline(always)]
-    fn run<const R: usize>(self, y: &mut [f32]) {
+    fn run<const R: usize>(self, r0: usize, p: usize, y: &mut [f32]) {
+        let panel_len = self.rows.kpad / GROUP * PANEL * GROUP;
+        let panel = &self.w.packed[p * panel_len..(p + 1) * panel_len];
+        let col = p * PANEL;
         use pulp::bytemuck::cast;
         use pulp::{i16x16, i32x8};
         let simd = self.simd;
@@ -314,8 +243,8 @@ impl Avx2Tile<'_> {
         let mut sums = [[zero; 2]; R];
         let groups = self.rows.kpad / GROUP;
         let rows: [&[[i16; GROUP]]; R] =
-            std::array::from_fn(|i| pulp::as_arrays::<GROUP, i16>(self.rows.row(self.r0 + i)).0);
-        let (weights, _) = pulp::as_arrays::<32, i16>(self.panel);
+            std::array::from_fn(|i| pulp::as_arrays::<GROUP, i16>(self.rows.row(r0 + i)).0);
+        let (weights, _) = pulp::as_arrays::<32, i16>(panel);
         for (g, w) in weights.iter().enumerate().take(groups) {
             let (lo, hi) = pulp::as_arrays::<16, i16>(w).0.split_at(1);
             let w0: i16x16 = cast(lo[0]);
@@ -331,14 +260,13 @@ impl Avx2Tile<'_> {
                     .wrapping_add_i32x8(s[1], simd.multiply_wrapping_add_adjacent_i16x16(a, w1));
             }
         }
-        let n = PANEL.min(self.w.out - self.col);
+        let n = PANEL.min(self.w.out - col);
         for (i, s) in sums.iter().enumerate() {
             let lo: [i32; 8] = cast(s[0]);
             let hi: [i32; 8] = cast(s[1]);
             let lanes: [i32; PANEL] =
                 std::array::from_fn(|k| if k < 8 { lo[k] } else { hi[k - 8] });
-            self.w
-                .scale_back(self.rows, self.r0 + i, self.col, &lanes[..n], y);
+            self.w.scale_back(self.rows, r0 + i, col, &lanes[..n], y);
         }
     }
 }

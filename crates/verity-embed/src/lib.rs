@@ -34,6 +34,8 @@ pub mod int16mm;
 #[cfg(feature = "local")]
 pub mod int8mm;
 #[cfg(feature = "local")]
+mod intmm;
+#[cfg(feature = "local")]
 mod local;
 mod ollama;
 mod openai;

@@ -16,12 +16,12 @@ pub(crate) const PASS_TOKENS: usize = 2048;
 
 /// Split `order` into consecutive runs of at most `max_texts` items and, but
 /// for a run of one, at most `max_tokens` word pieces (`len` of each item).
-pub(crate) fn passes<'a, T>(
-    order: &'a [T],
+pub(crate) fn passes<T>(
+    order: &[T],
     len: impl Fn(&T) -> usize,
     max_texts: usize,
     max_tokens: usize,
-) -> Vec<&'a [T]> {
+) -> Vec<&[T]> {
     let mut out = Vec::new();
     let (mut start, mut tokens) = (0, 0usize);
     for (i, item) in order.iter().enumerate() {

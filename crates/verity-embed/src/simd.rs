@@ -82,7 +82,7 @@ pub fn kernel_note() -> String {
     if crate::smallmm::in_use() {
         note.push_str(", pre-packed panels for short passes");
     }
-    note.push_str(if crate::int8mm::simd_in_use() {
+    note.push_str(if crate::intmm::simd_in_use() {
         "; int8 option (VERITY_EMBED_PRECISION=int8): avx2 kernels"
     } else {
         "; int8 option (VERITY_EMBED_PRECISION=int8): portable loop"
