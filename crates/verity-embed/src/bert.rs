@@ -83,7 +83,6 @@ impl Layer {
             ],
             out: sixteen(&self.out_w)?,
         });
-        self.small = None;
         Ok(())
     }
 
@@ -174,50 +173,59 @@ fn dense(x: &Tensor, w: &Tensor, fast: Fast<'_>, after: After<'_>) -> Result<Ten
     }
 }
 
-/// [`After`] on a product's rows of `out` values, in place and in parallel,
-/// with the same arithmetic as [`BiasAct`] and [`BiasResidual`].
+/// [`After`] on a product's rows of `out` values, in place.
 fn finish_in_place(y: &mut [f32], out: usize, after: After<'_>) -> Result<()> {
+    if matches!(after, After::Bias(b, _) | After::BiasResidual(b, _) if b.len() != out) {
+        candle_core::bail!("a bias of the wrong length for {out} outputs");
+    }
     match after {
-        After::Bias(bias, act) => {
-            if bias.len() != out {
-                candle_core::bail!("bias of {} for {out} outputs", bias.len());
-            }
-            let rows = y.par_chunks_mut(out);
-            match act {
-                Some(HiddenAct::Gelu) => {
-                    rows.for_each(|row| fastmath::bias_gelu_in_place(row, bias));
-                }
-                act => rows.for_each(|row| {
-                    for (o, &b) in row.iter_mut().zip(bias) {
-                        *o = activate(act, *o + b);
-                    }
-                }),
-            }
-        }
+        After::Bias(bias, act) => bias_act_rows(y, bias, act),
         After::BiasResidual(bias, residual) => {
             let residual = residual.contiguous()?;
             let (storage, layout) = residual.storage_and_layout();
             let candle_core::Storage::Cpu(cpu) = &*storage else {
                 candle_core::bail!("bias-residual: CPU tensor expected");
             };
-            let r = contiguous_f32(cpu, layout, "bias-residual")?;
-            if bias.len() != out || r.len() != y.len() {
-                candle_core::bail!(
-                    "bias-residual: {} values, residual {}, bias {} for {out} outputs",
-                    y.len(),
-                    r.len(),
-                    bias.len()
-                );
-            }
-            y.par_chunks_mut(out)
-                .zip(r.par_chunks(out))
-                .for_each(|(row, r)| {
-                    for ((o, &r), &b) in row.iter_mut().zip(r).zip(bias) {
-                        *o = *o + b + r;
-                    }
-                });
+            bias_residual_rows(y, contiguous_f32(cpu, layout, "bias-residual")?, bias)
         }
     }
+}
+
+/// `y = act(y + bias)` for each row of `bias.len()` values, in parallel.
+fn bias_act_rows(y: &mut [f32], bias: &[f32], act: Option<HiddenAct>) -> Result<()> {
+    let n = bias.len();
+    if n == 0 || y.len() % n != 0 {
+        candle_core::bail!("bias-act: {} values do not split into rows of {n}", y.len());
+    }
+    let rows = y.par_chunks_mut(n);
+    match act {
+        Some(HiddenAct::Gelu) => rows.for_each(|row| fastmath::bias_gelu_in_place(row, bias)),
+        act => rows.for_each(|row| {
+            for (o, &b) in row.iter_mut().zip(bias) {
+                *o = activate(act, *o + b);
+            }
+        }),
+    }
+    Ok(())
+}
+
+/// `y = y + bias + residual` for each row of `bias.len()` values, in parallel.
+fn bias_residual_rows(y: &mut [f32], residual: &[f32], bias: &[f32]) -> Result<()> {
+    let n = bias.len();
+    if n == 0 || y.len() % n != 0 || y.len() != residual.len() {
+        candle_core::bail!(
+            "bias-residual: {} values, residual {}, bias {n}",
+            y.len(),
+            residual.len()
+        );
+    }
+    y.par_chunks_mut(n)
+        .zip(residual.par_chunks(n))
+        .for_each(|(row, r)| {
+            for ((o, &r), &b) in row.iter_mut().zip(r).zip(bias) {
+                *o = *o + b + r;
+            }
+        });
     Ok(())
 }
 
@@ -261,7 +269,9 @@ fn layer_norm(vb: &VarBuilder, h: usize) -> Result<(Tensor, Tensor)> {
 impl Bert {
     /// Load from a BERT checkpoint (tensor names as in Hugging Face's `BertModel`,
     /// optionally under a `bert.` or `model.` prefix).
-    /// Dense layers run in f32; [`Self::quantize`] turns them to integers.
+    /// Dense layers run in f32 on gemm; [`Self::pack_panels`] adds the
+    /// pre-packed panels for short passes, [`Self::quantize`] turns them to
+    /// integers instead.
     pub fn load(vb: VarBuilder, config: &Config) -> Result<Self> {
         let root = ["", "bert", "model"]
             .iter()
@@ -324,9 +334,6 @@ impl Bert {
                 small: None,
                 quant: None,
             });
-            if let Some(layer) = layers.last_mut() {
-                layer.pack_small()?;
-            }
         }
         Ok(Self {
             word,
@@ -355,6 +362,12 @@ impl Bert {
             return self.forward_here(ids, types, lens, None);
         }
         rayon::scope(|_| self.forward_here(ids, types, lens, None))
+    }
+
+    /// Pack every layer's dense weights for short passes ([`crate::smallmm`];
+    /// nothing where the CPU has no fast path for them).
+    pub fn pack_panels(&mut self) -> Result<()> {
+        self.layers.iter_mut().try_for_each(Layer::pack_small)
     }
 
     /// Run the dense layers in integers from now on ([`QuantLayer`]): one
@@ -515,7 +528,8 @@ fn activate(act: Option<HiddenAct>, v: f32) -> f32 {
     }
 }
 
-/// `act(x + bias)` row by row, in parallel.
+/// `act(x + bias)` row by row, in parallel (for gemm's output, which is
+/// not ours to write in place; [`bias_act_rows`] on a copy).
 struct BiasAct<'a> {
     bias: &'a [f32],
     act: Option<HiddenAct>,
@@ -527,26 +541,8 @@ impl CustomOp1 for BiasAct<'_> {
     }
 
     fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
-        let src = contiguous_f32(s, l, "bias-act")?;
-        let n = self.bias.len();
-        if n == 0 || src.len() % n != 0 {
-            candle_core::bail!(
-                "bias-act: {} values do not split into rows of {n}",
-                src.len()
-            );
-        }
-        let mut out = vec![0f32; src.len()];
-        let rows = out.par_chunks_mut(n).zip(src.par_chunks(n));
-        match self.act {
-            Some(HiddenAct::Gelu) => {
-                rows.for_each(|(o, x)| fastmath::bias_gelu_row(o, x, self.bias));
-            }
-            act => rows.for_each(|(o, x)| {
-                for ((o, &x), &b) in o.iter_mut().zip(x).zip(self.bias) {
-                    *o = activate(act, x + b);
-                }
-            }),
-        }
+        let mut out = contiguous_f32(s, l, "bias-act")?.to_vec();
+        bias_act_rows(&mut out, self.bias, self.act)?;
         Ok((CpuStorage::F32(out), l.shape().clone()))
     }
 }
@@ -572,7 +568,8 @@ impl CustomOp1 for SoftmaxRows {
     }
 }
 
-/// `x + bias + residual`, in parallel.
+/// `x + bias + residual`, in parallel ([`bias_residual_rows`] on a copy of
+/// gemm's output).
 struct BiasResidual<'a> {
     bias: &'a [f32],
 }
@@ -589,25 +586,9 @@ impl CustomOp2 for BiasResidual<'_> {
         s2: &CpuStorage,
         l2: &Layout,
     ) -> Result<(CpuStorage, Shape)> {
-        let x = contiguous_f32(s1, l1, "bias-residual")?;
+        let mut out = contiguous_f32(s1, l1, "bias-residual")?.to_vec();
         let r = contiguous_f32(s2, l2, "bias-residual")?;
-        let n = self.bias.len();
-        if n == 0 || x.len() % n != 0 || x.len() != r.len() {
-            candle_core::bail!(
-                "bias-residual: shapes {:?} and {:?}, bias {n}",
-                l1.shape(),
-                l2.shape()
-            );
-        }
-        let mut out = vec![0f32; x.len()];
-        out.par_chunks_mut(n)
-            .zip(x.par_chunks(n))
-            .zip(r.par_chunks(n))
-            .for_each(|((o, x), r)| {
-                for (((o, &x), &r), &b) in o.iter_mut().zip(x).zip(r).zip(self.bias) {
-                    *o = x + b + r;
-                }
-            });
+        bias_residual_rows(&mut out, r, self.bias)?;
         Ok((CpuStorage::F32(out), l1.shape().clone()))
     }
 }

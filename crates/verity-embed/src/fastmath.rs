@@ -70,11 +70,6 @@ fn gelu(x: f32) -> f32 {
     0.5 * x * (1.0 + erf(x * std::f32::consts::FRAC_1_SQRT_2))
 }
 
-/// `out = gelu(x + bias)` for one row.
-pub(crate) fn bias_gelu_row(out: &mut [f32], x: &[f32], bias: &[f32]) {
-    dispatch(BiasGelu { out, x, bias })
-}
-
 /// `row = gelu(row + bias)` in place.
 pub(crate) fn bias_gelu_in_place(row: &mut [f32], bias: &[f32]) {
     dispatch(BiasGeluInPlace { row, bias })
@@ -88,25 +83,6 @@ fn dispatch<Op: pulp::WithSimd>(op: Op) -> Op::Output {
         op.with_simd(pulp::Scalar::new())
     } else {
         pulp::Arch::new().dispatch(op)
-    }
-}
-
-struct BiasGelu<'a> {
-    out: &'a mut [f32],
-    x: &'a [f32],
-    bias: &'a [f32],
-}
-
-impl pulp::WithSimd for BiasGelu<'_> {
-    type Output = ();
-
-    // `inline(always)` down the call chain so the loop is compiled inside
-    // pulp's `#[target_feature]` function (otherwise it is SSE2 code).
-    #[inline(always)]
-    fn with_simd<S: pulp::Simd>(self, _simd: S) {
-        for ((o, &x), &b) in self.out.iter_mut().zip(self.x).zip(self.bias) {
-            *o = gelu(x + b);
-        }
     }
 }
 
@@ -247,8 +223,8 @@ mod tests {
     fn bias_gelu_matches_the_erf_definition() {
         let x: Vec<f32> = (0..100).map(|i| i as f32 / 10.0 - 5.0).collect();
         let b = vec![0.25f32; 100];
-        let mut out = vec![0.0; 100];
-        bias_gelu_row(&mut out, &x, &b);
+        let mut out = x.clone();
+        bias_gelu_in_place(&mut out, &b);
         for (&o, &x) in out.iter().zip(&x) {
             let v = (x + 0.25) as f64;
             let want = 0.5 * v * (1.0 + erf64(v / std::f64::consts::SQRT_2));

@@ -24,6 +24,12 @@ use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config as BertConfig};
 
+mod config;
+mod model_dir;
+
+pub use config::{Engine, LocalEmbedderConfig, Pooling, Precision};
+use model_dir::{check_architecture, name_from_dir, read_json, resolve_dir};
+
 use crate::bert::Bert;
 use crate::calibration;
 use crate::passes;
@@ -40,156 +46,6 @@ use verity_core::{
 pub const DEFAULT_MODEL: &str = "all-MiniLM-L6-v2";
 const PROVIDER: &str = "local";
 const FETCH_HINT: &str = "fetch it with `scripts/fetch-models.sh minilm` (or point VERITY_MODEL_DIR at a model directory)";
-
-/// How token vectors are pooled into one sentence vector.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pooling {
-    /// Mean over the tokens the attention mask keeps (sentence-transformers' default).
-    Mean,
-    /// The `[CLS]` token's vector.
-    Cls,
-}
-
-/// Which forward-pass implementation runs the model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Engine {
-    /// Verity's packed encoder (default): no padding, fused QKV, fused
-    /// bias/activation/residual passes on all cores, per-text attention.
-    #[default]
-    Packed,
-    /// `candle_transformers::models::bert::BertModel` on padded batches (the
-    /// reference implementation; slower on CPU).
-    CandleBert,
-}
-
-/// Arithmetic of the encoder's dense layers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Precision {
-    /// 32-bit floats (default): the reference vectors (cosine ≥ 0.999).
-    #[default]
-    F32,
-    /// Integer dense layers: 8-bit weights and smoothed 7-bit inputs for
-    /// three of the four products ([`crate::int8mm`]), 16-bit products for
-    /// the feed-forward output ([`crate::int16mm`]). Faster on x86-64 with
-    /// AVX2; vectors within cosine 0.999 of the f32 ones
-    /// (docs/benchmarks.d/embed.md gives the speed, cosine and nDCG). The
-    /// embedder id's version ends in `-int8v2`, so an index embedded in f32
-    /// (or by the first, all-8-bit form, `-int8`) is re-embedded, never mixed.
-    Int8,
-}
-
-/// Settings and builder of a [`LocalEmbedder`].
-#[derive(Debug, Clone)]
-pub struct LocalEmbedderConfig {
-    model_dir: PathBuf,
-    model_name: Option<String>,
-    embed_version: Option<String>,
-    max_seq_length: Option<usize>,
-    batch_size: usize,
-    pass_tokens: usize,
-    pooling: Option<Pooling>,
-    engine: Engine,
-    span_mode: SpanMode,
-    precision: Precision,
-}
-
-impl Default for LocalEmbedderConfig {
-    fn default() -> Self {
-        Self::new(LocalEmbedder::default_model_dir())
-    }
-}
-
-impl LocalEmbedderConfig {
-    /// Settings for the model in `model_dir` (a plain directory or a Hugging Face cache entry).
-    pub fn new(model_dir: impl Into<PathBuf>) -> Self {
-        Self {
-            model_dir: model_dir.into(),
-            model_name: None,
-            embed_version: None,
-            max_seq_length: None,
-            batch_size: 32,
-            pass_tokens: passes::PASS_TOKENS,
-            pooling: None,
-            engine: Engine::Packed,
-            span_mode: SpanMode::Separate,
-            precision: Precision::F32,
-        }
-    }
-
-    /// Model name recorded in the [`EmbedderId`] (default: the directory name).
-    pub fn model_name(mut self, name: impl Into<String>) -> Self {
-        self.model_name = Some(name.into());
-        self
-    }
-
-    /// `EMBED_VERSION` recorded in the [`EmbedderId`] (default: a short SHA-1
-    /// of `config.json`, the weights' size, the sequence limit and the pooling).
-    pub fn embed_version(mut self, version: impl Into<String>) -> Self {
-        self.embed_version = Some(version.into());
-        self
-    }
-
-    /// Truncation limit in word pieces (default: `sentence_bert_config.json`'s
-    /// `max_seq_length`, else the model's position limit). Capped at the latter.
-    pub fn max_seq_length(mut self, n: usize) -> Self {
-        self.max_seq_length = Some(n);
-        self
-    }
-
-    /// Texts per forward pass (default 32, at least 1).
-    pub fn batch_size(mut self, n: usize) -> Self {
-        self.batch_size = n.max(1);
-        self
-    }
-
-    /// Word pieces per forward pass (default 2,048, at least 1; a longer text
-    /// gets a pass of its own): long texts run a few per pass, where the
-    /// activations stay in cache ([`crate::passes`]). `usize::MAX` batches by
-    /// count only.
-    pub fn pass_tokens(mut self, n: usize) -> Self {
-        self.pass_tokens = n.max(1);
-        self
-    }
-
-    /// Pooling (default: read from `1_Pooling/config.json`, else mean).
-    pub fn pooling(mut self, pooling: Pooling) -> Self {
-        self.pooling = Some(pooling);
-        self
-    }
-
-    /// Forward-pass implementation (default [`Engine::Packed`]).
-    pub fn engine(mut self, engine: Engine) -> Self {
-        self.engine = engine;
-        self
-    }
-
-    /// How [`Embedder::embed_spans`] computes sentence vectors (default
-    /// [`SpanMode::Separate`]). [`SpanMode::Pooled`] needs the packed engine
-    /// and a tokenizer that frames texts with two special tokens (BERT's
-    /// `[CLS]`/`[SEP]`); otherwise the embedder falls back to separate.
-    pub fn span_mode(mut self, mode: SpanMode) -> Self {
-        self.span_mode = mode;
-        self
-    }
-
-    /// Dense-layer arithmetic (default [`Precision::F32`]).
-    /// [`Precision::Int8`] needs the packed engine; the reference engine
-    /// refuses it.
-    pub fn precision(mut self, precision: Precision) -> Self {
-        self.precision = precision;
-        self
-    }
-
-    /// The configured model directory.
-    pub fn model_dir(&self) -> &Path {
-        &self.model_dir
-    }
-
-    /// Load the model (blocking: reads the weights). See [`LocalEmbedder::load`].
-    pub fn build(self) -> Result<LocalEmbedder> {
-        LocalEmbedder::load(self)
-    }
-}
 
 enum Net {
     Packed(Bert),
@@ -248,110 +104,6 @@ fn inference_error(e: impl std::fmt::Display) -> Error {
         format!("inference failed: {e}"),
     )
     .into()
-}
-
-fn read_json(path: &Path) -> Result<serde_json::Value> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| config_invalid(format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| config_invalid(format!("{} is not valid JSON: {e}", path.display())))
-}
-
-/// Find the directory that holds the model files: `dir` itself, or the
-/// snapshot of a Hugging Face cache entry (`refs/main`, else the newest snapshot).
-fn resolve_dir(dir: &Path) -> Result<PathBuf> {
-    if !dir.is_dir() {
-        return Err(ConfigError::Missing {
-            what: "model directory".into(),
-            detail: format!("{} does not exist; {FETCH_HINT}", dir.display()),
-        }
-        .into());
-    }
-    if dir.join("config.json").is_file() {
-        return Ok(dir.to_path_buf());
-    }
-    let snapshots = dir.join("snapshots");
-    if snapshots.is_dir() {
-        if let Ok(rev) = std::fs::read_to_string(dir.join("refs").join("main")) {
-            let p = snapshots.join(rev.trim());
-            if p.join("config.json").is_file() {
-                return Ok(p);
-            }
-        }
-        let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
-        if let Ok(entries) = std::fs::read_dir(&snapshots) {
-            for entry in entries.flatten() {
-                let p = entry.path();
-                if !p.join("config.json").is_file() {
-                    continue;
-                }
-                let t = entry
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .unwrap_or(std::time::UNIX_EPOCH);
-                if best.as_ref().is_none_or(|(bt, _)| t > *bt) {
-                    best = Some((t, p));
-                }
-            }
-        }
-        if let Some((_, p)) = best {
-            return Ok(p);
-        }
-    }
-    Ok(dir.to_path_buf())
-}
-
-/// Model name from the directory: `all-MiniLM-L6-v2` for `.../all-MiniLM-L6-v2`,
-/// `.../models--org--name` or `.../models--org--name/snapshots/<rev>`.
-fn name_from_dir(requested: &Path, resolved: &Path) -> String {
-    let pick = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
-    let mut candidates = vec![pick(requested)];
-    if let Some(grand) = resolved.parent().and_then(Path::parent) {
-        candidates.insert(0, pick(grand));
-    }
-    for c in candidates.into_iter().flatten() {
-        if let Some(rest) = c.strip_prefix("models--") {
-            return rest.rsplit("--").next().unwrap_or(rest).to_string();
-        }
-    }
-    pick(requested).unwrap_or_else(|| DEFAULT_MODEL.to_string())
-}
-
-/// Encoder families whose checkpoints the BERT encoder runs (same layout).
-const BERT_FAMILY: [&str; 4] = ["bert", "roberta", "xlm-roberta", "camembert"];
-
-/// Refuse a `config.json` that names another architecture (a GPT, Llama or
-/// T5 checkpoint would otherwise fail later with a confusing tensor error).
-fn check_architecture(path: &Path, bytes: &[u8]) -> Result<()> {
-    let v: serde_json::Value = serde_json::from_slice(bytes)
-        .map_err(|e| config_invalid(format!("{} is not JSON: {e}", path.display())))?;
-    let model_type = v.get("model_type").and_then(serde_json::Value::as_str);
-    let architectures: Vec<&str> = v
-        .get("architectures")
-        .and_then(serde_json::Value::as_array)
-        .map(|a| a.iter().filter_map(serde_json::Value::as_str).collect())
-        .unwrap_or_default();
-    let type_ok = model_type.is_none_or(|t| BERT_FAMILY.contains(&t.to_ascii_lowercase().as_str()));
-    let arch_ok = architectures.is_empty()
-        || architectures.iter().any(|a| {
-            let a = a.to_ascii_lowercase();
-            a.starts_with("bert") || a.contains("roberta") || a.starts_with("camembert")
-        });
-    if type_ok && arch_ok {
-        return Ok(());
-    }
-    Err(config_invalid(format!(
-        "{} describes a `{}` model ({}); the local embedder runs BERT-family encoders \
-         (model_type one of {}), such as all-MiniLM-L6-v2",
-        path.display(),
-        model_type.unwrap_or("unknown"),
-        if architectures.is_empty() {
-            "no architectures listed".to_string()
-        } else {
-            architectures.join(", ")
-        },
-        BERT_FAMILY.join(", ")
-    )))
 }
 
 /// `[CLS]`/`[SEP]` framing read off the tokenizer (it frames the empty text
@@ -564,6 +316,8 @@ impl LocalEmbedder {
                 let mut bert = Bert::load(vb, &bert_config).map_err(|e| corrupt(&e))?;
                 if int8 {
                     calibration::quantize(&mut bert, &tokenizer).map_err(|e| corrupt(&e))?;
+                } else {
+                    bert.pack_panels().map_err(|e| corrupt(&e))?;
                 }
                 Net::Packed(bert)
             }
