@@ -24,8 +24,16 @@ const DOCS = [
   },
 ]
 
+// Temporary homes live until this test file's process exits, then go.
+const homes = []
+process.on('exit', () => {
+  for (const dir of homes) fs.rmSync(dir, { recursive: true, force: true })
+})
+
 function tmpHome() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'verity-node-'))
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verity-node-'))
+  homes.push(dir)
+  return dir
 }
 
 function modelDir() {

@@ -25,9 +25,11 @@
 //! range is narrowed per layer so that it stays under `i32::MAX` (2,047 up
 //! to 2,053 inputs, e.g. 1,368 for BERT-base's 3,072).
 //!
-//! Every CPU computes the same integers: the AVX2 kernel and the portable
-//! loop (`dot_rows_portable`, any other CPU or `VERITY_EMBED_SIMD=baseline`)
-//! give bit-identical outputs, so vectors do not depend on the path.
+//! Every CPU computes the same integers: the AVX2 kernel, the NEON kernel
+//! (aarch64; checked under qemu by `scripts/test-aarch64.sh`, speed not
+//! measured on aarch64 hardware) and the portable loop (`dot_rows_portable`,
+//! any other CPU or `VERITY_EMBED_SIMD=baseline`) give bit-identical
+//! outputs, so vectors do not depend on the path.
 
 use rayon::prelude::*;
 
@@ -197,6 +199,11 @@ fn dot_rows(rows: &Quantised<'_>, w: &QuantLinear, y: &mut [f32]) {
         pulp::Simd::vectorize(simd, intmm::OnAvx2::<_, TILE> { tile, y });
         return;
     }
+    #[cfg(target_arch = "aarch64")]
+    if let Some(simd) = intmm::neon() {
+        intmm::each_tile::<_, NEON_TILE>(NeonTile { simd, rows, w }, y);
+        return;
+    }
     dot_rows_portable(rows, w, y);
 }
 
@@ -271,6 +278,77 @@ impl intmm::Tile for Avx2Tile<'_> {
             self.w.scale_back(self.rows, r0 + i, col, &lanes[..n], y);
         }
     }
+}
+
+/// Rows per NEON register tile: 2 rows × 16 outputs × 2 partial sums = 16
+/// of NEON's 32 registers. Not measured on aarch64 hardware.
+#[cfg(target_arch = "aarch64")]
+const NEON_TILE: usize = 2;
+
+/// The NEON kernel's register tile ([`intmm::Tile`]): the same integer sums
+/// as the portable loop.
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy)]
+struct NeonTile<'a> {
+    simd: pulp::aarch64::Neon,
+    rows: &'a Quantised<'a>,
+    w: &'a QuantLinear,
+}
+
+#[cfg(target_arch = "aarch64")]
+impl intmm::Tile for NeonTile<'_> {
+    fn rows(self) -> usize {
+        self.rows.rows
+    }
+
+    fn panels(self) -> usize {
+        self.w.out.div_ceil(PANEL)
+    }
+
+    #[inline(always)]
+    fn run<const R: usize>(self, r0: usize, p: usize, y: &mut [f32]) {
+        let panel_len = self.rows.kpad / GROUP * PANEL * GROUP;
+        let panel = &self.w.packed[p * panel_len..(p + 1) * panel_len];
+        let col = p * PANEL;
+        let rows: [&[i16]; R] = std::array::from_fn(|i| self.rows.row(r0 + i));
+        let sums = neon_panel_sums(self.simd, rows, panel);
+        let n = PANEL.min(self.w.out - col);
+        for (i, lanes) in sums.iter().enumerate() {
+            self.w.scale_back(self.rows, r0 + i, col, &lanes[..n], y);
+        }
+    }
+}
+
+/// Exact sums of `R` rows against one panel (16 outputs × `kpad` inputs).
+#[cfg(target_arch = "aarch64")]
+#[inline(always)]
+fn neon_panel_sums<const R: usize>(
+    simd: pulp::aarch64::Neon,
+    rows: [&[i16]; R],
+    panel: &[i16],
+) -> [[i32; PANEL]; R] {
+    use pulp::bytemuck::cast;
+    use std::arch::aarch64::int16x8_t;
+    let neon = simd.neon;
+    // Per row, 8 registers: lanes hold (output, input parity) partial sums,
+    // each under the whole sum's bound, so adding the pairs is exact.
+    let mut acc = [[neon.vdupq_n_s32(0); 8]; R];
+    for (g, w) in panel.chunks_exact(PANEL * GROUP).enumerate() {
+        // Register j: outputs 4j..4j + 4, two inputs each.
+        let (w, _) = pulp::as_arrays::<8, i16>(w);
+        let w: [int16x8_t; 4] = std::array::from_fn(|j| cast(w[j]));
+        for (a, row) in acc.iter_mut().zip(&rows) {
+            // Two inputs repeated across the register.
+            let bits = (u32::from(row[2 * g + 1] as u16) << 16) | u32::from(row[2 * g] as u16);
+            let x = neon.vreinterpretq_s16_u32(neon.vdupq_n_u32(bits));
+            let x_low = neon.vget_low_s16(x);
+            for (j, &wj) in w.iter().enumerate() {
+                a[2 * j] = neon.vmlal_s16(a[2 * j], neon.vget_low_s16(wj), x_low);
+                a[2 * j + 1] = neon.vmlal_high_s16(a[2 * j + 1], wj, x);
+            }
+        }
+    }
+    intmm::neon_reduce(simd, acc)
 }
 
 #[cfg(test)]

@@ -30,9 +30,11 @@
 //! layer, 2,048 tokens, 2 threads (`examples/int8_kernel.rs`): 1.7–1.9× the
 //! f32 `gemm` (docs/benchmarks.d/embed.md).
 //!
-//! Every CPU computes the same integers: the AVX2 kernel and the portable
-//! loop (`dot_rows_portable`, any other CPU or `VERITY_EMBED_SIMD=baseline`)
-//! give bit-identical accumulators, so vectors do not depend on the path.
+//! Every CPU computes the same integers: the AVX2 kernel, the NEON kernel
+//! (aarch64; checked under qemu by `scripts/test-aarch64.sh`, speed not
+//! measured on aarch64 hardware) and the portable loop (`dot_rows_portable`,
+//! any other CPU or `VERITY_EMBED_SIMD=baseline`) give bit-identical
+//! accumulators, so vectors do not depend on the path.
 
 use rayon::prelude::*;
 
@@ -242,6 +244,11 @@ fn dot_rows(rows: &Quantised<'_>, w: &QuantLinear, y: &mut [f32]) {
         pulp::Simd::vectorize(simd, intmm::OnAvx2::<_, TILE> { tile, y });
         return;
     }
+    #[cfg(target_arch = "aarch64")]
+    if let Some(simd) = intmm::neon() {
+        intmm::each_tile::<_, NEON_TILE>(NeonTile { simd, rows, w }, y);
+        return;
+    }
     dot_rows_portable(rows, w, y);
 }
 
@@ -316,6 +323,78 @@ impl intmm::Tile for Avx2Tile<'_> {
             self.w.scale_back(self.rows, r0 + i, col, &lanes[..n], y);
         }
     }
+}
+
+/// Rows per NEON register tile: 2 rows × 16 outputs × 2 partial sums = 16
+/// of NEON's 32 registers. Not measured on aarch64 hardware.
+#[cfg(target_arch = "aarch64")]
+const NEON_TILE: usize = 2;
+
+/// The NEON kernel's register tile ([`intmm::Tile`]): the same integer sums
+/// as the portable loop.
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy)]
+struct NeonTile<'a> {
+    simd: pulp::aarch64::Neon,
+    rows: &'a Quantised<'a>,
+    w: &'a QuantLinear,
+}
+
+#[cfg(target_arch = "aarch64")]
+impl intmm::Tile for NeonTile<'_> {
+    fn rows(self) -> usize {
+        self.rows.rows
+    }
+
+    fn panels(self) -> usize {
+        self.w.out.div_ceil(PANEL)
+    }
+
+    #[inline(always)]
+    fn run<const R: usize>(self, r0: usize, p: usize, y: &mut [f32]) {
+        let panel_len = self.rows.kpad / GROUP * PANEL * GROUP;
+        let panel = &self.w.packed[p * panel_len..(p + 1) * panel_len];
+        let col = p * PANEL;
+        let rows: [&[u8]; R] = std::array::from_fn(|i| self.rows.row(r0 + i));
+        let sums = neon_panel_sums(self.simd, rows, panel);
+        let n = PANEL.min(self.w.out - col);
+        for (i, lanes) in sums.iter().enumerate() {
+            self.w.scale_back(self.rows, r0 + i, col, &lanes[..n], y);
+        }
+    }
+}
+
+/// Exact sums of `R` rows against one panel (16 outputs × `kpad` inputs).
+#[cfg(target_arch = "aarch64")]
+#[inline(always)]
+fn neon_panel_sums<const R: usize>(
+    simd: pulp::aarch64::Neon,
+    rows: [&[u8]; R],
+    panel: &[i8],
+) -> [[i32; PANEL]; R] {
+    use pulp::bytemuck::cast;
+    use std::arch::aarch64::int8x16_t;
+    let neon = simd.neon;
+    // Per row, 8 registers: lanes hold (output, input pair) partial sums.
+    let mut acc = [[neon.vdupq_n_s32(0); 8]; R];
+    for (g, w) in panel.chunks_exact(PANEL * GROUP).enumerate() {
+        // Register j: outputs 4j..4j + 4, four inputs each.
+        let (w, _) = pulp::as_arrays::<16, i8>(w);
+        let w: [int8x16_t; 4] = std::array::from_fn(|j| cast(w[j]));
+        for (a, row) in acc.iter_mut().zip(&rows) {
+            // Four inputs (0–127, so the same bits as `i8`) repeated across
+            // the register.
+            let four = [row[4 * g], row[4 * g + 1], row[4 * g + 2], row[4 * g + 3]];
+            let x = neon.vreinterpretq_s8_u32(neon.vdupq_n_u32(u32::from_le_bytes(four)));
+            let x_low = neon.vget_low_s8(x);
+            for (j, &wj) in w.iter().enumerate() {
+                // Products (≤ 127 × 127) fit `i16`; pairs add into `i32`.
+                a[2 * j] = neon.vpadalq_s16(a[2 * j], neon.vmull_s8(neon.vget_low_s8(wj), x_low));
+                a[2 * j + 1] = neon.vpadalq_s16(a[2 * j + 1], neon.vmull_high_s8(wj, x));
+            }
+        }
+    }
+    intmm::neon_reduce(simd, acc)
 }
 
 #[cfg(test)]

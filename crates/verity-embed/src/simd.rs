@@ -1,12 +1,14 @@
 //! Which instruction set the local embedder runs on this CPU.
 //!
-//! Matrix products run in the `gemm` crate's kernels, picked at run time:
-//! AVX-512F, else AVX2+FMA, else NEON (aarch64), else portable code.
-//! Verity's element-wise kernels ([`crate::fastmath`]: GELU, softmax) are
-//! dispatched the same way through `pulp`. `VERITY_EMBED_SIMD=baseline`
-//! forces the element-wise kernels to the architecture's baseline (SSE2 on
-//! x86-64) to check that vectors do not depend on the path taken; the
-//! matrix products always follow the CPU.
+//! f32 matrix products run in the `gemm` crate's kernels, picked at run
+//! time: AVX-512F, else AVX2+FMA, else NEON (aarch64), else portable code.
+//! Verity's element-wise kernels (`fastmath`: GELU, softmax) are
+//! dispatched the same way through `pulp`, and the int8 option's integer
+//! products (`intmm`) take their AVX2 kernel or the portable loop.
+//! `VERITY_EMBED_SIMD=baseline` forces the element-wise kernels and the
+//! integer products to the architecture's baseline (SSE2 on x86-64) to
+//! check that vectors do not depend on the path taken; the f32 products
+//! always follow the CPU.
 
 use std::sync::OnceLock;
 
@@ -82,10 +84,9 @@ pub fn kernel_note() -> String {
     if crate::smallmm::in_use() {
         note.push_str(", pre-packed panels for short passes");
     }
-    note.push_str(if crate::intmm::simd_in_use() {
-        "; int8 option (VERITY_EMBED_PRECISION=int8): avx2 kernels"
-    } else {
-        "; int8 option (VERITY_EMBED_PRECISION=int8): portable loop"
-    });
+    note.push_str(&format!(
+        "; int8 option (VERITY_EMBED_PRECISION=int8): {}",
+        crate::intmm::int_path()
+    ));
     note
 }

@@ -19,8 +19,10 @@ use rayon::prelude::*;
 /// Outputs per panel.
 const PANEL: usize = 16;
 /// Tokens per register tile.
+#[cfg(target_arch = "x86_64")]
 const TILE: usize = 6;
 /// How many 64-byte panel rows ahead the first tile prefetches.
+#[cfg(target_arch = "x86_64")]
 const PREFETCH_ROWS: usize = 16;
 /// Passes with more tokens than this go to `gemm`, whose blocking suits large
 /// inputs (a batch of texts). Measured one text per pass, 16 to 192 tokens:
@@ -44,6 +46,8 @@ pub(crate) struct PackedLinear {
     inp: usize,
     out: usize,
     /// `panels × inp × PANEL`; missing outputs of the last panel are zeros.
+    /// (Only x86-64 packs panels: elsewhere `pack` returns `None`.)
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     panels: Vec<f32>,
 }
 

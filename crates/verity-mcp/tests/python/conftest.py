@@ -5,6 +5,7 @@ VERITY_BIN and VERITY_MCP_HTTP_BIN point at the built binaries
 """
 
 import os
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -45,7 +46,8 @@ def store(verity_bin):
     }
     env.pop("VERITY_GENERATOR", None)
     subprocess.run([verity_bin, "--quiet", "ingest", str(corpus)], env=env, check=True)
-    return env, root
+    yield env, root
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _start_http(store, *extra):
