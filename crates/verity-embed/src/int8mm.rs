@@ -238,64 +238,65 @@ fn quantize_row(x: &[f32], q: &mut [u8]) -> (f32, i32) {
 
 /// `rows · wᵀ` into `y` (`rows × out`, row-major) on the fastest path here.
 fn dot_rows(rows: &Quantised<'_>, w: &QuantLinear, y: &mut [f32]) {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(simd) = intmm::avx2() {
-        let tile = Avx2Tile { simd, rows, w };
-        pulp::Simd::vectorize(simd, intmm::OnAvx2::<_, TILE> { tile, y });
-        return;
-    }
-    #[cfg(target_arch = "aarch64")]
-    if let Some(simd) = intmm::neon() {
-        intmm::each_tile::<_, NEON_TILE>(NeonTile { simd, rows, w }, y);
-        return;
-    }
-    dot_rows_portable(rows, w, y);
+    intmm::dot_rows(Job { rows, w }, y);
 }
 
-/// The portable loop: the same integer sums as the AVX2 kernel, scaled back
+/// The portable loop: the same integer sums as the SIMD kernels, scaled back
 /// the same way.
+#[cfg(test)]
 fn dot_rows_portable(rows: &Quantised<'_>, w: &QuantLinear, y: &mut [f32]) {
-    intmm::portable_sums::<_, _, GROUP>(rows.q, rows.kpad, &w.packed, w.out, |r, col, sums| {
-        w.scale_back(rows, r, col, sums, y)
-    });
+    intmm::dot_rows_portable(Job { rows, w }, y);
 }
 
-/// Rows per register tile: 4 rows × 16 outputs = 8 accumulators.
-#[cfg(target_arch = "x86_64")]
-const TILE: usize = 4;
-
-/// The kernel's register tile ([`intmm::Tile`]).
-#[cfg(target_arch = "x86_64")]
+/// A block of rows against one layer's weights ([`intmm::Product`]).
 #[derive(Clone, Copy)]
-struct Avx2Tile<'a> {
-    simd: pulp::x86::V3,
+struct Job<'a> {
     rows: &'a Quantised<'a>,
     w: &'a QuantLinear,
 }
 
-#[cfg(target_arch = "x86_64")]
-impl intmm::Tile for Avx2Tile<'_> {
-    fn rows(self) -> usize {
+impl intmm::Product for Job<'_> {
+    type In = u8;
+    type W = i8;
+    const GROUP: usize = GROUP;
+
+    fn rows(&self) -> usize {
         self.rows.rows
     }
 
-    fn panels(self) -> usize {
-        self.w.out.div_ceil(PANEL)
+    fn outputs(&self) -> usize {
+        self.w.out
     }
 
     #[inline(always)]
-    fn run<const R: usize>(self, r0: usize, p: usize, y: &mut [f32]) {
-        let panel_len = self.rows.kpad / GROUP * PANEL * GROUP;
-        let panel = &self.w.packed[p * panel_len..(p + 1) * panel_len];
-        let col = p * PANEL;
+    fn row(&self, r: usize) -> &[u8] {
+        self.rows.row(r)
+    }
+
+    #[inline(always)]
+    fn panel(&self, p: usize) -> &[i8] {
+        let len = self.rows.kpad / GROUP * PANEL * GROUP;
+        &self.w.packed[p * len..(p + 1) * len]
+    }
+
+    #[inline(always)]
+    fn scale_back(&self, r: usize, col: usize, sums: &[i32], y: &mut [f32]) {
+        self.w.scale_back(self.rows, r, col, sums, y);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn avx2_sums<const R: usize>(
+        simd: pulp::x86::V3,
+        rows: [&[u8]; R],
+        panel: &[i8],
+    ) -> [[i32; PANEL]; R] {
         use pulp::bytemuck::cast;
         use pulp::{i16x16, i32x8, i8x32};
-        let simd = self.simd;
         let ones: i16x16 = simd.splat_i16x16(1);
         let zero: i32x8 = simd.splat_i32x8(0);
         let mut sums = [[zero; 2]; R];
-        let rows: [&[[u8; GROUP]]; R] =
-            std::array::from_fn(|i| pulp::as_arrays::<GROUP, u8>(self.rows.row(r0 + i)).0);
+        let rows: [&[[u8; GROUP]]; R] = rows.map(|r| pulp::as_arrays::<GROUP, u8>(r).0);
         let (weights, _) = pulp::as_arrays::<64, i8>(panel);
         for (g, w) in weights.iter().enumerate() {
             let (lo, hi) = pulp::as_arrays::<32, i8>(w).0.split_at(1);
@@ -314,87 +315,44 @@ impl intmm::Tile for Avx2Tile<'_> {
                     .wrapping_add_i32x8(s[1], simd.multiply_wrapping_add_adjacent_i16x16(p1, ones));
             }
         }
-        let n = PANEL.min(self.w.out - col);
-        for (i, s) in sums.iter().enumerate() {
-            let lo: [i32; 8] = cast(s[0]);
-            let hi: [i32; 8] = cast(s[1]);
-            let lanes: [i32; PANEL] =
-                std::array::from_fn(|k| if k < 8 { lo[k] } else { hi[k - 8] });
-            self.w.scale_back(self.rows, r0 + i, col, &lanes[..n], y);
-        }
-    }
-}
-
-/// Rows per NEON register tile: 2 rows × 16 outputs × 2 partial sums = 16
-/// of NEON's 32 registers. Not measured on aarch64 hardware.
-#[cfg(target_arch = "aarch64")]
-const NEON_TILE: usize = 2;
-
-/// The NEON kernel's register tile ([`intmm::Tile`]): the same integer sums
-/// as the portable loop.
-#[cfg(target_arch = "aarch64")]
-#[derive(Clone, Copy)]
-struct NeonTile<'a> {
-    simd: pulp::aarch64::Neon,
-    rows: &'a Quantised<'a>,
-    w: &'a QuantLinear,
-}
-
-#[cfg(target_arch = "aarch64")]
-impl intmm::Tile for NeonTile<'_> {
-    fn rows(self) -> usize {
-        self.rows.rows
+        sums.map(|[lo, hi]| {
+            let (lo, hi): ([i32; 8], [i32; 8]) = (cast(lo), cast(hi));
+            std::array::from_fn(|k| if k < 8 { lo[k] } else { hi[k - 8] })
+        })
     }
 
-    fn panels(self) -> usize {
-        self.w.out.div_ceil(PANEL)
-    }
-
+    #[cfg(target_arch = "aarch64")]
     #[inline(always)]
-    fn run<const R: usize>(self, r0: usize, p: usize, y: &mut [f32]) {
-        let panel_len = self.rows.kpad / GROUP * PANEL * GROUP;
-        let panel = &self.w.packed[p * panel_len..(p + 1) * panel_len];
-        let col = p * PANEL;
-        let rows: [&[u8]; R] = std::array::from_fn(|i| self.rows.row(r0 + i));
-        let sums = neon_panel_sums(self.simd, rows, panel);
-        let n = PANEL.min(self.w.out - col);
-        for (i, lanes) in sums.iter().enumerate() {
-            self.w.scale_back(self.rows, r0 + i, col, &lanes[..n], y);
-        }
-    }
-}
-
-/// Exact sums of `R` rows against one panel (16 outputs × `kpad` inputs).
-#[cfg(target_arch = "aarch64")]
-#[inline(always)]
-fn neon_panel_sums<const R: usize>(
-    simd: pulp::aarch64::Neon,
-    rows: [&[u8]; R],
-    panel: &[i8],
-) -> [[i32; PANEL]; R] {
-    use pulp::bytemuck::cast;
-    use std::arch::aarch64::int8x16_t;
-    let neon = simd.neon;
-    // Per row, 8 registers: lanes hold (output, input pair) partial sums.
-    let mut acc = [[neon.vdupq_n_s32(0); 8]; R];
-    for (g, w) in panel.chunks_exact(PANEL * GROUP).enumerate() {
-        // Register j: outputs 4j..4j + 4, four inputs each.
-        let (w, _) = pulp::as_arrays::<16, i8>(w);
-        let w: [int8x16_t; 4] = std::array::from_fn(|j| cast(w[j]));
-        for (a, row) in acc.iter_mut().zip(&rows) {
-            // Four inputs (0–127, so the same bits as `i8`) repeated across
-            // the register.
-            let four = [row[4 * g], row[4 * g + 1], row[4 * g + 2], row[4 * g + 3]];
-            let x = neon.vreinterpretq_s8_u32(neon.vdupq_n_u32(u32::from_le_bytes(four)));
-            let x_low = neon.vget_low_s8(x);
-            for (j, &wj) in w.iter().enumerate() {
-                // Products (≤ 127 × 127) fit `i16`; pairs add into `i32`.
-                a[2 * j] = neon.vpadalq_s16(a[2 * j], neon.vmull_s8(neon.vget_low_s8(wj), x_low));
-                a[2 * j + 1] = neon.vpadalq_s16(a[2 * j + 1], neon.vmull_high_s8(wj, x));
+    fn neon_sums<const R: usize>(
+        simd: pulp::aarch64::Neon,
+        rows: [&[u8]; R],
+        panel: &[i8],
+    ) -> [[i32; PANEL]; R] {
+        use pulp::bytemuck::cast;
+        use std::arch::aarch64::int8x16_t;
+        let neon = simd.neon;
+        // Per row, 8 registers: lanes hold (output, input pair) partial sums.
+        let mut acc = [[neon.vdupq_n_s32(0); 8]; R];
+        for (g, w) in panel.chunks_exact(PANEL * GROUP).enumerate() {
+            // Register j: outputs 4j..4j + 4, four inputs each.
+            let (w, _) = pulp::as_arrays::<16, i8>(w);
+            let w: [int8x16_t; 4] = std::array::from_fn(|j| cast(w[j]));
+            for (a, row) in acc.iter_mut().zip(&rows) {
+                // Four inputs (0–127, so the same bits as `i8`) repeated
+                // across the register.
+                let four = [row[4 * g], row[4 * g + 1], row[4 * g + 2], row[4 * g + 3]];
+                let x = neon.vreinterpretq_s8_u32(neon.vdupq_n_u32(u32::from_le_bytes(four)));
+                let x_low = neon.vget_low_s8(x);
+                for (j, &wj) in w.iter().enumerate() {
+                    // Products (≤ 127 × 127) fit `i16`; pairs add into `i32`.
+                    a[2 * j] =
+                        neon.vpadalq_s16(a[2 * j], neon.vmull_s8(neon.vget_low_s8(wj), x_low));
+                    a[2 * j + 1] = neon.vpadalq_s16(a[2 * j + 1], neon.vmull_high_s8(wj, x));
+                }
             }
         }
+        intmm::neon_reduce(simd, acc)
     }
-    intmm::neon_reduce(simd, acc)
 }
 
 #[cfg(test)]
