@@ -42,7 +42,12 @@ export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
 echo "==> verity-embed unit tests on $TARGET (qemu-user)"
 # A second build of verity-embed's dependencies, for another architecture:
 # unoptimised and without debug info it compiles in a fraction of the time,
-# and the unit tests are small.
+# and the unit tests are small. gemm's half-precision kernels only assemble
+# when optimised (their inline asm needs the fp16 feature of the function
+# they are inlined into).
 cargo test --quiet --target "$TARGET" -p verity-embed --lib \
-  --config 'profile.dev.package."*".opt-level=0' --config 'profile.dev.debug=false'
+  --config 'profile.dev.package."*".opt-level=0' \
+  --config 'profile.dev.package.gemm-f16.opt-level=2' \
+  --config 'profile.dev.package.gemm-common.opt-level=2' \
+  --config 'profile.dev.debug=false'
 
