@@ -44,4 +44,10 @@ echo "==> tsc --noEmit"
 npx --no-install tsc --noEmit -p tsconfig.json
 echo "tsc OK"
 echo "==> node --test"
+# The tests' temporary homes go under one directory removed afterwards: a
+# store still flushes its index when the process tears down, after the
+# helpers' own clean-up has run.
+VERITY_TEST_TMP=$(mktemp -d -t verity-node-tests.XXXXXX)
+export VERITY_TEST_TMP
+trap 'rm -rf "$VERITY_TEST_TMP"' EXIT
 node --test test/

@@ -24,14 +24,16 @@ const DOCS = [
   },
 ]
 
-// Temporary homes live until this test file's process exits, then go.
+// Temporary homes live until this test file's process exits, then go;
+// scripts/test-node.sh also puts them under VERITY_TEST_TMP and removes that
+// afterwards (a store may flush its index during the process's teardown).
 const homes = []
 process.on('exit', () => {
   for (const dir of homes) fs.rmSync(dir, { recursive: true, force: true })
 })
 
 function tmpHome() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verity-node-'))
+  const dir = fs.mkdtempSync(path.join(process.env.VERITY_TEST_TMP || os.tmpdir(), 'verity-node-'))
   homes.push(dir)
   return dir
 }
