@@ -315,10 +315,7 @@ impl intmm::Product for Job<'_> {
                     .wrapping_add_i32x8(s[1], simd.multiply_wrapping_add_adjacent_i16x16(p1, ones));
             }
         }
-        sums.map(|[lo, hi]| {
-            let (lo, hi): ([i32; 8], [i32; 8]) = (cast(lo), cast(hi));
-            std::array::from_fn(|k| if k < 8 { lo[k] } else { hi[k - 8] })
-        })
+        intmm::avx2_lanes(sums)
     }
 
     #[cfg(target_arch = "aarch64")]

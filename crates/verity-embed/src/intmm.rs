@@ -234,6 +234,17 @@ fn tile<P: Product, K: Kernel<P>, const R: usize>(
     }
 }
 
+/// Per row, the two AVX2 accumulators (outputs 0–7, 8–15) → the 16
+/// outputs' sums.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn avx2_lanes<const R: usize>(sums: [[pulp::i32x8; 2]; R]) -> [[i32; PANEL]; R] {
+    sums.map(|[lo, hi]| {
+        let (lo, hi): ([i32; 8], [i32; 8]) = (pulp::cast(lo), pulp::cast(hi));
+        std::array::from_fn(|k| if k < 8 { lo[k] } else { hi[k - 8] })
+    })
+}
+
 /// Per row, 8 NEON registers of partial sums (registers `2j` and `2j + 1`
 /// cover outputs `4j..4j + 4`, two partial sums per output) → the 16
 /// outputs' sums.
