@@ -1,6 +1,6 @@
 //! Node.js bindings of Verity (`import { Verity } from "verity"`): a thin
 //! shell over [`verity::Verity`]. Each method converts its arguments
-//! ([`conv`]), awaits the Rust API on napi's tokio runtime and returns plain
+//! (`conv`), awaits the Rust API on napi's tokio runtime and returns plain
 //! JSON objects; `node/index.js` wraps the class and maps errors.
 
 // `#[napi]` expands to FFI glue that uses `unsafe`; this crate writes none itself.

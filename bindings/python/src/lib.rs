@@ -1,7 +1,7 @@
 //! Python bindings of Verity (`import verity`): a thin shell over
-//! [`verity::Verity`]. Each method converts its arguments ([`conv`]), calls the
+//! [`verity::Verity`]. Each method converts its arguments (`conv`), calls the
 //! Rust API on the shared tokio runtime with the GIL released, and converts
-//! the result ([`types`]). Every call has an `a`-prefixed asyncio variant.
+//! the result (`types`). Every call has an `a`-prefixed asyncio variant.
 
 mod conv;
 mod memory;

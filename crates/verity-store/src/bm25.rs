@@ -38,7 +38,7 @@ struct Postings {
     max_part: f64,
 }
 
-/// Size figures of a [`Bm25Index`].
+/// Size figures of a `Bm25Index`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LexicalIndexStats {
     /// Live rows (all indexes of the database: FTS5 statistics are global).

@@ -2,7 +2,7 @@
 //!
 //! Citation verification (seed 002): take a document, find every claim that
 //! cites a source, fetch each source once, find the sentences of the source
-//! that speak of the claim, and let a [`Judge`](verity_core::Judge) say
+//! that speak of the claim, and let a [`Judge`] say
 //! whether the source supports it — with the exact sentence that decides it.
 //!
 //! | stage | module |

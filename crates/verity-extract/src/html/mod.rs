@@ -14,7 +14,7 @@
 //!    to the document's metadata: `links` = `[{text, url}]` (absolute URLs),
 //!    `images` = `[{alt, url}]`.
 //!
-//! Module map: [`meta`] (head tags, JSON-LD), `classify` (blocks,
+//! Module map: `meta` (head tags, JSON-LD), `classify` (blocks,
 //! boilerplate, hidden elements, text statistics), `score` (paragraph scores,
 //! main-content selection, conditional cleaning), `render` (Markdown, and
 //! Markdown back to plain text).

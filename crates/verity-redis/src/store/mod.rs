@@ -40,7 +40,8 @@ pub struct RedisStoreOptions {
     /// `bm25_pivot` gives comparable relevances; `BM25` is RediSearch's
     /// length-normalised variant (scores around 0–3).
     pub scorer: String,
-    /// Pivot of [`bm25_relevance`]: the BM25 score mapped to relevance 0.5.
+    /// Pivot of [`bm25_relevance`](verity_core::rank::bm25_relevance): the
+    /// BM25 score mapped to relevance 0.5.
     pub bm25_pivot: f32,
     /// Drop common English stop words from lexical queries (same list as the embedded store).
     pub drop_stopwords: bool,

@@ -51,8 +51,9 @@ pub struct StoreOptions {
     pub heading_weight: f32,
     /// BM25 weight of the chunk text column.
     pub text_weight: f32,
-    /// Pivot of [`bm25_relevance`]: the BM25 score mapped to relevance 0.5 (top-1 scores on
-    /// SciFact claims: p10 ≈ 18, median ≈ 30).
+    /// Pivot of [`bm25_relevance`](verity_core::rank::bm25_relevance): the
+    /// BM25 score mapped to relevance 0.5 (top-1 scores on SciFact claims:
+    /// p10 ≈ 18, median ≈ 30).
     pub bm25_pivot: f32,
     /// Drop common English stop words from lexical queries.
     pub drop_stopwords: bool,
