@@ -418,21 +418,37 @@ impl Model {
         passes::passes(order, len, self.batch_size, self.pass_tokens)
     }
 
+    /// Tokenise `texts` and group their indices into forward passes, longest
+    /// first, so that each pass is padded only to its own longest text.
+    fn encoded_passes<S: AsRef<str>>(
+        &self,
+        texts: &[S],
+    ) -> Result<(Vec<Encoding>, Vec<Vec<usize>>)> {
+        let inputs: Vec<&str> = texts.iter().map(AsRef::as_ref).collect();
+        let encodings = self
+            .tokenizer
+            .encode_batch(inputs, true)
+            .map_err(tokenisation_failed)?;
+        let len = |&i: &usize| encodings.get(i).map_or(0, Encoding::len);
+        let mut order: Vec<usize> = (0..encodings.len()).collect();
+        order.sort_by_key(|i| std::cmp::Reverse(len(i)));
+        let passes = self
+            .passes(&order, len)
+            .into_iter()
+            .map(<[usize]>::to_vec)
+            .collect();
+        Ok((encodings, passes))
+    }
+
     /// Text vectors and word-piece states ([`Embedder::embed_tokens`]); packed engine only.
     fn embed_tokens<S: AsRef<str>>(
         &self,
         bert: &Bert,
         texts: &[S],
     ) -> Result<Vec<TokenEmbeddings>> {
-        let inputs: Vec<&str> = texts.iter().map(AsRef::as_ref).collect();
-        let encodings = self
-            .tokenizer
-            .encode_batch(inputs, true)
-            .map_err(tokenisation_failed)?;
-        let mut order: Vec<usize> = (0..encodings.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(encodings.get(i).map_or(0, Encoding::len)));
+        let (encodings, passes) = self.encoded_passes(texts)?;
         let mut out: Vec<Option<TokenEmbeddings>> = vec![None; encodings.len()];
-        for batch in self.passes(&order, |&i| encodings.get(i).map_or(0, Encoding::len)) {
+        for batch in &passes {
             let encs: Vec<&Encoding> = batch.iter().filter_map(|&i| encodings.get(i)).collect();
             let (lens, dim, flat) = packed_pass(bert, &encs).map_err(inference_error)?;
             let mut offset = 0;
@@ -476,16 +492,9 @@ impl Model {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        let inputs: Vec<&str> = texts.iter().map(AsRef::as_ref).collect();
-        let encodings = self
-            .tokenizer
-            .encode_batch(inputs, true)
-            .map_err(tokenisation_failed)?;
-        // Longest first: each batch is padded only to its own longest text.
-        let mut order: Vec<usize> = (0..encodings.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(encodings.get(i).map_or(0, Encoding::len)));
+        let (encodings, passes) = self.encoded_passes(texts)?;
         let mut out: Vec<Option<Embedding>> = vec![None; encodings.len()];
-        for batch in self.passes(&order, |&i| encodings.get(i).map_or(0, Encoding::len)) {
+        for batch in &passes {
             let encs: Vec<&Encoding> = batch.iter().filter_map(|&i| encodings.get(i)).collect();
             let vectors = self.forward(&encs).map_err(inference_error)?;
             for (&i, v) in batch.iter().zip(vectors) {
