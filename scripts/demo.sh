@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/fetch-models.sh
-cargo build --release -p verity-cli
+cargo build --release -p verity-ai-cli
 verity=target/release/verity
 home="${VERITY_HOME:-$(mktemp -d)/verity-demo}"
 export VERITY_HOME="$home"

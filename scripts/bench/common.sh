@@ -13,7 +13,7 @@ verity_bin() {
     echo "$VERITY_BIN"
     return
   fi
-  cargo build --quiet --release -p verity-cli --bin verity >&2 || exit 1
+  cargo build --quiet --release -p verity-ai-cli --bin verity >&2 || exit 1
   local target
   target="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
   echo "$target/release/verity"

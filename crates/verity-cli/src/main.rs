@@ -22,13 +22,13 @@ macro_rules! out {
 
 mod args;
 mod check;
+mod deprecated;
 mod output;
 mod progress;
 mod research;
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use futures::StreamExt;
 use verity::api::error::{exit, ErrorBody, ErrorMapping};
 use verity::api::verify::{EvalSet, EvalVerifyRequest};
@@ -48,7 +48,11 @@ use args::{AskArgs, Cli, Command, EvalCommand, FetchFormat, ReindexArgs, Retriev
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let (argv, deprecations) = deprecated::rewrite(std::env::args_os().collect());
+    let cli = args::parse_from(argv);
+    for n in &deprecations {
+        eprintln!("note: {n}");
+    }
     if !matches!(cli.command, Command::Serve(_)) {
         init_tracing(cli.verbose);
     }
@@ -101,6 +105,7 @@ fn init_tracing(verbose: u8) {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .try_init();
 }
@@ -244,14 +249,22 @@ async fn run(cli: Cli) -> verity::Result<u8> {
         Command::Reindex(a) => reindex(&cli, a, &out).await,
         Command::Mcp(a) => {
             use verity::tools::{FileRoots, ToolOptions, ToolRegistry};
+            let mut o = overrides(&cli);
+            if a.allow_private {
+                o.allow_private = Some(true);
+            }
+            let file_roots = FileRoots::new(&a.roots)?;
+            let verity = std::sync::Arc::new(open(&o, &out).await?);
+            let allow_private = verity.config().web.allow_private;
             let options = ToolOptions {
-                file_roots: FileRoots::new(&a.roots)?,
-                allow_private_fetch: a.allow_private_fetch,
+                file_roots,
+                allow_private_fetch: allow_private,
                 research_time_limit: None,
             };
             if !quiet {
                 eprintln!(
-                    "verity mcp: file roots: {}; allow_private_fetch: {}",
+                    "verity mcp: store {}; file roots: {}; allow_private: {}",
+                    verity.location(),
                     if options.file_roots.is_empty() {
                         "none".to_string()
                     } else {
@@ -263,14 +276,13 @@ async fn run(cli: Cli) -> verity::Result<u8> {
                             .collect::<Vec<_>>()
                             .join(", ")
                     },
-                    if a.allow_private_fetch {
-                        "ON (research and add_reference may fetch private and loopback addresses)"
+                    if allow_private {
+                        "ON (research, add_reference, crawl_url and verify_fact may fetch private and loopback addresses)"
                     } else {
                         "off"
                     }
                 );
             }
-            let verity = std::sync::Arc::new(open(&overrides(&cli), &out).await?);
             let registry = std::sync::Arc::new(ToolRegistry::builtin(&options));
             verity_mcp::serve_stdio(verity, registry).await?;
             Ok(exit::OK)
@@ -322,7 +334,7 @@ async fn answer(
 async fn reindex(cli: &Cli, a: &ReindexArgs, out: &output::Printer) -> verity::Result<u8> {
     let req = ReindexRequest {
         paths: a.paths.clone(),
-        version: a.version.clone(),
+        version: a.embed_version.clone(),
         name: Some(a.name.clone()),
         gate: a.gate.clone(),
         eval: a.eval.clone(),
@@ -381,13 +393,17 @@ async fn serve(cli: &Cli, a: &args::ServeArgs) -> u8 {
         if let Some(f) = &a.log_format {
             c.log_format = f.parse()?;
         }
-        if a.allow_private_fetch {
-            c.allow_private_fetch = true;
+        if a.allow_private {
+            c.allow_private = true;
         }
         verity_server::serve(c).await
     };
     match run.await {
         Ok(()) => exit::OK,
+        Err(verity_server::ServerError::Verity(e)) => {
+            eprintln!("error: {}", ErrorBody::from(&e).message);
+            ErrorMapping::of(&e).exit_code
+        }
         Err(e) => {
             eprintln!("error: {e}");
             e.exit_code()

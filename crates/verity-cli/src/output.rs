@@ -74,8 +74,18 @@ impl Printer {
         for e in &o.rejected {
             eprintln!("rejected: {e}");
         }
-        for f in &o.skipped_files {
-            eprintln!("ignored (unsupported type): {}", f.display());
+        if !o.skipped_files.is_empty() {
+            for f in &o.skipped_files {
+                eprintln!("ignored (unsupported type): {}", f.display());
+            }
+            let supported: Vec<String> = verity::ingest::read::SUPPORTED_EXTENSIONS
+                .iter()
+                .map(|e| format!(".{e}"))
+                .collect();
+            eprintln!(
+                "note: Verity reads {} files; convert other documents to one of these (e.g. Markdown or PDF)",
+                supported.join(", ")
+            );
         }
     }
 

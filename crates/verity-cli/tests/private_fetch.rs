@@ -1,4 +1,4 @@
-//! `--allow-private-fetch` on `verity mcp` and `verity serve`: with it the
+//! `--allow-private` (formerly `--allow-private-fetch`, still accepted) on `verity mcp` and `verity serve`: with it the
 //! `add_reference` tool downloads a page from a loopback address; without
 //! it the fetcher's SSRF guard refuses the URL with a typed error.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -33,7 +33,7 @@ async fn add_reference_over_mcp(home: &Path, url: &str, allow: bool) -> (bool, V
             .arg("--quiet")
             .arg("mcp");
         if allow {
-            c.arg("--allow-private-fetch");
+            c.arg("--allow-private");
         }
     });
     let client = ().serve(TokioChildProcess::new(cmd).unwrap()).await.unwrap();

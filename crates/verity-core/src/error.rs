@@ -65,6 +65,9 @@ impl Error {
             Error::Store(StoreError::NotFound { .. }) => "not_found",
             Error::Store(StoreError::EmbedderMismatch { .. }) => "embedder_mismatch",
             Error::Store(StoreError::ReindexRequired { .. }) => "reindex_required",
+            // A store that cannot be reached (Redis down) is a service being
+            // unavailable, like a provider: exit 5, HTTP 503, transient.
+            Error::Store(StoreError::Unavailable(_)) => "unavailable",
             Error::Store(_) => "store_error",
             Error::Provider(e) => match e.kind {
                 ProviderErrorKind::Unavailable

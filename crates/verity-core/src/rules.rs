@@ -187,18 +187,18 @@ fn check_modifier(m: i32) -> Result<()> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RuleUpdate {
     /// Unique identifier of the rule.
-    #[schemars(description = "Identifiant unique de la règle")]
+    #[schemars(description = "Unique name of the rule")]
     pub name: String,
     /// `include`, `exclude` or `boost`.
     #[serde(rename = "type")]
-    #[schemars(description = "Type de règle")]
+    #[schemars(description = "Rule type: include, exclude or boost")]
     pub kind: RuleKind,
     /// Keywords (words or phrases).
-    #[schemars(description = "Liste de mots-clés associés")]
+    #[schemars(description = "Keywords (words or phrases) the rule matches")]
     pub keywords: Vec<String>,
     /// −10 … +5.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(description = "Modificateur de score (-10 à +5)", range(min = -10, max = 5))]
+    #[schemars(description = "Score modifier (-10 to +5)", range(min = -10, max = 5))]
     pub score_modifier: Option<i32>,
     /// Priority.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -18,6 +18,12 @@ use verity_core::{stable_uid, Document, InputError};
 
 use verity_extract::detect_lang;
 
+/// The file extensions [`read_paths`] reads (see [`InputKind::from_path`]),
+/// for messages that list them.
+pub const SUPPORTED_EXTENSIONS: &[&str] = &[
+    "jsonl", "ndjson", "md", "markdown", "txt", "text", "html", "htm", "xhtml", "pdf",
+];
+
 /// What kind of input a file is, by extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputKind {
@@ -594,10 +600,16 @@ impl Iterator for PathReader {
                     });
                 }
                 None => {
+                    let supported = SUPPORTED_EXTENSIONS
+                        .iter()
+                        .map(|e| format!(".{e}"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
                     let ext = path
                         .extension()
                         .map(|e| format!("`.{}` files are not read", e.to_string_lossy()))
                         .unwrap_or_else(|| "no file extension".into());
+                    let ext = format!("{ext} (supported: {supported})");
                     self.skip(path, SkipReason::Unsupported, ext);
                 }
             }

@@ -26,7 +26,7 @@ pub use extractive::{ExtractiveGenerator, ExtractiveGeneratorBuilder};
 pub use http::Timeouts;
 #[cfg(feature = "local")]
 pub use local::{ContextOverflow, LocalGgufConfig, LocalGgufGenerator};
-pub use ollama::{OllamaGenerator, OllamaGeneratorBuilder, DEFAULT_OLLAMA_URL};
+pub use ollama::{unpinned_tag, OllamaGenerator, OllamaGeneratorBuilder, DEFAULT_OLLAMA_URL};
 pub use openai::{OpenAiGenerator, OpenAiGeneratorBuilder};
 pub use stop::StopMatcher;
 

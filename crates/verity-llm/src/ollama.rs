@@ -139,6 +139,24 @@ impl OllamaGeneratorBuilder {
     }
 }
 
+/// Why an Ollama model name is not pinned to an immutable tag (no tag, an
+/// empty one, or `latest`), or `None` when it is (a tag or a `@sha256:`
+/// digest). Hosts use it to refuse such a model before any work.
+pub fn unpinned_tag(model: &str) -> Option<&'static str> {
+    let model = model.trim();
+    if model.contains("@sha256:") {
+        return None;
+    }
+    let last = model.rsplit('/').next().unwrap_or(model);
+    match last.split_once(':') {
+        None => Some("has no tag"),
+        Some((_, tag)) if tag.is_empty() || tag.eq_ignore_ascii_case("latest") => {
+            Some("uses the moving tag `latest`")
+        }
+        Some(_) => None,
+    }
+}
+
 /// Refuse moving tags.
 fn check_pinned(model: &str, allow_latest: bool) -> Result<()> {
     let model = model.trim();
@@ -152,14 +170,7 @@ fn check_pinned(model: &str, allow_latest: bool) -> Result<()> {
     if allow_latest || model.contains("@sha256:") {
         return Ok(());
     }
-    let last = model.rsplit('/').next().unwrap_or(model);
-    let problem = match last.split_once(':') {
-        None => Some("has no tag"),
-        Some((_, tag)) if tag.is_empty() || tag.eq_ignore_ascii_case("latest") => {
-            Some("uses the moving tag `latest`")
-        }
-        Some(_) => None,
-    };
+    let problem = unpinned_tag(model);
     match problem {
         None => Ok(()),
         Some(p) => Err(ConfigError::Invalid {

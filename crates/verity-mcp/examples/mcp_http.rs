@@ -3,7 +3,7 @@
 //! router at `/mcp` behind its auth and limits).
 //!
 //! ```text
-//! cargo run -p verity-mcp --example mcp_http -- [--addr 127.0.0.1:0] [--stateless] [--root DIR]…
+//! cargo run -p verity-ai-mcp --example mcp_http -- [--addr 127.0.0.1:0] [--stateless] [--root DIR]…
 //! ```
 //! The store is `VERITY_HOME` (and the rest of the `VERITY_*` environment).
 //! Prints `listening on http://ADDR/mcp` once bound.

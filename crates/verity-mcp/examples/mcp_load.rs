@@ -4,7 +4,7 @@
 //! answers).
 //!
 //! ```text
-//! cargo run --release -p verity-mcp --example mcp_load -- [--requests 20000] [--concurrency 16] [--seconds 30]
+//! cargo run --release -p verity-ai-mcp --example mcp_load -- [--requests 20000] [--concurrency 16] [--seconds 30]
 //! ```
 //! The store is a temp home with `examples/data` ingested, lexical unless
 //! `VERITY_EMBEDDER` says otherwise. Server and load generator share the

@@ -32,17 +32,18 @@ fn web() -> String {
     .unwrap()
 }
 
-/// (name, description prefix, required fields) as seed 000 gives them.
+/// (name, English description prefix, required fields): the seed's names
+/// and required fields, its descriptions translated (the product speaks English).
 const SEED: &[(&str, &str, &[&str])] = &[
-    ("get_veille_rules", "Récupère les règles de pertinence pour scorer les articles. DOIT être appelé avant toute analyse.", &[]),
-    ("update_veille_rule", "Ajoute ou modifie une règle de pertinence", &["keywords", "name", "type"]),
-    ("check_article_exists", "Vérifie si un article a déjà été traité. DOIT être appelé avant d'analyser un article.", &["url"]),
-    ("web_search", "Recherche des informations sur le web.", &["query"]),
-    ("crawl_url", "Extrait le contenu textuel propre d'une page web.", &["url"]),
-    ("verify_fact", "Vérifie si une affirmation est vraie en recherchant des sources.", &["claim"]),
-    ("log_article", "Enregistre un article analysé dans la base.", &["source", "source_type", "title", "url"]),
-    ("get_articles", "Récupère les articles récents pour fournir du contexte.", &[]),
-    ("log_veille_decision", "Enregistre une décision d'analyse pour l'audit.", &["decision", "decision_type", "llm"]),
+    ("get_veille_rules", "Gets the relevance rules used to score articles. MUST be called before any analysis.", &[]),
+    ("update_veille_rule", "Adds or replaces a relevance rule", &["keywords", "name", "type"]),
+    ("check_article_exists", "Checks whether an article was already processed. MUST be called before analysing an article.", &["url"]),
+    ("web_search", "Searches the web.", &["query"]),
+    ("crawl_url", "Extracts the clean text of a web page.", &["url"]),
+    ("verify_fact", "Checks whether a claim is true by searching and reading sources.", &["claim"]),
+    ("log_article", "Logs an analysed article in the database.", &["source", "source_type", "title", "url"]),
+    ("get_articles", "Gets recent articles for context.", &[]),
+    ("log_veille_decision", "Logs an analysis decision for the audit.", &["decision", "decision_type", "llm"]),
 ];
 
 const AURACORE: &[&str] = &[

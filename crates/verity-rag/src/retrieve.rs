@@ -226,21 +226,29 @@ impl Retriever {
             return Ok(());
         }
         let Some(embedder) = &self.embedder else {
-            notes.push(format!(
-                "{} search requested but no embedding model is configured: ran lexical (BM25) search only. \
-                 Install the local model with scripts/fetch-models.sh or configure an embedder.",
-                q.mode
-            ));
+            notes.push(match self.empty_store_note().await {
+                Some(n) => n,
+                None => format!(
+                    "{} search requested but no embedding model is configured: ran lexical (BM25) search only. \
+                     Install the local model with scripts/fetch-models.sh or configure an embedder.",
+                    q.mode
+                ),
+            });
             q.mode = SearchMode::Lexical;
             return Ok(());
         };
         match self.store.embedder().await? {
             None => {
-                notes.push(format!(
-                    "{} search requested but the index holds no vectors yet: ran lexical (BM25) search only. \
-                     Re-ingest with an embedder to enable dense search.",
-                    q.mode
-                ));
+                notes.push(match self.empty_store_note().await {
+                    Some(n) => n,
+                    None => format!(
+                        "{} search requested but this store was ingested without an embedder, so it \
+                         holds no vectors: ran lexical (BM25) search only. For dense search, ingest \
+                         the documents again with an embedder (`verity ingest PATH --embedder local`, \
+                         or VERITY_EMBEDDER=local)",
+                        q.mode
+                    ),
+                });
                 q.mode = SearchMode::Lexical;
                 return Ok(());
             }
@@ -262,6 +270,22 @@ impl Retriever {
             .await?;
         q.vector = Some(v);
         Ok(())
+    }
+
+    /// The note for a search on an empty store, which says what to do first
+    /// (rather than what the search fell back to).
+    async fn empty_store_note(&self) -> Option<String> {
+        let empty = self
+            .store
+            .stats()
+            .await
+            .map(|s| s.documents == 0)
+            .unwrap_or(false);
+        empty.then(|| {
+            "the store is empty: ingest documents first (CLI: `verity ingest PATH`; \
+             REST: POST /v1/ingest)"
+                .to_string()
+        })
     }
 
     /// What, besides the query text, changes a retrieval result.

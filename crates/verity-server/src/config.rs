@@ -88,14 +88,22 @@ pub struct ServerConfig {
     pub rate_limit: RateLimitConfig,
     /// Log format (`--log-format`).
     pub log_format: LogFormat,
-    /// Let `POST /v1/verify` clients set `allow_private` (fetch documents and
-    /// sources on private and loopback addresses; intranets and tests only).
-    pub allow_private_sources: bool,
-    /// Let research runs and the `add_reference` tool (REST and MCP) fetch
-    /// references on private and loopback addresses
-    /// (`VERITY_ALLOW_PRIVATE_FETCH`; intranets and tests only). Off: such
-    /// references are refused by the SSRF guard and reported as missing.
-    pub allow_private_fetch: bool,
+    /// Private and loopback addresses (`VERITY_ALLOW_PRIVATE`,
+    /// `--allow-private`; intranets and tests only): research runs and the
+    /// `add_reference`, `crawl_url` and `verify_fact` tools (REST and MCP)
+    /// may fetch them, and `POST /v1/verify` clients may set
+    /// `allow_private`. Off: the SSRF guard refuses them.
+    pub allow_private: bool,
+    /// Deprecated name of [`Self::allow_private`] (its research half).
+    #[serde(default, skip_serializing)]
+    pub allow_private_fetch: Option<bool>,
+    /// Deprecated name of [`Self::allow_private`] (its `POST /v1/verify` half).
+    #[serde(default, skip_serializing)]
+    pub allow_private_sources: Option<bool>,
+    /// Deprecation notes gathered while loading (an old key or variable
+    /// name that still works); printed at start.
+    #[serde(skip)]
+    pub notes: Vec<String>,
     /// What the facade opens (the `[verity]` table: home, redis_url, index,
     /// embedder, generator, fallback, k, …), over the facade's environment.
     pub verity: ConfigOverrides,
@@ -116,15 +124,13 @@ impl Default for ServerConfig {
             mcp_allowed_hosts: vec!["localhost".into(), "127.0.0.1".into(), "::1".into()],
             rate_limit: RateLimitConfig::default(),
             log_format: LogFormat::Text,
-            allow_private_sources: false,
-            allow_private_fetch: false,
+            allow_private: false,
+            allow_private_fetch: None,
+            allow_private_sources: None,
+            notes: Vec::new(),
             verity: ConfigOverrides::default(),
         }
     }
-}
-
-fn env(key: &str) -> Option<String> {
-    std::env::var(key).ok().filter(|v| !v.trim().is_empty())
 }
 
 fn list(v: &str, sep: char) -> Vec<String> {
@@ -141,14 +147,37 @@ impl ServerConfig {
     pub fn load(file: Option<&Path>) -> Result<Self, ServerError> {
         let mut c = Self::default();
         c.apply_env()?;
-        match file {
-            None => Ok(c),
+        let env_notes = std::mem::take(&mut c.notes);
+        let mut c = match file {
+            None => c,
             Some(p) => {
                 let text = std::fs::read_to_string(p).map_err(|e| {
-                    ServerError::Config(format!("cannot read {}: {e}", p.display()))
+                    ServerError::Config(format!(
+                        "cannot read the configuration file {}: {e} (check --config / \
+                         VERITY_CONFIG; examples/deploy/verity.toml is a commented example)",
+                        p.display()
+                    ))
                 })?;
                 c.merge_toml(&text)
-                    .map_err(|e| ServerError::Config(format!("{}: {e}", p.display())))
+                    .map_err(|e| ServerError::Config(format!("{}: {e}", p.display())))?
+            }
+        };
+        c.notes.splice(0..0, env_notes);
+        c.fold_deprecated();
+        Ok(c)
+    }
+
+    /// Fold the deprecated keys into their current names, with a note each.
+    pub fn fold_deprecated(&mut self) {
+        for (key, value) in [
+            ("allow_private_fetch", self.allow_private_fetch.take()),
+            ("allow_private_sources", self.allow_private_sources.take()),
+        ] {
+            if let Some(v) = value {
+                self.allow_private |= v;
+                self.notes.push(format!(
+                    "configuration key `{key}` is deprecated: use `allow_private`"
+                ));
             }
         }
     }
@@ -169,15 +198,33 @@ impl ServerConfig {
             .map_err(|e: toml::de::Error| ServerError::Config(e.to_string()))
     }
 
-    /// Override with `VERITY_ADDR`, `VERITY_API_TOKENS`, `VERITY_CORS_ORIGINS`,
-    /// `VERITY_ROOTS`, `VERITY_ALLOW_PRIVATE_FETCH` (`true`/`1` or
-    /// `false`/`0`) and `VERITY_LOG_FORMAT` (the facade reads its own
-    /// variables: `VERITY_HOME`, `REDIS_URL`, `VERITY_GENERATOR`, …).
+    /// Override with `VERITY_ADDR`, `AURACORE_PORT` (the port, on the IP of
+    /// `VERITY_ADDR` or the default 127.0.0.1), `VERITY_API_TOKENS`, `VERITY_CORS_ORIGINS`,
+    /// `VERITY_ROOTS`, `VERITY_ALLOW_PRIVATE` (`true`/`1` or `false`/`0`;
+    /// formerly `VERITY_ALLOW_PRIVATE_FETCH`) and `VERITY_LOG_FORMAT` (the
+    /// facade reads its own variables: `VERITY_HOME`, `REDIS_URL`,
+    /// `VERITY_GENERATOR`, `SEARXNG_URL`, `JINA_READER_URL`, …).
     pub fn apply_env(&mut self) -> Result<(), ServerError> {
+        self.apply_vars(&|k| std::env::var(k).ok())
+    }
+
+    /// [`Self::apply_env`] over any source of variables; blank values count as unset.
+    pub fn apply_vars(&mut self, vars: &dyn Fn(&str) -> Option<String>) -> Result<(), ServerError> {
+        let env = |k: &str| vars(k).filter(|v| !v.trim().is_empty());
         if let Some(v) = env("VERITY_ADDR") {
-            self.addr = v
-                .parse()
-                .map_err(|_| ServerError::Config(format!("VERITY_ADDR `{v}`: expected IP:PORT")))?;
+            self.addr = v.parse().map_err(|_| {
+                ServerError::Config(format!(
+                    "VERITY_ADDR `{v}`: expected IP:PORT, e.g. 127.0.0.1:8080 or 0.0.0.0:3100"
+                ))
+            })?;
+        }
+        if let Some(v) = env("AURACORE_PORT") {
+            let port: u16 = v.trim().parse().map_err(|_| {
+                ServerError::Config(format!(
+                    "AURACORE_PORT `{v}`: expected a port number, e.g. 3100"
+                ))
+            })?;
+            self.addr.set_port(port);
         }
         if let Some(v) = env("VERITY_API_TOKENS") {
             self.tokens = list(&v, ',');
@@ -191,8 +238,12 @@ impl ServerConfig {
         if let Some(v) = env("VERITY_LOG_FORMAT") {
             self.log_format = v.parse()?;
         }
-        if let Some(v) = env("VERITY_ALLOW_PRIVATE_FETCH") {
-            self.allow_private_fetch = parse_bool("VERITY_ALLOW_PRIVATE_FETCH", &v)?;
+        if let Some(v) = env("VERITY_ALLOW_PRIVATE") {
+            self.allow_private = parse_bool("VERITY_ALLOW_PRIVATE", &v)?;
+        } else if let Some(v) = env("VERITY_ALLOW_PRIVATE_FETCH") {
+            self.allow_private = parse_bool("VERITY_ALLOW_PRIVATE_FETCH", &v)?;
+            self.notes
+                .push("VERITY_ALLOW_PRIVATE_FETCH is deprecated: use VERITY_ALLOW_PRIVATE".into());
         }
         Ok(())
     }
@@ -357,14 +408,26 @@ mod tests {
     #[test]
     fn research_keys_read_from_toml_and_checked() {
         let c = ServerConfig::from_toml(
-            "roots = [\"/srv/syllabi\"]\nallow_private_fetch = true\nresearch_timeout_secs = 60\n",
+            "roots = [\"/srv/syllabi\"]\nallow_private = true\nresearch_timeout_secs = 60\n",
         )
         .unwrap_or_default();
-        assert!(c.allow_private_fetch);
+        assert!(c.allow_private);
         assert_eq!(c.roots, vec![PathBuf::from("/srv/syllabi")]);
         assert_eq!(c.research_timeout(), Duration::from_secs(60));
-        assert!(c.masked().contains("allow_private_fetch = true"));
-        assert!(!ServerConfig::default().allow_private_fetch);
+        assert!(c.masked().contains("allow_private = true"));
+        assert!(!ServerConfig::default().allow_private);
+        // The old keys still work, with a note naming the new one.
+        for old in ["allow_private_fetch", "allow_private_sources"] {
+            let mut c = ServerConfig::from_toml(&format!("{old} = true")).unwrap_or_default();
+            c.fold_deprecated();
+            assert!(c.allow_private, "{old}");
+            assert!(
+                c.notes.iter().any(|n| n.contains("use `allow_private`")),
+                "{:?}",
+                c.notes
+            );
+            assert!(!c.masked().contains(old));
+        }
         let zero = ServerConfig {
             research_timeout_secs: 0.0,
             ..ServerConfig::default()
@@ -373,6 +436,48 @@ mod tests {
         assert!(matches!(parse_bool("K", "TRUE"), Ok(true)));
         assert!(matches!(parse_bool("K", "0"), Ok(false)));
         assert!(parse_bool("K", "maybe").is_err());
+    }
+
+    fn vars(pairs: &[(&str, &str)]) -> Result<ServerConfig, ServerError> {
+        let map: std::collections::HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let mut c = ServerConfig::default();
+        c.apply_vars(&|k| map.get(k).cloned())?;
+        Ok(c)
+    }
+
+    #[test]
+    fn the_stacks_port_and_the_private_switch() {
+        // AURACORE_PORT: the port of seed deployments, on VERITY_ADDR's IP.
+        let c = vars(&[("AURACORE_PORT", "3100")]).unwrap();
+        assert_eq!(c.addr, "127.0.0.1:3100".parse().unwrap());
+        let c = vars(&[("VERITY_ADDR", "0.0.0.0:8080"), ("AURACORE_PORT", "3100")]).unwrap();
+        assert_eq!(c.addr, "0.0.0.0:3100".parse().unwrap());
+        let e = vars(&[("AURACORE_PORT", "port")]).unwrap_err().to_string();
+        assert!(e.contains("AURACORE_PORT") && e.contains("3100"), "{e}");
+        let e = vars(&[("VERITY_ADDR", "3100")]).unwrap_err().to_string();
+        assert!(e.contains("0.0.0.0:3100"), "{e}");
+        // One switch for private addresses; the old variable works with a note.
+        assert!(
+            vars(&[("VERITY_ALLOW_PRIVATE", "true")])
+                .unwrap()
+                .allow_private
+        );
+        let old = vars(&[("VERITY_ALLOW_PRIVATE_FETCH", "1")]).unwrap();
+        assert!(old.allow_private);
+        assert!(old.notes.iter().any(|n| n.contains("VERITY_ALLOW_PRIVATE")));
+    }
+
+    #[test]
+    fn the_example_configuration_file_loads() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/deploy/verity.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let c = ServerConfig::from_toml(&text).unwrap();
+        assert_eq!(c.addr.port(), 3100);
+        assert!(c.validate().is_ok());
+        assert_eq!(c.verity.home.as_deref(), Some("/var/lib/verity"));
     }
 
     #[test]

@@ -99,6 +99,52 @@ fn error_text(status: u16) -> &'static str {
     }
 }
 
+/// The capabilities the operations are grouped by (OpenAPI tags), in the
+/// order the documentation page shows them, with what each is for.
+pub const CAPABILITIES: &[(&str, &str)] = &[
+    ("Documents", "Put documents in the store, follow ingest jobs, read, delete and count them."),
+    ("Retrieval and answers", "Find the passages that answer a query and answer from them with citations (or say the evidence is missing)."),
+    ("Citation checking", "Check that each source a document cites supports the claim citing it. `GET /` is a web page for it."),
+    ("Research", "Research a syllabus into a checked, sourced report (a job)."),
+    ("Event memory", "MnemoLite-compatible event memory: write, read, update and search events."),
+    ("Technology watch (n8n)", "The watch tools as REST routes for n8n and other workflow tools: rules, scoring, duplicate checks, article and decision logs, web search, page extraction, fact checks. No `X-API-Version` header needed. Seed the rules of a fresh install from a file with `VERITY_WATCH_RULES` (examples/n8n/rules.json)."),
+    ("Tools", "Every tool of the registry by name (`POST /api/tools/{name}` with the tool's JSON arguments): the same tools MCP clients call."),
+    ("MCP", "`/mcp` serves the same tools to MCP clients over the streamable HTTP transport (JSON-RPC 2.0): `POST /mcp` with `initialize`, `tools/list`, `tools/call` (`Accept: application/json, text/event-stream`), `GET /mcp` for the server's event stream of a session, `DELETE /mcp` to end it. Same bearer tokens as the REST routes; Host and Origin must be allowed (`mcp_allowed_hosts`). It is not a REST operation, so it has no entry below: see docs/mcp.md."),
+    ("Service", "Health, metrics and this documentation."),
+];
+
+/// The capability (tag) of a route, by its path.
+pub fn capability(path: &str) -> (&'static str, &'static str) {
+    let name = if path.starts_with("/api/tools") {
+        "Tools"
+    } else if path.starts_with("/api") {
+        "Technology watch (n8n)"
+    } else if path.starts_with("/mcp") {
+        "MCP"
+    } else if path.starts_with("/v1/events") || path.starts_with("/v1/search") {
+        "Event memory"
+    } else if path == "/" || path.ends_with("/verify") {
+        "Citation checking"
+    } else if path.starts_with("/v1/research") {
+        "Research"
+    } else if ["/v1/embed", "/v1/retrieve", "/v1/generate", "/v1/rag"].contains(&path) {
+        "Retrieval and answers"
+    } else if path.starts_with("/v1/ingest")
+        || path.starts_with("/v1/jobs")
+        || path.starts_with("/v1/documents")
+        || path.starts_with("/v1/stats")
+    {
+        "Documents"
+    } else {
+        "Service"
+    };
+    CAPABILITIES
+        .iter()
+        .copied()
+        .find(|(n, _)| *n == name)
+        .unwrap_or(("Service", ""))
+}
+
 /// Rewrite `$ref`s to renamed components.
 fn rename_refs(v: &mut Value, renamed: &[(String, String)]) {
     match v {
@@ -179,7 +225,7 @@ pub fn document(ops: &[Operation]) -> Value {
         if op.versioned {
             params.push(json!({
                 "name": "X-API-Version", "in": "header", "required": true,
-                "description": "API version (seed 001); echoed on the response.",
+                "description": "API version; echoed on the response.",
                 "schema": {"type": "string", "enum": version::SUPPORTED_VERSIONS}
             }));
         }
@@ -248,6 +294,7 @@ pub fn document(ops: &[Operation]) -> Value {
         );
         let mut o = json!({
             "operationId": op.id,
+            "tags": [capability(op.path).0],
             "summary": op.summary,
             "description": op.description,
             "parameters": params,
@@ -267,14 +314,19 @@ pub fn document(ops: &[Operation]) -> Value {
             .or_insert_with(|| Value::Object(Map::new()));
         entry[op.method] = o;
     }
+    let tags: Vec<Value> = CAPABILITIES
+        .iter()
+        .map(|(name, description)| json!({"name": name, "description": description}))
+        .collect();
     json!({
         "openapi": "3.1.0",
         "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
         "info": {
             "title": "Verity REST API",
             "version": version::CURRENT,
-            "description": "Grounded retrieval with citations over HTTP. Every data route requires `X-API-Version` and, when the server has tokens, `Authorization: Bearer <token>`. Errors are JSON `{code, message, transient}`.",
+            "description": "Grounded retrieval with citations over HTTP. The `/v1` data routes require `X-API-Version`; every route but health, this document and its page requires `Authorization: Bearer <token>` when the server has tokens. Errors are JSON `{code, message, transient}`.",
         },
+        "tags": tags,
         "paths": paths,
         "components": {
             "schemas": schemas,

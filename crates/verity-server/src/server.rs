@@ -30,7 +30,7 @@ pub struct AppState {
     /// Directories clients may name files under.
     pub roots: FileRoots,
     /// The tool registry (REST `/api/tools/{name}` and MCP), built with the
-    /// server's roots and `allow_private_fetch`.
+    /// server's roots and `allow_private`.
     pub tools: Arc<ToolRegistry>,
     /// The configuration.
     pub config: Arc<ServerConfig>,
@@ -51,7 +51,11 @@ impl Server {
     pub async fn open(config: ServerConfig) -> Result<Self, ServerError> {
         config.validate()?;
         let roots = FileRoots::new(&config.roots)?;
-        let verity = Arc::new(Verity::open_with(&config.verity).await?);
+        let mut overrides = config.verity.clone();
+        if config.allow_private {
+            overrides.allow_private = Some(true);
+        }
+        let verity = Arc::new(Verity::open_with(&overrides).await?);
         let allowed_hosts = config.mcp_allowed_hosts.clone();
         let server = Self::with_verity(config, verity.clone(), roots);
         let mcp = verity_mcp::router(
@@ -71,7 +75,7 @@ impl Server {
         let openapi = Arc::new(crate::openapi::document(&routes::operations()));
         let tools = Arc::new(ToolRegistry::builtin(&ToolOptions {
             file_roots: roots.clone(),
-            allow_private_fetch: config.allow_private_fetch,
+            allow_private_fetch: config.allow_private,
             research_time_limit: Some(config.tool_research_limit()),
         }));
         Self {
@@ -195,10 +199,13 @@ pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
         "verity serve: configuration (secrets masked):\n{}",
         config.masked()
     );
-    if config.allow_private_fetch {
+    for n in &config.notes {
+        eprintln!("verity serve: note: {n}");
+    }
+    if config.allow_private {
         eprintln!(
-            "verity serve: allow_private_fetch is ON: research runs and add_reference may \
-             fetch private and loopback addresses"
+            "verity serve: allow_private is ON: research runs, add_reference, crawl_url, \
+             verify_fact and POST /v1/verify clients may fetch private and loopback addresses"
         );
     }
     if config.tokens.is_empty() {
@@ -210,6 +217,7 @@ pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
     for n in server.verity().notes() {
         tracing::warn!("{n}");
     }
+    eprintln!("verity serve: store {}", store_location(server.verity()));
     let running = server.start().await?;
     tracing::info!(addr = %running.addr, "listening; docs at http://{}/v1/docs", running.addr);
     eprintln!(
@@ -219,6 +227,19 @@ pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
     shutdown_signal().await;
     tracing::info!("shutdown requested: finishing in-flight requests");
     running.shutdown().await
+}
+
+/// Where the store lives, as an absolute path (a server is often started
+/// from a directory nobody remembers), or the Redis URL (password masked).
+fn store_location(v: &Verity) -> String {
+    if v.config().redis_url.is_some() {
+        return v.location();
+    }
+    let home = &v.config().home;
+    std::path::absolute(home)
+        .unwrap_or_else(|_| home.clone())
+        .display()
+        .to_string()
 }
 
 async fn shutdown_signal() {

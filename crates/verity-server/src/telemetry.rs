@@ -1,6 +1,8 @@
 //! Logging: text or JSON lines on stderr, `RUST_LOG` filter (default
-//! `info`); with the `otlp` feature and `OTEL_EXPORTER_OTLP_ENDPOINT` set,
-//! spans are also exported over OTLP.
+//! [`DEFAULT_FILTER`], or `LOG_LEVEL` as a level); colours only when stderr
+//! is a terminal (a log file or `docker logs` gets plain text); with the
+//! `otlp` feature and `OTEL_EXPORTER_OTLP_ENDPOINT` set, spans are also
+//! exported over OTLP.
 
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
@@ -8,14 +10,37 @@ use tracing_subscriber::{EnvFilter, Layer};
 
 use crate::config::LogFormat;
 
+/// The filter without `RUST_LOG`: `info`, except third-party crates whose
+/// INFO lines are noise to an operator (the HNSW index prints 16 at start).
+pub const DEFAULT_FILTER: &str = "info,hnsw_rs=warn";
+
+/// The filter: `RUST_LOG` when set, else `LOG_LEVEL` (a level: `debug`,
+/// `info`, `warn`, …) with the same third-party quieting, else [`DEFAULT_FILTER`].
+fn filter() -> EnvFilter {
+    if let Ok(f) = EnvFilter::try_from_default_env() {
+        return f;
+    }
+    let level = std::env::var("LOG_LEVEL")
+        .ok()
+        .map(|l| l.trim().to_ascii_lowercase())
+        .filter(|l| matches!(l.as_str(), "trace" | "debug" | "info" | "warn" | "error"));
+    match level {
+        Some(l) => EnvFilter::new(format!("{l},hnsw_rs=warn")),
+        None => EnvFilter::new(DEFAULT_FILTER),
+    }
+}
+
 /// Install the global subscriber (once; later calls do nothing).
 pub fn init(format: LogFormat) {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter = filter();
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let fmt = match format {
         LogFormat::Text => tracing_subscriber::fmt::layer()
+            .with_ansi(ansi)
             .with_writer(std::io::stderr)
             .boxed(),
         LogFormat::Json => tracing_subscriber::fmt::layer()
+            .with_ansi(false)
             .json()
             .with_current_span(true)
             .with_span_list(false)

@@ -9,6 +9,7 @@ mod common;
 mod events;
 mod generator_down;
 mod mcp_mount;
+mod n8n_workflow;
 mod research;
 mod research_llm;
 mod routes;

@@ -1,7 +1,7 @@
 //! `POST /v1/research`: the fixture syllabus of `verity-research` under the
 //! server's roots, its pages on a loopback web server; the job's progress,
 //! then the checked report; the SSRF guard unless the operator set
-//! `allow_private_fetch`; client paths that never leave the roots.
+//! `allow_private`; client paths that never leave the roots.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::HashMap;
@@ -66,7 +66,7 @@ async fn server(root: &Path, allow_private_fetch: bool) -> TestServer {
     let root = root.to_path_buf();
     common::start(move |c| {
         c.roots = vec![root];
-        c.allow_private_fetch = allow_private_fetch;
+        c.allow_private = allow_private_fetch;
     })
     .await
 }
@@ -310,7 +310,7 @@ async fn a_research_tool_call_past_the_request_timeout_is_a_typed_error_naming_t
     let r = root.path().to_path_buf();
     let s = common::start(move |c| {
         c.roots = vec![r];
-        c.allow_private_fetch = true;
+        c.allow_private = true;
         c.request_timeout_secs = 1.0;
     })
     .await;
@@ -346,7 +346,7 @@ async fn the_configured_knowledge_dir_holds_the_knowledge_base() {
     let k2 = k.clone();
     let s = common::start(move |c| {
         c.roots = vec![r];
-        c.allow_private_fetch = true;
+        c.allow_private = true;
         c.verity.knowledge_dir = Some(k2.to_string_lossy().into_owned());
     })
     .await;

@@ -154,7 +154,7 @@ async fn llm_server(root: &std::path::Path, openai: &str) -> common::TestServer 
     let openai = openai.to_string();
     common::start(move |c| {
         c.roots = vec![root];
-        c.allow_private_fetch = true;
+        c.allow_private = true;
         c.verity.generator = Some("openai:fake-model".into());
         c.verity.openai_url = Some(openai);
     })

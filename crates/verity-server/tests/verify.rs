@@ -164,7 +164,7 @@ async fn verify_checks_cited_pages_on_loopback() {
     let Some(pages) = pages(2) else { return };
     let base = serve_sources(pages.clone()).await;
     let (doc, faithful, distorted) = document(&base, &pages);
-    let s = start(|c| c.allow_private_sources = true).await;
+    let s = start(|c| c.allow_private = true).await;
 
     let (st, r) = s
         .post(
@@ -266,7 +266,7 @@ async fn verify_bad_input_is_a_4xx_with_its_code() {
         (
             json!({"content": "x [1]", "allow_private": true}),
             400,
-            "allow_private_sources",
+            "VERITY_ALLOW_PRIVATE",
         ),
         (
             json!({"content": "x", "concurrency": 0}),
@@ -327,7 +327,7 @@ async fn verify_page_in_headless_chromium() {
     // No token: the page calls the API as a browser on this machine would.
     let s = start(|c| {
         c.tokens.clear();
-        c.allow_private_sources = true;
+        c.allow_private = true;
     })
     .await;
     let resp = s.bare(Method::GET, "/").send().await.unwrap();

@@ -104,7 +104,7 @@ impl Summary {
         let count = |v: Verdict| results.iter().filter(|r| r.verdict == v).count();
         let total = results.len();
         let supported = count(Verdict::Supported);
-        let message = if total == 0 {
+        let mut message = if total == 0 {
             "The document cites no source: there is no claim to check.".to_string()
         } else {
             format!(
@@ -112,6 +112,16 @@ impl Summary {
                 if total == 1 { " is" } else { "s are" }
             )
         };
+        let guarded = |r: &CheckResult| {
+            r.verdict == Verdict::SourceUnavailable && r.explanation.contains("network guard")
+        };
+        if total > 0 && results.iter().all(guarded) {
+            message.push_str(
+                " Every source was refused as a private or loopback address: to check an \
+                 intranet or local document, allow them with --allow-private (CLI) or \
+                 `allow_private` (REST, Python, Node).",
+            );
+        }
         Self {
             total,
             supported,

@@ -45,11 +45,11 @@ impl RuleTypeFilter {
 pub struct GetRulesRequest {
     /// Rule type (default all).
     #[serde(rename = "type", default)]
-    #[schemars(description = "Filtrer par type de règle (défaut: all)")]
+    #[schemars(description = "Filter by rule type (default: all)")]
     pub kind: RuleTypeFilter,
     /// Priority.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(description = "Filtrer par priorité")]
+    #[schemars(description = "Filter by priority")]
     pub priority: Option<Priority>,
 }
 
@@ -81,7 +81,7 @@ pub struct UpdateRuleResponse {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CheckArticleRequest {
     /// Article URL.
-    #[schemars(description = "URL de l'article à vérifier")]
+    #[schemars(description = "URL of the article to check")]
     pub url: String,
     /// Article text, to detect the same article at another URL.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -148,7 +148,11 @@ pub struct CheckArticleResponse {
     /// SimHash distance in bits, for near-duplicates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distance: Option<u32>,
-    /// The canonical URL that was looked up.
+    /// The URL as given (trimmed): the article's URL, never rewritten.
+    #[serde(default)]
+    pub url: String,
+    /// The canonical form that was looked up (tracking parameters, `www.`,
+    /// AMP, trailing slash and scheme folded): a duplicate-detection key only.
     pub canonical_url: String,
     /// Human-readable verdict.
     pub message: String,
@@ -233,19 +237,19 @@ fn default_article_limit() -> usize {
 pub struct GetArticlesRequest {
     /// Days back from now.
     #[serde(default = "default_days")]
-    #[schemars(description = "Nombre de jours à récupérer")]
+    #[schemars(description = "How many days back to read")]
     pub days: u32,
     /// Source.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(description = "Filtrer par source")]
+    #[schemars(description = "Filter by source")]
     pub source: Option<String>,
     /// Only validated articles.
     #[serde(default = "default_true")]
-    #[schemars(description = "Uniquement les articles validés par Phi")]
+    #[schemars(description = "Only articles validated by Phi")]
     pub validated_only: bool,
     /// Maximum number of articles.
     #[serde(default = "default_article_limit")]
-    #[schemars(description = "Nombre max d'articles")]
+    #[schemars(description = "Largest number of articles")]
     pub limit: usize,
 }
 
@@ -278,28 +282,28 @@ pub struct ArticlesResponse {
 pub struct LogDecisionRequest {
     /// Article concerned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(description = "ID de l'article concerné (optionnel si décision générale)")]
+    #[schemars(description = "Id of the article concerned (optional for a general decision)")]
     pub article_id: Option<String>,
     /// LLM.
-    #[schemars(description = "LLM ayant pris la décision")]
+    #[schemars(description = "LLM that made the decision")]
     pub llm: DecisionLlm,
     /// Kind of decision.
-    #[schemars(description = "Type de décision")]
+    #[schemars(description = "Decision type")]
     pub decision_type: DecisionType,
     /// The decision.
-    #[schemars(description = "La décision prise")]
+    #[schemars(description = "The decision made")]
     pub decision: String,
     /// Confidence (0…1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(description = "Niveau de confiance (0-1)")]
+    #[schemars(description = "Confidence (0-1)")]
     pub confidence: Option<f64>,
     /// Justification.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(description = "Justification de la décision")]
+    #[schemars(description = "Reasoning behind the decision")]
     pub reasoning: Option<String>,
     /// Tools called.
     #[serde(default)]
-    #[schemars(description = "Outils appelés pour cette décision")]
+    #[schemars(description = "Tools called for this decision")]
     pub tools_used: Vec<String>,
 }
 
@@ -369,15 +373,18 @@ fn default_num_results() -> usize {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct WebSearchRequest {
     /// Query.
-    #[schemars(description = "Requête de recherche")]
+    #[schemars(description = "Search query")]
     pub query: String,
     /// Results wanted (1…10).
     #[serde(default = "default_num_results")]
-    #[schemars(description = "Nombre de résultats (max 10)", range(min = 1, max = 10))]
+    #[schemars(
+        description = "Number of results (at most 10)",
+        range(min = 1, max = 10)
+    )]
     pub num_results: usize,
     /// Recency.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(description = "Filtrer par période")]
+    #[schemars(description = "Time range filter")]
     pub time_range: Option<WebTimeRange>,
 }
 
@@ -409,7 +416,7 @@ pub struct WebSearchResponse {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CrawlRequest {
     /// Page URL.
-    #[schemars(description = "URL de la page à extraire")]
+    #[schemars(description = "URL of the page to extract")]
     pub url: String,
 }
 
@@ -720,15 +727,15 @@ pub struct ProjectDecisionsResponse {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VerifyFactRequest {
     /// The claim.
-    #[schemars(description = "L'affirmation à vérifier")]
+    #[schemars(description = "The claim to verify")]
     pub claim: String,
     /// Extra words for the web search (not part of what is judged).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(description = "Contexte additionnel pour affiner la recherche")]
+    #[schemars(description = "Extra context to refine the search")]
     pub context: Option<String>,
     /// Pages to check the claim against (default: the top web search results).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[schemars(description = "Sources à consulter (défaut: recherche web)")]
+    #[schemars(description = "Sources to read (default: a web search)")]
     pub urls: Vec<String>,
 }
 

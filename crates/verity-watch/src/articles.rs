@@ -65,6 +65,26 @@ impl Watch {
         })
     }
 
+    /// Create the rules whose names do not exist yet (active or not); rules
+    /// already there, edited or deactivated since, are kept. Every rule is
+    /// validated before any is written. How many were created.
+    pub async fn seed_rules(&self, updates: Vec<RuleUpdate>) -> Result<usize> {
+        let rules = updates
+            .into_iter()
+            .map(RuleUpdate::into_rule)
+            .collect::<Result<Vec<_>>>()?;
+        let existing = self.rules.rules(None, None).await?;
+        let mut created = 0;
+        for rule in rules {
+            if existing.iter().any(|r| r.name == rule.name) {
+                continue;
+            }
+            self.rules.upsert_rule(rule).await?;
+            created += 1;
+        }
+        Ok(created)
+    }
+
     /// `update_veille_rule`: create or replace the rule `name`.
     pub async fn update_rule(&self, update: RuleUpdate) -> Result<UpdateRuleResponse> {
         let rule = update.into_rule()?;
@@ -144,8 +164,9 @@ impl Watch {
     /// near-duplicate content.
     pub async fn check_article(&self, req: &CheckArticleRequest) -> Result<CheckArticleResponse> {
         let canonical = canonical_url(&req.url)?;
+        let given = req.url.trim().to_string();
         if let Some(a) = self.store.article_by_url(&canonical).await? {
-            return Ok(found(a, MatchedBy::Url, None, canonical));
+            return Ok(found(a, MatchedBy::Url, None, given, canonical));
         }
         if let Some(fp) = req.content.as_deref().and_then(fingerprint) {
             if let Some((a, d)) = self.near_duplicate(&fp).await? {
@@ -154,7 +175,7 @@ impl Watch {
                 } else {
                     MatchedBy::NearDuplicate
                 };
-                return Ok(found(a, by, Some(d), canonical));
+                return Ok(found(a, by, Some(d), given, canonical));
             }
         }
         Ok(CheckArticleResponse {
@@ -162,8 +183,9 @@ impl Watch {
             article: None,
             matched_by: None,
             distance: None,
+            url: given,
             canonical_url: canonical,
-            message: "Article non trouvé dans la base".into(),
+            message: "Article not found: not processed yet".into(),
         })
     }
 
@@ -392,10 +414,11 @@ fn found(
     a: Article,
     by: MatchedBy,
     distance: Option<u32>,
+    given: String,
     canonical: String,
 ) -> CheckArticleResponse {
     let message = format!(
-        "Article déjà traité le {}",
+        "Article already processed on {}",
         a.processed_at.format("%Y-%m-%d")
     );
     CheckArticleResponse {
@@ -403,6 +426,7 @@ fn found(
         article: Some(ArticleBrief::from(&a)),
         matched_by: Some(by),
         distance,
+        url: given,
         canonical_url: canonical,
         message,
     }

@@ -51,7 +51,9 @@ impl Watch {
         let search = self.search.as_ref().ok_or_else(|| {
             missing(
                 "web search",
-                "configure a SearXNG instance (WatchBuilder::web_search)",
+                "no SearXNG instance is configured: set VERITY_SEARXNG_URL (or SEARXNG_URL) \
+                 to its address, e.g. http://searxng:8080, and restart (in Rust: \
+                 WatchBuilder::web_search); verify_fact also works without it when given `urls`",
             )
         })?;
         let mut q = WebQuery::new(query.clone());

@@ -9,7 +9,7 @@
 //! page of the article under test. The store is a fresh embedded home.
 //!
 //! ```text
-//! VERITY_DATA_DIR=…/shared/data cargo run --release -p verity --example watch_loop -- [ARTICLES]
+//! VERITY_DATA_DIR=…/shared/data cargo run --release -p verity-ai --example watch_loop -- [ARTICLES]
 //! ```
 //! `VERITY_EMBEDDER` picks the embedder (`none` by default here: lexical
 //! indexing of the logged text; `auto` embeds it with the local model).

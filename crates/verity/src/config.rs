@@ -174,6 +174,39 @@ pub struct VerityConfig {
     /// Research knowledge base directory (`knowledge_db.json` and its files;
     /// `VERITY_KNOWLEDGE_DIR`); `None`: `<home>/knowledge`.
     pub knowledge_dir: Option<PathBuf>,
+    /// The web sources and watch settings (SearXNG, Jina Reader, private
+    /// addresses, rules file, judge).
+    pub web: WebConfig,
+    /// Deprecation notes gathered while reading the environment (an old
+    /// variable name that still works); [`crate::Verity::notes`] shows them.
+    pub notes: Vec<String>,
+}
+
+/// Web search, page reading and technology-watch settings, read from the
+/// environment with the rest of [`VerityConfig`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WebConfig {
+    /// SearXNG instance for web search (`VERITY_SEARXNG_URL`, or `SEARXNG_URL`).
+    pub searxng_url: Option<String>,
+    /// SearXNG request timeout (`SEARXNG_TIMEOUT`, milliseconds).
+    pub searxng_timeout: Option<Duration>,
+    /// Jina Reader endpoint (`JINA_READER_URL`, e.g. `https://r.jina.ai`):
+    /// when set, the watch's `crawl_url` reads pages through it instead of
+    /// fetching them itself.
+    pub jina_reader_url: Option<String>,
+    /// Jina Reader request timeout (`JINA_TIMEOUT`, milliseconds).
+    pub jina_timeout: Option<Duration>,
+    /// Jina Reader bearer key (`JINA_API_KEY`), optional.
+    pub jina_api_key: Option<String>,
+    /// Let `crawl_url` and `verify_fact` read private and loopback addresses
+    /// (`VERITY_ALLOW_PRIVATE`; intranets and tests; off by default).
+    pub allow_private: bool,
+    /// Rules file seeded into an empty rule set when the watch starts
+    /// (`VERITY_WATCH_RULES`; see `examples/n8n/rules.json`).
+    pub watch_rules: Option<PathBuf>,
+    /// Judge `verify_fact` with the configured generator
+    /// (`VERITY_WATCH_JUDGE=llm`; default `local`, no model).
+    pub watch_llm_judge: bool,
 }
 
 impl Default for VerityConfig {
@@ -196,6 +229,8 @@ impl Default for VerityConfig {
             cache: true,
             http: None,
             knowledge_dir: None,
+            web: WebConfig::default(),
+            notes: Vec::new(),
         }
     }
 }
@@ -205,10 +240,28 @@ impl VerityConfig {
     /// `VERITY_EMBEDDER`, `VERITY_GENERATOR`, `VERITY_FALLBACK`, `OLLAMA_URL`,
     /// `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `EMBED_VERSION`, `VERITY_SENTENCE_VECTORS`,
     /// `VERITY_EMBED_PRECISION`, `RAG_TOPK`, `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`,
-    /// `VERITY_KNOWLEDGE_DIR`.
+    /// `VERITY_KNOWLEDGE_DIR`; the model names of a Docker Compose stack,
+    /// `EMBED_MODEL` and `GEN_MODEL` (Ollama models unless they name a kind,
+    /// used when `VERITY_EMBEDDER` / `VERITY_GENERATOR` are unset); and the
+    /// web settings of [`WebConfig`]: `VERITY_SEARXNG_URL` (or `SEARXNG_URL`),
+    /// `SEARXNG_TIMEOUT`, `JINA_READER_URL`, `JINA_TIMEOUT`, `JINA_API_KEY`,
+    /// `VERITY_ALLOW_PRIVATE`, `VERITY_WATCH_RULES`, `VERITY_WATCH_JUDGE`.
     pub fn from_env() -> Result<Self> {
+        Self::from_vars(&|k| std::env::var(k).ok())
+    }
+
+    /// [`Self::from_env`] over any source of variables (tests, a host's own
+    /// table); blank values count as unset.
+    pub fn from_vars(vars: &dyn Fn(&str) -> Option<String>) -> Result<Self> {
         let mut c = Self::default();
-        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+        let var = |k: &str| vars(k).filter(|v| !v.trim().is_empty());
+        c.web = WebConfig::from_vars(vars, &mut c.notes)?;
+        if let Some(v) = var("EMBED_MODEL") {
+            c.embedder = bare_model_spec(&v).parse()?;
+        }
+        if let Some(v) = var("GEN_MODEL") {
+            c.generator = bare_model_spec(&v).parse()?;
+        }
         if let Some(v) = var("VERITY_HOME") {
             if is_redis_url(&v) {
                 c.redis_url = Some(v);
@@ -291,7 +344,10 @@ impl VerityConfig {
             .unwrap_or_else(|| self.home.join("knowledge"))
     }
 
-    /// Check the settings a handle relies on (`k` bounds, the Redis URL's scheme).
+    /// Check the settings a handle relies on (`k` bounds, the Redis URL's
+    /// scheme) and refuse a provider that cannot work before any work is
+    /// done: an Ollama model without a pinned tag, an OpenAI model with no
+    /// key for api.openai.com.
     pub fn validate(&self) -> Result<()> {
         verity_core::check_k(self.rag.k)
             .map_err(|e| invalid("k (RAG_TOPK)", &self.rag.k.to_string(), &e.to_string()))?;
@@ -300,6 +356,314 @@ impl VerityConfig {
                 return Err(invalid("redis_url", u, "a redis:// or rediss:// URL"));
             }
         }
+        let mut models: Vec<(&str, &str, Option<&str>)> = Vec::new();
+        match &self.embedder {
+            EmbedderSpec::Ollama(m) => models.push(("embedder", m, Some("ollama"))),
+            EmbedderSpec::OpenAi(m) => models.push(("embedder", m, Some("openai"))),
+            _ => {}
+        }
+        for (role, spec) in [
+            ("generator", Some(&self.generator)),
+            ("fallback", self.fallback.as_ref()),
+        ] {
+            match spec {
+                Some(GeneratorSpec::Ollama(m)) => models.push((role, m, Some("ollama"))),
+                Some(GeneratorSpec::OpenAi(m)) => models.push((role, m, Some("openai"))),
+                _ => {}
+            }
+        }
+        for (role, model, kind) in models {
+            match kind {
+                Some("ollama") => check_ollama_model(role, model)?,
+                _ => self.check_openai_key(role, model)?,
+            }
+        }
         Ok(())
+    }
+
+    /// api.openai.com needs a key; a self-hosted OpenAI-compatible server
+    /// (`OPENAI_BASE_URL`: llama.cpp, vLLM, LM Studio) may not.
+    fn check_openai_key(&self, role: &str, model: &str) -> Result<()> {
+        let official = url::Url::parse(&self.openai_url)
+            .ok()
+            .and_then(|u| {
+                u.host_str()
+                    .map(|h| h.eq_ignore_ascii_case("api.openai.com"))
+            })
+            .unwrap_or(false);
+        if official
+            && self
+                .openai_key
+                .as_deref()
+                .is_none_or(|k| k.trim().is_empty())
+        {
+            return Err(ConfigError::Missing {
+                what: "OPENAI_API_KEY".into(),
+                detail: format!(
+                    "the {role} `openai:{model}` calls api.openai.com, which needs a key: \
+                     `export OPENAI_API_KEY=sk-…`, or set OPENAI_BASE_URL to an OpenAI-compatible \
+                     server that needs none (llama.cpp, vLLM, LM Studio)"
+                ),
+            }
+            .into());
+        }
+        Ok(())
+    }
+}
+
+/// The flag and variables that set a provider role, for messages.
+fn role_settings(role: &str) -> &'static str {
+    match role {
+        "embedder" => "--embedder, VERITY_EMBEDDER or EMBED_MODEL",
+        "fallback" => "--fallback or VERITY_FALLBACK",
+        _ => "--generator, VERITY_GENERATOR or GEN_MODEL",
+    }
+}
+
+/// An Ollama model must be pinned to a tag: a moving one changes the
+/// answers (or the vectors) under a running index.
+fn check_ollama_model(role: &str, model: &str) -> Result<()> {
+    let Some(problem) = verity_llm::unpinned_tag(model) else {
+        return Ok(());
+    };
+    let base = model.trim().split(':').next().unwrap_or(model).trim();
+    let example = if role == "embedder" {
+        format!("ollama:{base}:v1.5")
+    } else {
+        format!("ollama:{base}:8b-instruct-q4_K_M")
+    };
+    Err(ConfigError::Invalid {
+        key: role.into(),
+        message: format!(
+            "`ollama:{model}` {problem}: pin the tag you pulled, e.g. `{example}` \
+             (`ollama list` shows them), in {}",
+            role_settings(role)
+        ),
+    }
+    .into())
+}
+
+/// `EMBED_MODEL` / `GEN_MODEL` name an Ollama model (`nomic-embed-text:v1.5`)
+/// unless they start with a provider kind (`openai:…`, `local…`, …).
+fn bare_model_spec(v: &str) -> String {
+    let v = v.trim();
+    let kind = v.split(':').next().unwrap_or(v);
+    if matches!(
+        kind,
+        "ollama" | "openai" | "local" | "auto" | "none" | "extractive"
+    ) {
+        v.to_string()
+    } else {
+        format!("ollama:{v}")
+    }
+}
+
+/// Milliseconds from a variable (`SEARXNG_TIMEOUT=10000`).
+fn millis(key: &str, v: &str) -> Result<Duration> {
+    match v.trim().parse::<u64>() {
+        Ok(ms) if ms > 0 => Ok(Duration::from_millis(ms)),
+        _ => Err(invalid(key, v, "a positive number of milliseconds")),
+    }
+}
+
+/// `true`/`1`/`yes`/`on` or `false`/`0`/`no`/`off`.
+pub(crate) fn parse_bool(key: &str, v: &str) -> Result<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(invalid(key, v, "true or false")),
+    }
+}
+
+impl WebConfig {
+    /// The web settings of the environment; an old variable name adds a
+    /// deprecation note to `notes`.
+    pub fn from_env(notes: &mut Vec<String>) -> Result<Self> {
+        Self::from_vars(&|k| std::env::var(k).ok(), notes)
+    }
+
+    /// [`Self::from_env`] over any source of variables.
+    pub fn from_vars(
+        vars: &dyn Fn(&str) -> Option<String>,
+        notes: &mut Vec<String>,
+    ) -> Result<Self> {
+        let var = |k: &str| vars(k).filter(|v| !v.trim().is_empty());
+        let mut w = WebConfig {
+            searxng_url: var("VERITY_SEARXNG_URL").or_else(|| var("SEARXNG_URL")),
+            jina_reader_url: var("JINA_READER_URL"),
+            jina_api_key: var("JINA_API_KEY"),
+            watch_rules: var("VERITY_WATCH_RULES").map(PathBuf::from),
+            ..WebConfig::default()
+        };
+        if let Some(v) = var("SEARXNG_TIMEOUT") {
+            w.searxng_timeout = Some(millis("SEARXNG_TIMEOUT", &v)?);
+        }
+        if let Some(v) = var("JINA_TIMEOUT") {
+            w.jina_timeout = Some(millis("JINA_TIMEOUT", &v)?);
+        }
+        match (
+            var("VERITY_ALLOW_PRIVATE"),
+            var("VERITY_WATCH_ALLOW_PRIVATE"),
+        ) {
+            (Some(v), _) => w.allow_private = parse_bool("VERITY_ALLOW_PRIVATE", &v)?,
+            (None, Some(v)) => {
+                w.allow_private = parse_bool("VERITY_WATCH_ALLOW_PRIVATE", &v)?;
+                notes.push(
+                    "VERITY_WATCH_ALLOW_PRIVATE is deprecated: use VERITY_ALLOW_PRIVATE".into(),
+                );
+            }
+            (None, None) => {}
+        }
+        w.watch_llm_judge = match var("VERITY_WATCH_JUDGE").as_deref().map(str::trim) {
+            None | Some("local") => false,
+            Some("llm") => true,
+            Some(other) => return Err(invalid("VERITY_WATCH_JUDGE", other, "local or llm")),
+        };
+        Ok(w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn with(pairs: &[(&str, &str)]) -> Result<VerityConfig> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        VerityConfig::from_vars(&|k| map.get(k).cloned())
+    }
+
+    fn ok(pairs: &[(&str, &str)]) -> VerityConfig {
+        with(pairs).unwrap_or_else(|e| panic!("{pairs:?}: {e}"))
+    }
+
+    fn err(pairs: &[(&str, &str)]) -> String {
+        match with(pairs) {
+            Ok(c) => panic!("{pairs:?} accepted: {c:?}"),
+            Err(e) => {
+                assert_eq!(e.code(), "config_error", "{e}");
+                crate::api::error::ErrorBody::from(&e).message
+            }
+        }
+    }
+
+    #[test]
+    fn the_stacks_variables_are_read() {
+        assert_eq!(
+            ok(&[("OLLAMA_URL", "http://ollama:11434")]).ollama_url,
+            "http://ollama:11434"
+        );
+        assert_eq!(
+            ok(&[("REDIS_URL", "redis://redis:6379/0")])
+                .redis_url
+                .as_deref(),
+            Some("redis://redis:6379/0")
+        );
+        assert_eq!(ok(&[("RAG_TOPK", "8")]).rag.k, 8);
+        assert_eq!(
+            ok(&[("EMBED_VERSION", "2025-10-15")])
+                .embed_version
+                .as_deref(),
+            Some("2025-10-15")
+        );
+        assert_eq!(
+            ok(&[("EMBED_MODEL", "nomic-embed-text:v1.5")]).embedder,
+            EmbedderSpec::Ollama("nomic-embed-text:v1.5".into())
+        );
+        assert_eq!(
+            ok(&[("GEN_MODEL", "llama3:70b-instruct-2025-07-01")]).generator,
+            GeneratorSpec::Ollama("llama3:70b-instruct-2025-07-01".into())
+        );
+        // A kind prefix is taken as it is; VERITY_* wins over the stack's names.
+        assert_eq!(
+            ok(&[("GEN_MODEL", "extractive")]).generator,
+            GeneratorSpec::Extractive
+        );
+        let both = ok(&[
+            ("GEN_MODEL", "llama3:8b"),
+            ("VERITY_GENERATOR", "extractive"),
+        ]);
+        assert_eq!(both.generator, GeneratorSpec::Extractive);
+    }
+
+    #[test]
+    fn web_variables_are_read() {
+        let c = ok(&[
+            ("SEARXNG_URL", "http://searxng:8080"),
+            ("SEARXNG_TIMEOUT", "10000"),
+            ("JINA_READER_URL", "https://r.jina.ai"),
+            ("JINA_TIMEOUT", "30000"),
+            ("VERITY_WATCH_RULES", "/etc/verity/rules.json"),
+            ("VERITY_ALLOW_PRIVATE", "true"),
+            ("VERITY_WATCH_JUDGE", "llm"),
+        ]);
+        assert_eq!(c.web.searxng_url.as_deref(), Some("http://searxng:8080"));
+        assert_eq!(c.web.searxng_timeout, Some(Duration::from_secs(10)));
+        assert_eq!(c.web.jina_reader_url.as_deref(), Some("https://r.jina.ai"));
+        assert_eq!(c.web.jina_timeout, Some(Duration::from_secs(30)));
+        assert_eq!(
+            c.web.watch_rules,
+            Some(PathBuf::from("/etc/verity/rules.json"))
+        );
+        assert!(c.web.allow_private && c.web.watch_llm_judge);
+        assert!(c.notes.is_empty(), "{:?}", c.notes);
+        // VERITY_SEARXNG_URL wins over the stack's SEARXNG_URL.
+        let c = ok(&[
+            ("SEARXNG_URL", "http://a"),
+            ("VERITY_SEARXNG_URL", "http://b"),
+        ]);
+        assert_eq!(c.web.searxng_url.as_deref(), Some("http://b"));
+        assert!(err(&[("SEARXNG_TIMEOUT", "soon")]).contains("milliseconds"));
+    }
+
+    #[test]
+    fn the_old_private_switch_still_works_with_a_note() {
+        let c = ok(&[("VERITY_WATCH_ALLOW_PRIVATE", "1")]);
+        assert!(c.web.allow_private);
+        assert!(
+            c.notes
+                .iter()
+                .any(|n| n.contains("use VERITY_ALLOW_PRIVATE")),
+            "{:?}",
+            c.notes
+        );
+        assert!(err(&[("VERITY_ALLOW_PRIVATE", "maybe")]).contains("true or false"));
+    }
+
+    #[test]
+    fn misconfigured_providers_are_refused_naming_the_fix() {
+        // An Ollama model without a pinned tag: the flag and variables to set, no Rust API.
+        let m = err(&[("VERITY_GENERATOR", "ollama:llama3.1")]);
+        assert!(
+            m.contains("ollama:llama3.1:") && m.contains("--generator"),
+            "{m}"
+        );
+        assert!(!m.contains("allow_latest"), "{m}");
+        let m = err(&[("EMBED_MODEL", "nomic-embed-text")]);
+        assert!(m.contains("--embedder") && m.contains("EMBED_MODEL"), "{m}");
+        assert!(err(&[("VERITY_GENERATOR", "ollama:qwen:latest")]).contains("latest"));
+        // OpenAI without a key for api.openai.com: the variable to set.
+        let m = err(&[("VERITY_EMBEDDER", "openai:text-embedding-3-small")]);
+        assert!(m.contains("OPENAI_API_KEY"), "{m}");
+        assert!(ok(&[
+            ("VERITY_EMBEDDER", "openai:text-embedding-3-small"),
+            ("OPENAI_API_KEY", "sk-test")
+        ])
+        .openai_key
+        .is_some());
+        // A self-hosted OpenAI-compatible server may need no key.
+        ok(&[
+            ("VERITY_GENERATOR", "openai:qwen"),
+            ("OPENAI_BASE_URL", "http://127.0.0.1:8080"),
+        ]);
+        // An unknown model form lists the accepted ones.
+        let m = err(&[("VERITY_GENERATOR", "gpt4")]);
+        assert!(
+            m.contains("ollama:MODEL:TAG") && m.contains("openai:MODEL"),
+            "{m}"
+        );
     }
 }

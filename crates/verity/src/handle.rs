@@ -24,6 +24,37 @@ use crate::backend::Backend;
 use crate::config::VerityConfig;
 use crate::providers;
 
+/// Paths that do not exist: when every input is one of them, nothing can be
+/// ingested and the request is refused (a typo, not a partial success).
+fn refuse_missing_paths(paths: &[PathBuf], only_paths: bool) -> Result<()> {
+    let missing: Vec<String> = paths
+        .iter()
+        .filter(|p| std::fs::symlink_metadata(p).is_err())
+        .map(|p| p.display().to_string())
+        .collect();
+    if only_paths && !paths.is_empty() && missing.len() == paths.len() {
+        return Err(InputError::Unreadable {
+            path: PathBuf::from(missing.join(", ")),
+            message: "no such file or directory: check the path (ingest takes files, \
+                      directories and http(s) URLs)"
+                .into(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// The files left out because Verity does not read their type (unreadable
+/// ones are already in the outcome's `read_errors`).
+fn unsupported_files(reader: &verity_ingest::PathReader) -> Vec<PathBuf> {
+    reader
+        .skipped_files()
+        .iter()
+        .filter(|s| s.reason == verity_ingest::SkipReason::Unsupported)
+        .map(|s| s.path.clone())
+        .collect()
+}
+
 /// Documents read per ingest batch when reading files.
 const READ_BATCH: usize = 2_000;
 /// Cache key remembering the embedding space the caches were filled with.
@@ -83,7 +114,7 @@ impl Verity {
     /// The generator is loaded on the first question, never by a search.
     pub async fn open(config: VerityConfig) -> Result<Self> {
         config.validate()?;
-        let mut notes = Vec::new();
+        let mut notes = config.notes.clone();
         let net = match &config.http {
             Some(http) => verity_net::HttpClient::new(http.clone())?,
             None => verity_net::HttpClient::shared_default()?,
@@ -150,12 +181,13 @@ impl Verity {
         &self.net
     }
 
-    /// Web search on the SearXNG instance of `VERITY_SEARXNG_URL` (or
+    /// Web search on the SearXNG instance of the configuration
+    /// ([`crate::config::WebConfig::searxng_url`]: `VERITY_SEARXNG_URL` or
     /// `SEARXNG_URL`), through this handle's HTTP client; `None` when unset.
     /// The watch tools and the research workflow both use it.
     #[cfg(feature = "sources")]
     pub fn web_search_from_env(&self) -> Result<Option<Arc<dyn verity_core::WebSearch>>> {
-        self.web_search_at(searxng_url_from_env().as_deref())
+        self.web_search_at(self.config.web.searxng_url.as_deref())
     }
 
     /// Web search on the SearXNG instance at `url` through this handle's
@@ -165,9 +197,13 @@ impl Verity {
         &self,
         url: Option<&str>,
     ) -> Result<Option<Arc<dyn verity_core::WebSearch>>> {
+        let timeout = self.config.web.searxng_timeout;
         url.map(|u| {
-            verity_fetch::SearxngSearch::with_client(u, &self.net)
-                .map(|s| Arc::new(s) as Arc<dyn verity_core::WebSearch>)
+            let mut s = verity_fetch::SearxngSearch::with_client(u, &self.net)?;
+            if let Some(t) = timeout {
+                s = s.with_timeout(t)?;
+            }
+            Ok(Arc::new(s) as Arc<dyn verity_core::WebSearch>)
         })
         .transpose()
     }
@@ -271,6 +307,7 @@ impl Verity {
             .into_iter()
             .partition(|p| crate::config::is_url(p));
         let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+        refuse_missing_paths(&paths, urls.is_empty() && req.documents.is_empty())?;
         let mut inline = req.documents;
         let fetched = self.fetch_urls(&urls, req.strict, &mut outcome).await?;
         inline.extend(fetched);
@@ -280,7 +317,7 @@ impl Verity {
             for item in reader.by_ref() {
                 inline.push(item?);
             }
-            outcome.skipped_files = reader.skipped().to_vec();
+            outcome.skipped_files = unsupported_files(&reader);
             let report = self.ingest_batch(inline, progress).await?;
             outcome.add(&report);
         } else {
@@ -305,7 +342,7 @@ impl Verity {
                 let report = self.ingest_batch(batch, progress).await?;
                 outcome.add(&report);
             }
-            outcome.skipped_files = reader.skipped().to_vec();
+            outcome.skipped_files = unsupported_files(&reader);
         }
         self.backend.flush().await?;
         outcome.seconds = started.elapsed().as_secs_f64();
@@ -568,14 +605,4 @@ async fn bust_on_embed_space_change(cache: &dyn Cache, id: Option<&EmbedderId>) 
             .await?;
     }
     Ok(())
-}
-
-/// The SearXNG instance of `VERITY_SEARXNG_URL` (or `SEARXNG_URL`), if set.
-#[cfg(feature = "sources")]
-pub(crate) fn searxng_url_from_env() -> Option<String> {
-    ["VERITY_SEARXNG_URL", "SEARXNG_URL"]
-        .iter()
-        .filter_map(|k| std::env::var(k).ok())
-        .map(|v| v.trim().to_string())
-        .find(|v| !v.is_empty())
 }

@@ -33,15 +33,24 @@ pub use verity_watch::*;
 use crate::handle::bust_uids;
 use crate::Verity;
 
-/// How [`Verity::watch`] sets up the watch. [`WatchConfig::from_env`] reads
-/// `VERITY_SEARXNG_URL` (or `SEARXNG_URL`), `VERITY_WATCH_ALLOW_PRIVATE`
-/// (`1`/`true`: `crawl_url` and `verify_fact` may read private addresses),
-/// `VERITY_WATCH_JUDGE` (`local`, the default, or `llm`: the configured generator).
+/// How [`Verity::watch`] sets up the watch. By default it comes from the
+/// handle's configuration ([`crate::config::WebConfig`]):
+/// `VERITY_SEARXNG_URL` (or `SEARXNG_URL`), `JINA_READER_URL`,
+/// `VERITY_WATCH_RULES`, `VERITY_ALLOW_PRIVATE` (`crawl_url` and
+/// `verify_fact` may read private addresses), `VERITY_WATCH_JUDGE` (`local`,
+/// the default, or `llm`: the configured generator).
 #[derive(Clone, Default)]
 pub struct WatchConfig {
     /// SearXNG instance for `web_search` and `verify_fact` (none: those tools
     /// answer a configuration error, `verify_fact` still works with `urls`).
     pub searxng_url: Option<String>,
+    /// Jina Reader endpoint: `crawl_url` reads pages through it (none: the
+    /// handle's own guarded fetcher and extractor).
+    pub jina_reader_url: Option<String>,
+    /// A JSON rules file whose rules are created, when the watch starts, if
+    /// no rule of that name exists yet (a fresh install gets working scores;
+    /// rules edited since are kept).
+    pub rules_file: Option<std::path::PathBuf>,
     /// Let `crawl_url` and `verify_fact` read private and loopback addresses.
     pub allow_private: bool,
     /// Scoring guide (default 5 / 7 / 10).
@@ -60,6 +69,8 @@ impl std::fmt::Debug for WatchConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WatchConfig")
             .field("searxng_url", &self.searxng_url)
+            .field("jina_reader_url", &self.jina_reader_url)
+            .field("rules_file", &self.rules_file)
             .field("allow_private", &self.allow_private)
             .field("scoring_guide", &self.scoring_guide)
             .field("judge", &self.judge.as_ref().map(|j| j.name().to_string()))
@@ -70,44 +81,24 @@ impl std::fmt::Debug for WatchConfig {
     }
 }
 
-fn env(key: &str) -> Option<String> {
-    std::env::var(key)
-        .ok()
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-}
-
 impl WatchConfig {
     /// The configuration from the environment (see the type's documentation).
     pub fn from_env() -> Result<Self> {
-        let allow_private = match env("VERITY_WATCH_ALLOW_PRIVATE").as_deref() {
-            None | Some("0" | "false" | "no") => false,
-            Some("1" | "true" | "yes") => true,
-            Some(other) => {
-                return Err(ConfigError::Invalid {
-                    key: "VERITY_WATCH_ALLOW_PRIVATE".into(),
-                    message: format!("`{other}`: expected true or false"),
-                }
-                .into())
-            }
-        };
-        let llm_judge = match env("VERITY_WATCH_JUDGE").as_deref() {
-            None | Some("local") => false,
-            Some("llm") => true,
-            Some(other) => {
-                return Err(ConfigError::Invalid {
-                    key: "VERITY_WATCH_JUDGE".into(),
-                    message: format!("`{other}`: expected local or llm"),
-                }
-                .into())
-            }
-        };
-        Ok(Self {
-            searxng_url: crate::handle::searxng_url_from_env(),
-            allow_private,
-            llm_judge,
+        Ok(Self::from_config(&crate::config::WebConfig::from_env(
+            &mut Vec::new(),
+        )?))
+    }
+
+    /// The watch settings of a handle's [`crate::config::WebConfig`].
+    pub fn from_config(web: &crate::config::WebConfig) -> Self {
+        Self {
+            searxng_url: web.searxng_url.clone(),
+            jina_reader_url: web.jina_reader_url.clone(),
+            rules_file: web.watch_rules.clone(),
+            allow_private: web.allow_private,
+            llm_judge: web.watch_llm_judge,
             ..Self::default()
-        })
+        }
     }
 }
 
@@ -264,7 +255,7 @@ impl Verity {
             .clone();
         let config = match given {
             Some(c) => c,
-            None => WatchConfig::from_env()?,
+            None => WatchConfig::from_config(&self.config().web),
         };
         let mut b = Watch::builder().scoring_guide(config.scoring_guide);
         b = match &self.config().redis_url {
@@ -281,7 +272,10 @@ impl Verity {
             }
             Some(url) => b.backend(redis_store(url).await?),
         };
-        let fetcher: Arc<dyn Fetcher> = self.fetchers.get(config.allow_private)?;
+        let fetcher: Arc<dyn Fetcher> = match &config.jina_reader_url {
+            Some(base) => self.jina_reader(base, config.allow_private)?,
+            None => self.fetchers.get(config.allow_private)?,
+        };
         b = b.fetcher(fetcher);
         if let Some(search) = self.web_search_at(config.searxng_url.as_deref())? {
             b = b.web_search(search);
@@ -314,8 +308,72 @@ impl Verity {
             ingestor,
             cache: self.cache().clone(),
         }));
-        b.build()
+        let watch = b.build()?;
+        if let Some(path) = &config.rules_file {
+            seed_rules(&watch, path).await?;
+        }
+        Ok(watch)
     }
+
+    /// Jina Reader at `base` on this handle's HTTP client, with the
+    /// configured timeout and key.
+    fn jina_reader(&self, base: &str, allow_private: bool) -> Result<Arc<dyn Fetcher>> {
+        let web = &self.config().web;
+        let mut j = verity_fetch::JinaReader::with_client(base, self.http())?;
+        if let Some(t) = web.jina_timeout {
+            j = j.with_timeout(t)?;
+        }
+        if let Some(k) = &web.jina_api_key {
+            j = j.with_api_key(k.clone());
+        }
+        if allow_private {
+            j = j.with_guard(verity_fetch::NetworkGuard::disabled());
+        }
+        Ok(Arc::new(j))
+    }
+}
+
+/// Create the rules of a rules file (a JSON array of `update_veille_rule`
+/// requests, or `{"rules": [...]}`) whose names do not exist yet.
+async fn seed_rules(watch: &Watch, path: &std::path::Path) -> Result<usize> {
+    let text = tokio::fs::read_to_string(path)
+        .await
+        .map_err(|e| ConfigError::Invalid {
+            key: "VERITY_WATCH_RULES".into(),
+            message: format!("cannot read the rules file {}: {e}", path.display()),
+        })?;
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum RulesFile {
+        List(Vec<verity_core::RuleUpdate>),
+        Object { rules: Vec<verity_core::RuleUpdate> },
+    }
+    let rules = match serde_json::from_str::<RulesFile>(&text) {
+        Ok(RulesFile::List(r) | RulesFile::Object { rules: r }) => r,
+        Err(e) => {
+            return Err(ConfigError::Invalid {
+                key: "VERITY_WATCH_RULES".into(),
+                message: format!(
+                    "{}: not a rules file ({e}); expected a JSON array of rules \
+                     {{\"name\", \"type\", \"keywords\", \"score_modifier\", …}} \
+                     as examples/n8n/rules.json",
+                    path.display()
+                ),
+            }
+            .into())
+        }
+    };
+    let created = watch
+        .seed_rules(rules)
+        .await
+        .map_err(|e| ConfigError::Invalid {
+            key: "VERITY_WATCH_RULES".into(),
+            message: format!("{}: {e}", path.display()),
+        })?;
+    if created > 0 {
+        tracing::info!(created, file = %path.display(), "watch rules seeded");
+    }
+    Ok(created)
 }
 
 #[cfg(feature = "redis")]

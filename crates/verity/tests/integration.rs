@@ -7,3 +7,4 @@
 mod facade;
 mod http_client;
 mod watch;
+mod web_config;

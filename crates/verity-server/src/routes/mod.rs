@@ -99,7 +99,7 @@ pub fn operations() -> Vec<Operation> {
         },
         Operation {
             request: Some(schema::<api::SearchRequest>),
-            success: vec![(200, "Hits best first, with `uids`, `scores` and `sources` (seed 001)", Body::Json(schema::<api::RetrieveResponse>))],
+            success: vec![(200, "Hits best first, with `uids`, `scores` and `sources`", Body::Json(schema::<api::RetrieveResponse>))],
             errors: &[409, 502, 503],
             ..data("post", "/v1/retrieve", "retrieve", "Retrieve the passages that answer a query", "Lexical, dense or hybrid; re-ranked by similarity and freshness; `not_enough_evidence` when the best relevance is under the guardrail. Works while the generator is down.")
         },
@@ -113,7 +113,7 @@ pub fn operations() -> Vec<Operation> {
             request: Some(schema::<api::AskRequest>),
             success: vec![(200, "Grounded answer (JSON), or a Server-Sent Events stream when `Accept: text/event-stream`", Body::JsonOrSse(schema::<api::AskResponse>))],
             errors: &[409, 502, 503, 504],
-            ..data("post", "/v1/rag", "rag", "Retrieve, then answer with citations", "The whole pipeline of seed 001. 503 when the generator is unavailable (retrieval keeps working at /v1/retrieve).")
+            ..data("post", "/v1/rag", "rag", "Retrieve, then answer with citations", "The whole pipeline: retrieve, re-rank, guardrail, generate with citations. 503 when the generator is unavailable (retrieval keeps working at /v1/retrieve).")
         },
         Operation {
             path_params: &[("uid", "Document uid")],
@@ -131,7 +131,7 @@ pub fn operations() -> Vec<Operation> {
             success: vec![(200, "Store counts and configuration", Body::Json(schema::<api::StatsResponse>))],
             ..data("get", "/v1/stats", "stats", "What the store holds", "")
         },
-        // Event memory (seed 004, MnemoLite-compatible; `X-API-Version` optional): routes/events.rs.
+        // Event memory (MnemoLite-compatible; `X-API-Version` optional): routes/events.rs.
         Operation {
             versioned: false,
             request: Some(schema::<api::memory::NewEvent>),
@@ -171,7 +171,7 @@ pub fn operations() -> Vec<Operation> {
         Operation {
             versioned: false,
             success: vec![(200, "Prometheus text exposition", Body::Text)],
-            ..data("get", "/v1/metrics", "metrics", "Prometheus metrics", "Seed-001 series (rag_retrieval_latency_ms, rag_topk_score_max, rag_topk_score_mean, cache_hit_ratio, timeout_rate, answer_hallucination_flag) and http_requests_total / http_request_duration_seconds per route.")
+            ..data("get", "/v1/metrics", "metrics", "Prometheus metrics", "RAG series (rag_retrieval_latency_ms, rag_topk_score_max, rag_topk_score_mean, cache_hit_ratio, timeout_rate, answer_hallucination_flag) and http_requests_total / http_request_duration_seconds per route.")
         },
         Operation {
             versioned: false,

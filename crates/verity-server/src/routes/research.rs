@@ -29,7 +29,7 @@ pub async fn research(
         .resolve_file(&req.syllabus)
         .map_err(|e| ApiError::invalid(format!("`syllabus`: {e}")))?;
     let opts = ResearchOptions {
-        allow_private: s.config.allow_private_fetch,
+        allow_private: s.config.allow_private,
         remove_unsupported: req.remove_unsupported,
         ..ResearchOptions::default()
     };
@@ -54,13 +54,13 @@ pub fn operations() -> Vec<Operation> {
         path: "/v1/research",
         id: "research",
         summary: "Research a syllabus: brief, plan, sub-agents, a checked and sourced report (job)",
-        description: "Runs the research workflow of seed 003 on `syllabus`, a Markdown, PDF or \
+        description: "Runs the research workflow on `syllabus`, a Markdown, PDF or \
             HTML file under the server's roots (`roots` / VERITY_ROOTS; none configured: 400). \
             Answers 202 with a job; `GET /v1/jobs/{id}` lists each finished step and plan \
             task in `steps`, then `report`: the Markdown note ending with its references, \
             theme coverage, the share of cited sentences the judge supports, what is missing. \
             References on private or loopback addresses are fetched only when the operator \
-            set `allow_private_fetch`; otherwise the SSRF guard refuses them and the report \
+            set `allow_private`; otherwise the SSRF guard refuses them and the report \
             says they are missing. Runs are cut after `research_timeout_secs`.",
         versioned: true,
         auth: true,

@@ -25,10 +25,11 @@ pub async fn verify(
     State(s): State<AppState>,
     ApiJson(mut req): ApiJson<CheckRequest>,
 ) -> ApiResult<Response> {
-    if req.allow_private && !s.config.allow_private_sources {
+    if req.allow_private && !s.config.allow_private {
         return Err(ApiError::invalid(
             "`allow_private` is refused: this server checks only public addresses \
-             (its operator can set `allow_private_sources`)",
+             (its operator can allow private ones with `allow_private = true`, \
+             VERITY_ALLOW_PRIVATE=true or `verity serve --allow-private`)",
         ));
     }
     // Client-named files are read only under the configured roots.
@@ -79,7 +80,7 @@ pub fn operations() -> Vec<Operation> {
         description: "Finds every claim of the document that cites a source (links, URLs, DOIs, \
             arXiv ids, numbered references, footnotes, author–year), fetches each source once \
             (SSRF guard on; `allow_private` only when the server's operator set \
-            `allow_private_sources`), and judges each claim against the source's best \
+            `allow_private`), and judges each claim against the source's best \
             sentences: SUPPORTED, NOT_SUPPORTED, PARTIAL, INCONCLUSIVE or SOURCE_UNAVAILABLE, \
             with a quote that occurs verbatim in the fetched source. Give exactly one of \
             `content`, `content_base64`, `url` or `path` (a file under the server's roots). \
@@ -111,7 +112,7 @@ pub fn operations() -> Vec<Operation> {
         check(
             "/verify",
             "verify_seed",
-            "Check citations (the seed's unversioned route; same as /v1/verify)",
+            "Check citations (unversioned route; same as /v1/verify)",
             false,
         ),
         Operation {

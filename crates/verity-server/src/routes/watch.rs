@@ -182,7 +182,7 @@ pub fn operations() -> Vec<Operation> {
         },
         Operation {
             request: Some(schema::<watch::WebSearchRequest>),
-            success: vec![(200, "Results in seed 000's shape", Body::Json(schema::<watch::WebSearchResponse>))],
+            success: vec![(200, "Title, URL, snippet and source of each result", Body::Json(schema::<watch::WebSearchResponse>))],
             ..op("post", "/api/search", "web_search", "Web search through SearXNG (tool web_search)")
         },
         Operation {

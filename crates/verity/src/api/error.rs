@@ -130,11 +130,55 @@ impl ErrorBody {
 
 impl From<&Error> for ErrorBody {
     fn from(e: &Error) -> Self {
+        let message = match hint(e) {
+            Some(h) => format!("{e} — {h}"),
+            None => e.to_string(),
+        };
         Self {
             code: e.code().into(),
-            message: e.to_string(),
+            message,
             transient: e.is_transient(),
         }
+    }
+}
+
+/// What to do next about an error whose own message names what happened but
+/// not the fix: a service that is down, a missing model, a refused private
+/// address. Every host shows it after the message (through [`ErrorBody`]).
+pub fn hint(e: &Error) -> Option<&'static str> {
+    use crate::core::{FetchError, ProviderErrorKind as K, StoreError};
+    match e {
+        Error::Provider(p) => match (p.provider.as_str(), p.kind) {
+            ("ollama", K::Unavailable | K::Timeout) => Some(
+                "is Ollama running? Start it with `ollama serve`, or set OLLAMA_URL to the \
+                 address it listens on",
+            ),
+            ("ollama", K::ModelNotFound) => Some(
+                "pull the model first: `ollama pull MODEL:TAG` (`ollama list` shows the \
+                 installed ones)",
+            ),
+            ("openai", K::Auth) => {
+                Some("check OPENAI_API_KEY (and OPENAI_BASE_URL for a self-hosted server)")
+            }
+            ("openai", K::Unavailable | K::Timeout) => Some(
+                "check that the server at OPENAI_BASE_URL is up (default https://api.openai.com)",
+            ),
+            ("searxng", K::Unavailable | K::Timeout | K::BadResponse) => Some(
+                "check that SearXNG runs at VERITY_SEARXNG_URL (or SEARXNG_URL) with its JSON \
+                 format enabled (`search: formats: [html, json]` in its settings.yml)",
+            ),
+            _ => None,
+        },
+        Error::Store(StoreError::Unavailable(m)) if m.contains("redis") => Some(
+            "is Redis running? Start it (`docker compose up -d redis`, or `redis-stack-server`), \
+             or point --redis / REDIS_URL at it",
+        ),
+        Error::Fetch(FetchError::Blocked { .. }) => Some(
+            "private and loopback addresses are refused by default; for an intranet or a test, \
+             allow them with --allow-private (CLI), `allow_private` (bindings, server \
+             configuration) or VERITY_ALLOW_PRIVATE=true",
+        ),
+        _ => None,
     }
 }
 
@@ -206,6 +250,34 @@ mod tests {
             assert!(m.exit_code > 1, "{code}");
         }
         assert_eq!(ErrorMapping::for_code("nonsense"), &INTERNAL);
+    }
+
+    #[test]
+    fn hints_name_the_fix() {
+        let ollama: Error =
+            ProviderError::new("ollama", ProviderErrorKind::Unavailable, "refused").into();
+        let m = ErrorBody::from(&ollama).message;
+        assert!(
+            m.contains("ollama serve") && m.contains("OLLAMA_URL"),
+            "{m}"
+        );
+        let redis: Error =
+            StoreError::Unavailable("connecting to redis://127.0.0.1:1: refused".into()).into();
+        let b = ErrorBody::from(&redis);
+        assert!(b.message.contains("REDIS_URL"), "{}", b.message);
+        assert_eq!(b.code, "unavailable");
+        assert_eq!(b.mapping().exit_code, 5);
+        let blocked: Error = crate::core::FetchError::Blocked {
+            url: "http://127.0.0.1/".into(),
+            addr: "127.0.0.1".into(),
+            reason: "loopback".into(),
+        }
+        .into();
+        assert!(ErrorBody::from(&blocked)
+            .message
+            .contains("--allow-private"));
+        let plain = Error::invalid_input("x");
+        assert_eq!(ErrorBody::from(&plain).message, plain.to_string());
     }
 
     #[test]

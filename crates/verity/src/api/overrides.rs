@@ -39,6 +39,13 @@ pub struct ConfigOverrides {
     pub openai_url: Option<String>,
     /// Research knowledge base directory (`VERITY_KNOWLEDGE_DIR`, default `<home>/knowledge`).
     pub knowledge_dir: Option<String>,
+    /// SearXNG instance for web search (`VERITY_SEARXNG_URL` or `SEARXNG_URL`).
+    pub searxng_url: Option<String>,
+    /// Jina Reader endpoint for the watch's `crawl_url` (`JINA_READER_URL`).
+    pub jina_reader_url: Option<String>,
+    /// Let the watch's `crawl_url` and `verify_fact` read private and
+    /// loopback addresses (`VERITY_ALLOW_PRIVATE`; intranets and tests).
+    pub allow_private: Option<bool>,
 }
 
 impl ConfigOverrides {
@@ -62,6 +69,9 @@ impl ConfigOverrides {
             ollama_url: pick(&self.ollama_url, &lower.ollama_url),
             openai_url: pick(&self.openai_url, &lower.openai_url),
             knowledge_dir: pick(&self.knowledge_dir, &lower.knowledge_dir),
+            searxng_url: pick(&self.searxng_url, &lower.searxng_url),
+            jina_reader_url: pick(&self.jina_reader_url, &lower.jina_reader_url),
+            allow_private: pick(&self.allow_private, &lower.allow_private),
         }
     }
 
@@ -121,6 +131,19 @@ impl ConfigOverrides {
             .filter(|d| !d.trim().is_empty())
         {
             c.knowledge_dir = Some(PathBuf::from(d));
+        }
+        if let Some(u) = self.searxng_url.as_deref().filter(|u| !u.trim().is_empty()) {
+            c.web.searxng_url = Some(u.to_string());
+        }
+        if let Some(u) = self
+            .jina_reader_url
+            .as_deref()
+            .filter(|u| !u.trim().is_empty())
+        {
+            c.web.jina_reader_url = Some(u.to_string());
+        }
+        if let Some(a) = self.allow_private {
+            c.web.allow_private = a;
         }
         c.validate()?;
         Ok(c)

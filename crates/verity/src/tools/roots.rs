@@ -45,11 +45,25 @@ impl FileRoots {
         let mut roots = Vec::new();
         for d in dirs {
             let d = d.as_ref();
-            let canon = std::fs::canonicalize(d)
-                .map_err(|e| Error::invalid_input(format!("file root {}: {e}", d.display())))?;
+            let canon = std::fs::canonicalize(d).map_err(|e| {
+                let fix = if e.kind() == std::io::ErrorKind::NotFound {
+                    format!(
+                        "does not exist: create it first (`mkdir -p {}`)",
+                        d.display()
+                    )
+                } else {
+                    format!("cannot be read ({e})")
+                };
+                Error::invalid_input(format!(
+                    "file root {} {fix}, or name an existing directory (`verity mcp --root DIR`, \
+                     `roots` or VERITY_ROOTS for `verity serve`)",
+                    d.display()
+                ))
+            })?;
             if !canon.is_dir() {
                 return Err(Error::invalid_input(format!(
-                    "file root {} is not a directory",
+                    "file root {} is not a directory: name the directory that holds the files \
+                     clients may read",
                     d.display()
                 )));
             }

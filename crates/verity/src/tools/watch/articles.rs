@@ -14,7 +14,7 @@ pub(crate) fn check_article_exists(_: &ToolOptions) -> Tool {
     Tool::new(
         "check_article_exists",
         "Has this article been processed?",
-        "Vérifie si un article a déjà été traité. DOIT être appelé avant d'analyser un article.",
+        "Checks whether an article was already processed. MUST be called before analysing an article.",
         json_text::<CheckArticleResponse>,
         |verity, req: CheckArticleRequest| {
             Box::pin(async move { verity.watch().await?.check_article(&req).await })
@@ -28,7 +28,7 @@ pub(crate) fn log_article(_: &ToolOptions) -> Tool {
     Tool::new(
         "log_article",
         "Log an analysed article",
-        "Enregistre un article analysé dans la base. DOIT être appelé après chaque analyse complète.",
+        "Logs an analysed article in the database. MUST be called after each complete analysis.",
         json_text::<LogArticleResponse>,
         |verity, req: LogArticleRequest| {
             Box::pin(async move { verity.watch().await?.log_article(req).await })
@@ -45,7 +45,7 @@ pub(crate) fn get_articles(_: &ToolOptions) -> Tool {
     Tool::new(
         "get_articles",
         "Recent articles",
-        "Récupère les articles récents pour fournir du contexte. Utiliser pour éviter les répétitions et comprendre les tendances.",
+        "Gets recent articles for context. Use it to avoid repeating topics and to follow trends.",
         json_text::<ArticlesResponse>,
         |verity, req: GetArticlesRequest| {
             Box::pin(async move { verity.watch().await?.get_articles(&req).await })
@@ -59,7 +59,7 @@ pub(crate) fn log_veille_decision(_: &ToolOptions) -> Tool {
     Tool::new(
         "log_veille_decision",
         "Log a decision for the audit",
-        "Enregistre une décision d'analyse pour l'audit. DOIT être appelé après chaque décision importante.",
+        "Logs an analysis decision for the audit. MUST be called after every important decision.",
         json_text::<LogDecisionResponse>,
         |verity, req: LogDecisionRequest| {
             Box::pin(async move { verity.watch().await?.log_decision(req).await })
@@ -73,7 +73,7 @@ pub(crate) fn get_veille_decisions(_: &ToolOptions) -> Tool {
     Tool::new(
         "get_veille_decisions",
         "Read the decision audit log",
-        "Relit le journal d'audit des décisions de veille, par article et/ou par période (les plus anciennes d'abord).",
+        "Reads the watch decision audit log back, by article and/or time window (oldest first).",
         json_text::<WatchDecisionsResponse>,
         |verity, req: GetWatchDecisionsRequest| {
             Box::pin(async move { verity.watch().await?.decisions(&req).await })

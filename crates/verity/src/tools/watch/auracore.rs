@@ -34,38 +34,38 @@ macro_rules! watch_tool {
 }
 
 watch_tool!(create_project, "Create a project",
-    "Crée un projet (nom, description, statut, tags) et renvoie le projet créé avec son id.",
+    "Creates a project (name, description, status, tags) and returns it with its id.",
     CreateProjectRequest => Project, WRITES, |w, req| w.create_project(req));
 watch_tool!(list_projects, "List projects",
-    "Liste les projets, éventuellement filtrés par statut.",
+    "Lists projects, optionally filtered by status.",
     ListProjectsRequest => ProjectsResponse, READS, |w, req| w.list_projects(&req));
 watch_tool!(get_project, "Project overview",
-    "Renvoie un projet avec ses tâches, le nombre d'entrées de contexte et ses décisions récentes.",
+    "Returns a project with its tasks, its number of context entries and its recent decisions.",
     ProjectRef => ProjectOverview, READS, |w, req| w.get_project(&req));
 watch_tool!(update_project, "Update a project",
-    "Modifie un projet : seuls les champs donnés changent.",
+    "Updates a project: only the given fields change.",
     UpdateProjectRequest => Project, ToolHints { idempotent: true, ..WRITES }, |w, req| w.update_project(req));
 watch_tool!(store_context, "Store project context",
-    "Enregistre un texte de contexte dans un projet (retrouvable ensuite par query_context).",
+    "Stores a context text in a project (found later by query_context).",
     StoreContextRequest => StoreContextResponse, WRITES, |w, req| w.store_context(req));
 watch_tool!(query_context, "Query project context",
-    "Recherche les entrées de contexte d'un projet les plus pertinentes pour une requête.",
+    "Finds a project's context entries most relevant to a query.",
     QueryContextRequest => QueryContextResponse, READS, |w, req| w.query_context(&req));
 watch_tool!(delete_context, "Delete project context",
-    "Supprime une entrée de contexte par son id.",
+    "Deletes a context entry by its id.",
     DeleteContextRequest => DeleteContextResponse, WRITES, |w, req| w.delete_context(&req));
 watch_tool!(create_task, "Create a task",
-    "Crée une tâche dans un projet (priorité, statut, dépendances vers d'autres tâches du projet).",
+    "Creates a task in a project (priority, status, dependencies on other tasks of the project).",
     CreateTaskRequest => Task, WRITES, |w, req| w.create_task(req));
 watch_tool!(update_task, "Update a task",
-    "Modifie une tâche : seuls les champs donnés changent ; les cycles de dépendances sont refusés.",
+    "Updates a task: only the given fields change; dependency cycles are refused.",
     UpdateTaskRequest => Task, ToolHints { idempotent: true, ..WRITES }, |w, req| w.update_task(req));
 watch_tool!(get_next_tasks, "Next tasks",
-    "Renvoie les prochaines tâches prêtes d'un projet (dépendances terminées), en cours d'abord puis par priorité.",
+    "Returns a project's next ready tasks (dependencies done), in-progress first, then by priority.",
     NextTasksRequest => NextTasksResponse, READS, |w, req| w.get_next_tasks(&req));
 watch_tool!(log_decision, "Log a project decision",
-    "Enregistre une décision de projet (avec justification et alternatives envisagées).",
+    "Logs a project decision (with its reasoning and the alternatives considered).",
     LogProjectDecisionRequest => LogDecisionResponse, WRITES, |w, req| w.log_project_decision(req));
 watch_tool!(get_decisions, "Project decisions",
-    "Renvoie les décisions récentes d'un projet.",
+    "Returns a project's recent decisions.",
     GetProjectDecisionsRequest => ProjectDecisionsResponse, READS, |w, req| w.get_project_decisions(&req));

@@ -1,7 +1,7 @@
 //! The tools of seed 000: the technology watch (rules, scoring, articles,
 //! decisions, web search, page extraction, fact verification) and the
-//! AuraCore project tools, with the seed's names, descriptions and input
-//! schemas. Each one calls [`crate::Verity::watch`].
+//! AuraCore project tools, with the seed's names and input schemas (their
+//! descriptions in English). Each one calls [`crate::Verity::watch`].
 
 pub(super) mod articles;
 pub(super) mod auracore;

@@ -10,7 +10,7 @@ pub(crate) fn get_veille_rules(_: &ToolOptions) -> Tool {
     Tool::new(
         "get_veille_rules",
         "Relevance rules",
-        "Récupère les règles de pertinence pour scorer les articles. DOIT être appelé avant toute analyse.",
+        "Gets the relevance rules used to score articles. MUST be called before any analysis.",
         json_text::<RulesResponse>,
         |verity, req: GetRulesRequest| {
             Box::pin(async move { verity.watch().await?.get_rules(&req).await })
@@ -24,7 +24,7 @@ pub(crate) fn update_veille_rule(_: &ToolOptions) -> Tool {
     Tool::new(
         "update_veille_rule",
         "Create or replace a relevance rule",
-        "Ajoute ou modifie une règle de pertinence",
+        "Adds or replaces a relevance rule.",
         json_text::<UpdateRuleResponse>,
         |verity, req: RuleUpdate| {
             Box::pin(async move { verity.watch().await?.update_rule(req).await })
@@ -41,9 +41,9 @@ pub(crate) fn score_article(_: &ToolOptions) -> Tool {
     Tool::new(
         "score_article",
         "Score an article against the rules",
-        "Calcule le score de référence d'un article à partir des règles de pertinence \
-         (base + modificateurs des règles qui correspondent, borné à 0…max), avec les règles \
-         et les mots qui ont correspondu. Le score du LLM doit se justifier par rapport à celui-ci.",
+        "Computes an article's reference score from the relevance rules \
+         (base + the modifiers of the rules that match, clamped to 0…max), with the rules \
+         and words that matched. The LLM's own score must be justified against it.",
         json_text::<ScoreResult>,
         |verity, req: ScoreRequest| {
             Box::pin(async move { verity.watch().await?.score_article(&req).await })

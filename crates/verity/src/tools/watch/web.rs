@@ -12,7 +12,7 @@ pub(crate) fn web_search(_: &ToolOptions) -> Tool {
     Tool::new(
         "web_search",
         "Web search",
-        "Recherche des informations sur le web. Utiliser pour vérifier des faits ou trouver des sources complémentaires.",
+        "Searches the web. Use it to check facts or find further sources.",
         json_text::<WebSearchResponse>,
         |verity, req: WebSearchRequest| {
             Box::pin(async move { verity.watch().await?.web_search(&req).await })
@@ -26,7 +26,7 @@ pub(crate) fn crawl_url(_: &ToolOptions) -> Tool {
     Tool::new(
         "crawl_url",
         "Extract a web page",
-        "Extrait le contenu textuel propre d'une page web. Utiliser pour obtenir le texte complet d'un article.",
+        "Extracts the clean text of a web page. Use it to get an article's full text.",
         json_text::<CrawlResponse>,
         |verity, req: CrawlRequest| {
             Box::pin(async move { verity.watch().await?.crawl_url(&req).await })
@@ -40,7 +40,7 @@ pub(crate) fn verify_fact(_: &ToolOptions) -> Tool {
     Tool::new(
         "verify_fact",
         "Verify a factual claim",
-        "Vérifie si une affirmation est vraie en recherchant des sources. Utiliser pour éviter de propager des informations incorrectes.",
+        "Checks whether a claim is true by searching and reading sources. Use it to avoid spreading incorrect information.",
         json_text::<VerifyFactResponse>,
         |verity, req: VerifyFactRequest| {
             Box::pin(async move { verity.watch().await?.verify_fact(&req).await })
