@@ -1,6 +1,9 @@
-// Types of the `verity` Node package (hand-written; checked by `tsc --noEmit`
+// Types of the `verity-ai` Node package (hand-written; checked by `tsc --noEmit`
 // against test/typed-sample.ts in scripts/test-node.sh). Results are plain
-// objects in Verity's JSON schema (snake_case keys, as in the CLI's --json).
+// objects of Verity's result types with camelCase keys (the same shapes
+// Python exposes as snake_case attributes); user data (`metadata`, an
+// event's `content`) is kept as written. `callTool` answers the registry's
+// JSON as MCP clients see it (snake_case).
 
 export type SearchMode = 'lexical' | 'dense' | 'hybrid'
 
@@ -20,19 +23,28 @@ export interface Document {
 
 export interface Chunk {
   id: string
-  doc_uid: string
+  docUid: string
   index: number
   text: string
   /** Byte offsets in the document content (UTF-8). */
   start: number
   end: number
-  heading_path: string[]
-  token_count: number
+  headingPath: string[]
+  tokenCount: number
 }
 
 export type DocumentMeta = Omit<Document, 'content'>
 
 export interface Hit {
+  /** The document's uid (also `doc.uid`). */
+  uid: string
+  /** The chunk's id (also `chunk.id`). */
+  chunkId: string
+  /** The chunk's text (also `chunk.text`). */
+  text: string
+  title?: string | null
+  source: string
+  url?: string | null
   chunk: Chunk
   doc: DocumentMeta
   score: number
@@ -45,14 +57,14 @@ export interface Hit {
 export interface SearchResults {
   hits: Hit[]
   mode: SearchMode
-  not_enough_evidence: boolean
+  notEnoughEvidence: boolean
   notes?: string[]
 }
 
 export interface Citation {
   index: number
-  chunk_id: string
-  doc_uid: string
+  chunkId: string
+  docUid: string
   source: string
   title?: string
   url?: string
@@ -65,11 +77,11 @@ export interface Answer {
   citations: Citation[]
   confidence: number
   degraded: boolean
-  not_enough_evidence: boolean
-  invalid_citations?: number[]
+  notEnoughEvidence: boolean
+  invalidCitations?: number[]
   model: string
   cached: boolean
-  timings: { retrieval_ms: number; rerank_ms: number; generation_ms: number; total_ms: number }
+  timings: { retrievalMs: number; rerankMs: number; generationMs: number; totalMs: number }
   notes?: string[]
 }
 
@@ -79,7 +91,7 @@ export interface IngestReport {
   unchanged: number
   chunks: number
   rejected: string[]
-  lexical_only: boolean
+  lexicalOnly: boolean
   seconds: number
   bytes: number
   /** Unchanged documents re-chunked and re-embedded because they were indexed with other settings. */
@@ -91,10 +103,10 @@ export interface IngestOutcome {
   replaced: number
   unchanged: number
   chunks: number
-  read_errors: string[]
+  readErrors: string[]
   rejected: string[]
-  skipped_files: string[]
-  lexical_only: boolean
+  skippedFiles: string[]
+  lexicalOnly: boolean
   embedder: string | null
   seconds: number
   bytes: number
@@ -103,7 +115,7 @@ export interface IngestOutcome {
 }
 
 export interface Stats {
-  store: { backend: string; index: string; documents: number; chunks: number; vectors: number; embedder?: string | null; size_bytes?: number | null }
+  store: { backend: string; index: string; documents: number; chunks: number; vectors: number; embedder?: string | null; sizeBytes?: number | null }
   embedder: string | null
   generator: string
   home: string
@@ -190,27 +202,27 @@ export interface CheckRequest {
 /** One cited claim and its verdict. */
 export interface CheckResult {
   claim: string
-  citation_ref: string
-  citation_type: 'url' | 'doi' | 'arxiv' | 'bibliography' | 'footnote' | 'author_year'
-  source_url?: string
+  citationRef: string
+  citationType: 'url' | 'doi' | 'arxiv' | 'bibliography' | 'footnote' | 'author_year'
+  sourceUrl?: string
   verdict: Verdict
   confidence: number
   explanation: string
   /** A sentence that occurs verbatim in the fetched source. */
-  source_quote?: string
-  quote_context?: { before: string; quote: string; after: string; start: number; end: number }
+  sourceQuote?: string
+  quoteContext?: { before: string; quote: string; after: string; start: number; end: number }
   location: { line: number; start: number; end: number }
   judge: string
   checks?: string[]
-  elapsed_ms: number
+  elapsedMs: number
 }
 
 /** The report of `check` (the seed's JSON shape). */
 export interface CheckReport {
   document?: string
-  summary: { total: number; supported: number; issues: number; partial: number; not_supported: number; inconclusive: number; unavailable: number; message: string }
+  summary: { total: number; supported: number; issues: number; partial: number; notSupported: number; inconclusive: number; unavailable: number; message: string }
   results: CheckResult[]
-  statistics: { claims: number; distinct_sources: number; sources_fetched: number; judge: string; elapsed_ms: number; ms_per_citation: number; judge_tokens: number; [key: string]: unknown }
+  statistics: { claims: number; distinctSources: number; sourcesFetched: number; judge: string; elapsedMs: number; msPerCitation: number; judgeTokens: number; [key: string]: unknown }
   cancelled: boolean
 }
 
@@ -223,9 +235,9 @@ export interface MemoryEvent {
   metadata: Record<string, unknown>
   embedding: number[] | null
   /** L2 distance to the query vector (lower = more similar), vector searches only. */
-  similarity_score: number | null
-  rank_score?: number
-  expires_at?: string
+  similarityScore: number | null
+  rankScore?: number
+  expiresAt?: string
 }
 
 export interface NewMemoryEvent {
@@ -235,7 +247,7 @@ export interface NewMemoryEvent {
   embedding?: number[] | null
   /** ISO 8601 with a zone (default: now). */
   timestamp?: string | null
-  expires_at?: string | null
+  expiresAt?: string | null
 }
 
 export type MemorySearchMode = 'vector' | 'lexical' | 'hybrid' | 'metadata-only'
@@ -244,11 +256,11 @@ export type MemorySearchMode = 'vector' | 'lexical' | 'hybrid' | 'metadata-only'
 export interface MemoryPage {
   data: MemoryEvent[]
   meta: {
-    total_hits: number | null
+    totalHits: number | null
     limit: number
     offset: number
     mode: MemorySearchMode
-    threshold_fallback: boolean
+    thresholdFallback: boolean
     notes?: string[]
   }
 }
@@ -330,25 +342,25 @@ export interface ResearchReference {
 
 /** The checked report of `research` (the api's `ResearchResponse`). */
 export interface ResearchReport {
-  run_dir: string
+  runDir: string
   /** The note in Markdown, ending with its references. */
   markdown: string
   coverage: number
-  supported_share: number
-  cited_sentences: number
-  supported_sentences: number
+  supportedShare: number
+  citedSentences: number
+  supportedSentences: number
   themes: ThemeCoverage[]
   writer: string
   judge: string
   degraded: boolean
   missing: string[]
   notes: string[]
-  tasks_ok: number
-  tasks_failed: number
-  tasks_skipped: number
+  tasksOk: number
+  tasksFailed: number
+  tasksSkipped: number
   planner: 'deterministic' | 'llm' | 'llm_fell_back'
-  plan_attempts: number
-  unresolved_citations: number
+  planAttempts: number
+  unresolvedCitations: number
   references: ResearchReference[]
   timings: { step: string; ms: number }[]
 }
@@ -360,7 +372,7 @@ export interface KnowledgeEntry {
   title: string
   keywords: string[]
   summary: string
-  file_id?: string
+  fileId?: string
 }
 
 /** What `addReference` adds: exactly one of `url` or `filename`. */
@@ -379,7 +391,7 @@ export interface AddReferenceResult {
   entry: KnowledgeEntry
   downloaded: boolean
   indexed: boolean
-  enriched_by: string
+  enrichedBy: string
 }
 
 export type RuleKind = 'include' | 'exclude' | 'boost'
@@ -389,14 +401,14 @@ export type DecisionLlm = 'qwen' | 'phi'
 export type DecisionType = 'score' | 'validate' | 'reject' | 'verify_fact'
 export type FactVerdict = 'SUPPORTED' | 'NOT_SUPPORTED' | 'PARTIAL' | 'INCONCLUSIVE' | 'SOURCE_UNAVAILABLE'
 
-export interface ScoringGuide { base_score: number; min_valid_score: number; max_score: number }
+export interface ScoringGuide { baseScore: number; minValidScore: number; maxScore: number }
 
 /** A relevance rule of the watch. */
 export interface RelevanceRule {
   name: string
   type: RuleKind
   keywords: string[]
-  score_modifier: number
+  scoreModifier: number
   priority: RulePriority
   active: boolean
   description?: string
@@ -414,26 +426,26 @@ export interface RuleUpdate {
   description?: string
 }
 
-export interface RulesResponse { rules: RelevanceRule[]; scoring_guide: ScoringGuide }
+export interface RulesResponse { rules: RelevanceRule[]; scoringGuide: ScoringGuide }
 export interface UpdateRuleResponse { updated: boolean; created: boolean; rule: RelevanceRule }
 
 export interface RuleMatch {
   rule: string
   type: RuleKind
   priority: RulePriority
-  score_modifier: number
+  scoreModifier: number
   keywords: { keyword: string; count: number; fields: ('title' | 'content' | 'url')[] }[]
 }
 
 /** `scoreArticle`: base score plus the matched rules' modifiers, clamped, explained. */
 export interface ScoreResult {
   score: number
-  raw_score: number
+  rawScore: number
   valid: boolean
   excluded: boolean
-  matched_rules: RuleMatch[]
+  matchedRules: RuleMatch[]
   explanation: string[]
-  scoring_guide: ScoringGuide
+  scoringGuide: ScoringGuide
   truncated?: boolean
 }
 
@@ -442,17 +454,17 @@ export interface ArticleBrief {
   title: string
   url: string
   source: string
-  processed_at: string
-  qwen_score?: number
-  phi_validated: boolean
+  processedAt: string
+  qwenScore?: number
+  phiValidated: boolean
 }
 
 export interface CheckArticleResult {
   exists: boolean
   article?: ArticleBrief
-  matched_by?: 'url' | 'same_content' | 'near_duplicate'
+  matchedBy?: 'url' | 'same_content' | 'near_duplicate'
   distance?: number
-  canonical_url: string
+  canonicalUrl: string
   message: string
 }
 
@@ -476,36 +488,36 @@ export interface LogArticleRequest {
 
 export interface LogArticleResult {
   logged: boolean
-  article_id: string
+  articleId: string
   created: boolean
-  duplicate_of?: string
-  canonical_url: string
+  duplicateOf?: string
+  canonicalUrl: string
   ingested?: boolean
-  ingest_error?: string
+  ingestError?: string
 }
 
 /** A logged article. */
 export interface Article {
   id: string
   url: string
-  canonical_url: string
+  canonicalUrl: string
   aliases?: string[]
   title: string
   source: string
-  source_type: SourceType
-  qwen_score?: number
-  qwen_keywords: string[]
-  phi_validated: boolean
-  phi_confidence?: number
-  summary_fr?: string
+  sourceType: SourceType
+  qwenScore?: number
+  qwenKeywords: string[]
+  phiValidated: boolean
+  phiConfidence?: number
+  summaryFr?: string
   impact?: string
   hashtags: string[]
-  linkedin_draft?: string
-  content_sha1?: string
+  linkedinDraft?: string
+  contentSha1?: string
   simhash?: number
-  word_count?: number
-  processed_at: string
-  updated_at: string
+  wordCount?: number
+  processedAt: string
+  updatedAt: string
 }
 
 export interface ArticlesResponse { articles: Article[]; total: number; period: string }
@@ -520,19 +532,19 @@ export interface LogDecisionRequest {
   toolsUsed?: string[]
 }
 
-export interface LogDecisionResult { logged: boolean; decision_id: string; created_at: string }
+export interface LogDecisionResult { logged: boolean; decisionId: string; createdAt: string }
 
 /** An entry of the decision audit log. */
 export interface WatchDecision {
   id: string
-  article_id?: string
+  articleId?: string
   llm: DecisionLlm
-  decision_type: DecisionType
+  decisionType: DecisionType
   decision: string
   confidence?: number
   reasoning?: string
-  tools_used: string[]
-  created_at: string
+  toolsUsed: string[]
+  createdAt: string
 }
 
 export interface WatchDecisionsResponse { decisions: WatchDecision[]; total: number }
@@ -540,15 +552,15 @@ export interface WatchDecisionsResponse { decisions: WatchDecision[]; total: num
 export interface WebSearchResponse {
   query: string
   results: { title: string; url: string; snippet: string; source: string }[]
-  total_found: number
+  totalFound: number
 }
 
 export interface CrawlResponse {
   url: string
   title: string
   content: string
-  word_count: number
-  extracted_at: string
+  wordCount: number
+  extractedAt: string
   truncated?: boolean
   paywalled?: boolean
   links?: { text: string; url: string }[]
@@ -561,7 +573,7 @@ export interface VerifyFactResult {
   verdict: FactVerdict
   sources: { url: string; excerpt: string; title?: string; verdict: FactVerdict; confidence: number }[]
   summary: string
-  not_enough_evidence: boolean
+  notEnoughEvidence: boolean
   searched?: string
   unavailable?: { url: string; code: string; error: string }[]
   judge: string
@@ -595,54 +607,54 @@ export interface Project {
   description?: string
   status: ProjectStatus
   tags: string[]
-  created_at: string
-  updated_at: string
+  createdAt: string
+  updatedAt: string
 }
 
 /** A piece of project context. */
 export interface ContextEntry {
   id: string
-  project_id: string
+  projectId: string
   title?: string
   content: string
   tags: string[]
-  created_at: string
+  createdAt: string
 }
 
 /** A project task; `depends_on` holds ids of tasks of the same project. */
 export interface Task {
   id: string
-  project_id: string
+  projectId: string
   title: string
   description?: string
   priority: RulePriority
   status: TaskStatus
-  depends_on: string[]
-  created_at: string
-  updated_at: string
+  dependsOn: string[]
+  createdAt: string
+  updatedAt: string
 }
 
 /** A decision recorded on a project. */
 export interface ProjectDecision {
   id: string
-  project_id: string
+  projectId: string
   decision: string
   reasoning?: string
   alternatives: string[]
   tags: string[]
-  created_at: string
+  createdAt: string
 }
 
 export interface ProjectsResponse { projects: Project[]; total: number }
-export interface ProjectOverview { project: Project; tasks: Task[]; context_entries: number; recent_decisions: ProjectDecision[] }
-export interface StoreContextResult { stored: boolean; context_id: string; indexed?: boolean }
+export interface ProjectOverview { project: Project; tasks: Task[]; contextEntries: number; recentDecisions: ProjectDecision[] }
+export interface StoreContextResult { stored: boolean; contextId: string; indexed?: boolean }
 /** `queryContext`: best entries first; `ran` says how they were ranked (`index`: the store's retrieval). */
 export interface QueryContextResult {
   results: { entry: ContextEntry; score: number }[]
   ran: 'index' | 'lexical'
   degraded?: string
 }
-export interface DeleteContextResult { deleted: boolean; context_id: string }
+export interface DeleteContextResult { deleted: boolean; contextId: string }
 /** `getNextTasks`: ready tasks (in progress first, then by priority, then oldest), and how many wait on dependencies or are blocked. */
 export interface NextTasksResult { tasks: Task[]; waiting: number; blocked: number }
 export interface ProjectDecisionsResponse { decisions: ProjectDecision[]; total: number }
@@ -673,6 +685,8 @@ export class Verity {
   ingestPaths(paths: string[], strict?: boolean): Promise<IngestOutcome>
   search(query: string, options?: SearchOptions): Promise<SearchResults>
   ask(question: string, options?: AskOptions): Promise<Answer>
+  /** Answer a question, streaming: `for await (const text of stream)`, then `stream.answer`. */
+  askStream(question: string, options?: AskOptions): AnswerStream
   get(uid: string): Promise<Document | null>
   delete(uids: string[]): Promise<number>
   stats(): Promise<Stats>
@@ -694,16 +708,28 @@ export class Verity {
   callTool(name: string, args?: Record<string, unknown>): Promise<any>
   readonly notes: string[]
   readonly home: string
+  /** Flush the store and release it; later calls reject. */
+  close(): Promise<void>
+  readonly closed: boolean
+  /** `await using store = await Verity.open(...)` closes the store at the end of the block. */
+  [Symbol.asyncDispose](): Promise<void>
+}
+
+/** The text of an answer as it is generated; `answer` is set once iterated to the end. */
+export class AnswerStream implements AsyncIterable<string> {
+  private constructor(native: unknown)
+  [Symbol.asyncIterator](): AsyncIterator<string>
+  answer: Answer | null
 }
 
 /** How each error code is reported by each host (`verity::api::error`). */
 export interface ErrorMapping {
   code: string
-  js_code: string
-  exit_code: number
-  http_status: number
-  python_class: string
-  jsonrpc_code: number
+  jsCode: string
+  exitCode: number
+  httpStatus: number
+  pythonClass: string
+  jsonrpcCode: number
 }
 
 /** The error table shared by every host. */

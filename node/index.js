@@ -1,7 +1,10 @@
 'use strict'
-// Loader and thin promise API over the native addon (bindings/node).
-// The only logic here is error mapping: native rejections carry
-// `VERITY:<code>:<transient>:<message>` and become `VerityError`s.
+// Loader and thin promise API over the native addon (bindings/node), the
+// CommonJS entry point of the `verity-ai` package (`index.mjs` is the ES
+// module one). The only logic here is error mapping — native rejections
+// carry `VERITY:<code>:<transient>:<message>` and become `VerityError`s —
+// and the JavaScript protocols: async iteration of a streamed answer and
+// `Symbol.asyncDispose` for `await using`.
 
 const path = require('node:path')
 
@@ -69,6 +72,23 @@ class Verity {
   ingestPaths(paths, strict) { return call(() => this.#native.ingestPaths(paths, strict)) }
   search(query, options) { return call(() => this.#native.search(query, options)) }
   ask(question, options) { return call(() => this.#native.ask(question, options)) }
+  /**
+   * Answer a question, streaming: `for await (const text of stream)` gives the
+   * text as it is generated, then `stream.answer` is the final answer.
+   */
+  askStream(question, options) {
+    let native
+    try {
+      native = this.#native.askStream(question, options)
+    } catch (e) {
+      throw toError(e)
+    }
+    return new AnswerStream(native)
+  }
+  /** Flush the store and release it; later calls reject. `await using store = await Verity.open(...)` closes it. */
+  close() { return call(() => this.#native.close()) }
+  get closed() { return this.#native.closed }
+  [Symbol.asyncDispose]() { return this.close() }
   get(uid) { return call(() => this.#native.get(uid)) }
   delete(uids) { return call(() => this.#native.delete(uids)) }
   stats() { return call(() => this.#native.stats()) }
@@ -132,6 +152,27 @@ class Verity {
   get home() { return this.#native.home }
 }
 
+/** The text of an answer as it is generated; `answer` is the final answer once iterated to the end. */
+class AnswerStream {
+  #native
+  answer = null
+  constructor(native) { this.#native = native }
+  async *[Symbol.asyncIterator]() {
+    for (;;) {
+      const text = await call(() => this.#native.next())
+      if (text === null) break
+      yield text
+    }
+    this.answer = this.#native.answer()
+  }
+}
+
+// `Symbol.asyncDispose` is standard from Node 24 (and TypeScript's `await using`
+// needs it); older versions get the well-known symbol registered here.
+if (typeof Symbol.asyncDispose !== 'symbol') {
+  Object.defineProperty(Symbol, 'asyncDispose', { value: Symbol.for('Symbol.asyncDispose') })
+}
+
 function fetch(target, options) {
   return call(() => native.fetch(target, options && options.allowPrivate))
 }
@@ -141,4 +182,4 @@ function errorTable() {
   return native.errorTable()
 }
 
-module.exports = { Verity, VerityError, fetch, errorTable }
+module.exports = { Verity, VerityError, AnswerStream, fetch, errorTable }

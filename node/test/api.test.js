@@ -27,7 +27,7 @@ test('ingest, re-ingest is a no-op', async () => {
   const r = await s.ingest(DOCS)
   assert.equal(r.inserted, 3)
   assert.ok(r.chunks >= 3)
-  assert.equal(r.lexical_only, true)
+  assert.equal(r.lexicalOnly, true)
   const again = await s.ingest(DOCS)
   assert.equal(again.unchanged, 3)
   assert.equal(again.reprocessed, 0)
@@ -66,12 +66,12 @@ test('ask answers with citations or says evidence is thin', async () => {
   const s = await filled()
   const a = await s.ask('What is the proportional fee rate of a Lightning channel?', { mode: 'lexical' })
   assert.ok(a.model)
-  if (!a.not_enough_evidence) {
+  if (!a.notEnoughEvidence) {
     assert.ok(a.citations.length > 0)
     assert.ok(a.text.includes(`[${a.citations[0].index}]`))
   }
   const none = await s.ask('zebra migration patterns in the serengeti', { mode: 'lexical', noCache: true })
-  assert.equal(none.not_enough_evidence, true)
+  assert.equal(none.notEnoughEvidence, true)
   assert.deepEqual(none.citations, [])
 })
 
@@ -90,11 +90,11 @@ test('ingestPaths and strict mode', async () => {
   const s = await Verity.open({ home: tmpHome(), embedder: 'none' })
   const out = await s.ingestPaths([DATA])
   assert.ok(out.inserted >= 8)
-  assert.deepEqual(out.read_errors, [])
+  assert.deepEqual(out.readErrors, [])
   const bad = path.join(tmpHome(), 'bad.jsonl')
   fs.writeFileSync(bad, '{"uid":"ok","content":"fine"}\n{not json\n')
   const lenient = await s.ingestPaths([bad])
-  assert.equal(lenient.read_errors.length, 1)
+  assert.equal(lenient.readErrors.length, 1)
   await assert.rejects(s.ingestPaths([bad], true), VerityError)
 })
 
@@ -107,7 +107,7 @@ test('fetch parses a local file', async () => {
 test('local model: dense search', { skip: !fs.existsSync(modelDir()) && `local model missing at ${modelDir()}` }, async () => {
   const s = await Verity.open({ home: tmpHome(), embedder: `local:${modelDir()}` })
   const r = await s.ingest(DOCS)
-  assert.equal(r.lexical_only, false)
+  assert.equal(r.lexicalOnly, false)
   const res = await s.search('how much does forwarding a payment cost', { mode: 'dense', k: 3 })
   assert.equal(res.mode, 'dense')
   assert.ok(['fees-1', 'fr-1'].includes(res.hits[0].doc.uid))

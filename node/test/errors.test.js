@@ -101,7 +101,7 @@ test('errors follow the shared error table', async () => {
     () => s.delete(['']),
   ]
   for (const call of cases) {
-    await assert.rejects(call(), (e) => e instanceof VerityError && table.has(e.code) && table.get(e.code).js_code === e.code)
+    await assert.rejects(call(), (e) => e instanceof VerityError && table.has(e.code) && table.get(e.code).jsCode === e.code)
   }
   await assert.rejects(s.search('fees', { k: 0 }), (e) => /between 1 and 1000/.test(e.message))
 })

@@ -16,10 +16,10 @@ test('memory: add, get, search, updateMetadata, delete', async () => {
   assert.equal((await memory.get(a.id)).metadata.event_type, 'decision')
   let page = await memory.search({ vectorQuery: [1, 0, 0, 0] })
   assert.equal(page.data[0].id, a.id)
-  assert.ok(page.data[0].similarity_score < 0.1)
+  assert.ok(page.data[0].similarityScore < 0.1)
   page = await memory.search({ filterMetadata: { tags: ['b'] }, tsStart: '2025-01-01T00:00:00Z' })
   assert.deepEqual(page.data.map((e) => e.id), [a.id])
-  assert.equal(page.meta.total_hits, 1)
+  assert.equal(page.meta.totalHits, 1)
   const upd = await memory.updateMetadata(a.id, { reviewed: true })
   assert.deepEqual(upd.metadata, { event_type: 'decision', tags: ['a', 'b'], reviewed: true })
   await memory.delete(b.id)
@@ -41,13 +41,13 @@ test('memory: bad input is a VerityError naming the field', async () => {
   for (const [call, field] of cases) {
     await assert.rejects(call(), (e) => e instanceof VerityError && e.code === 'invalid_input' && e.message.includes(field), field)
   }
-  assert.equal((await memory.search({ limit: 100 })).meta.total_hits, 1)
+  assert.equal((await memory.search({ limit: 100 })).meta.totalHits, 1)
 })
 
 test('memory: remember, recall, forget', async () => {
   const { memory } = await Verity.open({ home: tmpHome(), embedder: 'none' })
   const ev = await memory.remember('We chose SQLite for the demo', { metadata: { session_id: 's1' }, ttlSeconds: 3600 })
-  assert.ok(ev.expires_at)
+  assert.ok(ev.expiresAt)
   await memory.remember('SQLite again, other session', { metadata: { session_id: 's2' } })
   const page = await memory.recall({ query: 'SQLite', filterMetadata: { session_id: 's1' } })
   assert.deepEqual(page.data.map((e) => e.id), [ev.id])

@@ -20,7 +20,7 @@ test('a store on Redis through the same API', async (t) => {
     assert.ok(res.notes.some((n) => n.includes('lexical')))
     const q = 'How is the fee rate of a Lightning channel expressed?'
     const first = await s.ask(q)
-    assert.equal(first.citations[0].doc_uid, 'fees-1')
+    assert.equal(first.citations[0].docUid, 'fees-1')
     assert.equal((await s.ask(q)).cached, true)
     assert.equal(await s.delete(['fees-1', 'nope']), 1)
     assert.equal((await s.ask(q)).cached, false, 'deleting a cited document busts the cached answer')

@@ -45,15 +45,15 @@ test('research: the checked report, the knowledge base, the replay', async () =>
     const r = await s.research(syllabus, { runDir, knowledgeDir: kb, allowPrivate: true })
     assert.equal(r.planner, 'deterministic')
     assert.equal(r.coverage, 1)
-    assert.equal(r.unresolved_citations, 0)
-    assert.ok(r.supported_share >= 0.95, JSON.stringify(r))
+    assert.equal(r.unresolvedCitations, 0)
+    assert.ok(r.supportedShare >= 0.95, JSON.stringify(r))
     assert.equal(r.degraded, false, r.missing.join('; '))
     assert.ok(r.markdown.split('## References')[1].includes(`${base}/agents.html`))
     assert.ok(r.references.some((x) => x.filename === 'Prompt_Engineering_for_Developers.md'))
     assert.ok(fs.existsSync(path.join(runDir, 'trace.jsonl')))
 
     const entry = await s.findByName('Prompt_Engineering_for_Developers.md', { knowledgeDir: kb })
-    assert.ok(entry && entry.summary.length > 0 && entry.file_id)
+    assert.ok(entry && entry.summary.length > 0 && entry.fileId)
     assert.equal(await s.findByName('nope.md', { knowledgeDir: kb }), null)
 
     const again = await s.research(null, { replay: true, runDir, knowledgeDir: kb })

@@ -1,5 +1,5 @@
 // Type-checked (not run) by `tsc --noEmit`: the declared API in use.
-import { Verity, VerityError, fetch, type AddReferenceResult, type Answer, type CheckReport, type Hit, type KnowledgeEntry, type ResearchReport, type SearchResults, type ScoreResult, type CheckArticleResult, type WatchDecisionsResponse, type NextTasksResult, type QueryContextResult, type Task } from '../index.js'
+import { Verity, VerityError, AnswerStream, fetch, type AddReferenceResult, type Answer, type CheckReport, type Hit, type KnowledgeEntry, type ResearchReport, type SearchResults, type ScoreResult, type CheckArticleResult, type WatchDecisionsResponse, type NextTasksResult, type QueryContextResult, type Task } from '../index.js'
 
 export async function sample(home: string): Promise<string> {
   const store: Verity = await Verity.open({ home, embedder: 'none', k: 4, minRelevance: 0.3 })
@@ -11,7 +11,7 @@ export async function sample(home: string): Promise<string> {
   const doc = await store.get('a')
   const src = await fetch('README.md')
   const report: CheckReport = await store.check({ content: 'x [1]', contentType: 'markdown', judge: 'local' })
-  const verdicts: string[] = report.results.map((r) => `${r.verdict} ${r.source_quote ?? ''}`)
+  const verdicts: string[] = report.results.map((r) => `${r.verdict} ${r.sourceQuote ?? ''}`)
   try {
     await store.search('x', { mode: 'lexical' })
   } catch (e) {
@@ -25,7 +25,7 @@ export async function research(store: Verity, syllabus: string): Promise<string>
   const refs: string[] = r.references.map((x) => x.url ?? x.filename ?? x.title)
   const entry: KnowledgeEntry | null = await store.findByName('notes.md', { knowledgeDir: 'kb' })
   const added: AddReferenceResult = await store.addReference({ filename: 'notes.md' })
-  const replayed: ResearchReport = await store.research(null, { replay: true, runDir: r.run_dir })
+  const replayed: ResearchReport = await store.research(null, { replay: true, runDir: r.runDir })
   return `${r.planner} ${r.coverage} ${refs.join()} ${entry?.title ?? ''} ${added.indexed} ${replayed.coverage}`
 }
 
@@ -33,11 +33,11 @@ export async function watch(store: Verity, url: string): Promise<string> {
   const w = store.watch
   await w.updateVeilleRule({ name: 'local-llm', type: 'include', keywords: ['ollama'], scoreModifier: 3 })
   const s: ScoreResult = await w.scoreArticle({ title: 'Ollama 0.5', url })
-  const lines: string[] = s.matched_rules.map((m) => `${m.rule} ${m.score_modifier}`).concat(s.explanation)
+  const lines: string[] = s.matchedRules.map((m) => `${m.rule} ${m.scoreModifier}`).concat(s.explanation)
   const seen: CheckArticleResult = await w.checkArticleExists({ url })
   if (!seen.exists) {
     const logged = await w.logArticle({ url, title: 'Ollama 0.5', source: 'blog', sourceType: 'rss', qwenScore: s.score })
-    await w.logVeilleDecision({ articleId: logged.article_id, llm: 'qwen', decisionType: 'score', decision: `${s.score}` })
+    await w.logVeilleDecision({ articleId: logged.articleId, llm: 'qwen', decisionType: 'score', decision: `${s.score}` })
   }
   const back: WatchDecisionsResponse = await w.getVeilleDecisions({ since: '2024-01-01T00:00:00Z' })
   return `${lines.join()} ${seen.article?.id ?? ''} ${back.total}`
@@ -52,10 +52,23 @@ export async function projects(store: Verity): Promise<string> {
   const next: NextTasksResult = await p.getNextTasks({ projectId: prj.id, limit: 3 })
   const ctx = await p.storeContext({ projectId: prj.id, content: 'SQLite by default', title: 'storage' })
   const found: QueryContextResult = await p.queryContext({ projectId: prj.id, query: 'sqlite' })
-  await p.deleteContext(ctx.context_id)
+  await p.deleteContext(ctx.contextId)
   await p.logDecision({ projectId: prj.id, decision: 'SQLite', alternatives: ['Postgres'] })
   const overview = await p.getProject(prj.id)
   const listed = await p.listProjects({ status: 'active' })
   const decisions = await p.getDecisions({ projectId: prj.id })
-  return `${next.tasks.map((t) => t.title).join()} ${found.ran} ${overview.context_entries} ${listed.total} ${decisions.total}`
+  return `${next.tasks.map((t) => t.title).join()} ${found.ran} ${overview.contextEntries} ${listed.total} ${decisions.total}`
+}
+
+export async function lifecycle(home: string): Promise<string> {
+  const store = await Verity.open({ home, embedder: 'none' })
+  const hit: Hit | undefined = (await store.search('text', { k: 1 })).hits[0]
+  const stream: AnswerStream = store.askStream('what?', { noCache: true })
+  let text = ''
+  for await (const piece of stream) text += piece
+  const final: Answer | null = stream.answer
+  const closed: boolean = store.closed
+  await store[Symbol.asyncDispose]()
+  await store.close()
+  return `${hit?.uid ?? ''} ${hit?.chunkId ?? ''} ${hit?.text ?? ''} ${text} ${final?.notEnoughEvidence ?? ''} ${closed}`
 }

@@ -31,7 +31,7 @@ test('check: verdicts with verbatim quotes; bad input is a VerityError', async (
     const r = await s.check({ content, contentType: 'markdown', allowPrivate: true, judge: 'local' })
     assert.deepEqual(r.results.map((x) => x.verdict), ['SUPPORTED', 'PARTIAL'])
     assert.equal(r.summary.supported, 1)
-    assert.ok(SOURCE.includes(r.results[0].source_quote), r.results[0].source_quote)
+    assert.ok(SOURCE.includes(r.results[0].sourceQuote), r.results[0].sourceQuote)
     assert.match(r.results[1].explanation, /78/)
 
     // Without the opt-in the loopback source is refused by the SSRF guard.

@@ -20,12 +20,12 @@ test('watch: rules round trip', async () => {
   })
   const again = await w.updateVeilleRule({ name: 'local-llm', type: 'include', keywords: ['ollama'] })
   assert.equal(again.created, false)
-  assert.equal(again.rule.score_modifier, 2)
+  assert.equal(again.rule.scoreModifier, 2)
   await w.updateVeilleRule({ name: 'crypto', type: 'exclude', keywords: ['bitcoin'] })
   const inc = await w.getVeilleRules({ type: 'include' })
   assert.deepEqual(inc.rules.map((x) => x.name), ['local-llm'])
   assert.deepEqual(inc.rules[0].keywords, ['ollama'])
-  assert.ok('base_score' in inc.scoring_guide)
+  assert.ok('baseScore' in inc.scoringGuide)
   const all = (await w.getVeilleRules()).rules.map((x) => x.name).sort()
   assert.deepEqual(all, ['crypto', 'local-llm'])
 })
@@ -35,9 +35,9 @@ test('watch: scoreArticle explains the matched rules', async () => {
   await w.updateVeilleRule({ name: 'local-llm', type: 'include', keywords: ['ollama'], scoreModifier: 3 })
   await w.updateVeilleRule({ name: 'crypto', type: 'exclude', keywords: ['bitcoin'] })
   const s = await w.scoreArticle({ title: 'Ollama 0.5 ships', content: 'Run models locally with Ollama.' })
-  assert.deepEqual(s.matched_rules.map((m) => m.rule), ['local-llm'])
-  assert.equal(s.matched_rules[0].keywords[0].count, 2)
-  assert.equal(s.raw_score, s.scoring_guide.base_score + 3)
+  assert.deepEqual(s.matchedRules.map((m) => m.rule), ['local-llm'])
+  assert.equal(s.matchedRules[0].keywords[0].count, 2)
+  assert.equal(s.rawScore, s.scoringGuide.baseScore + 3)
   assert.ok(s.explanation.some((l) => l.includes('local-llm')), s.explanation.join('\n'))
   const bad = await w.scoreArticle({ title: 'Bitcoin and Ollama' })
   assert.equal(bad.excluded, true)
@@ -55,29 +55,29 @@ test('watch: checkArticleExists finds a tracking-parameter variant; logArticle i
   const variant = 'https://blog.example.com/posts/ollama-0-5?utm_source=newsletter&id=7&utm_medium=email'
   const seen = await w.checkArticleExists({ url: variant })
   assert.equal(seen.exists, true)
-  assert.equal(seen.matched_by, 'url')
-  assert.equal(seen.article.id, first.article_id)
+  assert.equal(seen.matchedBy, 'url')
+  assert.equal(seen.article.id, first.articleId)
   const again = await w.logArticle({ url: variant, title: 'Ollama 0.5', source: 'Ollama blog', sourceType: 'rss' })
-  assert.equal(again.article_id, first.article_id)
+  assert.equal(again.articleId, first.articleId)
   assert.equal(again.created, false)
   const arts = await w.getArticles({ days: 1 })
   assert.equal(arts.total, 1)
-  assert.equal(arts.articles[0].source_type, 'rss')
+  assert.equal(arts.articles[0].sourceType, 'rss')
 })
 
 test('watch: logVeilleDecision then read back', async () => {
   const w = (await open()).watch
   const art = await w.logArticle({ url: 'https://example.org/a', title: 'A', source: 'Example', sourceType: 'hn' })
   const d = await w.logVeilleDecision({
-    articleId: art.article_id, llm: 'qwen', decisionType: 'score', decision: '8/10', confidence: 0.8,
+    articleId: art.articleId, llm: 'qwen', decisionType: 'score', decision: '8/10', confidence: 0.8,
     toolsUsed: ['score_article'],
   })
   await w.logVeilleDecision({ llm: 'phi', decisionType: 'validate', decision: 'general note' })
-  const back = await w.getVeilleDecisions({ articleId: art.article_id })
+  const back = await w.getVeilleDecisions({ articleId: art.articleId })
   assert.equal(back.total, 1)
-  assert.equal(back.decisions[0].id, d.decision_id)
-  assert.equal(back.decisions[0].decision_type, 'score')
-  assert.deepEqual(back.decisions[0].tools_used, ['score_article'])
+  assert.equal(back.decisions[0].id, d.decisionId)
+  assert.equal(back.decisions[0].decisionType, 'score')
+  assert.deepEqual(back.decisions[0].toolsUsed, ['score_article'])
   assert.equal((await w.getVeilleDecisions({ days: 1 })).total, 2)
 })
 
@@ -149,16 +149,16 @@ async function withWeb(t, fn) {
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   const base = `http://127.0.0.1:${server.address().port}`
-  const saved = [process.env.VERITY_SEARXNG_URL, process.env.VERITY_WATCH_ALLOW_PRIVATE]
+  const saved = [process.env.VERITY_SEARXNG_URL, process.env.VERITY_ALLOW_PRIVATE]
   process.env.VERITY_SEARXNG_URL = base
-  process.env.VERITY_WATCH_ALLOW_PRIVATE = '1'
+  process.env.VERITY_ALLOW_PRIVATE = '1'
   try {
     await fn({ base, searches, w: (await open()).watch })
   } finally {
     if (saved[0] === undefined) delete process.env.VERITY_SEARXNG_URL
     else process.env.VERITY_SEARXNG_URL = saved[0]
-    if (saved[1] === undefined) delete process.env.VERITY_WATCH_ALLOW_PRIVATE
-    else process.env.VERITY_WATCH_ALLOW_PRIVATE = saved[1]
+    if (saved[1] === undefined) delete process.env.VERITY_ALLOW_PRIVATE
+    else process.env.VERITY_ALLOW_PRIVATE = saved[1]
     await new Promise((resolve) => server.close(resolve))
   }
 }
@@ -166,19 +166,19 @@ async function withWeb(t, fn) {
 test('watch: webSearch returns the SearXNG results', (t) => withWeb(t, async ({ base, searches, w }) => {
   const r = await w.webSearch('wework attorney general', { numResults: 2, timeRange: 'month' })
   assert.equal(r.query, 'wework attorney general')
-  assert.equal(r.total_found, 2)
+  assert.equal(r.totalFound, 2)
   assert.deepEqual(r.results.map((x) => x.url), [`${base}/page/${WEWORK}`, `${base}/page/${DELHI}`])
   assert.equal(r.results[0].title, 'NY attorney general investigating WeWork')
   assert.match(r.results[0].snippet, /^The New York State Attorney General/)
   assert.equal(searches.at(-1).get('q'), 'wework attorney general')
   assert.equal(searches.at(-1).get('format'), 'json')
-  assert.equal((await w.webSearch('wework', { numResults: 1 })).total_found, 1)
+  assert.equal((await w.webSearch('wework', { numResults: 1 })).totalFound, 1)
 }))
 
 test('watch: crawlUrl extracts the article', (t) => withWeb(t, async ({ base, w }) => {
   const page = await w.crawlUrl(`${base}/page/${WEWORK}`)
   assert.equal(page.url, `${base}/page/${WEWORK}`)
-  assert.ok(page.word_count > 100, `${page.word_count}`)
+  assert.ok(page.wordCount > 100, `${page.wordCount}`)
   assert.match(page.title, /WeWork/)
   assert.ok(page.content.includes('A spokesperson for the NYAG declined to comment.'), page.content.slice(0, 500))
 }))
@@ -190,7 +190,7 @@ test('watch: verifyFact reads the pages and quotes them verbatim', (t) => withWe
   assert.match(r.searched, /WeWork/)
   assert.equal(r.verdict, 'SUPPORTED')
   assert.equal(r.verified, true)
-  assert.equal(r.not_enough_evidence, false)
+  assert.equal(r.notEnoughEvidence, false)
   assert.equal(r.sources[0].url, `${base}/page/${WEWORK}`)
   assert.match(r.sources[0].excerpt, /Attorney General/)
   for (const s of r.sources) {

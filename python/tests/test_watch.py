@@ -216,7 +216,7 @@ def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[Web]:
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{srv.server_address[1]}"
     monkeypatch.setenv("VERITY_SEARXNG_URL", base)
-    monkeypatch.setenv("VERITY_WATCH_ALLOW_PRIVATE", "1")
+    monkeypatch.setenv("VERITY_ALLOW_PRIVATE", "1")
     try:
         yield Web(base, searches)
     finally:

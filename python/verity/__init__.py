@@ -5,11 +5,11 @@ dense, re-ranked) and answer only from them, with citations::
 
     import verity
 
-    store = verity.Store.open("./.verity", embedder="none")
-    store.ingest([{"uid": "a", "content": "Routing fees are set by each node."}])
-    for hit in store.search("routing fees", k=3):
-        print(hit.score, hit.title, hit.text)
-    print(store.ask("How are routing fees set?").text)
+    with verity.Store.open("./.verity", embedder="none") as store:
+        store.ingest([{"uid": "a", "content": "Routing fees are set by each node."}])
+        for hit in store.search("routing fees", k=3):
+            print(hit.score, hit.title, hit.text)
+        print(store.ask("How are routing fees set?").text)
 
 Every call has an asyncio variant prefixed with ``a`` (``await store.asearch(...)``),
 to be called from a coroutine (an event loop must be running).
@@ -19,16 +19,20 @@ from __future__ import annotations
 
 from ._verity import (
     Answer,
+    AnswerStream,
     Chunk,
     Citation,
     Document,
     Event,
     EventPage,
     Hit,
+    IngestOutcome,
     Memory,
     Projects,
     SearchResults,
+    Stats,
     Store,
+    StoreStats,
     Watch,
     __version__,
     afetch,
@@ -45,6 +49,7 @@ from .errors import (
 
 __all__ = [
     "Answer",
+    "AnswerStream",
     "Chunk",
     "Citation",
     "ConfigError",
@@ -53,12 +58,15 @@ __all__ = [
     "Event",
     "EventPage",
     "Hit",
+    "IngestOutcome",
     "InvalidInput",
     "Memory",
     "NotFound",
     "Projects",
     "SearchResults",
+    "Stats",
     "Store",
+    "StoreStats",
     "Unavailable",
     "VerityError",
     "Watch",

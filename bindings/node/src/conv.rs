@@ -1,8 +1,10 @@
 //! The one place where JavaScript values meet Verity's Rust types: option
 //! objects (camelCase keys → the `verity::api` request types, unknown keys
-//! refused), results → plain JSON objects, and `verity_core::Error` → a
-//! rejection that `node/index.js` turns into a `VerityError` whose `code` is
-//! the api error table's JS code.
+//! refused), results → plain JSON objects with camelCase keys (the same
+//! serde types Python reads as attributes; user data such as `metadata` is
+//! left as it was written), and `verity_core::Error` → a rejection that
+//! `node/index.js` turns into a `VerityError` whose `code` is the api error
+//! table's JS code.
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -49,10 +51,53 @@ pub fn value<T: DeserializeOwned>(v: Value, what: &str) -> napi::Result<T> {
         .map_err(|e| napi_error("invalid_input", false, &format!("invalid {what}: {e}")))
 }
 
-/// Serialize a result to a plain JSON value (becomes a plain JS object).
+/// Serialize a result to a plain JSON value (becomes a plain JS object),
+/// its keys in camelCase ([`camel_keys`]).
 pub fn json<T: Serialize>(v: &T) -> napi::Result<Value> {
     serde_json::to_value(v)
+        .map(camel_keys)
         .map_err(|e| napi_error("internal", false, &format!("cannot serialize result: {e}")))
+}
+
+/// Keys whose values are user data, kept exactly as written (document and
+/// event metadata, an event's JSON content, tool arguments).
+const USER_DATA: &[&str] = &["metadata", "content", "arguments", "args"];
+
+/// Object keys in camelCase, recursively (`not_enough_evidence` →
+/// `notEnoughEvidence`), except inside [`USER_DATA`] values.
+pub fn camel_keys(v: Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, v)| {
+                    let v = if USER_DATA.contains(&k.as_str()) {
+                        v
+                    } else {
+                        camel_keys(v)
+                    };
+                    (to_camel(&k), v)
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(camel_keys).collect()),
+        other => other,
+    }
+}
+
+fn to_camel(k: &str) -> String {
+    let mut out = String::with_capacity(k.len());
+    let mut upper = false;
+    for (i, c) in k.chars().enumerate() {
+        if c == '_' && i > 0 {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Top-level option names in camelCase (`minRelevance`, `noCache`, `tagsAll`)
@@ -130,6 +175,40 @@ fn request<T: DeserializeOwned>(
     value(Value::Object(m), &format!("{what} options"))
 }
 
+/// The store a `NativeVerity` works on; `close()` empties it, after which
+/// every call rejects saying the store is closed.
+#[derive(Clone, Default)]
+pub struct Handle(std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<verity::Verity>>>>);
+
+impl Handle {
+    /// A handle on an open store.
+    pub fn new(v: verity::Verity) -> Self {
+        Self(std::sync::Arc::new(std::sync::Mutex::new(Some(
+            std::sync::Arc::new(v),
+        ))))
+    }
+
+    /// The open store, or the "closed" rejection.
+    pub fn get(&self) -> napi::Result<std::sync::Arc<verity::Verity>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .ok_or_else(|| {
+                napi_error(
+                    "invalid_input",
+                    false,
+                    "this store is closed: open it again with Verity.open(...)",
+                )
+            })
+    }
+
+    /// Close: the store leaves the handle.
+    pub fn take(&self) -> Option<std::sync::Arc<verity::Verity>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
 /// Await a Verity future, turning its error or panic into a rejection.
 pub async fn run<T, F>(fut: F) -> napi::Result<T>
 where
@@ -150,5 +229,25 @@ where
                 &format!("internal error (Rust panic): {what}"),
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_are_camel_case_but_user_data_is_kept() {
+        let v = serde_json::json!({
+            "not_enough_evidence": true,
+            "hits": [{"chunk": {"doc_uid": "a", "heading_path": []},
+                      "doc": {"uid": "a", "metadata": {"node_pubkey": "02ab"}}}],
+        });
+        let c = camel_keys(v);
+        assert_eq!(c["notEnoughEvidence"], true);
+        assert_eq!(c["hits"][0]["chunk"]["docUid"], "a");
+        assert!(c["hits"][0]["chunk"]["headingPath"].is_array());
+        assert_eq!(c["hits"][0]["doc"]["metadata"]["node_pubkey"], "02ab");
+        assert_eq!(to_camel("_private"), "_private");
     }
 }

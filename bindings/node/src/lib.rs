@@ -10,10 +10,9 @@ mod conv;
 mod memory;
 mod projects;
 mod research;
+mod stream;
 mod verify;
 mod watch;
-
-use std::sync::Arc;
 
 use napi::Result;
 use napi_derive::napi;
@@ -21,11 +20,12 @@ use serde_json::Value;
 use verity::api::{DeleteRequest, FetchRequest, IngestRequest};
 
 use conv::{json, run};
+use stream::NativeAnswerStream;
 
 /// An open Verity store (native side; use the `Verity` class of `index.js`).
 #[napi]
 pub struct NativeVerity {
-    inner: Arc<verity::Verity>,
+    inner: conv::Handle,
 }
 
 /// Open (or create) a store — a directory (`home`) or Redis (`url: 'redis://…'`);
@@ -34,7 +34,9 @@ pub struct NativeVerity {
 pub async fn open(opts: Option<Value>) -> Result<NativeVerity> {
     let o = conv::open_options(opts)?;
     let v = run(async move { verity::Verity::open_with(&o).await }).await?;
-    Ok(NativeVerity { inner: Arc::new(v) })
+    Ok(NativeVerity {
+        inner: conv::Handle::new(v),
+    })
 }
 
 /// The error table of `verity::api::error` (one object per error code).
@@ -60,7 +62,7 @@ impl NativeVerity {
     #[napi]
     pub async fn ingest(&self, docs: Value) -> Result<Value> {
         let docs: Vec<verity::Document> = conv::value(docs, "documents")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let req = IngestRequest::documents(docs);
         let outcome = run(async move { v.ingest(req, &|_| {}).await }).await?;
         json(&outcome)
@@ -69,7 +71,7 @@ impl NativeVerity {
     /// Read and ingest files and directories.
     #[napi]
     pub async fn ingest_paths(&self, paths: Vec<String>, strict: Option<bool>) -> Result<Value> {
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let req = IngestRequest::paths(paths, strict.unwrap_or(false));
         let out = run(async move { v.ingest(req, &|_| {}).await }).await?;
         json(&out)
@@ -79,16 +81,16 @@ impl NativeVerity {
     #[napi]
     pub async fn search(&self, query: String, opts: Option<Value>) -> Result<Value> {
         let req = conv::search_request(query, opts)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let res = run(async move { v.search(&req).await }).await?;
-        json(&res)
+        json(&verity::api::SearchResultsView::from(&res))
     }
 
     /// Answer a question from the sources, with citations.
     #[napi]
     pub async fn ask(&self, question: String, opts: Option<Value>) -> Result<Value> {
         let req = conv::ask_request(question, opts)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let ans = run(async move { v.ask(&req).await }).await?;
         json(&ans)
     }
@@ -96,7 +98,7 @@ impl NativeVerity {
     /// One document by uid, or `null`.
     #[napi]
     pub async fn get(&self, uid: String) -> Result<Value> {
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let doc = run(async move { v.get(&uid).await }).await?;
         json(&doc)
     }
@@ -104,7 +106,7 @@ impl NativeVerity {
     /// Delete documents; resolves to how many existed.
     #[napi]
     pub async fn delete(&self, uids: Vec<String>) -> Result<u32> {
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let req = DeleteRequest { uids };
         let r = run(async move { v.delete(&req).await }).await?;
         Ok(u32::try_from(r.deleted).unwrap_or(u32::MAX))
@@ -113,7 +115,7 @@ impl NativeVerity {
     /// Counts and configuration.
     #[napi]
     pub async fn stats(&self) -> Result<Value> {
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let st = run(async move { v.stats().await }).await?;
         json(&st)
     }
@@ -123,7 +125,7 @@ impl NativeVerity {
     /// and resolve to its structured response.
     #[napi]
     pub async fn call_tool(&self, name: String, args: Option<Value>) -> Result<Value> {
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let args = args.unwrap_or_default();
         run(async move { v.call_tool(&name, args).await }).await
     }
@@ -133,7 +135,7 @@ impl NativeVerity {
     #[napi]
     pub async fn bench_search(&self, query: String, n: u32, opts: Option<Value>) -> Result<f64> {
         let q = conv::search_request(query, opts)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         run(async move {
             let t = std::time::Instant::now();
             for _ in 0..n {
@@ -144,15 +146,38 @@ impl NativeVerity {
         .await
     }
 
+    /// Answer a question, streaming: the text pieces come from the
+    /// returned stream's `next()`, then its `answer()` is the final answer.
+    #[napi]
+    pub fn ask_stream(&self, question: String, opts: Option<Value>) -> Result<NativeAnswerStream> {
+        let req = conv::ask_request(question, opts)?;
+        Ok(NativeAnswerStream::start(self.inner.get()?, req))
+    }
+
+    /// Flush the store and release it; later calls reject (`close()` twice is allowed).
+    #[napi]
+    pub async fn close(&self) -> Result<()> {
+        match self.inner.take() {
+            Some(v) => run(async move { v.flush().await }).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Whether `close()` was called.
+    #[napi(getter)]
+    pub fn closed(&self) -> bool {
+        self.inner.get().is_err()
+    }
+
     /// Warnings gathered while opening.
     #[napi(getter)]
-    pub fn notes(&self) -> Vec<String> {
-        self.inner.notes().to_vec()
+    pub fn notes(&self) -> Result<Vec<String>> {
+        Ok(self.inner.get()?.notes().to_vec())
     }
 
     /// Where the store lives: its directory, or the Redis URL (password masked).
     #[napi(getter)]
-    pub fn home(&self) -> String {
-        self.inner.location()
+    pub fn home(&self) -> Result<String> {
+        Ok(self.inner.get()?.location())
     }
 }

@@ -75,7 +75,7 @@ impl NativeVerity {
     #[napi]
     pub async fn memory_add(&self, event: Value) -> Result<Value> {
         let ev = NewEvent::from_json(&event).map_err(to_napi)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let added = run(async move { v.memory_add(ev).await }).await?;
         json(&added.event)
     }
@@ -83,21 +83,21 @@ impl NativeVerity {
     /// One event by id (rejects with `not_found` when unknown or expired).
     #[napi]
     pub async fn memory_get(&self, id: String) -> Result<Value> {
-        let (v, id) = (self.inner.clone(), uuid(&id)?);
+        let (v, id) = (self.inner.get()?, uuid(&id)?);
         json(&run(async move { v.memory_get(id).await }).await?)
     }
 
     /// Delete one event (rejects with `not_found` when unknown).
     #[napi]
     pub async fn memory_delete(&self, id: String) -> Result<()> {
-        let (v, id) = (self.inner.clone(), uuid(&id)?);
+        let (v, id) = (self.inner.get()?, uuid(&id)?);
         run(async move { v.memory_delete(id).await }).await
     }
 
     /// Merge `patch` into an event's metadata.
     #[napi]
     pub async fn memory_update_metadata(&self, id: String, patch: Value) -> Result<Value> {
-        let (v, id) = (self.inner.clone(), uuid(&id)?);
+        let (v, id) = (self.inner.get()?, uuid(&id)?);
         json(&run(async move { v.memory_update_metadata(id, &patch).await }).await?)
     }
 
@@ -105,7 +105,7 @@ impl NativeVerity {
     #[napi]
     pub async fn memory_search(&self, options: Option<Value>) -> Result<Value> {
         let q = search_query(options)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.memory_search(&q).await }).await?)
     }
 
@@ -115,7 +115,7 @@ impl NativeVerity {
         let mut m = opts(options, "remember")?;
         m.insert("text".into(), Value::String(text));
         let req: RememberRequest = value(Value::Object(m), "remember options")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.remember(&req).await }).await?.event)
     }
 
@@ -123,7 +123,7 @@ impl NativeVerity {
     #[napi]
     pub async fn recall(&self, options: Option<Value>) -> Result<Value> {
         let req: RecallRequest = value(Value::Object(opts(options, "recall")?), "recall options")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.recall(&req).await }).await?)
     }
 
@@ -131,7 +131,7 @@ impl NativeVerity {
     #[napi]
     pub async fn forget(&self, options: Option<Value>) -> Result<u32> {
         let req: ForgetRequest = value(Value::Object(opts(options, "forget")?), "forget options")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let r = run(async move { v.forget(&req).await }).await?;
         Ok(u32::try_from(r.deleted).unwrap_or(u32::MAX))
     }

@@ -27,7 +27,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_create_project(&self, project: Value) -> Result<Value> {
         let req: CreateProjectRequest = request(Some(project), "createProject request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.create_project(req).await }).await?)
     }
 
@@ -35,7 +35,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_list_projects(&self, options: Option<Value>) -> Result<Value> {
         let req: ListProjectsRequest = request(options, "listProjects options")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.list_projects(&req).await }).await?)
     }
 
@@ -43,7 +43,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_get_project(&self, project_id: String) -> Result<Value> {
         let req = ProjectRef { project_id };
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.get_project(&req).await }).await?)
     }
 
@@ -51,7 +51,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_update_project(&self, update: Value) -> Result<Value> {
         let req: UpdateProjectRequest = request(Some(update), "updateProject request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.update_project(req).await }).await?)
     }
 
@@ -59,7 +59,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_store_context(&self, entry: Value) -> Result<Value> {
         let req: StoreContextRequest = request(Some(entry), "storeContext request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.store_context(req).await }).await?)
     }
 
@@ -67,7 +67,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_query_context(&self, query: Value) -> Result<Value> {
         let req: QueryContextRequest = request(Some(query), "queryContext request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.query_context(&req).await }).await?)
     }
 
@@ -75,7 +75,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_delete_context(&self, context_id: String) -> Result<Value> {
         let req = DeleteContextRequest { context_id };
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.delete_context(&req).await }).await?)
     }
 
@@ -83,7 +83,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_create_task(&self, task: Value) -> Result<Value> {
         let req: CreateTaskRequest = request(Some(task), "createTask request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.create_task(req).await }).await?)
     }
 
@@ -91,7 +91,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_update_task(&self, update: Value) -> Result<Value> {
         let req: UpdateTaskRequest = request(Some(update), "updateTask request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.update_task(req).await }).await?)
     }
 
@@ -99,7 +99,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_get_next_tasks(&self, query: Value) -> Result<Value> {
         let req: NextTasksRequest = request(Some(query), "getNextTasks request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.get_next_tasks(&req).await }).await?)
     }
 
@@ -107,7 +107,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_log_decision(&self, decision: Value) -> Result<Value> {
         let req: LogProjectDecisionRequest = request(Some(decision), "logDecision request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.log_project_decision(req).await }).await?)
     }
 
@@ -115,7 +115,7 @@ impl NativeVerity {
     #[napi]
     pub async fn projects_get_decisions(&self, query: Value) -> Result<Value> {
         let req: GetProjectDecisionsRequest = request(Some(query), "getDecisions request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.get_project_decisions(&req).await }).await?)
     }
 }

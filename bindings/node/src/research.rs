@@ -82,7 +82,7 @@ impl NativeVerity {
     ) -> Result<Value> {
         let opts = Options::parse(options, "research options")?.research();
         let syllabus = PathBuf::from(syllabus.unwrap_or_default());
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let out = run(async move {
             if !opts.replay && syllabus.as_os_str().is_empty() {
                 return Err(verity::Error::invalid_input(
@@ -104,7 +104,7 @@ impl NativeVerity {
     #[napi]
     pub async fn find_by_name(&self, filename: String, options: Option<Value>) -> Result<Value> {
         let opts = Options::parse(options, "findByName options")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let entry = run(async move {
             if filename.trim().is_empty() {
                 return Err(verity::Error::invalid_input("`filename` is empty"));
@@ -131,7 +131,7 @@ impl NativeVerity {
             allow_private: r.allow_private,
             ..ResearchOptions::default()
         };
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let out = run(async move {
             let reference = req.reference()?;
             v.add_reference(reference, &opts).await

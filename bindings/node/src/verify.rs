@@ -16,7 +16,7 @@ impl NativeVerity {
     #[napi]
     pub async fn check(&self, request: Value) -> Result<Value> {
         let req: CheckRequest = conv::value(conv::snake_keys(request, &[]), "check request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let report = run(async move { v.check(&req, &ignore_progress).await }).await?;
         json(&report)
     }

@@ -40,7 +40,7 @@ impl NativeVerity {
     #[napi]
     pub async fn watch_get_veille_rules(&self, options: Option<Value>) -> Result<Value> {
         let req: GetRulesRequest = request(options, "getVeilleRules options")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.get_rules(&req).await }).await?)
     }
 
@@ -48,7 +48,7 @@ impl NativeVerity {
     #[napi]
     pub async fn watch_update_veille_rule(&self, rule: Value) -> Result<Value> {
         let req: RuleUpdate = request(Some(rule), "updateVeilleRule request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.update_rule(req).await }).await?)
     }
 
@@ -56,7 +56,7 @@ impl NativeVerity {
     #[napi]
     pub async fn watch_score_article(&self, article: Value) -> Result<Value> {
         let req: ScoreRequest = request(Some(article), "scoreArticle request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.score_article(&req).await }).await?)
     }
 
@@ -64,7 +64,7 @@ impl NativeVerity {
     #[napi]
     pub async fn watch_check_article_exists(&self, input: Value) -> Result<Value> {
         let req: CheckArticleRequest = request(Some(input), "checkArticleExists request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.check_article(&req).await }).await?)
     }
 
@@ -72,7 +72,7 @@ impl NativeVerity {
     #[napi]
     pub async fn watch_log_article(&self, article: Value) -> Result<Value> {
         let req: LogArticleRequest = request(Some(article), "logArticle request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.log_article(req).await }).await?)
     }
 
@@ -80,7 +80,7 @@ impl NativeVerity {
     #[napi]
     pub async fn watch_get_articles(&self, options: Option<Value>) -> Result<Value> {
         let req: GetArticlesRequest = request(options, "getArticles options")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.get_articles(&req).await }).await?)
     }
 
@@ -88,7 +88,7 @@ impl NativeVerity {
     #[napi]
     pub async fn watch_log_veille_decision(&self, decision: Value) -> Result<Value> {
         let req: LogDecisionRequest = request(Some(decision), "logVeilleDecision request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.log_decision(req).await }).await?)
     }
 
@@ -96,7 +96,7 @@ impl NativeVerity {
     #[napi]
     pub async fn watch_get_veille_decisions(&self, options: Option<Value>) -> Result<Value> {
         let req: GetWatchDecisionsRequest = request(options, "getVeilleDecisions options")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.decisions(&req).await }).await?)
     }
 
@@ -116,7 +116,7 @@ impl NativeVerity {
         };
         o.insert("query".into(), Value::String(query));
         let req: WebSearchRequest = conv::value(Value::Object(o), "webSearch options")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.web_search(&req).await }).await?)
     }
 
@@ -124,7 +124,7 @@ impl NativeVerity {
     #[napi]
     pub async fn watch_crawl_url(&self, url: String) -> Result<Value> {
         let req = CrawlRequest { url };
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.crawl_url(&req).await }).await?)
     }
 
@@ -132,7 +132,7 @@ impl NativeVerity {
     #[napi]
     pub async fn watch_verify_fact(&self, input: Value) -> Result<Value> {
         let req: VerifyFactRequest = request(Some(input), "verifyFact request")?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         json(&run(async move { v.watch().await?.verify_fact(&req).await }).await?)
     }
 }

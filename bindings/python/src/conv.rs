@@ -352,3 +352,50 @@ pub fn optional_time(
         .map(Some)
         .map_err(|e| to_pyerr(py, e))
 }
+
+/// The store a `Store` and its `memory`, `watch` and `projects` views work
+/// on, shared between them; `Store.close()` empties it, after which every
+/// call raises `VerityError` saying the store is closed.
+#[derive(Clone)]
+pub struct Handle(std::sync::Arc<std::sync::Mutex<Option<std::sync::Arc<verity::Verity>>>>);
+
+impl Handle {
+    /// A handle on an open store.
+    pub fn new(v: verity::Verity) -> Self {
+        Self(std::sync::Arc::new(std::sync::Mutex::new(Some(
+            std::sync::Arc::new(v),
+        ))))
+    }
+
+    /// The open store, or the "closed" error.
+    pub fn get(&self) -> PyResult<std::sync::Arc<verity::Verity>> {
+        self.peek().ok_or_else(|| {
+            Python::attach(|py| {
+                error(
+                    py,
+                    "invalid_input",
+                    false,
+                    "this store is closed: open it again with verity.Store.open(...)",
+                )
+            })
+        })
+    }
+
+    /// The open store, if not closed.
+    pub fn peek(&self) -> Option<std::sync::Arc<verity::Verity>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Close: the store leaves the handle (it is flushed and released once
+    /// the calls still running on it end).
+    pub fn take(&self) -> Option<std::sync::Arc<verity::Verity>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+
+    /// `home` for `repr`s: the location, or `closed`.
+    pub fn describe(&self) -> String {
+        self.peek()
+            .map(|v| v.location())
+            .unwrap_or_else(|| "closed".into())
+    }
+}

@@ -7,6 +7,7 @@ mod conv;
 mod memory;
 mod projects;
 mod research;
+mod stream;
 mod types;
 mod verify;
 mod watch;
@@ -21,18 +22,20 @@ use verity::api::{
 };
 
 use conv::{block, spawn, FilterArgs, Json};
-use types::{plain, wrap, Answer, Document, SearchResults};
+use types::{plain, wrap, Answer, Document, IngestOutcome, SearchResults, Stats};
 
 /// An open Verity store (documents, indexes, caches, embedder, generators).
 /// Safe to share between threads and asyncio tasks.
 #[pyclass(frozen, module = "verity")]
 pub struct Store {
-    inner: Arc<verity::Verity>,
+    inner: conv::Handle,
 }
 
 impl From<verity::Verity> for Store {
     fn from(v: verity::Verity) -> Self {
-        Self { inner: Arc::new(v) }
+        Self {
+            inner: conv::Handle::new(v),
+        }
     }
 }
 
@@ -222,10 +225,10 @@ impl Store {
     }
 
     /// Ingest documents (dicts in the seed-001 schema or `Document`s).
-    fn ingest(&self, py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<Json> {
-        let (v, docs) = (self.inner.clone(), documents(py, docs)?);
+    fn ingest(&self, py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<IngestOutcome> {
+        let (v, docs) = (self.inner.get()?, documents(py, docs)?);
         let req = IngestRequest::documents(docs);
-        block(py, async move { v.ingest(req, &|_| {}).await }).and_then(plain)
+        block(py, async move { v.ingest(req, &|_| {}).await }).map(IngestOutcome::from)
     }
 
     /// Async [`Store.ingest`].
@@ -234,17 +237,26 @@ impl Store {
         py: Python<'py>,
         docs: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (v, docs) = (self.inner.clone(), documents(py, docs)?);
+        let (v, docs) = (self.inner.get()?, documents(py, docs)?);
         let req = IngestRequest::documents(docs);
-        spawn(py, async move { v.ingest(req, &|_| {}).await }, plain)
+        spawn(
+            py,
+            async move { v.ingest(req, &|_| {}).await },
+            wrap::<_, IngestOutcome>,
+        )
     }
 
     /// Read and ingest files and directories (JSONL, BEIR, Markdown, text).
     #[pyo3(signature = (paths, strict = false))]
-    fn ingest_paths(&self, py: Python<'_>, paths: Vec<PathBuf>, strict: bool) -> PyResult<Json> {
-        let v = self.inner.clone();
+    fn ingest_paths(
+        &self,
+        py: Python<'_>,
+        paths: Vec<PathBuf>,
+        strict: bool,
+    ) -> PyResult<IngestOutcome> {
+        let v = self.inner.get()?;
         let req = paths_request(paths, strict);
-        block(py, async move { v.ingest(req, &|_| {}).await }).and_then(plain)
+        block(py, async move { v.ingest(req, &|_| {}).await }).map(IngestOutcome::from)
     }
 
     /// Async [`Store.ingest_paths`].
@@ -255,9 +267,13 @@ impl Store {
         paths: Vec<PathBuf>,
         strict: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let req = paths_request(paths, strict);
-        spawn(py, async move { v.ingest(req, &|_| {}).await }, plain)
+        spawn(
+            py,
+            async move { v.ingest(req, &|_| {}).await },
+            wrap::<_, IngestOutcome>,
+        )
     }
 
     /// Search (lexical, dense or hybrid) with re-rank and guardrail.
@@ -280,7 +296,7 @@ impl Store {
         let q = search_request(
             py, query, k, mode, sources, tags, langs, uids, metadata, since, until,
         )?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         block(py, async move { v.search(&q).await }).map(SearchResults::from)
     }
 
@@ -304,7 +320,7 @@ impl Store {
         let q = search_request(
             py, query, k, mode, sources, tags, langs, uids, metadata, since, until,
         )?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         spawn(
             py,
             async move { v.search(&q).await },
@@ -335,7 +351,7 @@ impl Store {
             py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until,
             no_cache,
         )?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         block(py, async move { v.ask(&req).await }).map(Answer::from)
     }
 
@@ -362,46 +378,76 @@ impl Store {
             py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until,
             no_cache,
         )?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         spawn(py, async move { v.ask(&req).await }, wrap::<_, Answer>)
+    }
+
+    /// Answer a question, streaming the text: iterate over the returned
+    /// `AnswerStream` for the text as it is generated (`for delta in
+    /// store.ask_stream(q): print(delta, end="")`), or `async for` it; its
+    /// `answer` is the final `Answer` (cleaned text, citations) once the
+    /// stream ends. Same options as [`Store.ask`].
+    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn ask_stream(
+        &self,
+        py: Python<'_>,
+        question: String,
+        lang: Option<String>,
+        k: Option<usize>,
+        mode: Option<&str>,
+        sources: Option<Vec<String>>,
+        tags: Option<Vec<String>>,
+        langs: Option<Vec<String>>,
+        uids: Option<Vec<String>>,
+        metadata: Option<&Bound<'_, PyDict>>,
+        since: Option<&Bound<'_, PyAny>>,
+        until: Option<&Bound<'_, PyAny>>,
+        no_cache: bool,
+    ) -> PyResult<stream::AnswerStream> {
+        let req = ask_request(
+            py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until,
+            no_cache,
+        )?;
+        Ok(stream::AnswerStream::start(self.inner.get()?, req))
     }
 
     /// One document by uid, or `None`.
     fn get(&self, py: Python<'_>, uid: String) -> PyResult<Option<Document>> {
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         block(py, async move { v.get(&uid).await }).map(|d| d.map(Document::from))
     }
 
     /// Async [`Store.get`].
     fn aget<'py>(&self, py: Python<'py>, uid: String) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         spawn(py, async move { v.get(&uid).await }, types::maybe_document)
     }
 
     /// Delete documents by uid; returns how many existed.
     fn delete(&self, py: Python<'_>, uids: Vec<String>) -> PyResult<usize> {
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let req = DeleteRequest { uids };
         block(py, async move { v.delete(&req).await }).map(|r| r.deleted)
     }
 
     /// Async [`Store.delete`].
     fn adelete<'py>(&self, py: Python<'py>, uids: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let req = DeleteRequest { uids };
         spawn(py, async move { v.delete(&req).await }, |r| Ok(r.deleted))
     }
 
     /// Counts and configuration.
-    fn stats(&self, py: Python<'_>) -> PyResult<Json> {
-        let v = self.inner.clone();
-        block(py, async move { v.stats().await }).and_then(plain)
+    fn stats(&self, py: Python<'_>) -> PyResult<Stats> {
+        let v = self.inner.get()?;
+        block(py, async move { v.stats().await }).map(Stats::from)
     }
 
     /// Async [`Store.stats`].
     fn astats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.inner.clone();
-        spawn(py, async move { v.stats().await }, plain)
+        let v = self.inner.get()?;
+        spawn(py, async move { v.stats().await }, wrap::<_, Stats>)
     }
 
     /// Check that each cited source supports the claim citing it: a `CheckReport` dict.
@@ -413,7 +459,7 @@ impl Store {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Json> {
         let req = verify::request(py, content, kwargs)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let quiet = verity::api::verify::ignore_progress;
         block(py, async move { v.check(&req, &quiet).await }).and_then(plain)
     }
@@ -427,7 +473,7 @@ impl Store {
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let req = verify::request(py, content, kwargs)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let quiet = verity::api::verify::ignore_progress;
         spawn(py, async move { v.check(&req, &quiet).await }, plain)
     }
@@ -454,7 +500,7 @@ impl Store {
             remove_unsupported,
             replay,
         };
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let s = syllabus.unwrap_or_default();
         block(py, research::research(v, s, opts)).and_then(plain)
     }
@@ -479,7 +525,7 @@ impl Store {
             remove_unsupported,
             replay,
         };
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         let s = syllabus.unwrap_or_default();
         spawn(py, research::research(v, s, opts), plain)
     }
@@ -493,7 +539,7 @@ impl Store {
         filename: String,
         knowledge_dir: Option<PathBuf>,
     ) -> PyResult<Json> {
-        match research::find_by_name(&self.inner, &filename, knowledge_dir) {
+        match research::find_by_name(&self.inner.get()?, &filename, knowledge_dir) {
             Ok(e) => plain(e),
             Err(e) => Err(conv::to_pyerr(py, e)),
         }
@@ -527,7 +573,7 @@ impl Store {
             allow_private,
             ..Default::default()
         };
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         block(py, research::add_reference(v, req, opts)).and_then(plain)
     }
 
@@ -574,7 +620,7 @@ impl Store {
         args: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Json> {
         let args = args.map(conv::py_to_json).transpose()?.unwrap_or_default();
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         block(py, async move { v.call_tool(&name, args).await }).map(Json)
     }
 
@@ -587,7 +633,7 @@ impl Store {
         args: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let args = args.map(conv::py_to_json).transpose()?.unwrap_or_default();
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         spawn(py, async move { v.call_tool(&name, args).await }, |r| {
             Ok(Json(r))
         })
@@ -595,14 +641,14 @@ impl Store {
 
     /// Warnings gathered while opening (lexical-only mode, embedder mismatch, …).
     #[getter]
-    fn notes(&self) -> Vec<String> {
-        self.inner.notes().to_vec()
+    fn notes(&self) -> PyResult<Vec<String>> {
+        Ok(self.inner.get()?.notes().to_vec())
     }
 
     /// Where the store lives: its directory, or the Redis URL (password masked).
     #[getter]
-    fn home(&self) -> String {
-        self.inner.location()
+    fn home(&self) -> PyResult<String> {
+        Ok(self.inner.get()?.location())
     }
 
     /// Benchmark helper (not API): run the same lexical search `n` times
@@ -623,7 +669,7 @@ impl Store {
             None,
             None,
         )?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         block(py, async move {
             let t = std::time::Instant::now();
             for _ in 0..n {
@@ -634,10 +680,77 @@ impl Store {
     }
 
     fn __repr__(&self) -> String {
-        format!(
-            "Store(home={:?}, index={:?})",
-            self.inner.location(),
-            self.inner.config().index
+        match self.inner.peek() {
+            Some(v) => format!(
+                "Store(home={:?}, index={:?})",
+                v.location(),
+                v.config().index
+            ),
+            None => "Store(closed)".into(),
+        }
+    }
+
+    /// Flush the store and release it; later calls raise `VerityError`.
+    /// Closing twice is allowed. `with verity.Store.open(...) as store:`
+    /// closes on leaving the block.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        match self.inner.take() {
+            Some(v) => block(py, async move { v.flush().await }),
+            None => Ok(()),
+        }
+    }
+
+    /// Async [`Store.close`]; `async with` closes with it.
+    fn aclose<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.inner.take();
+        spawn(
+            py,
+            async move {
+                match v {
+                    Some(v) => v.flush().await,
+                    None => Ok(()),
+                }
+            },
+            |()| Ok(()),
+        )
+    }
+
+    /// Whether [`Store.close`] was called.
+    #[getter]
+    fn closed(&self) -> bool {
+        self.inner.peek().is_none()
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __exit__(&self, py: Python<'_>, _exc: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<bool> {
+        self.close(py)?;
+        Ok(false)
+    }
+
+    fn __aenter__<'py>(slf: Py<Self>, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        pyo3_async_runtimes::tokio::future_into_py(py, async move { Ok(slf) })
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __aexit__<'py>(
+        &self,
+        py: Python<'py>,
+        _exc: &Bound<'py, pyo3::types::PyTuple>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let v = self.inner.take();
+        spawn(
+            py,
+            async move {
+                match v {
+                    Some(v) => v.flush().await,
+                    None => Ok(()),
+                }
+            },
+            |()| Ok(false),
         )
     }
 }
@@ -681,6 +794,10 @@ fn _verity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<SearchResults>()?;
     m.add_class::<types::Citation>()?;
     m.add_class::<Answer>()?;
+    m.add_class::<IngestOutcome>()?;
+    m.add_class::<Stats>()?;
+    m.add_class::<types::StoreStats>()?;
+    m.add_class::<stream::AnswerStream>()?;
     m.add_class::<memory::Memory>()?;
     m.add_class::<memory::Event>()?;
     m.add_class::<memory::EventPage>()?;

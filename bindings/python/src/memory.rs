@@ -55,7 +55,7 @@ wrapper! {
 /// The event memory of a `Store` (`store.memory`).
 #[pyclass(frozen, module = "verity")]
 pub struct Memory {
-    pub(crate) inner: Arc<verity::Verity>,
+    pub(crate) inner: crate::conv::Handle,
 }
 
 fn err(py: Python<'_>, e: verity::Error) -> PyErr {
@@ -229,7 +229,7 @@ impl Memory {
         timestamp: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Event> {
         let ev = new_event(py, content, metadata, embedding, timestamp)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         block(py, async move { v.memory_add(ev).await }).and_then(added)
     }
 
@@ -244,31 +244,31 @@ impl Memory {
         timestamp: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let ev = new_event(py, content, metadata, embedding, timestamp)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         spawn(py, async move { v.memory_add(ev).await }, added)
     }
 
     /// One event by id (`NotFound` when unknown or expired).
     fn get(&self, py: Python<'_>, id: String) -> PyResult<Event> {
-        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
         block(py, async move { v.memory_get(id).await }).and_then(event)
     }
 
     /// Async [`Memory.get`].
     fn aget<'py>(&self, py: Python<'py>, id: String) -> PyResult<Bound<'py, PyAny>> {
-        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
         spawn(py, async move { v.memory_get(id).await }, event)
     }
 
     /// Delete one event (`NotFound` when unknown).
     fn delete(&self, py: Python<'_>, id: String) -> PyResult<()> {
-        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
         block(py, async move { v.memory_delete(id).await })
     }
 
     /// Async [`Memory.delete`].
     fn adelete<'py>(&self, py: Python<'py>, id: String) -> PyResult<Bound<'py, PyAny>> {
-        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
         spawn(py, async move { v.memory_delete(id).await }, Ok)
     }
 
@@ -279,7 +279,7 @@ impl Memory {
         id: String,
         patch: &Bound<'_, PyDict>,
     ) -> PyResult<Event> {
-        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
         let patch = conv::py_to_json(patch.as_any())?;
         block(
             py,
@@ -295,7 +295,7 @@ impl Memory {
         id: String,
         patch: &Bound<'py, PyDict>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (v, id) = (self.inner.clone(), uuid(py, &id)?);
+        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
         let patch = conv::py_to_json(patch.as_any())?;
         spawn(
             py,
@@ -331,7 +331,7 @@ impl Memory {
             offset,
             mode,
         )?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         block(py, async move { v.memory_search(&q).await }).and_then(event_page)
     }
 
@@ -361,7 +361,7 @@ impl Memory {
             offset,
             mode,
         )?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         spawn(py, async move { v.memory_search(&q).await }, event_page)
     }
 
@@ -375,7 +375,7 @@ impl Memory {
         ttl_seconds: Option<u64>,
     ) -> PyResult<Event> {
         let req = remember_req(py, text, metadata, ttl_seconds)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         block(py, async move { v.remember(&req).await }).and_then(added)
     }
 
@@ -389,7 +389,7 @@ impl Memory {
         ttl_seconds: Option<u64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let req = remember_req(py, text, metadata, ttl_seconds)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         spawn(py, async move { v.remember(&req).await }, added)
     }
 
@@ -417,7 +417,7 @@ impl Memory {
             mode,
             distance_threshold,
         )?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         block(py, async move { v.recall(&req).await }).and_then(event_page)
     }
 
@@ -445,7 +445,7 @@ impl Memory {
             mode,
             distance_threshold,
         )?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         spawn(py, async move { v.recall(&req).await }, event_page)
     }
 
@@ -460,7 +460,7 @@ impl Memory {
         ts_end: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<usize> {
         let req = forget_req(py, id, filter_metadata, ts_start, ts_end)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         block(py, async move { v.forget(&req).await }).map(|r| r.deleted)
     }
 
@@ -475,11 +475,11 @@ impl Memory {
         ts_end: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let req = forget_req(py, id, filter_metadata, ts_start, ts_end)?;
-        let v = self.inner.clone();
+        let v = self.inner.get()?;
         spawn(py, async move { v.forget(&req).await }, |r| Ok(r.deleted))
     }
 
     fn __repr__(&self) -> String {
-        format!("Memory(home={:?})", self.inner.location())
+        format!("Memory(home={:?})", self.inner.describe())
     }
 }

@@ -26,7 +26,7 @@ use crate::watch::named;
 /// The AuraCore projects of a `Store` (`store.projects`).
 #[pyclass(frozen, module = "verity")]
 pub struct Projects {
-    pub(crate) inner: Arc<Verity>,
+    pub(crate) inner: crate::conv::Handle,
 }
 
 /// One project operation with its request.
@@ -81,11 +81,11 @@ async fn exec(v: Arc<Verity>, op: Op) -> verity::Result<Out> {
 
 impl Projects {
     fn run(&self, py: Python<'_>, op: Op) -> PyResult<Json> {
-        block(py, exec(self.inner.clone(), op)).and_then(plain)
+        block(py, exec(self.inner.get()?, op)).and_then(plain)
     }
 
     fn start<'py>(&self, py: Python<'py>, op: Op) -> PyResult<Bound<'py, PyAny>> {
-        spawn(py, exec(self.inner.clone(), op), plain)
+        spawn(py, exec(self.inner.get()?, op), plain)
     }
 }
 
@@ -546,6 +546,6 @@ impl Projects {
     }
 
     fn __repr__(&self) -> String {
-        format!("Projects(home={:?})", self.inner.location())
+        format!("Projects(home={:?})", self.inner.describe())
     }
 }

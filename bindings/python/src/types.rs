@@ -200,6 +200,62 @@ wrapper! {
     }
 }
 
+/// Dict-style access to a typed result (`outcome["inserted"]`), kept so that
+/// code written when these results were dicts keeps working.
+fn item<'py, T: Serialize>(py: Python<'py>, v: &T, key: &str) -> PyResult<Bound<'py, PyAny>> {
+    let d = conv::to_py(py, v)?;
+    d.get_item(key)
+        .map_err(|_| pyo3::exceptions::PyKeyError::new_err(key.to_string()))
+}
+
+wrapper! {
+    /// What an ingestion did (`Store.ingest`, `Store.ingest_paths`).
+    IngestOutcome(verity::IngestOutcome) repr ["inserted", "replaced", "unchanged", "chunks", "lexical_only"] {
+        #[getter] fn inserted(&self) -> usize { self.inner.inserted }
+        #[getter] fn replaced(&self) -> usize { self.inner.replaced }
+        #[getter] fn unchanged(&self) -> usize { self.inner.unchanged }
+        #[getter] fn chunks(&self) -> usize { self.inner.chunks }
+        #[getter] fn read_errors(&self) -> Vec<String> { self.inner.read_errors.clone() }
+        #[getter] fn rejected(&self) -> Vec<String> { self.inner.rejected.clone() }
+        #[getter] fn skipped_files(&self) -> Vec<String> { self.inner.skipped_files.iter().map(|p| p.display().to_string()).collect() }
+        #[getter] fn lexical_only(&self) -> bool { self.inner.lexical_only }
+        #[getter] fn embedder(&self) -> Option<String> { self.inner.embedder.as_ref().map(|e| e.to_string()) }
+        #[getter] fn seconds(&self) -> f64 { self.inner.seconds }
+        #[getter] fn bytes(&self) -> u64 { self.inner.bytes }
+        #[getter] fn reprocessed(&self) -> usize { self.inner.reprocessed }
+        /// Whether something was left out (a record, a file or a URL).
+        #[getter] fn partial(&self) -> bool { self.inner.partial() }
+        fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> { item(py, &self.inner, key) }
+    }
+}
+
+wrapper! {
+    /// Counts of the store's index.
+    StoreStats(verity::core::StoreStats) repr ["backend", "index", "documents", "chunks", "vectors"] {
+        #[getter] fn backend(&self) -> &str { &self.inner.backend }
+        #[getter] fn index(&self) -> &str { &self.inner.index }
+        #[getter] fn documents(&self) -> usize { self.inner.documents }
+        #[getter] fn chunks(&self) -> usize { self.inner.chunks }
+        #[getter] fn vectors(&self) -> usize { self.inner.vectors }
+        #[getter] fn embedder(&self) -> Option<String> { self.inner.embedder.as_ref().map(|e| e.to_string()) }
+        #[getter] fn size_bytes(&self) -> Option<u64> { self.inner.size_bytes }
+        fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> { item(py, &self.inner, key) }
+    }
+}
+
+wrapper! {
+    /// What the store holds and how it is configured (`Store.stats`).
+    Stats(verity::api::StatsResponse) repr ["store", "embedder", "generator", "home"] {
+        #[getter] fn store(&self) -> StoreStats { self.inner.store.clone().into() }
+        #[getter] fn embedder(&self) -> Option<String> { self.inner.embedder.as_ref().map(|e| e.to_string()) }
+        #[getter] fn generator(&self) -> &str { &self.inner.generator }
+        #[getter] fn home(&self) -> String { self.inner.home.display().to_string() }
+        #[getter] fn redis(&self) -> Option<&str> { self.inner.redis.as_deref() }
+        #[getter] fn notes(&self) -> Vec<String> { self.inner.notes.clone() }
+        fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> { item(py, &self.inner, key) }
+    }
+}
+
 /// Wrap a value for an async result.
 pub fn wrap<T, W: From<T>>(v: T) -> PyResult<W> {
     Ok(W::from(v))

@@ -27,7 +27,7 @@ use crate::types::plain;
 /// The technology watch of a `Store` (`store.watch`).
 #[pyclass(frozen, module = "verity")]
 pub struct Watch {
-    pub(crate) inner: Arc<Verity>,
+    pub(crate) inner: crate::conv::Handle,
 }
 
 /// One watch operation with its request.
@@ -92,11 +92,11 @@ fn wire<T: for<'de> Deserialize<'de>>(py: Python<'_>, field: &str, s: &str) -> P
 
 impl Watch {
     fn run(&self, py: Python<'_>, op: Op) -> PyResult<Json> {
-        block(py, exec(self.inner.clone(), op)).and_then(plain)
+        block(py, exec(self.inner.get()?, op)).and_then(plain)
     }
 
     fn start<'py>(&self, py: Python<'py>, op: Op) -> PyResult<Bound<'py, PyAny>> {
-        spawn(py, exec(self.inner.clone(), op), plain)
+        spawn(py, exec(self.inner.get()?, op), plain)
     }
 }
 
@@ -623,6 +623,6 @@ impl Watch {
     }
 
     fn __repr__(&self) -> String {
-        format!("Watch(home={:?})", self.inner.location())
+        format!("Watch(home={:?})", self.inner.describe())
     }
 }

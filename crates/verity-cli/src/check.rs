@@ -27,7 +27,7 @@ use verity::Verity;
 pub struct CheckArgs {
     /// The document: a file (PDF, Markdown, HTML, text) or an http(s) URL.
     pub target: String,
-    /// Report format: terminal, json, md or html (default terminal; --json implies json).
+    /// Report format: terminal, json, markdown (md) or html (default terminal; --json implies json).
     #[arg(long, value_name = "FORMAT")]
     pub format: Option<String>,
     /// Write the report to FILE instead of stdout (the summary goes to stderr).

@@ -319,7 +319,7 @@ fn reindex_dry_run_gate_pass_and_refusal() {
     assert!(out.status.success());
 
     // Dry run: a plan, nothing written, no alias.
-    let out = reindex(&["--version", "1", "--dry-run"]);
+    let out = reindex(&["--embed-version", "1", "--dry-run"]);
     assert_ok(&out);
     let r = json(&out.stdout);
     assert_eq!(r["shadow"], "default:v1");
@@ -335,7 +335,7 @@ fn reindex_dry_run_gate_pass_and_refusal() {
         .args([
             "--json",
             "reindex",
-            "--version",
+            "--embed-version",
             "1",
             "--gate",
             "recall@5=0.5",
@@ -393,7 +393,7 @@ fn reindex_dry_run_gate_pass_and_refusal() {
     let bad = eval_set(tmp.path(), "no-such-uid");
     let out = verity(&home)
         .env_remove("REDIS_URL")
-        .args(["--json", "reindex", "--version", "2", "--eval"])
+        .args(["--json", "reindex", "--embed-version", "2", "--eval"])
         .arg(&bad)
         .arg(&docs)
         .output()
@@ -408,11 +408,11 @@ fn reindex_dry_run_gate_pass_and_refusal() {
     assert_eq!(r["gate"]["passed"], false);
     assert_eq!(r["cut_over"], false);
     assert_eq!(r["previous"], "default:v1");
-    let out = reindex(&["--version", "3", "--dry-run"]);
+    let out = reindex(&["--embed-version", "3", "--dry-run"]);
     assert_eq!(json(&out.stdout)["previous"], "default:v1");
 
     // A malformed gate is a clear input error (exit 3), before anything is written.
-    let out = reindex(&["--version", "4", "--gate", "recall@5=1.5"]);
+    let out = reindex(&["--embed-version", "4", "--gate", "recall@5=1.5"]);
     assert_eq!(out.status.code(), Some(3));
     let said = format!(
         "{}{}",

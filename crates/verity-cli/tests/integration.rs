@@ -6,6 +6,7 @@
 
 mod check;
 mod cli;
+mod help_errors;
 mod mcp_stdio;
 mod private_fetch;
 mod research;

@@ -55,7 +55,8 @@ pub use rest::{
     RetrieveResponse, MAX_EMBED_TEXTS,
 };
 pub use search::{
-    AskRequest, AskResponse, RequestFilters, SearchRequest, SearchResponse, DEFAULT_K, MAX_K,
+    AskRequest, AskResponse, HitView, RequestFilters, SearchRequest, SearchResponse,
+    SearchResultsView, DEFAULT_K, MAX_K,
 };
 #[cfg(feature = "verify")]
 pub use verify::{CheckRequest, CheckResponse};

@@ -301,6 +301,69 @@ impl AskRequest {
     }
 }
 
+/// A search hit as the bindings present it: the hit itself (scores, chunk,
+/// document) plus, at the top, the fields readers use most — the
+/// document's `uid`, `title`, `source` and `url`, the chunk's `chunk_id` and
+/// `text`. Python's `Hit` has these as attributes, Node's hits as keys (in
+/// camelCase): one serde shape for both.
+#[derive(Debug, Clone, Serialize)]
+pub struct HitView<'a> {
+    /// The document's uid.
+    pub uid: &'a str,
+    /// The chunk's id.
+    pub chunk_id: &'a str,
+    /// The chunk's text.
+    pub text: &'a str,
+    /// The document's title.
+    pub title: Option<&'a str>,
+    /// The document's source.
+    pub source: &'a str,
+    /// The document's URL.
+    pub url: Option<&'a str>,
+    /// Scores, chunk and document.
+    #[serde(flatten)]
+    pub hit: &'a crate::core::ScoredChunk,
+}
+
+impl<'a> From<&'a crate::core::ScoredChunk> for HitView<'a> {
+    fn from(h: &'a crate::core::ScoredChunk) -> Self {
+        Self {
+            uid: &h.doc.uid,
+            chunk_id: &h.chunk.id,
+            text: &h.chunk.text,
+            title: h.doc.title.as_deref(),
+            source: &h.doc.source,
+            url: h.doc.url.as_deref(),
+            hit: h,
+        }
+    }
+}
+
+/// Search results as the bindings present them: [`SearchResults`] with
+/// [`HitView`] hits.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchResultsView<'a> {
+    /// Hits, best first.
+    pub hits: Vec<HitView<'a>>,
+    /// Mode that ran.
+    pub mode: SearchMode,
+    /// Best relevance under the guardrail threshold.
+    pub not_enough_evidence: bool,
+    /// Notes (fallbacks, cache).
+    pub notes: &'a [String],
+}
+
+impl<'a> From<&'a SearchResults> for SearchResultsView<'a> {
+    fn from(r: &'a SearchResults) -> Self {
+        Self {
+            hits: r.hits.iter().map(HitView::from).collect(),
+            mode: r.mode,
+            not_enough_evidence: r.not_enough_evidence,
+            notes: &r.notes,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,7 +47,7 @@ impl std::str::FromStr for ReportFormat {
             Some(Format::Html) => Ok(Self::Html),
             Some(Format::Terminal { .. }) => Ok(Self::Terminal),
             None => Err(Error::invalid_input(format!(
-                "report format `{s}`: expected terminal, json, md or html"
+                "report format `{s}`: expected terminal, json, markdown (md) or html"
             ))),
         }
     }
