@@ -7,7 +7,7 @@
 
 export type SearchMode = 'lexical' | 'dense' | 'hybrid'
 
-/** A source document (seed-001 schema). */
+/** A source document (Verity's document schema). */
 export interface Document {
   uid: string
   content: string
@@ -178,7 +178,7 @@ export class VerityError extends Error {
   transient: boolean
 }
 
-/** Verdict of a cited claim (seed 002). */
+/** Verdict of a cited claim. */
 export type Verdict = 'SUPPORTED' | 'NOT_SUPPORTED' | 'PARTIAL' | 'INCONCLUSIVE' | 'SOURCE_UNAVAILABLE'
 
 /** What `check` reads: exactly one of `content`, `contentBase64`, `url` or `path`. */
@@ -226,7 +226,7 @@ export interface CheckReport {
   cancelled: boolean
 }
 
-/** One stored event (seed 004). */
+/** One stored event. */
 export interface MemoryEvent {
   id: string
   /** RFC 3339 (UTC). */
@@ -252,7 +252,7 @@ export interface NewMemoryEvent {
 
 export type MemorySearchMode = 'vector' | 'lexical' | 'hybrid' | 'metadata-only'
 
-/** Seed 004's `{data, meta}` envelope. */
+/** MnemoLite's `{data, meta}` envelope. */
 export interface MemoryPage {
   data: MemoryEvent[]
   meta: {
@@ -309,7 +309,7 @@ export interface Memory {
   forget(options: ForgetOptions): Promise<number>
 }
 
-/** Options of `research` (seed 003). */
+/** Options of `research`. */
 export interface ResearchOptions {
   /** Run directory (brief, plan, trace, report); default `<home>/runs/<timestamp>`. */
   runDir?: string
@@ -468,7 +468,7 @@ export interface CheckArticleResult {
   message: string
 }
 
-/** `logArticle`'s request (seed 000 fields, camelCase). */
+/** `logArticle`'s request (the watch's article fields, camelCase). */
 export interface LogArticleRequest {
   url: string
   title: string
@@ -579,7 +579,7 @@ export interface VerifyFactResult {
   judge: string
 }
 
-/** The technology watch of a store (`store.watch`, seed 000). A bad enum value rejects with `invalid_input` naming the allowed values. */
+/** The technology watch of a store (`store.watch`). A bad enum value rejects with `invalid_input` naming the allowed values. */
 export interface Watch {
   getVeilleRules(options?: { type?: RuleKind | 'all'; priority?: RulePriority }): Promise<RulesResponse>
   updateVeilleRule(rule: RuleUpdate): Promise<UpdateRuleResponse>
@@ -659,7 +659,7 @@ export interface DeleteContextResult { deleted: boolean; contextId: string }
 export interface NextTasksResult { tasks: Task[]; waiting: number; blocked: number }
 export interface ProjectDecisionsResponse { decisions: ProjectDecision[]; total: number }
 
-/** The AuraCore project tools of a store (`store.projects`, seed 000). A bad enum value rejects with `invalid_input` naming the allowed values; an unknown id with `not_found`. */
+/** The AuraCore project tools of a store (`store.projects`). A bad enum value rejects with `invalid_input` naming the allowed values; an unknown id with `not_found`. */
 export interface Projects {
   createProject(project: { name: string; description?: string; status?: ProjectStatus; tags?: string[] }): Promise<Project>
   listProjects(options?: { status?: ProjectStatus }): Promise<ProjectsResponse>
@@ -692,17 +692,17 @@ export class Verity {
   stats(): Promise<Stats>
   /** Check that each cited source supports the claim citing it. */
   check(request: CheckRequest): Promise<CheckReport>
-  /** Research a syllabus (Markdown, PDF, HTML): a checked, sourced report (seed 003). Pass `null` as syllabus with `{ replay: true, runDir }`. */
+  /** Research a syllabus (Markdown, PDF, HTML): a checked, sourced report. Pass `null` as syllabus with `{ replay: true, runDir }`. */
   research(syllabus: string | null, options?: ResearchOptions): Promise<ResearchReport>
   /** The knowledge-base entry of a file, or `null`. */
   findByName(filename: string, options?: { knowledgeDir?: string }): Promise<KnowledgeEntry | null>
   /** Add a reference to the research knowledge base (downloaded, saved as Markdown, indexed once). */
   addReference(request: AddReferenceRequest): Promise<AddReferenceResult>
-  /** Event memory (seed 004) on this store's backend and embedder. */
+  /** Event memory on this store's backend and embedder. */
   readonly memory: Memory
-  /** Technology watch (seed 000): rules, scoring, articles, decisions, web search, fact checks. */
+  /** Technology watch: rules, scoring, articles, decisions, web search, fact checks. */
   readonly watch: Watch
-  /** AuraCore project tools (seed 000): projects, context, tasks with dependencies, project decisions. */
+  /** AuraCore project tools: projects, context, tasks with dependencies, project decisions. */
   readonly projects: Projects
   /** Call a registry tool by name (`verify_fact`, `log_article`, `create_task`, …); resolves to its structured response. */
   callTool(name: string, args?: Record<string, unknown>): Promise<any>

@@ -99,7 +99,7 @@ class Verity {
   callTool(name, args) { return call(() => this.#native.callTool(name, args)) }
   // Benchmark helper (not API): n searches inside Rust, resolves to seconds.
   _benchSearch(query, n, options) { return call(() => this.#native.benchSearch(query, n, options)) }
-  /** Event memory (seed 004) on this store's backend and embedder. */
+  /** Event memory on this store's backend and embedder. */
   get memory() {
     const n = this.#native
     return {
@@ -113,7 +113,7 @@ class Verity {
       forget: (options) => call(() => n.forget(options)),
     }
   }
-  /** Technology watch (seed 000): rules, scoring, articles, decisions, web search, fact checks. */
+  /** Technology watch: rules, scoring, articles, decisions, web search, fact checks. */
   get watch() {
     const n = this.#native
     return {
@@ -130,7 +130,7 @@ class Verity {
       verifyFact: (request) => call(() => n.watchVerifyFact(request)),
     }
   }
-  /** AuraCore project tools (seed 000): projects, context, tasks with dependencies, project decisions. */
+  /** AuraCore project tools: projects, context, tasks with dependencies, project decisions. */
   get projects() {
     const n = this.#native
     return {

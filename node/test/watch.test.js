@@ -16,7 +16,7 @@ test('watch: rules round trip', async () => {
   })
   assert.equal(r.created, true)
   assert.deepEqual(r.rule, {
-    name: 'local-llm', type: 'include', keywords: ['ollama', 'local llm'], score_modifier: 3, priority: 'high', active: true,
+    name: 'local-llm', type: 'include', keywords: ['ollama', 'local llm'], scoreModifier: 3, priority: 'high', active: true,
   })
   const again = await w.updateVeilleRule({ name: 'local-llm', type: 'include', keywords: ['ollama'] })
   assert.equal(again.created, false)

@@ -15,7 +15,7 @@ _Path = Union[str, "os.PathLike[str]"]
 _MetaFilter = Mapping[str, Any]
 
 class Document:
-    """A source document (seed-001 schema)."""
+    """A source document (Verity's document schema)."""
 
     def __init__(
         self,
@@ -299,7 +299,7 @@ class _CheckReportBase(TypedDict):
     cancelled: bool
 
 class CheckReport(_CheckReportBase, total=False):
-    """The report of ``Store.check`` (the seed-002 JSON shape)."""
+    """The report of ``Store.check`` (the citation-check report)."""
     document: str
 
 class ThemeCoverage(TypedDict):
@@ -365,7 +365,7 @@ class AddReferenceResult(TypedDict):
     indexed: bool
     enriched_by: str
 
-# ---------------------------------------------------------------- watch (seed 000)
+# ---------------------------------------------------------------- watch
 
 _RuleKind = Literal["include", "exclude", "boost"]
 _Priority = Literal["critical", "high", "medium", "low"]
@@ -715,7 +715,7 @@ class Watch:
         self, claim: str, *, context: Optional[str] = None, urls: Optional[Sequence[str]] = None
     ) -> Awaitable[VerifyFactResult]: ...
 
-# ---------------------------------------------------------------- AuraCore projects (seed 000)
+# ---------------------------------------------------------------- AuraCore projects
 
 _ProjectStatus = Literal["active", "paused", "completed", "archived"]
 _TaskStatus = Literal["todo", "in_progress", "blocked", "done", "cancelled"]
@@ -935,7 +935,7 @@ class Projects:
     def aget_decisions(self, project_id: str, *, limit: int = 20) -> Awaitable[ProjectDecisionsResponse]: ...
 
 class Event:
-    """One stored event (seed 004): ``content`` and ``metadata`` are dicts."""
+    """One stored event: ``content`` and ``metadata`` are dicts."""
 
     @property
     def id(self) -> str: ...
@@ -958,7 +958,7 @@ class Event:
     def to_dict(self) -> dict[str, Any]: ...
 
 class EventPage:
-    """A page of events with seed 004's ``meta`` (``total_hits``, ``limit``, ``offset``)."""
+    """A page of events with MnemoLite's ``meta`` (``total_hits``, ``limit``, ``offset``)."""
 
     @property
     def data(self) -> list[Event]: ...
@@ -1250,7 +1250,7 @@ class Store:
         remove_unsupported: bool = False,
         replay: bool = False,
     ) -> ResearchReport:
-        """Research a syllabus (Markdown, PDF, HTML; seed 003) and return the
+        """Research a syllabus (Markdown, PDF, HTML) and return the
         checked, sourced report. ``replay=True`` re-runs the writer and the
         checks of ``run_dir`` offline; ``allow_private`` lets references on
         private and loopback addresses be fetched."""
@@ -1283,13 +1283,13 @@ class Store:
         ``filename`` (already in the knowledge base directory)."""
     @property
     def memory(self) -> Memory:
-        """The event memory (seed 004) on this store's backend and embedder."""
+        """The event memory on this store's backend and embedder."""
     @property
     def watch(self) -> Watch:
-        """The technology watch (seed 000): rules, scoring, articles, decisions, web, facts."""
+        """The technology watch: rules, scoring, articles, decisions, web, facts."""
     @property
     def projects(self) -> Projects:
-        """The AuraCore project tools (seed 000): projects, context, tasks, decisions."""
+        """The AuraCore project tools: projects, context, tasks, decisions."""
     @property
     def notes(self) -> list[str]: ...
     @property

@@ -58,7 +58,7 @@ pub async fn fetch(target: String, allow_private: Option<bool>) -> Result<Value>
 
 #[napi]
 impl NativeVerity {
-    /// Ingest documents (objects in the seed-001 schema).
+    /// Ingest documents (objects in the Verity's document schema).
     #[napi]
     pub async fn ingest(&self, docs: Value) -> Result<Value> {
         let docs: Vec<verity::Document> = conv::value(docs, "documents")?;

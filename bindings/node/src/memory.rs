@@ -1,4 +1,4 @@
-//! Event memory (seed 004) on the native store: `memoryAdd`, `memoryGet`,
+//! Event memory on the native store: `memoryAdd`, `memoryGet`,
 //! `memoryDelete`, `memoryUpdateMetadata`, `memorySearch`, and the agent
 //! calls `remember`, `recall`, `forget`. Options are camelCase objects turned
 //! into the `verity::api::memory` requests; results are plain JSON objects.

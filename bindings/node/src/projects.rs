@@ -1,4 +1,4 @@
-//! The AuraCore project tools (seed 000) on the native store:
+//! The AuraCore project tools on the native store:
 //! `projectsCreateProject`, `projectsListProjects`, `projectsGetProject`,
 //! `projectsUpdateProject`, `projectsStoreContext`, `projectsQueryContext`,
 //! `projectsDeleteContext`, `projectsCreateTask`, `projectsUpdateTask`,

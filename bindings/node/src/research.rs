@@ -1,4 +1,4 @@
-//! The research workflow (seed 003): `research(syllabus, options)`,
+//! The research workflow: `research(syllabus, options)`,
 //! `findByName(filename, options)` and `addReference(request)`. Options
 //! are camelCase (`runDir`, `knowledgeDir`, `allowPrivate`,
 //! `removeUnsupported`, `replay`); results are the api's

@@ -1,11 +1,11 @@
-//! `askStream`: the answer's text as it is generated. The facade's stream
-//! runs on napi's tokio runtime and feeds a channel; `next()` resolves to
-//! the next text piece (`null` at the end) and `answer()` to the final
-//! answer; `node/index.js` wraps them in an async iterator.
+//! `askStream`: the answer's text as it is generated. The facade's answer
+//! channel ([`verity::Verity::ask_channel`]) runs on napi's tokio runtime;
+//! `next()` resolves to the next text piece (`null` at the end) and
+//! `answer()` to the final answer; `node/index.js` wraps them in an async
+//! iterator.
 
 use std::sync::Arc;
 
-use futures::StreamExt;
 use napi::Result;
 use napi_derive::napi;
 use serde_json::Value;
@@ -15,43 +15,20 @@ use verity::RagEvent;
 
 use crate::conv::{json, to_napi};
 
-enum Step {
-    Delta(String),
-    Done(Box<verity::Answer>),
-}
-
 /// A streamed answer (native side; use `store.askStream(...)` of `index.js`).
 #[napi]
 pub struct NativeAnswerStream {
-    events: Arc<Mutex<mpsc::Receiver<verity::Result<Step>>>>,
+    events: Arc<Mutex<mpsc::Receiver<verity::Result<RagEvent>>>>,
     answer: Arc<std::sync::Mutex<Option<verity::Answer>>>,
 }
 
 impl NativeAnswerStream {
     /// Start answering `req` on `verity`.
     pub fn start(verity: Arc<verity::Verity>, req: AskRequest) -> Self {
-        let (tx, rx) = mpsc::channel(64);
-        napi::bindgen_prelude::spawn(async move {
-            let mut events = match verity.ask_stream(&req).await {
-                Ok(s) => s,
-                Err(e) => {
-                    let _ = tx.send(Err(e)).await;
-                    return;
-                }
-            };
-            while let Some(ev) = events.next().await {
-                let step = ev.map(|e| match e {
-                    RagEvent::Delta(d) => Step::Delta(d),
-                    RagEvent::Done(a) => Step::Done(a),
-                });
-                let stop = step.is_err();
-                if tx.send(step).await.is_err() || stop {
-                    return;
-                }
-            }
-        });
+        let channel = verity.ask_channel(req);
+        napi::bindgen_prelude::spawn(channel.feed);
         Self {
-            events: Arc::new(Mutex::new(rx)),
+            events: Arc::new(Mutex::new(channel.events)),
             answer: Arc::new(std::sync::Mutex::new(None)),
         }
     }
@@ -65,8 +42,8 @@ impl NativeAnswerStream {
         let mut events = self.events.lock().await;
         loop {
             match events.recv().await {
-                Some(Ok(Step::Delta(d))) => return Ok(Some(d)),
-                Some(Ok(Step::Done(a))) => {
+                Some(Ok(RagEvent::Delta(d))) => return Ok(Some(d)),
+                Some(Ok(RagEvent::Done(a))) => {
                     *self.answer.lock().unwrap_or_else(|p| p.into_inner()) = Some(*a);
                 }
                 Some(Err(e)) => return Err(to_napi(e)),
@@ -78,11 +55,7 @@ impl NativeAnswerStream {
     /// The final answer once `next()` returned `null`; `null` before.
     #[napi]
     pub fn answer(&self) -> Result<Value> {
-        let a = self
-            .answer
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
+        let a = self.answer.lock().unwrap_or_else(|p| p.into_inner()).clone();
         json(&a)
     }
 }

@@ -1,4 +1,4 @@
-//! `verity.check(request)`: citation verification (seed 002). The request is
+//! `verity.check(request)`: citation verification. The request is
 //! the api's `CheckRequest` with camelCase keys (`contentType`, `allowPrivate`,
 //! `contentBase64`); the result is the report as a plain object.
 

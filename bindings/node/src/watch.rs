@@ -1,4 +1,4 @@
-//! The technology watch (seed 000) on the native store: `watchGetVeilleRules`,
+//! The technology watch on the native store: `watchGetVeilleRules`,
 //! `watchUpdateVeilleRule`, `watchScoreArticle`, `watchCheckArticleExists`,
 //! `watchLogArticle`, `watchGetArticles`, `watchLogVeilleDecision`,
 //! `watchGetVeilleDecisions`, `watchWebSearch`, `watchCrawlUrl`,

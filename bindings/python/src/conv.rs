@@ -168,7 +168,7 @@ pub fn from_py<T: DeserializeOwned>(
         .map_err(|e| error(py, "invalid_input", false, &format!("invalid {what}: {e}")))
 }
 
-/// A `verity.Document`, or a dict in the seed-001 schema, as a [`verity::Document`].
+/// A `verity.Document`, or a dict in the Verity's document schema, as a [`verity::Document`].
 pub fn document(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<verity::Document> {
     if let Ok(d) = obj.cast::<crate::types::Document>() {
         return Ok(d.get().inner.clone());

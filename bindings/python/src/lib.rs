@@ -13,7 +13,6 @@ mod verify;
 mod watch;
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -224,7 +223,7 @@ impl Store {
         )
     }
 
-    /// Ingest documents (dicts in the seed-001 schema or `Document`s).
+    /// Ingest documents (dicts in the Verity's document schema or `Document`s).
     fn ingest(&self, py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<IngestOutcome> {
         let (v, docs) = (self.inner.get()?, documents(py, docs)?);
         let req = IngestRequest::documents(docs);
@@ -478,7 +477,7 @@ impl Store {
         spawn(py, async move { v.check(&req, &quiet).await }, plain)
     }
 
-    /// Research a syllabus (seed 003): brief, plan, sub-agents, a report
+    /// Research a syllabus: brief, plan, sub-agents, a report
     /// whose cited sentences are checked; a `ResearchReport` dict. With
     /// `replay=True`, re-run the writer and checks of `run_dir` offline.
     #[pyo3(signature = (syllabus = None, *, run_dir = None, knowledge_dir = None, allow_private = false, remove_unsupported = false, replay = false))]
@@ -539,7 +538,7 @@ impl Store {
         filename: String,
         knowledge_dir: Option<PathBuf>,
     ) -> PyResult<Json> {
-        match research::find_by_name(&self.inner.get()?, &filename, knowledge_dir) {
+        match research::find_by_name(&*self.inner.get()?, &filename, knowledge_dir) {
             Ok(e) => plain(e),
             Err(e) => Err(conv::to_pyerr(py, e)),
         }
@@ -577,7 +576,7 @@ impl Store {
         block(py, research::add_reference(v, req, opts)).and_then(plain)
     }
 
-    /// The event memory (seed 004): `add`, `get`, `search`, `update_metadata`,
+    /// The event memory: `add`, `get`, `search`, `update_metadata`,
     /// `delete`, `remember`, `recall`, `forget`.
     #[getter]
     fn memory(&self) -> memory::Memory {
@@ -586,7 +585,7 @@ impl Store {
         }
     }
 
-    /// The technology watch (seed 000): `get_veille_rules`,
+    /// The technology watch: `get_veille_rules`,
     /// `update_veille_rule`, `score_article`, `check_article_exists`,
     /// `log_article`, `get_articles`, `log_veille_decision`,
     /// `get_veille_decisions`, `web_search`, `crawl_url`, `verify_fact`.
@@ -597,7 +596,7 @@ impl Store {
         }
     }
 
-    /// The AuraCore project tools (seed 000): `create_project`,
+    /// The AuraCore project tools: `create_project`,
     /// `list_projects`, `get_project`, `update_project`, `store_context`,
     /// `query_context`, `delete_context`, `create_task`, `update_task`,
     /// `get_next_tasks`, `log_decision`, `get_decisions`.

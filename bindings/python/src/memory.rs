@@ -1,10 +1,9 @@
-//! `store.memory`: event memory (seed 004) — `add`, `get`, `search`,
+//! `store.memory`: event memory — `add`, `get`, `search`,
 //! `update_metadata`, `delete`, and the agent calls `remember`, `recall`,
 //! `forget`; each with an `a`-prefixed asyncio variant. Arguments become
 //! `verity::api::memory` requests; errors are `verity.errors` exceptions
 //! naming the field.
 
-use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -19,7 +18,7 @@ use crate::conv::{self, block, spawn};
 use crate::types::{repr, wrapper};
 
 wrapper! {
-    /// One stored event (seed 004's `Event`).
+    /// One stored event (MnemoLite's `Event`).
     Event(RsEvent) repr ["id", "timestamp", "content"] {
         #[getter] fn id(&self) -> String { self.inner.id.to_string() }
         #[getter] fn timestamp(&self) -> String { self.inner.timestamp.to_rfc3339() }
@@ -33,7 +32,7 @@ wrapper! {
 }
 
 wrapper! {
-    /// A page of events with seed 004's `meta` (`total_hits`, `limit`, `offset`).
+    /// A page of events with MnemoLite's `meta` (`total_hits`, `limit`, `offset`).
     EventPage(EventSearchResponse) repr ["meta"] {
         #[getter] fn data(&self) -> Vec<Event> { self.inner.data.iter().cloned().map(Event::from).collect() }
         #[getter] fn total_hits(&self) -> Option<u64> { self.inner.meta.total_hits }
@@ -304,7 +303,7 @@ impl Memory {
         )
     }
 
-    /// Search (seed 004's `GET /v1/search/`): `vector_query` is text or a
+    /// Search (MnemoLite's `GET /v1/search/`): `vector_query` is text or a
     /// list of floats; filters by metadata containment and time.
     #[pyo3(signature = (vector_query = None, *, filter_metadata = None, ts_start = None, ts_end = None, distance_threshold = None, limit = 10, offset = 0, mode = None))]
     #[allow(clippy::too_many_arguments)]

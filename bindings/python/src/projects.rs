@@ -1,4 +1,4 @@
-//! `store.projects`: the AuraCore project tools of seed 000 — projects,
+//! `store.projects`: the AuraCore project tools — projects,
 //! context, tasks with dependencies, project decisions — with the tool names
 //! of the registry and an `a`-prefixed asyncio variant each. Keyword
 //! arguments become the `verity::watch` request types; results are the

@@ -1,4 +1,4 @@
-//! The research workflow (seed 003) on a `Store`: `research`, `find_by_name`
+//! The research workflow on a `Store`: `research`, `find_by_name`
 //! and `add_reference`, returning the api's `ResearchResponse`,
 //! `KnowledgeEntryView` and `AddReferenceResponse` as dicts.
 

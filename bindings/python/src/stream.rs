@@ -1,11 +1,10 @@
 //! `Store.ask_stream`: the answer's text as it is generated, for `for` and
-//! `async for`, then the final `Answer`. The facade's stream runs on the
-//! shared tokio runtime and feeds a channel; each step waits on it with the
-//! GIL released (sync) or as an asyncio future (async).
+//! `async for`, then the final `Answer`. The facade's answer channel
+//! ([`verity::Verity::ask_channel`]) runs on the shared tokio runtime; each
+//! step waits on it with the GIL released (sync) or as an asyncio future.
 
 use std::sync::Arc;
 
-use futures::StreamExt;
 use pyo3::exceptions::{PyStopAsyncIteration, PyStopIteration};
 use pyo3::prelude::*;
 use tokio::sync::{mpsc, Mutex};
@@ -15,15 +14,9 @@ use verity::RagEvent;
 use crate::conv::{self, block};
 use crate::types::Answer;
 
-/// One step of the stream: a piece of text, or the end with the answer.
-enum Step {
-    Delta(String),
-    Done(Box<verity::Answer>),
-}
-
 /// The stream's state shared by the iterator and its futures.
 struct State {
-    events: Mutex<mpsc::Receiver<verity::Result<Step>>>,
+    events: Mutex<mpsc::Receiver<verity::Result<RagEvent>>>,
     answer: std::sync::Mutex<Option<verity::Answer>>,
 }
 
@@ -38,30 +31,11 @@ pub struct AnswerStream {
 impl AnswerStream {
     /// Start answering `req` on `verity`.
     pub fn start(verity: Arc<verity::Verity>, req: AskRequest) -> Self {
-        let (tx, rx) = mpsc::channel(64);
-        let rt = pyo3_async_runtimes::tokio::get_runtime();
-        rt.spawn(async move {
-            let mut events = match verity.ask_stream(&req).await {
-                Ok(s) => s,
-                Err(e) => {
-                    let _ = tx.send(Err(e)).await;
-                    return;
-                }
-            };
-            while let Some(ev) = events.next().await {
-                let step = ev.map(|e| match e {
-                    RagEvent::Delta(d) => Step::Delta(d),
-                    RagEvent::Done(a) => Step::Done(a),
-                });
-                let stop = step.is_err();
-                if tx.send(step).await.is_err() || stop {
-                    return;
-                }
-            }
-        });
+        let channel = verity.ask_channel(req);
+        pyo3_async_runtimes::tokio::get_runtime().spawn(channel.feed);
         Self {
             state: Arc::new(State {
-                events: Mutex::new(rx),
+                events: Mutex::new(channel.events),
                 answer: std::sync::Mutex::new(None),
             }),
         }
@@ -73,8 +47,8 @@ async fn next(state: Arc<State>) -> verity::Result<Option<String>> {
     let mut events = state.events.lock().await;
     loop {
         match events.recv().await {
-            Some(Ok(Step::Delta(d))) => return Ok(Some(d)),
-            Some(Ok(Step::Done(a))) => {
+            Some(Ok(RagEvent::Delta(d))) => return Ok(Some(d)),
+            Some(Ok(RagEvent::Done(a))) => {
                 *state.answer.lock().unwrap_or_else(|p| p.into_inner()) = Some(*a);
             }
             Some(Err(e)) => return Err(e),

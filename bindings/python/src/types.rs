@@ -69,7 +69,7 @@ fn data<'py, T: Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>
 }
 
 wrapper! {
-    /// A source document (seed-001 schema).
+    /// A source document (Verity's document schema).
     Document(verity::Document) repr ["uid", "title", "source", "lang"] {
         #[new]
         #[pyo3(signature = (uid, content, *, source = String::new(), ts = None, lang = None, title = None, tags = None, url = None, metadata = None))]

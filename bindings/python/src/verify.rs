@@ -1,4 +1,4 @@
-//! `Store.check(...)`: citation verification (seed 002). Keyword arguments
+//! `Store.check(...)`: citation verification. Keyword arguments
 //! are the fields of the api's `CheckRequest` (`url`, `path`,
 //! `content_base64`, `content_type`, `name`, `concurrency`, `judge`,
 //! `allow_private`); unknown ones are refused as `InvalidInput`.

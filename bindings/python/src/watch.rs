@@ -1,4 +1,4 @@
-//! `store.watch`: the technology watch (seed 000) — rules, scoring,
+//! `store.watch`: the technology watch — rules, scoring,
 //! articles, the decision log, web search, page extraction and fact
 //! verification — each with an `a`-prefixed asyncio variant. Keyword
 //! arguments become the `verity::watch` request types; results are the

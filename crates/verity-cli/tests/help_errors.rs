@@ -359,3 +359,52 @@ fn a_missing_mcp_root_is_refused_with_the_fix() {
         "{err}"
     );
 }
+
+#[test]
+fn serve_logs_are_plain_text_and_name_the_store() {
+    use std::io::{BufRead, BufReader};
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    let doc = tmp.path().join("fees.md");
+    std::fs::write(&doc, "# Fees\n\nThe base fee is paid per forwarded payment.\n").unwrap();
+    // Vectors in the store: opening it loads the HNSW index, whose INFO lines are noise.
+    let out = verity(&home)
+        .env("VERITY_EMBEDDER", "local")
+        .arg("ingest")
+        .arg(&doc)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("verity"))
+        .current_dir(tmp.path())
+        .env_remove("VERITY_HOME")
+        .env_remove("RUST_LOG")
+        .env_remove("LOG_LEVEL")
+        .env("VERITY_EMBEDDER", "local")
+        .args(["--home", "store", "serve", "--addr", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = Vec::new();
+    for line in BufReader::new(stderr).lines() {
+        let line = line.unwrap();
+        let done = line.contains("listening on");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let log = lines.join("\n");
+    assert!(log.contains("listening on"), "{log}");
+    assert!(!log.contains('\u{1b}'), "colour codes in a piped log:\n{log}");
+    assert!(!log.contains("hnsw"), "third-party INFO lines:\n{log}");
+    let store = std::fs::canonicalize(&home).unwrap();
+    assert!(
+        log.contains(&format!("store {}", store.display())),
+        "the absolute store path is printed:\n{log}"
+    );
+}

@@ -6,6 +6,7 @@
 
 mod bad_input;
 mod common;
+mod docs_page;
 mod events;
 mod generator_down;
 mod mcp_mount;

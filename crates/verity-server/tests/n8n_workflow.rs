@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use crate::common::{self, TestServer, TOKEN};
 use serde_json::{json, Value};
 use verity::watch::WatchConfig;
-use verity_server::Server;
 
 const ARTICLE: &str = r#"<!doctype html><html><head><title>Ollama 0.5 is out</title></head>
 <body><article><h1>Ollama 0.5 is out</h1>
@@ -27,24 +26,13 @@ fn repo() -> PathBuf {
 /// A fresh server: rules seeded from the example file, SearXNG when given,
 /// loopback pages allowed (the fake web lives on 127.0.0.1).
 async fn start(searxng: Option<String>) -> TestServer {
-    let home = tempfile::tempdir().unwrap();
-    let server = Server::open(common::config(home.path())).await.unwrap();
-    server
-        .verity()
-        .configure_watch(WatchConfig {
-            searxng_url: searxng,
-            allow_private: true,
-            rules_file: Some(repo().join("examples/n8n/rules.json")),
-            ..WatchConfig::default()
-        })
-        .unwrap();
-    let running = server.start().await.unwrap();
-    TestServer {
-        url: format!("http://{}", running.addr),
-        client: reqwest::Client::new(),
-        running: Some(running),
-        home,
-    }
+    common::start_watch(WatchConfig {
+        searxng_url: searxng,
+        allow_private: true,
+        rules_file: Some(repo().join("examples/n8n/rules.json")),
+        ..WatchConfig::default()
+    })
+    .await
 }
 
 /// Run the workflow for one RSS item; the replay's `{completed, trace}`.

@@ -9,7 +9,6 @@ use common::{status_json, TestServer, TOKEN};
 use reqwest::Method;
 use serde_json::{json, Value};
 use verity::watch::WatchConfig;
-use verity_server::Server;
 
 const ARTICLE: &str = r#"<!doctype html><html><head><title>Announcing Ollama 0.5</title></head>
 <body><nav><a href="/">Home</a></nav><article><h1>Announcing Ollama 0.5</h1>
@@ -30,23 +29,12 @@ fn web() -> String {
 }
 
 async fn start(web: &str) -> TestServer {
-    let home = tempfile::tempdir().unwrap();
-    let server = Server::open(common::config(home.path())).await.unwrap();
-    server
-        .verity()
-        .configure_watch(WatchConfig {
-            searxng_url: Some(web.to_string()),
-            allow_private: true,
-            ..WatchConfig::default()
-        })
-        .unwrap();
-    let running = server.start().await.unwrap();
-    TestServer {
-        url: format!("http://{}", running.addr),
-        client: reqwest::Client::new(),
-        running: Some(running),
-        home,
-    }
+    common::start_watch(WatchConfig {
+        searxng_url: Some(web.to_string()),
+        allow_private: true,
+        ..WatchConfig::default()
+    })
+    .await
 }
 
 /// A request the way n8n sends it: token, JSON, no `X-API-Version`.

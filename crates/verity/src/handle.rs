@@ -55,6 +55,14 @@ fn unsupported_files(reader: &verity_ingest::PathReader) -> Vec<PathBuf> {
         .collect()
 }
 
+/// A streamed answer on a channel ([`Verity::ask_channel`]).
+pub struct AnswerChannel {
+    /// Runs the answer; spawn it on a tokio runtime.
+    pub feed: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>>,
+    /// The stream's events (text pieces, then the final answer), or its error.
+    pub events: tokio::sync::mpsc::Receiver<Result<verity_rag::RagEvent>>,
+}
+
 /// Documents read per ingest batch when reading files.
 const READ_BATCH: usize = 2_000;
 /// Cache key remembering the embedding space the caches were filled with.
@@ -438,6 +446,33 @@ impl Verity {
     pub async fn ask_stream(&self, req: &AskRequest) -> Result<RagStream> {
         let r = req.to_rag()?;
         self.rag().await?.ask_stream(&r).await
+    }
+
+    /// [`Verity::ask_stream`] moved onto a channel, for hosts that read the
+    /// events from another thread or runtime (the Python and Node
+    /// bindings): spawn [`AnswerChannel::feed`] on a tokio runtime and read
+    /// [`AnswerChannel::events`], which yields the stream's events (or its
+    /// error) and then closes. Dropping the receiver stops the answer.
+    pub fn ask_channel(self: &Arc<Self>, req: AskRequest) -> AnswerChannel {
+        let (tx, events) = tokio::sync::mpsc::channel(64);
+        let verity = self.clone();
+        let feed = Box::pin(async move {
+            use futures::StreamExt;
+            let mut stream = match verity.ask_stream(&req).await {
+                Ok(s) => s,
+                Err(e) => {
+                    let _ = tx.send(Err(e)).await;
+                    return;
+                }
+            };
+            while let Some(ev) = stream.next().await {
+                let stop = ev.is_err();
+                if tx.send(ev).await.is_err() || stop {
+                    return;
+                }
+            }
+        });
+        AnswerChannel { feed, events }
     }
 
     /// One document by uid.

@@ -50,7 +50,7 @@ pub mod watch;
 
 pub use api::{AskRequest, ConfigOverrides, IngestOutcome, IngestRequest, SearchRequest};
 pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig};
-pub use handle::{Progress, Verity, VerityStats};
+pub use handle::{AnswerChannel, Progress, Verity, VerityStats};
 pub use providers::{generator, local_models};
 #[cfg(feature = "research")]
 pub use research::{ResearchOptions, ResearchProgress};

@@ -56,6 +56,21 @@ pub async fn start(edit: impl FnOnce(&mut ServerConfig)) -> TestServer {
     }
 }
 
+/// A test server whose watch is configured with `watch` (SearXNG, private
+/// addresses for the loopback fakes, a rules file, …) before it starts.
+pub async fn start_watch(watch: verity::watch::WatchConfig) -> TestServer {
+    let home = tempfile::tempdir().unwrap();
+    let server = Server::open(config(home.path())).await.unwrap();
+    server.verity().configure_watch(watch).unwrap();
+    let running = server.start().await.unwrap();
+    TestServer {
+        url: format!("http://{}", running.addr),
+        client: reqwest::Client::new(),
+        running: Some(running),
+        home,
+    }
+}
+
 impl TestServer {
     /// A request with the token and the version header.
     pub fn req(&self, method: Method, path: &str) -> RequestBuilder {
