@@ -140,6 +140,14 @@ export interface OpenOptions {
   cache?: boolean
   ollamaUrl?: string
   openaiUrl?: string
+  /** Research knowledge base directory (`VERITY_KNOWLEDGE_DIR`). */
+  knowledgeDir?: string
+  /** SearXNG for web search (`VERITY_SEARXNG_URL` or `SEARXNG_URL`). */
+  searxngUrl?: string
+  /** Jina Reader for the watch's `crawlUrl` (`JINA_READER_URL`). */
+  jinaReaderUrl?: string
+  /** Let `crawlUrl` and `verifyFact` read private and loopback addresses (`VERITY_ALLOW_PRIVATE`). */
+  allowPrivate?: boolean
 }
 
 export interface FilterOptions {

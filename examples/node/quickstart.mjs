@@ -14,11 +14,11 @@ const store = await Verity.open({ home: mkdtempSync(join(tmpdir(), 'verity-')), 
 console.log(await store.ingestPaths([join(here, '..', 'data')]))
 
 const { hits } = await store.search('how are routing fees computed?', { k: 3 })
-for (const h of hits) console.log(h.score.toFixed(3), h.doc.uid, h.doc.title)
+for (const h of hits) console.log(h.score.toFixed(3), h.uid, h.title)
 
 const answer = await store.ask('How are Lightning routing fees computed?')
 console.log(answer.text)
-for (const c of answer.citations) console.log(`  [${c.index}] ${c.doc_uid} ${c.title ?? ''}`)
+for (const c of answer.citations) console.log(`  [${c.index}] ${c.docUid} ${c.title ?? ''}`)
 
 try {
   await store.search('fees', { mode: 'psychic' })

@@ -55,7 +55,11 @@ impl NativeAnswerStream {
     /// The final answer once `next()` returned `null`; `null` before.
     #[napi]
     pub fn answer(&self) -> Result<Value> {
-        let a = self.answer.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let a = self
+            .answer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
         json(&a)
     }
 }

@@ -4,7 +4,6 @@
 //! `verity::api::memory` requests; errors are `verity.errors` exceptions
 //! naming the field.
 
-
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::{Map, Value};

@@ -366,7 +366,11 @@ fn serve_logs_are_plain_text_and_name_the_store() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("store");
     let doc = tmp.path().join("fees.md");
-    std::fs::write(&doc, "# Fees\n\nThe base fee is paid per forwarded payment.\n").unwrap();
+    std::fs::write(
+        &doc,
+        "# Fees\n\nThe base fee is paid per forwarded payment.\n",
+    )
+    .unwrap();
     // Vectors in the store: opening it loads the HNSW index, whose INFO lines are noise.
     let out = verity(&home)
         .env("VERITY_EMBEDDER", "local")
@@ -400,7 +404,10 @@ fn serve_logs_are_plain_text_and_name_the_store() {
     let _ = child.wait();
     let log = lines.join("\n");
     assert!(log.contains("listening on"), "{log}");
-    assert!(!log.contains('\u{1b}'), "colour codes in a piped log:\n{log}");
+    assert!(
+        !log.contains('\u{1b}'),
+        "colour codes in a piped log:\n{log}"
+    );
     assert!(!log.contains("hnsw"), "third-party INFO lines:\n{log}");
     let store = std::fs::canonicalize(&home).unwrap();
     assert!(

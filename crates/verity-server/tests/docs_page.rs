@@ -24,15 +24,28 @@ async fn operations_are_grouped_by_capability() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    for want in ["Documents", "Retrieval and answers", "Technology watch (n8n)", "MCP", "Service"] {
+    for want in [
+        "Documents",
+        "Retrieval and answers",
+        "Technology watch (n8n)",
+        "MCP",
+        "Service",
+    ] {
         assert!(tags.contains(&want), "{want} missing: {tags:?}");
     }
-    let mcp = doc["tags"].as_array().unwrap().iter().find(|t| t["name"] == "MCP").unwrap();
+    let mcp = doc["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "MCP")
+        .unwrap();
     assert!(mcp["description"].as_str().unwrap().contains("/mcp"));
     let mut seen_api = false;
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, op) in item.as_object().unwrap() {
-            let tag = op["tags"][0].as_str().unwrap_or_else(|| panic!("{method} {path} has no tag"));
+            let tag = op["tags"][0]
+                .as_str()
+                .unwrap_or_else(|| panic!("{method} {path} has no tag"));
             assert!(tags.contains(&tag), "{method} {path}: unknown tag {tag}");
             if path.starts_with("/api/veille") {
                 seen_api = true;
@@ -44,12 +57,32 @@ async fn operations_are_grouped_by_capability() {
     }
     assert!(seen_api, "the /api routes are documented");
 
-    let page = s.bare(Method::GET, "/v1/docs").send().await.unwrap().text().await.unwrap();
+    let page = s
+        .bare(Method::GET, "/v1/docs")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     for needle in [".patch {", "function bodyView", "function md(", "doc.tags"] {
         assert!(page.contains(needle), "{needle} missing from the docs page");
     }
-    let verify = s.bare(Method::GET, "/").send().await.unwrap().text().await.unwrap();
-    assert!(verify.contains("href=\"/v1/docs"), "the checking page links to the API docs");
-    assert!(verify.contains("source not read"), "no confidence shown for an unread source");
+    let verify = s
+        .bare(Method::GET, "/")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        verify.contains("href=\"/v1/docs"),
+        "the checking page links to the API docs"
+    );
+    assert!(
+        verify.contains("source not read"),
+        "no confidence shown for an unread source"
+    );
     s.shutdown().await;
 }
