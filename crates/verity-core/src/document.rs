@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::hash::sha1_hex;
 
-/// A source document, in the seed-001 ingestion schema
+/// A source document, in Verity's ingestion schema
 /// (`uid, source, ts, lang, title, content, tags` + free metadata).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Document {

@@ -14,7 +14,7 @@ pub type Embedding = Vec<f32>;
 pub struct EmbedderId {
     /// Model name with its immutable tag (`all-MiniLM-L6-v2`, `nomic-embed-text:v1.5`).
     pub model: String,
-    /// `EMBED_VERSION` (seed 001): bump it when the model, its settings or the
+    /// `EMBED_VERSION`: bump it when the model, its settings or the
     /// chunking change; a change requires a full re-index.
     pub version: String,
     /// Vector dimension.

@@ -22,7 +22,7 @@ use crate::{Error, InputError, Result};
 pub const DEFAULT_LIMIT: usize = 10;
 /// Largest `limit` a search accepts.
 pub const MAX_LIMIT: usize = 100;
-/// Default `distance_threshold` (seed 004: "balanced").
+/// Default `distance_threshold` (MnemoLite's "balanced").
 pub const DEFAULT_DISTANCE_THRESHOLD: f32 = 1.0;
 /// Largest meaningful L2 distance between unit vectors (a threshold of 2 keeps everything).
 pub const MAX_DISTANCE: f32 = 2.0;
@@ -63,7 +63,7 @@ pub struct Event {
     pub expires_at: Option<DateTime<Utc>>,
 }
 
-/// What a caller writes (seed 004's `NewEvent`, plus an optional expiry).
+/// What a caller writes (MnemoLite's `NewEvent`, plus an optional expiry).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewEvent {
@@ -158,7 +158,7 @@ pub enum VectorQuery {
 }
 
 impl VectorQuery {
-    /// Seed 004's `vector_query` parameter: a JSON array string (`"[0.1,0.2]"`)
+    /// MnemoLite's `vector_query` parameter: a JSON array string (`"[0.1,0.2]"`)
     /// is a vector, anything else is text.
     pub fn parse(s: &str) -> Result<Self> {
         let t = s.trim();
@@ -250,7 +250,7 @@ impl std::str::FromStr for EventSearchMode {
     }
 }
 
-/// A search as a caller asks it (seed 004's `GET /v1/search/` parameters, plus `mode`).
+/// A search as a caller asks it (MnemoLite's `GET /v1/search/` parameters, plus `mode`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EventQuery {
     /// Text or vector; absent: metadata/time listing.
@@ -459,7 +459,7 @@ pub enum TimeOrder {
     OldestFirst,
 }
 
-/// One page of results (seed 004's `{data, meta: {total_hits, limit, offset}}`).
+/// One page of results (MnemoLite's `{data, meta: {total_hits, limit, offset}}`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EventPage {
     /// Events of this page, best (or newest) first.
@@ -475,7 +475,7 @@ pub struct EventPage {
     #[serde(default)]
     pub mode: EventSearchMode,
     /// `true` when a strict threshold found nothing on a pure vector search
-    /// and the plain top-K was returned instead (seed 004's fallback).
+    /// and the plain top-K was returned instead (MnemoLite's fallback).
     #[serde(default)]
     pub threshold_fallback: bool,
     /// Honest notes (a text query on a memory without embedder ran lexical, …).

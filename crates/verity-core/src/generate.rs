@@ -53,14 +53,14 @@ impl ChatMessage {
     }
 }
 
-/// Sampling parameters (seed-001 defaults).
+/// Sampling parameters.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GenerationParams {
     /// Temperature (default 0.2).
     pub temperature: f32,
     /// Nucleus sampling (default 0.9).
     pub top_p: f32,
-    /// Maximum new tokens (default 1536, seed `max_tokens`).
+    /// Maximum new tokens (default 1536, `max_tokens`).
     pub max_tokens: u32,
     /// Context window requested from the server (default 8192, Ollama `num_ctx`).
     pub num_ctx: u32,

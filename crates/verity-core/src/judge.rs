@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Result;
 
-/// What the source says about the claim (seed 002 `Verdict`).
+/// What the source says about the claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Verdict {

@@ -104,7 +104,7 @@ pub const MAX_RULE_NAME: usize = 128;
 /// Most keywords per rule.
 pub const MAX_RULE_KEYWORDS: usize = 256;
 
-/// A relevance rule (`update_veille_rule` of seed 000).
+/// A relevance rule (`update_veille_rule`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RelevanceRule {
     /// Unique name.
@@ -229,7 +229,7 @@ impl RuleUpdate {
     }
 }
 
-/// How scores read (seed 000 `scoring_guide`): every article starts at
+/// How scores read (`scoring_guide`): every article starts at
 /// `base_score`, matched rules add their modifiers, the result is clamped to
 /// `0..=max_score`, and `min_valid_score` or more is relevant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]

@@ -58,7 +58,7 @@ impl ParsedDocument {
     }
 }
 
-/// Outcome class of a fetch (seed 002 `fetch_status`).
+/// Outcome class of a fetch (`fetch_status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FetchStatus {

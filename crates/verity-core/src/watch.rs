@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::rules::string_enum;
 use crate::Result;
 
-/// Where an article came from (seed 000 `source_type`).
+/// Where an article came from (`source_type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SourceType {
@@ -30,7 +30,7 @@ pub enum SourceType {
 }
 string_enum!(SourceType, "source_type", { Rss => "rss", Youtube => "youtube", Reddit => "reddit", Hn => "hn" });
 
-/// A logged article: every field of seed 000's `log_article`, plus what the
+/// A logged article: every field of `log_article`, plus what the
 /// watch derives from it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Article {
@@ -95,7 +95,7 @@ impl Article {
     }
 }
 
-/// Which articles to list (seed 000 `get_articles`), newest first.
+/// Which articles to list (`get_articles`), newest first.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ArticleFilter {
     /// Only articles logged at or after this instant.
@@ -117,7 +117,7 @@ impl ArticleFilter {
     }
 }
 
-/// The LLM that took a decision (seed 000 `llm`).
+/// The LLM that took a decision (`llm`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DecisionLlm {
@@ -128,7 +128,7 @@ pub enum DecisionLlm {
 }
 string_enum!(DecisionLlm, "llm", { Qwen => "qwen", Phi => "phi" });
 
-/// Kind of decision (seed 000 `decision_type`).
+/// Kind of decision (`decision_type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DecisionType {

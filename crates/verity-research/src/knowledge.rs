@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{ResearchError, Result};
 
-/// One document of the knowledge base (seed `KnowledgeEntry`).
+/// One document of the knowledge base (`KnowledgeEntry`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KnowledgeEntry {
     /// Where it was downloaded from (`None` for files placed by hand).
@@ -29,7 +29,7 @@ pub struct KnowledgeEntry {
     #[serde(default)]
     pub summary: String,
     /// Id of the document in the vector store, set the first time it is
-    /// indexed so later runs never index it twice (the seed's `openai_file_id`).
+    /// indexed so later runs never index it twice (`openai_file_id` in other tools).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_id: Option<String>,
 }

@@ -107,7 +107,7 @@ pub const CAPABILITIES: &[(&str, &str)] = &[
     ("Citation checking", "Check that each source a document cites supports the claim citing it. `GET /` is a web page for it."),
     ("Research", "Research a syllabus into a checked, sourced report (a job)."),
     ("Event memory", "MnemoLite-compatible event memory: write, read, update and search events."),
-    ("Technology watch (n8n)", "The watch tools as REST routes for n8n and other workflow tools: rules, scoring, duplicate checks, article and decision logs, web search, page extraction, fact checks. No `X-API-Version` header needed. Seed the rules of a fresh install from a file with `VERITY_WATCH_RULES` (examples/n8n/rules.json)."),
+    ("Technology watch (n8n)", "The watch tools as REST routes for n8n and other workflow tools: rules, scoring, duplicate checks, article and decision logs, web search, page extraction, fact checks. No `X-API-Version` header needed. A fresh install gets its rules from a file with `VERITY_WATCH_RULES` (examples/n8n/rules.json)."),
     ("Tools", "Every tool of the registry by name (`POST /api/tools/{name}` with the tool's JSON arguments): the same tools MCP clients call."),
     ("MCP", "`/mcp` serves the same tools to MCP clients over the streamable HTTP transport (JSON-RPC 2.0): `POST /mcp` with `initialize`, `tools/list`, `tools/call` (`Accept: application/json, text/event-stream`), `GET /mcp` for the server's event stream of a session, `DELETE /mcp` to end it. Same bearer tokens as the REST routes; Host and Origin must be allowed (`mcp_allowed_hosts`). It is not a REST operation, so it has no entry below: see docs/mcp.md."),
     ("Service", "Health, metrics and this documentation."),

@@ -6,7 +6,7 @@ use verity_core::Verdict;
 
 use crate::types::{CheckResult, SourceStatus};
 
-/// Counts per verdict (seed `summary {total, supported, issues}`).
+/// Counts per verdict (`summary {total, supported, issues}`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Summary {
     /// Claims checked.
@@ -40,7 +40,7 @@ pub struct UnavailableSource {
     pub claims: usize,
 }
 
-/// Run statistics (seed "Métriques à tracker").
+/// Run statistics.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Statistics {
     /// Sentences read in the document.

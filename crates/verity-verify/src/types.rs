@@ -4,7 +4,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use verity_core::{Passage, Verdict};
 
-/// How a claim cites its source (seed `citation_type`).
+/// How a claim cites its source (`citation_type`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CitationType {
@@ -33,7 +33,7 @@ pub struct Location {
     pub end: usize,
 }
 
-/// A claim and the source it cites (seed `ClaimCitation`).
+/// A claim and the source it cites.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ClaimCitation {
     /// The claim: its sentence or clause, citation markers removed.
@@ -54,7 +54,7 @@ pub struct ClaimCitation {
     pub unresolved: Option<String>,
 }
 
-/// Seed `fetch_status`.
+/// How fetching the source went (`fetch_status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceStatus {
@@ -66,7 +66,7 @@ pub enum SourceStatus {
     Paywalled,
 }
 
-/// A fetched source (seed `SourceContent`).
+/// A fetched source.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SourceContent {
     /// The URL asked for (or the reference, when there is none).
@@ -106,7 +106,7 @@ pub struct QuoteContext {
     pub end: usize,
 }
 
-/// The verdict on one claim (seed `VerificationResult`, flattened as in the seed's JSON).
+/// The verdict on one claim, with the claim and citation it is about.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CheckResult {
     /// The claim text.

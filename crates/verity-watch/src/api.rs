@@ -76,7 +76,7 @@ pub struct UpdateRuleResponse {
 // ---------------------------------------------------------------- articles
 
 /// Input of `check_article_exists`. `title` and `content` are optional
-/// additions to the seed: with content, republications of a logged article
+/// additions: with content, republications of a logged article
 /// at another URL are found too.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct CheckArticleRequest {
@@ -88,7 +88,7 @@ pub struct CheckArticleRequest {
     pub content: Option<String>,
 }
 
-/// A logged article in short (seed 000 `check_article_exists.article`).
+/// A logged article in short (`check_article_exists.article`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ArticleBrief {
     /// Id.
@@ -158,7 +158,7 @@ pub struct CheckArticleResponse {
     pub message: String,
 }
 
-/// Input of `log_article` (every field of seed 000).
+/// Input of `log_article`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LogArticleRequest {
     /// URL.
@@ -388,7 +388,7 @@ pub struct WebSearchRequest {
     pub time_range: Option<WebTimeRange>,
 }
 
-/// One web result (seed 000 shape).
+/// One web result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct WebResult {
     /// Title.
@@ -722,7 +722,7 @@ pub struct ProjectDecisionsResponse {
 
 // ---------------------------------------------------------------- verify_fact
 
-/// Input of `verify_fact`. `urls` is an addition to the seed: with it, the
+/// Input of `verify_fact`. With `urls`, the
 /// claim is checked against these pages instead of a web search.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VerifyFactRequest {
@@ -766,7 +766,7 @@ pub struct UnreadSource {
     pub error: String,
 }
 
-/// Output of `verify_fact` (seed 000 shape plus the verdict, the judge and
+/// Output of `verify_fact` (`verified`, `confidence`, `sources`, `summary`, plus the verdict, the judge and
 /// the pages that could not be read).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VerifyFactResponse {

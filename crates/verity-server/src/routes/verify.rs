@@ -111,7 +111,7 @@ pub fn operations() -> Vec<Operation> {
         ),
         check(
             "/verify",
-            "verify_seed",
+            "verify_unversioned",
             "Check citations (unversioned route; same as /v1/verify)",
             false,
         ),

@@ -18,8 +18,8 @@ use crate::IngestReport;
     {"required": ["paths"], "properties": {"paths": {"minItems": 1}}}
 ]))]
 pub struct IngestRequest {
-    /// Documents in the seed-001 schema (`uid`, `content`, `source`, `ts`, …);
-    /// also accepted under seed 001's name `batch`.
+    /// Documents (`uid`, `content`, `source`, `ts`, …);
+    /// also accepted under the name `batch`.
     #[serde(default, alias = "batch", skip_serializing_if = "Vec::is_empty")]
     pub documents: Vec<Document>,
     /// Files, directories (JSONL, BEIR corpus, Markdown, text, …) and http(s) URLs.

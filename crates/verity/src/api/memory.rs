@@ -18,7 +18,7 @@ pub use verity_memory::{
 
 use crate::Result;
 
-/// Seed 004's search envelope: `{data, meta: {total_hits, limit, offset}}`.
+/// MnemoLite's search envelope: `{data, meta: {total_hits, limit, offset}}`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct EventSearchResponse {
     /// Events of this page, best (or newest) first.

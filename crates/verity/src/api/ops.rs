@@ -93,7 +93,7 @@ pub struct ReindexRequest {
     /// Logical index name (default `default`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Gate thresholds, e.g. `recall@5=0.8,p95=2.5s` (default: the seed's).
+    /// Gate thresholds, e.g. `recall@5=0.8,p95=2.5s` (default `recall@5=0.8,p95=2.5s`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gate: Option<String>,
     /// Evaluation set as JSONL lines `{"query": …, "relevant_uids": [uid, …]}`.

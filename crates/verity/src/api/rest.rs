@@ -84,7 +84,7 @@ pub struct ContextChunk {
     pub source: Option<String>,
 }
 
-/// Sampling overrides; unset fields keep the configured values (seed 001 defaults).
+/// Sampling overrides; unset fields keep the configured values.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GenerateParams {
@@ -120,7 +120,7 @@ pub struct GenerateRequest {
     pub lang: Option<String>,
 }
 
-/// The answer of a [`GenerateRequest`] (seed 001: `{answer, citations, confidence}`).
+/// The answer of a [`GenerateRequest`]: `{answer, citations, confidence}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GenerateResponse {
     /// Answer text with `[n]` markers.
@@ -151,7 +151,7 @@ impl From<crate::Answer> for GenerateResponse {
     }
 }
 
-/// A retrieval as seed 001 returns it: `uids`, `scores`, `sources` in rank
+/// A retrieval as the `/v1/retrieve` contract returns it: `uids`, `scores`, `sources` in rank
 /// order, plus the full hits and flags.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RetrieveResponse {

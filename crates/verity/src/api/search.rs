@@ -19,7 +19,7 @@ pub type AskResponse = Answer;
 /// Filters as hosts give them: lists of accepted values, metadata as
 /// `{key: value | [values]}`, and `since`/`until` strings ([`super::time`]).
 /// Requests carry them at the top level (`{"query", "tags": […]}`) or, as
-/// seed 001's `/v1/retrieve` does, in a `filters` object; both are combined.
+/// the `/v1/retrieve` contract has them, in a `filters` object; both are combined.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RequestFilters {
@@ -156,7 +156,7 @@ pub struct SearchRequest {
     /// Keep documents dated at or before this (RFC 3339, or `YYYY-MM-DD` = the whole day).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until: Option<String>,
-    /// The same filters as one object (seed 001: `{query, k, filters}`),
+    /// The same filters as one object (`{query, k, filters}`),
     /// combined with the top-level ones.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<RequestFilters>,

@@ -26,7 +26,7 @@ pub const EXIT_FAIL_ON: u8 = 9;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ReportFormat {
-    /// The report as JSON (the seed's shape): the default of the APIs.
+    /// The report as JSON: the default of the APIs.
     #[default]
     Json,
     /// Markdown.
