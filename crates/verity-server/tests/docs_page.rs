@@ -58,8 +58,18 @@ async fn operations_are_grouped_by_capability() {
     assert!(seen_api, "the /api routes are documented");
     // Users read the schemas' descriptions too: no internal references there.
     let text = doc.to_string().to_lowercase();
-    for internal in ["seed 00", "seed-00", "seed's", "seed `", "the seed ", "seed:"] {
-        assert!(!text.contains(internal), "internal wording `{internal}` in the OpenAPI document");
+    for internal in [
+        "seed 00",
+        "seed-00",
+        "seed's",
+        "seed `",
+        "the seed ",
+        "seed:",
+    ] {
+        assert!(
+            !text.contains(internal),
+            "internal wording `{internal}` in the OpenAPI document"
+        );
     }
 
     let page = s
