@@ -175,7 +175,8 @@ class Web:
 @pytest.fixture
 def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[Web]:
     """Real article pages at /page/<id> and a SearXNG-format /search on loopback;
-    the store's watch is configured (from the environment) to use them."""
+    the store's watch is configured (from the environment) to use them. The
+    environment is read when a store opens, so tests list `web` before `store`."""
     html = _article_dir() / "html"
     pages = {k: gzip.decompress((html / f"{k}.html.gz").read_bytes()) for k in (WEWORK, DELHI)}
     searches: list[dict[str, list[str]]] = []
@@ -224,7 +225,7 @@ def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[Web]:
         srv.server_close()
 
 
-def test_web_search_returns_searxng_results(store: verity.Store, web: Web) -> None:
+def test_web_search_returns_searxng_results(web: Web, store: verity.Store) -> None:
     base = web.base
     r = store.watch.web_search("wework attorney general", num_results=2, time_range="month")
     assert r["query"] == "wework attorney general" and r["total_found"] == 2
@@ -237,7 +238,7 @@ def test_web_search_returns_searxng_results(store: verity.Store, web: Web) -> No
     assert store.watch.web_search("wework", num_results=1)["total_found"] == 1
 
 
-def test_crawl_url_extracts_the_article(store: verity.Store, web: Web) -> None:
+def test_crawl_url_extracts_the_article(web: Web, store: verity.Store) -> None:
     base = web.base
     body = json.loads((_article_dir() / "ground-truth.json").read_text())[WEWORK]["articleBody"]
     page = store.watch.crawl_url(f"{base}/page/{WEWORK}")
@@ -250,7 +251,7 @@ def test_crawl_url_extracts_the_article(store: verity.Store, web: Web) -> None:
     assert "A spokesperson for the NYAG declined to comment." in page["content"]
 
 
-def test_verify_fact_reads_the_pages_and_quotes_them(store: verity.Store, web: Web) -> None:
+def test_verify_fact_reads_the_pages_and_quotes_them(web: Web, store: verity.Store) -> None:
     base = web.base
     w = store.watch
     claim = "The New York State Attorney General is investigating WeWork."
