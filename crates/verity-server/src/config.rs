@@ -82,8 +82,12 @@ pub struct ServerConfig {
     pub roots: Vec<PathBuf>,
     /// Longest a research run (`POST /v1/research`) may take, in seconds.
     pub research_timeout_secs: f64,
-    /// Host names accepted by the MCP endpoint (DNS-rebinding protection).
-    pub mcp_allowed_hosts: Vec<String>,
+    /// `Host` values served on every route (DNS-rebinding protection):
+    /// `name` (any port) or `name:port`; loopback names by default; `"*"`
+    /// turns the check off (behind a proxy that checks Host itself).
+    /// Also read under its former name `mcp_allowed_hosts`.
+    #[serde(alias = "mcp_allowed_hosts")]
+    pub allowed_hosts: Vec<String>,
     /// Rate limit.
     pub rate_limit: RateLimitConfig,
     /// Log format (`--log-format`).
@@ -113,7 +117,10 @@ impl Default for ServerConfig {
             sync_ingest_max: 100,
             roots: Vec::new(),
             research_timeout_secs: 1800.0,
-            mcp_allowed_hosts: vec!["localhost".into(), "127.0.0.1".into(), "::1".into()],
+            allowed_hosts: crate::guard::LOOPBACK_HOSTS
+                .iter()
+                .map(|h| h.to_string())
+                .collect(),
             rate_limit: RateLimitConfig::default(),
             log_format: LogFormat::Text,
             allow_private_sources: false,

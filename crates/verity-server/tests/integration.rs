@@ -5,13 +5,17 @@
 //! filled the CI disk and spent most of the build linking.
 
 mod bad_input;
+mod cross_site;
 mod common;
 mod events;
 mod generator_down;
+mod limits;
 mod mcp_mount;
+mod protocol;
 mod research;
 mod research_llm;
 mod routes;
 mod security;
+mod unicode;
 mod verify;
 mod watch;
