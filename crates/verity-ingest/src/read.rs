@@ -602,12 +602,12 @@ impl Iterator for PathReader {
             // FIFOs, sockets and devices are never opened (a FIFO blocks the
             // reader); the open below checks again, on the file itself.
             if let Some(kind) = verity_extract::open::special_kind(&meta) {
-                self.skip(
-                    path,
-                    SkipReason::Unsupported,
-                    format!("{kind}, not a regular file: skipped"),
-                );
-                continue;
+                let err = InputError::Unsupported {
+                    path: path.clone(),
+                    detail: format!("{kind}, not a regular file: skipped"),
+                };
+                self.skip(path, SkipReason::Unsupported, err.to_string());
+                return Some(Err(err));
             }
             let roots = self.roots.clone();
             match InputKind::from_path(&path) {

@@ -5,6 +5,7 @@
 //! filled the CI disk and spent most of the build linking.
 
 mod bad_input;
+mod cancel;
 mod cross_site;
 mod common;
 mod events;
