@@ -177,7 +177,7 @@ impl ServerConfig {
     }
 
     /// Override with `VERITY_ADDR`, `VERITY_API_TOKENS`, `VERITY_CORS_ORIGINS`,
-    /// `VERITY_ROOTS`, `VERITY_ALLOW_PRIVATE_FETCH` (`true`/`1` or
+    /// `VERITY_ALLOWED_HOSTS`, `VERITY_ROOTS`, `VERITY_ALLOW_PRIVATE_FETCH` (`true`/`1` or
     /// `false`/`0`) and `VERITY_LOG_FORMAT` (the facade reads its own
     /// variables: `VERITY_HOME`, `REDIS_URL`, `VERITY_GENERATOR`, …).
     pub fn apply_env(&mut self) -> Result<(), ServerError> {
@@ -191,6 +191,9 @@ impl ServerConfig {
         }
         if let Some(v) = env("VERITY_CORS_ORIGINS") {
             self.cors_origins = list(&v, ',');
+        }
+        if let Some(v) = env("VERITY_ALLOWED_HOSTS") {
+            self.allowed_hosts = list(&v, ',');
         }
         if let Some(v) = env("VERITY_ROOTS") {
             self.roots = list(&v, ':').into_iter().map(PathBuf::from).collect();
@@ -243,6 +246,13 @@ impl ServerConfig {
         {
             return Err(ServerError::Config(
                 "rate_limit.per_second and rate_limit.burst must be > 0 (or enabled = false)"
+                    .into(),
+            ));
+        }
+        if self.allowed_hosts.is_empty() {
+            return Err(ServerError::Config(
+                "allowed_hosts is empty: list the host names clients use (or [\"*\"] to \
+                 accept any, behind a proxy that checks Host)"
                     .into(),
             ));
         }

@@ -204,6 +204,17 @@ pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
              fetch private and loopback addresses"
         );
     }
+    let loopback_names = config
+        .allowed_hosts
+        .iter()
+        .all(|h| crate::guard::LOOPBACK_HOSTS.contains(&h.as_str()));
+    if !config.addr.ip().is_loopback() && loopback_names {
+        tracing::warn!(
+            "listening on {} but `allowed_hosts` names loopback only: clients using another \
+             host name get 403 host_not_allowed (list it in allowed_hosts / VERITY_ALLOWED_HOSTS)",
+            config.addr
+        );
+    }
     if config.tokens.is_empty() {
         tracing::warn!(
             "no bearer token configured: anyone on this machine can call the API (loopback only)"
