@@ -82,16 +82,20 @@ fn generator(serialize: bool) -> SchemaGenerator {
 fn error_text(status: u16) -> &'static str {
     match status {
         400 => {
-            "Invalid request: malformed JSON, missing or unsupported X-API-Version, bad parameter"
+            "Invalid request: malformed JSON, missing or unsupported X-API-Version, bad parameter, \
+             a credential in the query string, a missing or repeated Host"
         }
         401 => "Missing, malformed or unknown bearer token",
+        403 => "Host or Origin not allowed (DNS-rebinding and cross-site protection)",
         404 => "Not found",
         405 => "Method not allowed on this route",
         409 => "The index needs re-indexing for this operation",
         413 => "Request body larger than the server's limit",
+        414 => "Request target longer than the server serves",
         415 => "Body is not `application/json`",
         422 => "The JSON body does not match the schema",
         429 => "Rate limit exceeded; see Retry-After",
+        431 => "Header fields too many or too large",
         502 => "An upstream provider answered badly",
         503 => "A service this route needs (generator, embedder) is unavailable",
         504 => "Timed out",
@@ -224,12 +228,11 @@ pub fn document(ops: &[Operation]) -> Value {
             responses.insert(status.to_string(), r);
         }
         let mut errors: Vec<u16> = op.errors.to_vec();
-        errors.extend([405, 429]);
+        // Every route: the request policy (credentials in the query string,
+        // Host, Origin, sizes) and the routing and rate-limit layers.
+        errors.extend([400, 403, 405, 414, 429, 431]);
         if op.auth {
             errors.push(401);
-        }
-        if op.versioned || op.request.is_some() {
-            errors.push(400);
         }
         if op.request.is_some() {
             errors.extend([413, 415, 422]);
