@@ -27,9 +27,13 @@ echo "==> rust tests"
 cargo nextest run --workspace --no-fail-fast --failure-output final
 cargo test --workspace --doc --quiet
 
-for suite in scripts/check-deploy.sh scripts/check-packages.sh scripts/test-server.sh scripts/test-python.sh scripts/test-node.sh scripts/test-mcp.sh scripts/test-aarch64.sh; do
+for suite in scripts/check-deploy.sh scripts/check-packages.sh scripts/test-server.sh scripts/test-security.sh scripts/test-python.sh scripts/test-node.sh scripts/test-mcp.sh scripts/test-aarch64.sh; do
   if [ -x "$suite" ]; then
     echo "==> $suite"
     "$suite"
   fi
 done
+
+# Fuzz targets (fuzz/, outside the workspace), bounded: FUZZ_SECS per target.
+echo "==> scripts/fuzz.sh ${FUZZ_SECS:-30}"
+scripts/fuzz.sh "${FUZZ_SECS:-30}"

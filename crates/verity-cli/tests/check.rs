@@ -240,3 +240,32 @@ fn eval_verify_refuses_an_unknown_set() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("fever") && err.contains("sets"), "{err}");
 }
+
+#[test]
+fn non_breaking_spaces_are_checked_not_crashed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    let base = serve();
+    let doc = tmp.path().join("f.md");
+    // The report's reproduction, then French typography citing a real page.
+    for text in [
+        "A\u{a0}x. B [1]\n\n## References\n1. https://example.org/a\n".to_string(),
+        format!(
+            "Selon l'enquête\u{a0}x. En 2023, 78\u{a0}% des entreprises avaient adopté l'IA [1].\n\n\
+             ## Références\n1. Enquête. {base}/survey\n"
+        ),
+    ] {
+        std::fs::write(&doc, &text).unwrap();
+        let out = verity(&home)
+            .args(["check", "--allow-private", "--format", "json"])
+            .arg(&doc)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_ne!(code(&out), 101, "{stderr}");
+        let r: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert!(r["summary"].is_object(), "{r}");
+    }
+}

@@ -711,3 +711,46 @@ fn exit_codes_follow_the_error_table() {
         );
     }
 }
+
+/// Run `mkfifo`; `false` where it is not available.
+#[cfg(unix)]
+fn mkfifo(p: &Path) -> bool {
+    std::process::Command::new("mkfifo")
+        .arg(p)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_are_skipped_with_a_note_never_waited_on() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    let dir = tmp.path().join("docs");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("a.md"), "# Fees\n\nRouting fees are set per channel.\n").unwrap();
+    let fifo = dir.join("p.md");
+    assert!(mkfifo(&fifo), "mkfifo is needed for this test");
+    let run = |args: &[&str], path: &Path| {
+        verity(&home)
+            .args(args)
+            .arg(path)
+            .timeout(std::time::Duration::from_secs(120))
+            .output()
+            .unwrap()
+    };
+    // The FIFO named directly, and inside a directory: skipped with a note, exit 7.
+    for path in [fifo.as_path(), dir.as_path()] {
+        let out = run(&["ingest"], path);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(7), "{}: {stderr}", path.display());
+        assert!(stderr.contains("FIFO"), "{stderr}");
+    }
+    let s = json(&verity(&home).args(["--json", "stats"]).output().unwrap().stdout);
+    assert_eq!(s["store"]["documents"], 1, "{s}");
+    // `verity check` on a FIFO: a clear error at once.
+    let out = run(&["check"], &fifo);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("FIFO"), "{stderr}");
+}

@@ -149,3 +149,65 @@ async fn rmcp_client_drives_verity_mcp_over_stdio() {
     );
     client.cancel().await.unwrap();
 }
+
+/// Raw lines to `verity mcp`: every bad line is answered (-32700 / -32600),
+/// a citation check on non-ASCII text answers, the session goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verity_mcp_answers_bad_lines_and_unicode() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let home = tempfile::tempdir().unwrap();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_verity"))
+        .env("VERITY_HOME", home.path())
+        .env("VERITY_EMBEDDER", "none")
+        .env_remove("VERITY_GENERATOR")
+        .arg("mcp")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    let check = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "verify_citations",
+        "arguments": {"content": "A\u{a0}x. B [1]\n\n## References\n1. https://example.org/a\n"}}});
+    let mut input = Vec::new();
+    for line in [
+        b"garbage".to_vec(),
+        br#"{"jsonrpc":"2.0","id":1,"meth"#.to_vec(),
+        b"\xc3\x28 invalid utf-8".to_vec(),
+        init.as_bytes().to_vec(),
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_vec(),
+        check.to_string().into_bytes(),
+    ] {
+        input.extend(line);
+        input.push(b'\n');
+    }
+    stdin.write_all(&input).await.unwrap();
+    stdin.flush().await.unwrap();
+    let mut answers: Vec<Value> = Vec::new();
+    while answers.len() < 5 {
+        let line = tokio::time::timeout(std::time::Duration::from_secs(120), lines.next_line())
+            .await
+            .expect("verity mcp answers")
+            .unwrap()
+            .expect("a line");
+        answers.push(serde_json::from_str(&line).unwrap());
+    }
+    let parse_errors = answers
+        .iter()
+        .filter(|a| a["error"]["code"] == -32700)
+        .count();
+    assert_eq!(parse_errors, 3, "{answers:?}");
+    let checked = answers.iter().find(|a| a["id"] == 2).unwrap();
+    assert!(checked["result"].is_object(), "{checked}");
+    assert_ne!(checked["result"]["isError"], true, "{checked}");
+    drop(stdin);
+    let status = tokio::time::timeout(std::time::Duration::from_secs(60), child.wait())
+        .await
+        .expect("exits at end of input")
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+}

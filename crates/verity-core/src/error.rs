@@ -34,6 +34,15 @@ pub enum Error {
     /// The caller cancelled or a deadline elapsed.
     #[error("operation timed out after {0:?}")]
     Timeout(std::time::Duration),
+    /// Verity itself failed on this input (a panic caught at a host boundary:
+    /// a bug). The same call fails again; it is reported, never retried.
+    #[error("Verity failed while handling this {during} (an internal fault, please report it: {message})")]
+    Fault {
+        /// What was being handled (`request`, `tool call`, …).
+        during: String,
+        /// The panic message.
+        message: String,
+    },
 }
 
 impl Error {
@@ -44,7 +53,7 @@ impl Error {
             Error::Fetch(e) => e.is_transient(),
             Error::Store(e) => e.is_transient(),
             Error::Timeout(_) => true,
-            Error::Input(_) | Error::Parse(_) | Error::Config(_) => false,
+            Error::Input(_) | Error::Parse(_) | Error::Config(_) | Error::Fault { .. } => false,
         }
     }
 
@@ -78,11 +87,31 @@ impl Error {
                 ProviderErrorKind::InvalidRequest => "invalid_input",
                 ProviderErrorKind::BadResponse => "bad_response",
             },
+            // The address was refused before any connection: the same URL
+            // is refused again, whoever asks (a client mistake, not a 502).
+            Error::Fetch(FetchError::Blocked { .. }) => "fetch_refused",
             Error::Fetch(_) => "fetch_failed",
             Error::Parse(ParseError::NoTextLayer { .. }) => "no_text_layer",
             Error::Parse(_) => "parse_error",
             Error::Config(_) => "config_error",
             Error::Timeout(_) => "timeout",
+            Error::Fault { .. } => "internal_fault",
+        }
+    }
+
+    /// The typed error of a caught panic (`payload` from
+    /// `std::panic::catch_unwind` or a task's `JoinError::into_panic`).
+    pub fn from_panic(during: &str, payload: &(dyn std::any::Any + Send)) -> Self {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic without a message".into());
+        // Keep the message short: it may quote user text.
+        let message: String = message.chars().take(300).collect();
+        Error::Fault {
+            during: during.into(),
+            message,
         }
     }
 

@@ -22,6 +22,7 @@
 //! | [`EventStore`] | event memory (seed 004) | SQLite + HNSW, Redis |
 
 pub mod answer;
+pub mod cancel;
 pub mod cache;
 pub mod catalog;
 pub mod document;
@@ -70,10 +71,14 @@ pub use project::{
     ContextEntry, Project, ProjectDecision, ProjectStatus, ProjectStore, Task, TaskStatus,
 };
 pub use retry::{RetryPolicy, Retryable};
-pub use rules::{Priority, RelevanceRule, RuleKind, RuleStore, RuleUpdate, ScoringGuide};
+pub use rules::{
+    Priority, RelevanceRule, RuleKind, RuleStore, RuleUpdate, ScoringGuide, MAX_KEYWORD_CHARS,
+    MAX_RULES, MAX_TOTAL_KEYWORDS,
+};
 pub use search::{
-    check_k, Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode, SearchQuery, SearchResults,
-    TimeRange, DEFAULT_K, DEFAULT_TITLE_WEIGHT, MAX_K,
+    check_k, check_query_len, Filters, Fusion, MetadataFilter, ScoredChunk, SearchMode,
+    SearchQuery, SearchResults, TimeRange, DEFAULT_K, DEFAULT_TITLE_WEIGHT, MAX_FILTER_VALUES,
+    MAX_K, MAX_QUERY_BYTES,
 };
 pub use source::{FetchStatus, FetchedSource, Fetcher, PageSpan, ParsedDocument, SourceFormat};
 pub use store::{StoreStats, VectorStore};

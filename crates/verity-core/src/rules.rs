@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Result};
+use crate::{Error, InputError, Result};
 
 /// Error for a value outside an enumeration, naming the allowed values.
 pub(crate) fn not_one_of(field: &str, got: &str, allowed: &[&str]) -> Error {
@@ -103,6 +103,14 @@ pub const MAX_SCORE_MODIFIER: i32 = 5;
 pub const MAX_RULE_NAME: usize = 128;
 /// Most keywords per rule.
 pub const MAX_RULE_KEYWORDS: usize = 256;
+/// Longest keyword, in characters (seed 000's keywords are words and short
+/// phrases; a bound keeps compiling and matching the rules cheap).
+pub const MAX_KEYWORD_CHARS: usize = 128;
+/// Most rules stored.
+pub const MAX_RULES: usize = 1_000;
+/// Most keywords over all stored rules: the matcher compiled from them stays
+/// within ~1.3 M automaton states, built in well under a second.
+pub const MAX_TOTAL_KEYWORDS: usize = 10_000;
 
 /// A relevance rule (`update_veille_rule`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -150,9 +158,23 @@ impl RelevanceRule {
         }
         let mut kws: Vec<String> = Vec::with_capacity(self.keywords.len());
         for k in self.keywords {
+            let n = k.chars().count();
+            if n > MAX_KEYWORD_CHARS {
+                return Err(Error::Input(InputError::field(
+                    "keywords",
+                    format!(
+                        "a keyword of {n} characters; at most {MAX_KEYWORD_CHARS} are allowed \
+                         (MAX_KEYWORD_CHARS)"
+                    ),
+                )));
+            }
             let k = k.split_whitespace().collect::<Vec<_>>().join(" ");
             if !k.is_empty() && !kws.contains(&k) {
                 kws.push(k);
+            }
+            // Stop early: `contains` above is linear in what was kept.
+            if kws.len() > MAX_RULE_KEYWORDS {
+                break;
             }
         }
         if kws.is_empty() {
@@ -161,9 +183,9 @@ impl RelevanceRule {
             ));
         }
         if kws.len() > MAX_RULE_KEYWORDS {
-            return Err(Error::invalid_input(format!(
-                "rule `keywords` has {} entries; at most {MAX_RULE_KEYWORDS} are allowed",
-                kws.len()
+            return Err(Error::Input(InputError::field(
+                "keywords",
+                format!("more than {MAX_RULE_KEYWORDS} distinct keywords; at most {MAX_RULE_KEYWORDS} are allowed (MAX_RULE_KEYWORDS)"),
             )));
         }
         self.keywords = kws;

@@ -191,6 +191,31 @@ impl Filters {
             && self.time.is_unbounded()
     }
 
+    /// Refuse lists longer than [`MAX_FILTER_VALUES`], naming the filter.
+    pub fn validate(&self) -> crate::Result<()> {
+        let metadata_terms: usize = self.metadata.iter().map(|m| m.values.len().max(1)).sum();
+        for (name, n) in [
+            ("sources", self.sources.len()),
+            ("langs", self.langs.len()),
+            ("tags", self.tags_any.len()),
+            ("tags_all", self.tags_all.len()),
+            ("uids", self.uids.len()),
+            ("metadata", metadata_terms),
+        ] {
+            if n > MAX_FILTER_VALUES {
+                return Err(crate::InputError::field(
+                    name,
+                    format!(
+                        "{n} values; at most {MAX_FILTER_VALUES} are accepted per filter \
+                         (MAX_FILTER_VALUES)"
+                    ),
+                )
+                .into());
+            }
+        }
+        Ok(())
+    }
+
     /// Reference semantics of the filters; every backend must agree with it.
     pub fn matches(&self, doc: &DocumentMeta) -> bool {
         if !self.sources.is_empty() && !self.sources.contains(&doc.source) {
@@ -258,6 +283,30 @@ pub const DEFAULT_TITLE_WEIGHT: f32 = 3.0;
 /// Largest `k` a search accepts; larger ones are refused like `k = 0`.
 pub const MAX_K: usize = 1_000;
 
+/// Longest query text a search or a question accepts, in bytes (16 KiB: a
+/// long paragraph; work per query grows with its terms).
+pub const MAX_QUERY_BYTES: usize = 16 * 1024;
+
+/// Most values in one filter list (`sources`, `langs`, `tags_any`,
+/// `tags_all`, `uids`, metadata terms): every backend binds them as
+/// parameters, and SQLite allows 32,766 per statement.
+pub const MAX_FILTER_VALUES: usize = 1_000;
+
+/// Refuse query text longer than [`MAX_QUERY_BYTES`], naming `field`.
+pub fn check_query_len(field: &str, text: &str) -> crate::Result<()> {
+    if text.len() > MAX_QUERY_BYTES {
+        return Err(crate::InputError::field(
+            field,
+            format!(
+                "{} bytes; at most {MAX_QUERY_BYTES} are accepted (MAX_QUERY_BYTES)",
+                text.len()
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
 /// Refuse `k = 0` and `k > MAX_K` with one message in every host and backend.
 pub fn check_k(k: usize) -> crate::Result<()> {
     if k == 0 || k > MAX_K {
@@ -305,11 +354,15 @@ impl SearchQuery {
         self
     }
 
-    /// Check what every backend relies on: `k` in `1..=MAX_K` ([`check_k`]) and,
-    /// when a query vector is given, a non-empty vector of finite numbers.
+    /// Check what every backend relies on: `k` in `1..=MAX_K` ([`check_k`]),
+    /// the text within [`MAX_QUERY_BYTES`], filter lists within
+    /// [`MAX_FILTER_VALUES`] and, when a query vector is given, a non-empty
+    /// vector of finite numbers.
     /// Stores check the vector's dimension against their index.
     pub fn validate(&self) -> crate::Result<()> {
         check_k(self.k)?;
+        check_query_len("query", &self.text)?;
+        self.filters.validate()?;
         if let Some(v) = &self.vector {
             if v.is_empty() {
                 return Err(crate::Error::invalid_input("the query vector is empty"));

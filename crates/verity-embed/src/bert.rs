@@ -361,7 +361,9 @@ impl Bert {
         if rayon::current_thread_index().is_some() || !in_pool() {
             return self.forward_here(ids, types, lens, None);
         }
-        rayon::scope(|_| self.forward_here(ids, types, lens, None))
+        // The worker sees the cancel flag of the request this pass serves.
+        let pass = verity_core::cancel::carry(|| self.forward_here(ids, types, lens, None));
+        rayon::scope(|_| pass())
     }
 
     /// Pack every layer's dense weights for short passes ([`crate::smallmm`];
@@ -421,6 +423,11 @@ impl Bert {
             offset += l;
         }
         for (i, layer) in self.layers.iter().enumerate() {
+            // A pass is up to a second of work: stop between layers when the
+            // request it serves was given up (`verity_core::cancel`).
+            if verity_core::cancel::is_cancelled() {
+                return Err(candle_core::Error::Msg("cancelled: the caller has gone".into()));
+            }
             let seen = observe.as_deref_mut().and_then(|o| o.get_mut(i));
             x = self.layer(layer, &x, &spans, seen)?;
         }

@@ -22,6 +22,7 @@ pub mod html;
 mod lang;
 pub mod links;
 pub mod markdown;
+pub mod open;
 #[cfg(feature = "pdf")]
 pub mod pdf;
 pub mod text;
@@ -258,29 +259,53 @@ fn is_binary(bytes: &[u8]) -> bool {
 }
 
 /// Read and parse a file; the format comes from its content and extension.
+/// Only regular files are read ([`open::open_document`]: a FIFO, socket or
+/// device is refused at once instead of blocking the reader).
 pub fn parse_file(path: impl AsRef<Path>) -> Result<ParsedDocument> {
     let path = path.as_ref();
-    let meta = std::fs::metadata(path).map_err(|e| InputError::Unreadable {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
-    if meta.len() > MAX_INPUT_BYTES as u64 {
+    let bytes = read_document_bytes(path, None)?;
+    parse_file_bytes(path, &bytes)
+}
+
+/// The bytes of the regular file `path` (inside `roots` when given: see
+/// [`open::open_document`]), refused past [`MAX_INPUT_BYTES`].
+pub fn read_document_bytes(
+    path: &Path,
+    roots: Option<&[std::path::PathBuf]>,
+) -> std::result::Result<Vec<u8>, InputError> {
+    use std::io::Read;
+    let file = open::open_document(path, roots)?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if len > MAX_INPUT_BYTES as u64 {
         return Err(InputError::Unsupported {
             path: path.to_path_buf(),
             detail: format!(
-                "file of {} bytes exceeds the {} byte limit",
-                meta.len(),
+                "file of {len} bytes exceeds the {} byte limit",
                 MAX_INPUT_BYTES
             ),
-        }
-        .into());
+        });
     }
-    let bytes = std::fs::read(path).map_err(|e| InputError::Unreadable {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(MAX_INPUT_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::Unreadable {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(InputError::Unsupported {
+            path: path.to_path_buf(),
+            detail: format!("file exceeds the {MAX_INPUT_BYTES} byte limit"),
+        });
+    }
+    Ok(bytes)
+}
+
+/// Parse the `bytes` read from the file `path` (its name hints the format;
+/// `source` is the path).
+pub fn parse_file_bytes(path: &Path, bytes: &[u8]) -> Result<ParsedDocument> {
     let name = path.to_string_lossy();
-    let mut parsed = parse_bytes(&bytes, None, Some(&name), None).map_err(|e| match e {
+    let mut parsed = parse_bytes(bytes, None, Some(&name), None).map_err(|e| match e {
         Error::Parse(ParseError::Unsupported(detail)) => Error::Input(InputError::Unsupported {
             path: path.to_path_buf(),
             detail,

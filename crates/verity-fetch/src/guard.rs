@@ -21,6 +21,9 @@ const METADATA_HOSTS: &[&str] = &[
     "instance-data.ec2.internal",
 ];
 
+/// Why a cloud metadata address is refused (kept even by [`NetworkGuard::private_allowed`]).
+const METADATA_ADDRESS: &str = "cloud metadata address";
+
 /// An IP network (`10.0.0.0/8`, `fd00::/8`, or a single address).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IpNet {
@@ -86,7 +89,7 @@ fn classify_v4(ip: Ipv4Addr) -> Option<&'static str> {
         || ip == Ipv4Addr::new(169, 254, 170, 2)
         || ip == Ipv4Addr::new(100, 100, 100, 200)
     {
-        return Some("cloud metadata address");
+        return Some(METADATA_ADDRESS);
     }
     if ip.is_unspecified() || o[0] == 0 {
         return Some("unspecified address");
@@ -127,7 +130,7 @@ fn classify_v4(ip: Ipv4Addr) -> Option<&'static str> {
 fn classify_v6(ip: Ipv6Addr) -> Option<&'static str> {
     let seg = ip.segments();
     if seg == [0xfd00, 0x0ec2, 0, 0, 0, 0, 0, 0x0254] {
-        return Some("cloud metadata address");
+        return Some(METADATA_ADDRESS);
     }
     if ip.is_unspecified() {
         return Some("unspecified address");
@@ -196,12 +199,51 @@ impl std::fmt::Display for GuardRefusal {
 
 impl std::error::Error for GuardRefusal {}
 
+impl GuardRefusal {
+    /// Read back a refusal from its message (a fetch's `detail`).
+    pub fn parse(message: &str) -> Option<Self> {
+        let rest = message.strip_prefix("refused by the network guard: ")?;
+        let (host, rest) = rest.split_once(" resolves to ")?;
+        let (addr, reason) = rest.split_once(" (")?;
+        Some(Self {
+            host: host.to_string(),
+            addr: addr.to_string(),
+            reason: reason.strip_suffix(')').unwrap_or(reason).to_string(),
+        })
+    }
+}
+
+/// The typed error of a fetch that came back `Blocked` with no HTTP status:
+/// the network guard's refusal ([`verity_core::FetchError::Blocked`], its
+/// address and rule once), or robots.txt's.
+pub fn blocked_error(url: &str, host: &str, detail: &str) -> verity_core::FetchError {
+    use verity_core::FetchError;
+    if let Some(r) = GuardRefusal::parse(detail) {
+        return FetchError::Blocked {
+            url: url.to_string(),
+            addr: r.addr,
+            reason: r.reason,
+        };
+    }
+    if detail.contains("robots.txt") {
+        return FetchError::RobotsDisallowed(url.to_string());
+    }
+    FetchError::Blocked {
+        url: url.to_string(),
+        addr: host.to_string(),
+        reason: detail.to_string(),
+    }
+}
+
 /// The SSRF guard: refuses loopback, private, link-local, unique-local, CGNAT,
 /// unspecified, multicast, broadcast and cloud-metadata destinations (and
 /// their IPv4-mapped IPv6 forms) unless allow-listed. On by default.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NetworkGuard {
     enabled: bool,
+    /// Private, loopback and link-local destinations pass; cloud metadata
+    /// addresses and host names are still refused unless allow-listed.
+    private_ok: bool,
     allow_hosts: Vec<(String, Option<u16>)>,
     allow_cidrs: Vec<IpNet>,
 }
@@ -210,6 +252,7 @@ impl Default for NetworkGuard {
     fn default() -> Self {
         Self {
             enabled: true,
+            private_ok: false,
             allow_hosts: Vec::new(),
             allow_cidrs: Vec::new(),
         }
@@ -226,6 +269,19 @@ impl NetworkGuard {
     pub fn disabled() -> Self {
         Self {
             enabled: false,
+            ..Self::default()
+        }
+    }
+
+    /// A guard for trusted networks (`allow_private`, intranets, tests):
+    /// private, loopback and link-local destinations pass, but cloud metadata
+    /// services (`169.254.169.254`, `fd00:ec2::254`, `metadata.google.internal`,
+    /// …) stay refused unless named with [`NetworkGuard::allow_host`] or
+    /// [`NetworkGuard::allow_cidr`]: reaching them hands out the machine's
+    /// cloud credentials.
+    pub fn private_allowed() -> Self {
+        Self {
+            private_ok: true,
             ..Self::default()
         }
     }
@@ -292,6 +348,8 @@ impl NetworkGuard {
             return Ok(());
         }
         match classify_ip(ip) {
+            Some(METADATA_ADDRESS) => Err(METADATA_ADDRESS),
+            Some(_) if self.private_ok => Ok(()),
             Some(reason) => Err(reason),
             None => Ok(()),
         }
@@ -491,6 +549,52 @@ mod tests {
         assert!(n.contains(ip("febf::1")));
         assert!(!n.contains(ip("fec0::1")));
         assert!(IpNet::parse("0.0.0.0/0").unwrap().contains(ip("1.2.3.4")));
+    }
+
+    #[test]
+    fn private_allowed_still_refuses_metadata_unless_named() {
+        let g = NetworkGuard::private_allowed();
+        for ok in ["127.0.0.1", "10.1.2.3", "192.168.1.1", "169.254.1.1", "::1", "fd12::1"] {
+            assert!(g.check_ip(ip(ok)).is_ok(), "{ok} should pass");
+        }
+        for meta in [
+            "169.254.169.254",
+            "169.254.170.2",
+            "100.100.100.200",
+            "fd00:ec2::254",
+            "::ffff:169.254.169.254",
+        ] {
+            assert_eq!(g.check_ip(ip(meta)), Err(METADATA_ADDRESS), "{meta}");
+        }
+        let url = |u: &str| Url::parse(u).unwrap();
+        assert!(g.check_url(&url("http://169.254.169.254/latest/meta-data/")).is_err());
+        assert!(g.check_url(&url("http://metadata.google.internal/")).is_err());
+        assert!(g.check_url(&url("http://127.0.0.1:8080/")).is_ok());
+        // Named explicitly: reached.
+        let named = NetworkGuard::private_allowed().allow_host("169.254.169.254");
+        assert!(named.check_url(&url("http://169.254.169.254/latest/")).is_ok());
+        let cidr = NetworkGuard::private_allowed()
+            .allow_cidr("169.254.169.254")
+            .unwrap();
+        assert!(cidr.check_ip(ip("169.254.169.254")).is_ok());
+    }
+
+    #[test]
+    fn refusals_read_back_from_their_message() {
+        let r = GuardRefusal {
+            host: "127.0.0.1".into(),
+            addr: "127.0.0.1".into(),
+            reason: "loopback address".into(),
+        };
+        assert_eq!(GuardRefusal::parse(&r.to_string()), Some(r.clone()));
+        let e = blocked_error("http://127.0.0.1:9/x", "127.0.0.1", &r.to_string());
+        let text = e.to_string();
+        assert_eq!(text.matches("network guard").count(), 1, "{text}");
+        assert!(text.contains("loopback address"), "{text}");
+        assert!(matches!(
+            blocked_error("http://a.example/", "a.example", "disallowed by robots.txt: x"),
+            verity_core::FetchError::RobotsDisallowed(_)
+        ));
     }
 
     #[test]

@@ -17,7 +17,7 @@ mod resolve;
 mod robots;
 mod searxng;
 
-pub use guard::{classify_ip, GuardRefusal, IpNet, NetworkGuard};
+pub use guard::{blocked_error, classify_ip, GuardRefusal, IpNet, NetworkGuard};
 pub use http::{FetchConfig, HttpFetcher};
 pub use jina::JinaReader;
 pub use paywall::{html_signals, PaywallSignals};

@@ -78,8 +78,13 @@ pub struct JsonlReader<R> {
 impl JsonlReader<BufReader<File>> {
     /// Open a JSONL file.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, InputError> {
-        let path = path.as_ref();
-        let file = File::open(path).map_err(|e| unreadable(path, &e))?;
+        Self::open_in(path.as_ref(), None)
+    }
+
+    /// Open a JSONL file that must be a regular file (inside `roots` when
+    /// given: see [`verity_extract::open::open_document`]).
+    fn open_in(path: &Path, roots: Option<&[PathBuf]>) -> Result<Self, InputError> {
+        let file = verity_extract::open::open_document(path, roots)?;
         Ok(Self::new(BufReader::with_capacity(256 * 1024, file), path))
     }
 }
@@ -392,7 +397,7 @@ fn file_error(path: &Path, e: verity_core::Error) -> (InputError, SkipReason) {
 /// detected when not declared; `metadata.format` names the format. Binary
 /// content is [`InputError::Unsupported`].
 pub fn read_file(path: impl AsRef<Path>) -> Result<Document, InputError> {
-    read_document(path.as_ref()).map_err(|(e, _)| e)
+    read_document(path.as_ref(), None).map_err(|(e, _)| e)
 }
 
 /// [`read_file`] under its former name.
@@ -400,12 +405,22 @@ pub fn read_text_file(path: impl AsRef<Path>) -> Result<Document, InputError> {
     read_file(path)
 }
 
-fn read_document(path: &Path) -> Result<Document, (InputError, SkipReason)> {
+fn read_document(
+    path: &Path,
+    roots: Option<&[PathBuf]>,
+) -> Result<Document, (InputError, SkipReason)> {
     let kind = InputKind::from_path(path);
+    // One open, checked (regular file; inside the roots when confined), one read.
+    let bytes = verity_extract::read_document_bytes(path, roots).map_err(|e| {
+        let reason = match e {
+            InputError::Unsupported { .. } => SkipReason::Unsupported,
+            _ => SkipReason::Unreadable,
+        };
+        (e, reason)
+    })?;
     if matches!(kind, Some(InputKind::Markdown | InputKind::Text)) {
         // A NUL byte outside UTF-16 text means binary content under a text name.
-        let head =
-            std::fs::read(path).map_err(|e| (unreadable(path, &e), SkipReason::Unreadable))?;
+        let head = &bytes;
         let utf16 = head.starts_with(&[0xFF, 0xFE]) || head.starts_with(&[0xFE, 0xFF]);
         if let Some(pos) = head.iter().position(|&b| b == 0).filter(|_| !utf16) {
             return Err((
@@ -417,7 +432,8 @@ fn read_document(path: &Path) -> Result<Document, (InputError, SkipReason)> {
             ));
         }
     }
-    let parsed = verity_extract::parse_file(path).map_err(|e| file_error(path, e))?;
+    let parsed =
+        verity_extract::parse_file_bytes(path, &bytes).map_err(|e| file_error(path, e))?;
     let format = match parsed.format {
         verity_core::SourceFormat::Markdown => "markdown",
         verity_core::SourceFormat::Html => "html",
@@ -470,6 +486,8 @@ pub struct PathReader {
     files: usize,
     /// Directories never entered by a walk (the store's own home).
     excluded: Vec<PathBuf>,
+    /// Canonical directories every file must lie in when opened.
+    roots: Option<Vec<PathBuf>>,
 }
 
 impl PathReader {
@@ -479,6 +497,15 @@ impl PathReader {
         if let Ok(d) = dir.canonicalize() {
             self.excluded.push(d);
         }
+        self
+    }
+
+    /// Read only files that lie in one of `roots` (canonical directories)
+    /// when they are opened: no symbolic link is followed at open time and
+    /// the opened file's real path is checked, so a link swapped in after
+    /// the paths were checked leads nowhere (the file is reported unreadable).
+    pub fn confined_to(mut self, roots: &[PathBuf]) -> Self {
+        self.roots = Some(roots.to_vec());
         self
     }
 
@@ -578,10 +605,21 @@ impl Iterator for PathReader {
                 }
                 continue;
             }
+            // FIFOs, sockets and devices are never opened (a FIFO blocks the
+            // reader); the open below checks again, on the file itself.
+            if let Some(kind) = verity_extract::open::special_kind(&meta) {
+                let err = InputError::Unsupported {
+                    path: path.clone(),
+                    detail: format!("{kind}, not a regular file: skipped"),
+                };
+                self.skip(path, SkipReason::Unsupported, err.to_string());
+                return Some(Err(err));
+            }
+            let roots = self.roots.clone();
             match InputKind::from_path(&path) {
                 Some(InputKind::Jsonl) => {
                     self.files += 1;
-                    match JsonlReader::open(&path) {
+                    match JsonlReader::open_in(&path, roots.as_deref()) {
                         Ok(r) => self.current = Some(r),
                         Err(e) => {
                             self.skip(path, SkipReason::Unreadable, e.to_string());
@@ -591,7 +629,7 @@ impl Iterator for PathReader {
                 }
                 Some(_) => {
                     self.files += 1;
-                    return Some(match read_document(&path) {
+                    return Some(match read_document(&path, roots.as_deref()) {
                         Ok(d) => Ok(d),
                         Err((e, reason)) => {
                             self.skip(path, reason, e.to_string());
@@ -630,6 +668,7 @@ pub fn read_paths(paths: &[PathBuf]) -> PathReader {
     PathReader {
         queue: paths.iter().cloned().collect(),
         excluded: Vec::new(),
+        roots: None,
         current: None,
         skipped: Vec::new(),
         skipped_paths: Vec::new(),

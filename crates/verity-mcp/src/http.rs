@@ -2,11 +2,17 @@
 
 use std::sync::Arc;
 
+use axum::extract::{Request, State};
+use axum::http::{header, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
+use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use verity::tools::ToolRegistry;
 use verity::Verity;
 
+use crate::sessions::{rpc_error, SessionLimits, Sessions};
 use crate::VerityMcp;
 
 /// Options of the HTTP transport.
@@ -28,6 +34,8 @@ pub struct HttpOptions {
     pub json_response: bool,
     /// Largest accepted request body in bytes (413 beyond).
     pub max_body_bytes: usize,
+    /// Bounds on sessions (count per credential and in all, idle time).
+    pub sessions: SessionLimits,
 }
 
 impl Default for HttpOptions {
@@ -45,6 +53,7 @@ impl Default for HttpOptions {
             stateless: false,
             json_response: false,
             max_body_bytes: 4 * 1024 * 1024,
+            sessions: SessionLimits::default(),
         }
     }
 }
@@ -63,6 +72,11 @@ impl HttpOptions {
 /// The MCP streamable-HTTP endpoint as a router answering at its root: nest
 /// it where it should live (`Router::new().nest("/mcp", router(…))`).
 /// Authentication, rate limits and logging are the enclosing server's layers.
+///
+/// In front of the transport: a body that is not JSON gets the JSON-RPC
+/// parse error (`-32700`, HTTP 400), JSON that is not a JSON-RPC message
+/// the invalid-request error (`-32600`); sessions are bound to the
+/// credential that opened them and bounded ([`SessionLimits`]).
 pub fn router(
     verity: Arc<Verity>,
     registry: Arc<ToolRegistry>,
@@ -79,10 +93,74 @@ pub fn router(
     } else {
         config.with_allowed_origins(options.allowed_origins)
     };
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    axum::Router::new().route_service("/", service)
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(options.sessions.idle);
+    let manager = Arc::new(manager);
+    let sessions = Sessions::new(manager.clone(), options.sessions);
+    let service = StreamableHttpService::new(move || Ok(server.clone()), manager, config);
+    axum::Router::new()
+        .route_service("/", service)
+        .layer(axum::middleware::from_fn_with_state(sessions, crate::sessions::guard))
+        .layer(axum::middleware::from_fn_with_state(
+            options.max_body_bytes,
+            json_rpc_body,
+        ))
+}
+
+/// Read a POSTed JSON body once: not JSON → `-32700`, not a JSON-RPC message
+/// → `-32600` (both HTTP 400, JSON-RPC error bodies); otherwise hand the
+/// bytes on to the transport.
+async fn json_rpc_body(State(max): State<usize>, req: Request, next: Next) -> Response {
+    let json = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(';')
+                .next()
+                .is_some_and(|e| e.trim().eq_ignore_ascii_case("application/json"))
+        });
+    if req.method() != Method::POST || !json {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let bytes = match axum::body::to_bytes(body, max).await {
+        Ok(b) => b,
+        Err(e) => {
+            let too_large = std::error::Error::source(&e)
+                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
+            return if too_large {
+                rpc_error(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    -32600,
+                    &format!("request body larger than {max} bytes"),
+                )
+            } else {
+                rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    -32700,
+                    &format!("Parse error: the request body could not be read: {e}"),
+                )
+            };
+        }
+    };
+    let value: serde_json::Value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(e) => {
+            return rpc_error(
+                StatusCode::BAD_REQUEST,
+                -32700,
+                &format!("Parse error: the body is not JSON ({e})"),
+            )
+        }
+    };
+    if let Err(e) = serde_json::from_value::<ClientJsonRpcMessage>(value) {
+        return rpc_error(
+            StatusCode::BAD_REQUEST,
+            -32600,
+            &format!("Invalid Request: not a JSON-RPC 2.0 message MCP defines ({e})"),
+        );
+    }
+    next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+        .await
 }

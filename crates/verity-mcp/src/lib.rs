@@ -22,7 +22,10 @@
 mod errors;
 mod http;
 mod server;
+mod sessions;
+mod stdio;
 
 pub use errors::error_payload;
 pub use http::{router, HttpOptions};
-pub use server::{serve_stdio, VerityMcp};
+pub use server::{serve_stdio, serve_streams, VerityMcp};
+pub use sessions::SessionLimits;

@@ -115,15 +115,37 @@ impl ServerHandler for VerityMcp {
 }
 
 /// Serve `registry`'s tools over stdin/stdout until the client disconnects.
-/// Logs must go to stderr: stdout carries the protocol.
+/// Logs must go to stderr: stdout carries the protocol. A line that is not a
+/// JSON-RPC message is answered with its JSON-RPC error (`-32700`, `-32600`)
+/// and the session goes on.
 pub async fn serve_stdio(verity: Arc<Verity>, registry: Arc<ToolRegistry>) -> Result<()> {
-    let running = VerityMcp::new(verity, registry)
-        .serve(rmcp::transport::stdio())
+    serve_streams(verity, registry, tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// [`serve_stdio`] over any pair of streams (a pipe, a socket, a test's duplex).
+pub async fn serve_streams<R, W>(
+    verity: Arc<Verity>,
+    registry: Arc<ToolRegistry>,
+    input: R,
+    output: W,
+) -> Result<()>
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let io = crate::stdio::filtered(input, output);
+    let served = VerityMcp::new(verity, registry)
+        .serve((io.read, io.write))
         .await
-        .map_err(|e| Error::invalid_input(format!("MCP initialization failed: {e}")))?;
-    running
+        .map_err(|e| Error::invalid_input(format!("MCP initialization failed: {e}")));
+    let running = served?;
+    let ended = running
         .waiting()
         .await
-        .map_err(|e| Error::invalid_input(format!("MCP session ended abnormally: {e}")))?;
-    Ok(())
+        .map(|_| ())
+        .map_err(|e| Error::invalid_input(format!("MCP session ended abnormally: {e}")));
+    // Every answer written before returning (the filter's errors included);
+    // bounded, in case the session ended while the input stays open.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), io.done).await;
+    ended
 }

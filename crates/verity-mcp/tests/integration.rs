@@ -8,5 +8,6 @@ mod common;
 mod http;
 mod memory;
 mod research;
+mod robustness;
 mod verify_citations;
 mod watch;

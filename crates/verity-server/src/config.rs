@@ -82,8 +82,12 @@ pub struct ServerConfig {
     pub roots: Vec<PathBuf>,
     /// Longest a research run (`POST /v1/research`) may take, in seconds.
     pub research_timeout_secs: f64,
-    /// Host names accepted by the MCP endpoint (DNS-rebinding protection).
-    pub mcp_allowed_hosts: Vec<String>,
+    /// `Host` values served on every route (DNS-rebinding protection):
+    /// `name` (any port) or `name:port`; loopback names by default; `"*"`
+    /// turns the check off (behind a proxy that checks Host itself).
+    /// Also read under its former name `mcp_allowed_hosts`.
+    #[serde(alias = "mcp_allowed_hosts")]
+    pub allowed_hosts: Vec<String>,
     /// Rate limit.
     pub rate_limit: RateLimitConfig,
     /// Log format (`--log-format`).
@@ -121,7 +125,10 @@ impl Default for ServerConfig {
             sync_ingest_max: 100,
             roots: Vec::new(),
             research_timeout_secs: 1800.0,
-            mcp_allowed_hosts: vec!["localhost".into(), "127.0.0.1".into(), "::1".into()],
+            allowed_hosts: crate::guard::LOOPBACK_HOSTS
+                .iter()
+                .map(|h| h.to_string())
+                .collect(),
             rate_limit: RateLimitConfig::default(),
             log_format: LogFormat::Text,
             allow_private: false,
@@ -200,9 +207,9 @@ impl ServerConfig {
 
     /// Override with `VERITY_ADDR`, `AURACORE_PORT` (the port, on the IP of
     /// `VERITY_ADDR` or the default 127.0.0.1), `VERITY_API_TOKENS`, `VERITY_CORS_ORIGINS`,
-    /// `VERITY_ROOTS`, `VERITY_ALLOW_PRIVATE` (`true`/`1` or `false`/`0`;
-    /// formerly `VERITY_ALLOW_PRIVATE_FETCH`) and `VERITY_LOG_FORMAT` (the
-    /// facade reads its own variables: `VERITY_HOME`, `REDIS_URL`,
+    /// `VERITY_ALLOWED_HOSTS`, `VERITY_ROOTS`, `VERITY_ALLOW_PRIVATE` (`true`/`1` or
+    /// `false`/`0`; formerly `VERITY_ALLOW_PRIVATE_FETCH`) and `VERITY_LOG_FORMAT`
+    /// (the facade reads its own variables: `VERITY_HOME`, `REDIS_URL`,
     /// `VERITY_GENERATOR`, `SEARXNG_URL`, `JINA_READER_URL`, …).
     pub fn apply_env(&mut self) -> Result<(), ServerError> {
         self.apply_vars(&|k| std::env::var(k).ok())
@@ -231,6 +238,9 @@ impl ServerConfig {
         }
         if let Some(v) = env("VERITY_CORS_ORIGINS") {
             self.cors_origins = list(&v, ',');
+        }
+        if let Some(v) = env("VERITY_ALLOWED_HOSTS") {
+            self.allowed_hosts = list(&v, ',');
         }
         if let Some(v) = env("VERITY_ROOTS") {
             self.roots = list(&v, ':').into_iter().map(PathBuf::from).collect();
@@ -287,6 +297,13 @@ impl ServerConfig {
         {
             return Err(ServerError::Config(
                 "rate_limit.per_second and rate_limit.burst must be > 0 (or enabled = false)"
+                    .into(),
+            ));
+        }
+        if self.allowed_hosts.is_empty() {
+            return Err(ServerError::Config(
+                "allowed_hosts is empty: list the host names clients use (or [\"*\"] to \
+                 accept any, behind a proxy that checks Host)"
                     .into(),
             ));
         }

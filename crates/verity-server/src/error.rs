@@ -102,11 +102,6 @@ impl ApiError {
         e
     }
 
-    /// 500 for a failure inside the server (a bug), never for client input.
-    pub fn internal(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", message)
-    }
-
     /// The standard error of a bare status produced by a layer (404, 405, 408, 413, …).
     pub fn from_status(status: StatusCode) -> Self {
         let (code, message) = match status {
@@ -137,9 +132,23 @@ impl ApiError {
     }
 }
 
+/// The error body a client sees: a backend's own words (SQL text, Redis
+/// replies, file paths) stay in the server log; clients get what happened,
+/// not how the store is built.
+pub fn client_body(e: &verity::Error) -> verity::api::ErrorBody {
+    let mut body = verity::api::ErrorBody::from(e);
+    if body.code == "store_error" {
+        tracing::error!(error = %e, "store failure (detail withheld from the client)");
+        body.message = "the store failed on this request (the detail is in the server's log, \
+                        with the request id)"
+            .into();
+    }
+    body
+}
+
 impl From<verity::Error> for ApiError {
     fn from(e: verity::Error) -> Self {
-        let body = verity::api::ErrorBody::from(&e);
+        let body = client_body(&e);
         let status = StatusCode::from_u16(body.mapping().http_status)
             .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         Self {
@@ -174,3 +183,20 @@ impl IntoResponse for ApiError {
 
 /// Result of a handler.
 pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_errors_do_not_leak_backend_text() {
+        let e = verity::Error::from(verity::core::StoreError::Backend(
+            "sqlite: too many SQL variables in SELECT chunks_fts.rowid, bm25(chunks_fts) FROM …"
+                .into(),
+        ));
+        let api = ApiError::from(e);
+        assert_eq!(api.body.code, "store_error");
+        assert!(!api.body.message.contains("SELECT"), "{}", api.body.message);
+        assert!(!api.body.message.contains("sqlite"), "{}", api.body.message);
+    }
+}

@@ -154,14 +154,15 @@ impl Jobs {
         }
     }
 
-    /// Accept `req` as a job running on `verity`; its first status. `refused`
-    /// (files left out when confining the request to the roots) is added to
-    /// the outcome's read errors.
+    /// Accept `req` (its paths confined to `roots`) as a job running on
+    /// `verity`; its first status. `refused` (files left out when confining
+    /// the request to the roots) is added to the outcome's read errors.
     pub fn submit(
         &self,
         verity: Arc<Verity>,
         req: IngestRequest,
         refused: Vec<String>,
+        roots: Vec<std::path::PathBuf>,
     ) -> Result<JobStatus, ApiError> {
         let total = req.paths.is_empty().then_some(req.documents.len());
         let job = self.accept(JobKind::Ingest, total)?;
@@ -183,7 +184,9 @@ impl Jobs {
                     s.phase = format!("{:?}", p.phase).to_lowercase();
                 });
             };
-            let result = verity.ingest(req, &progress).await;
+            // Files are opened only inside the roots, checked again at open time.
+            let result =
+                caught("ingest job", verity.ingest_within(req, &roots, &progress)).await;
             drop(permit);
             job.update(|s| match result {
                 Ok(mut o) => {
@@ -251,7 +254,7 @@ impl Jobs {
                     }
                 });
             };
-            let run = verity.research(&syllabus, &opts, &progress);
+            let run = caught("research job", verity.research(&syllabus, &opts, &progress));
             let result = tokio::time::timeout(limit, run).await;
             drop(permit);
             job.update(|s| match result {
@@ -360,5 +363,18 @@ impl Jobs {
                 return self.registry().pending == 0;
             }
         }
+    }
+}
+
+/// `work`, with a panic turned into the facade's `internal_fault` error, so
+/// that a job always ends (failed) instead of staying `running`.
+async fn caught<T>(
+    during: &str,
+    work: impl std::future::Future<Output = verity::Result<T>>,
+) -> verity::Result<T> {
+    use futures::FutureExt;
+    match std::panic::AssertUnwindSafe(work).catch_unwind().await {
+        Ok(r) => r,
+        Err(payload) => Err(verity::Error::from_panic(during, payload.as_ref())),
     }
 }

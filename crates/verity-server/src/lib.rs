@@ -23,6 +23,7 @@ mod auth;
 pub mod config;
 mod error;
 mod extract;
+mod guard;
 mod jobs;
 mod limit;
 mod metrics;

@@ -37,6 +37,9 @@ pub async fn observe(req: Request, next: Next) -> Response {
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let method = req.method().as_str().to_string();
     let path = req.uri().path().to_string();
+    // Routing ran before this layer: the template is known even when an
+    // inner layer answers on the route's behalf (504 from the timeout).
+    let matched = req.extensions().get::<MatchedPath>().cloned();
     let span = tracing::info_span!("request", request_id = %id, method = %method, path = %path);
     let mut resp = next.run(req).instrument(span.clone()).await;
 
@@ -46,16 +49,37 @@ pub async fn observe(req: Request, next: Next) -> Response {
             .into_iter()
             .filter_map(|h| resp.headers().get(&h).cloned().map(|v| (h, v)))
             .collect();
+        // A layer's own short plain-text reason (the MCP transport's "Session
+        // ID is required") is kept as the message.
+        let plain = status.is_client_error()
+            && resp
+                .headers()
+                .get(header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .is_none_or(|v| v.starts_with("text/plain"));
+        let reason = if plain {
+            axum::body::to_bytes(std::mem::take(resp.body_mut()), 1024)
+                .await
+                .ok()
+                .and_then(|b| String::from_utf8(b.to_vec()).ok())
+                .filter(|t| !t.trim().is_empty())
+        } else {
+            None
+        };
         let _enter = span.enter();
-        resp = ApiError::from_status(status).into_response();
+        let mut error = ApiError::from_status(status);
+        if let Some(r) = reason {
+            error.body.message = r.trim().to_string();
+        }
+        resp = error.into_response();
         for (h, v) in kept {
             resp.headers_mut().insert(h, v);
         }
     }
     // The route template, when the router matched one (set by the inner layers).
-    let route = resp
-        .extensions()
-        .get::<MatchedPath>()
+    let route = matched
+        .as_ref()
+        .or_else(|| resp.extensions().get::<MatchedPath>())
         .map(|m| m.as_str().to_string())
         .unwrap_or_else(|| "unmatched".into());
     let status = resp.status().as_u16();

@@ -82,16 +82,20 @@ fn generator(serialize: bool) -> SchemaGenerator {
 fn error_text(status: u16) -> &'static str {
     match status {
         400 => {
-            "Invalid request: malformed JSON, missing or unsupported X-API-Version, bad parameter"
+            "Invalid request: malformed JSON, missing or unsupported X-API-Version, bad parameter, \
+             a credential in the query string, a missing or repeated Host"
         }
         401 => "Missing, malformed or unknown bearer token",
+        403 => "Host or Origin not allowed (DNS-rebinding and cross-site protection)",
         404 => "Not found",
         405 => "Method not allowed on this route",
         409 => "The index needs re-indexing for this operation",
         413 => "Request body larger than the server's limit",
+        414 => "Request target longer than the server serves",
         415 => "Body is not `application/json`",
         422 => "The JSON body does not match the schema",
         429 => "Rate limit exceeded; see Retry-After",
+        431 => "Header fields too many or too large",
         502 => "An upstream provider answered badly",
         503 => "A service this route needs (generator, embedder) is unavailable",
         504 => "Timed out",
@@ -109,7 +113,7 @@ pub const CAPABILITIES: &[(&str, &str)] = &[
     ("Event memory", "MnemoLite-compatible event memory: write, read, update and search events."),
     ("Technology watch (n8n)", "The watch tools as REST routes for n8n and other workflow tools: rules, scoring, duplicate checks, article and decision logs, web search, page extraction, fact checks. No `X-API-Version` header needed. A fresh install gets its rules from a file with `VERITY_WATCH_RULES` (examples/n8n/rules.json)."),
     ("Tools", "Every tool of the registry by name (`POST /api/tools/{name}` with the tool's JSON arguments): the same tools MCP clients call."),
-    ("MCP", "`/mcp` serves the same tools to MCP clients over the streamable HTTP transport (JSON-RPC 2.0): `POST /mcp` with `initialize`, `tools/list`, `tools/call` (`Accept: application/json, text/event-stream`), `GET /mcp` for the server's event stream of a session, `DELETE /mcp` to end it. Same bearer tokens as the REST routes; Host and Origin must be allowed (`mcp_allowed_hosts`). It is not a REST operation, so it has no entry below: see docs/mcp.md."),
+    ("MCP", "`/mcp` serves the same tools to MCP clients over the streamable HTTP transport (JSON-RPC 2.0): `POST /mcp` with `initialize`, `tools/list`, `tools/call` (`Accept: application/json, text/event-stream`), `GET /mcp` for the server's event stream of a session, `DELETE /mcp` to end it. Same bearer tokens as the REST routes; Host and Origin must be allowed (`allowed_hosts`, `cors_origins`). It is not a REST operation, so it has no entry below: see docs/mcp.md."),
     ("Service", "Health, metrics and this documentation."),
 ];
 
@@ -270,12 +274,11 @@ pub fn document(ops: &[Operation]) -> Value {
             responses.insert(status.to_string(), r);
         }
         let mut errors: Vec<u16> = op.errors.to_vec();
-        errors.extend([405, 429]);
+        // Every route: the request policy (credentials in the query string,
+        // Host, Origin, sizes) and the routing and rate-limit layers.
+        errors.extend([400, 403, 405, 414, 429, 431]);
         if op.auth {
             errors.push(401);
-        }
-        if op.versioned || op.request.is_some() {
-            errors.push(400);
         }
         if op.request.is_some() {
             errors.extend([413, 415, 422]);

@@ -56,13 +56,16 @@ impl Server {
             overrides.allow_private = Some(true);
         }
         let verity = Arc::new(Verity::open_with(&overrides).await?);
-        let allowed_hosts = config.mcp_allowed_hosts.clone();
         let server = Self::with_verity(config, verity.clone(), roots);
+        // Host and Origin are checked for every route by the server's own
+        // policy (`guard.rs`), `/mcp` included: the transport's copy of the
+        // check is off so that one list decides.
         let mcp = verity_mcp::router(
             verity,
             server.state.tools.clone(),
             verity_mcp::HttpOptions {
-                allowed_hosts,
+                allowed_hosts: Vec::new(),
+                allowed_origins: Vec::new(),
                 ..Default::default()
             },
         );
@@ -208,6 +211,17 @@ pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
              verify_fact and POST /v1/verify clients may fetch private and loopback addresses"
         );
     }
+    let loopback_names = config
+        .allowed_hosts
+        .iter()
+        .all(|h| crate::guard::LOOPBACK_HOSTS.contains(&h.as_str()));
+    if !config.addr.ip().is_loopback() && loopback_names {
+        tracing::warn!(
+            "listening on {} but `allowed_hosts` names loopback only: clients using another \
+             host name get 403 host_not_allowed (list it in allowed_hosts / VERITY_ALLOWED_HOSTS)",
+            config.addr
+        );
+    }
     if config.tokens.is_empty() {
         tracing::warn!(
             "no bearer token configured: anyone on this machine can call the API (loopback only)"
@@ -285,6 +299,7 @@ fn app(state: AppState, mcp: Option<Router>) -> Router {
         })
         .layer(axum::middleware::from_fn(observe::tag_route))
         .layer(axum::extract::DefaultBodyLimit::max(config.body_limit))
+        .layer(axum::middleware::from_fn(cancellable))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::GATEWAY_TIMEOUT,
             config.request_timeout(),
@@ -295,10 +310,30 @@ fn app(state: AppState, mcp: Option<Router>) -> Router {
     if !config.cors_origins.is_empty() {
         app = app.layer(cors(&config.cors_origins));
     }
-    app.layer(axum::middleware::from_fn(observe::observe))
-        .layer(tower_http::catch_panic::CatchPanicLayer::custom(|_| {
-            ApiError::internal("the server failed while handling this request").into_response()
-        }))
+    app.layer(axum::middleware::from_fn_with_state(
+        crate::guard::Policy::new(&config.allowed_hosts, &config.cors_origins),
+        crate::guard::enforce,
+    ))
+    .layer(axum::middleware::from_fn(observe::observe))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(panic_response))
+}
+
+/// Run the request with a cancel flag that is raised when its future is
+/// dropped before it answers (the timeout fired, the client went away):
+/// blocking work started for it (store reads, model passes) stops at its
+/// next check instead of running on for nobody.
+async fn cancellable(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    let flag = verity::core::cancel::CancelFlag::new();
+    let guard = flag.cancel_on_drop();
+    let resp = verity::core::cancel::scope(flag, next.run(req)).await;
+    guard.disarm();
+    resp
+}
+
+/// A panic while handling a request: the facade's `internal_fault` error
+/// (JSON, through the error table), never a dropped connection.
+fn panic_response(payload: Box<dyn std::any::Any + Send + 'static>) -> axum::response::Response {
+    ApiError::from(verity::Error::from_panic("request", payload.as_ref())).into_response()
 }
 
 fn cors(origins: &[String]) -> CorsLayer {
@@ -319,4 +354,29 @@ fn cors(origins: &[String]) -> CorsLayer {
             header::RETRY_AFTER,
         ])
         .max_age(std::time::Duration::from_secs(600))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panic_is_a_typed_json_error() {
+        let resp = panic_response(Box::new("byte index 1 is not a char boundary"));
+        assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let body = axum::body::to_bytes(resp.into_body(), 1 << 16)
+            .await
+            .unwrap_or_default();
+        let e: crate::ErrorResponse = serde_json::from_slice(&body)
+            .unwrap_or_else(|_| crate::ErrorResponse {
+                code: String::new(),
+                message: String::new(),
+                transient: true,
+                supported_versions: None,
+                retry_after_secs: None,
+            });
+        assert_eq!(e.code, "internal_fault");
+        assert!(e.message.contains("char boundary"), "{}", e.message);
+        assert!(!e.transient);
+    }
 }

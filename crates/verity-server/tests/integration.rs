@@ -5,15 +5,20 @@
 //! filled the CI disk and spent most of the build linking.
 
 mod bad_input;
+mod cancel;
+mod cross_site;
 mod common;
 mod docs_page;
 mod events;
 mod generator_down;
+mod limits;
 mod mcp_mount;
 mod n8n_workflow;
+mod protocol;
 mod research;
 mod research_llm;
 mod routes;
 mod security;
+mod unicode;
 mod verify;
 mod watch;

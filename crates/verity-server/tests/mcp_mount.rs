@@ -47,3 +47,37 @@ async fn mcp_is_mounted_behind_the_server_auth() {
         "initialize result names the tools capability: {body}"
     );
 }
+
+#[tokio::test]
+async fn an_mcp_session_belongs_to_the_token_that_opened_it() {
+    const OTHER: &str = "second-token-0123456789abcdef";
+    let s = common::start(|c| c.tokens.push(OTHER.into())).await;
+    let r = s
+        .bare(Method::POST, "/mcp")
+        .bearer_auth(common::TOKEN)
+        .header("accept", "application/json, text/event-stream")
+        .json(&initialize())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let sid = r.headers()["mcp-session-id"].to_str().unwrap().to_string();
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let call = |token: &'static str| {
+        s.bare(Method::POST, "/mcp")
+            .bearer_auth(token)
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &sid)
+            .header("mcp-protocol-version", "2025-06-18")
+            .json(&list)
+            .send()
+    };
+    assert_eq!(call(common::TOKEN).await.unwrap().status().as_u16(), 200);
+    // Another valid token: the session is not its own.
+    let r = call(OTHER).await.unwrap();
+    assert_eq!(r.status().as_u16(), 404);
+    let body: Value = r.json().await.unwrap();
+    assert!(body["error"]["message"].as_str().unwrap().contains("Session not found"), "{body}");
+    assert_eq!(call(common::TOKEN).await.unwrap().status().as_u16(), 200);
+    s.shutdown().await;
+}

@@ -270,7 +270,8 @@ async fn client_paths_stay_under_roots_and_urls_pass_the_ssrf_guard() {
 }
 
 async fn wait_job(s: &TestServer, id: &str) -> serde_json::Value {
-    for _ in 0..400 {
+    // Up to 2 minutes: the CI machine may be busy.
+    for _ in 0..2_400 {
         let (_, j) = s.get(&format!("/v1/jobs/{id}")).await;
         if j["state"] == "succeeded" || j["state"] == "failed" {
             return j;
@@ -278,4 +279,52 @@ async fn wait_job(s: &TestServer, id: &str) -> serde_json::Value {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     panic!("job {id} did not finish");
+}
+
+/// A file swapped for a symlink after the job was accepted (its paths
+/// already checked) is refused when opened; the outside text never reaches
+/// the store.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_symlink_swapped_in_after_the_check_is_not_followed() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("secret.md"),
+        "# Secret\n\nThe vault combination is swordfish.",
+    )
+    .unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let t = root.path().join("t");
+    std::fs::create_dir(&t).unwrap();
+    for i in 0..1_500 {
+        std::fs::write(
+            t.join(format!("f{i:04}.md")),
+            format!("# Note {i}\n\nRouting fees note number {i}."),
+        )
+        .unwrap();
+    }
+    std::fs::write(t.join("zzzz.md"), "# Last\n\nThe last routing note.").unwrap();
+    let root_path = root.path().to_path_buf();
+    let s = start(move |c| c.roots = vec![root_path]).await;
+    let (st, j) = s.post("/v1/ingest", json!({"paths": ["t"]})).await;
+    assert_eq!(st, 202, "{j}");
+    // 0.2 s later, as in the report: the last file becomes a link outside.
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    std::fs::remove_file(t.join("zzzz.md")).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.md"), t.join("zzzz.md")).unwrap();
+    let job = wait_job(&s, j["id"].as_str().unwrap()).await;
+    assert_eq!(job["state"], "succeeded", "{job}");
+    let (st, r) = s
+        .post("/v1/retrieve", json!({"query": "vault combination swordfish"}))
+        .await;
+    assert_eq!(st, 200, "{r}");
+    assert!(!r.to_string().contains("swordfish"), "outside text ingested: {r}");
+    let inserted = job["outcome"]["inserted"].as_u64().unwrap();
+    let errors = job["outcome"]["read_errors"].to_string();
+    // Either the file was read before the swap, or the link was refused.
+    assert!(
+        inserted == 1_501 || (inserted == 1_500 && errors.contains("zzzz.md")),
+        "{inserted} inserted; {errors}"
+    );
+    s.shutdown().await;
 }

@@ -122,7 +122,15 @@ impl Db {
             conn: Some(self.checkout(path)?),
         };
         match lease.conn.as_mut() {
-            Some(c) => f(c),
+            Some(c) => {
+                let out = f(c);
+                // An interrupted read (cancelled request) may leave its
+                // transaction open: never hand such a reader back.
+                if !c.is_autocommit() {
+                    let _ = c.execute_batch("ROLLBACK");
+                }
+                out
+            }
             None => Err(StoreError::Backend("reader connection missing".into()).into()),
         }
     }
@@ -143,6 +151,9 @@ impl Db {
                 drop(pool);
                 let opened = Self::connect(path, self.busy_timeout).and_then(|c| {
                     c.pragma_update(None, "query_only", true).map_err(db_err)?;
+                    // A read whose request was given up (timeout, client
+                    // gone) is interrupted: SQLite asks every ~10k VM steps.
+                    c.progress_handler(10_000, Some(verity_core::cancel::is_cancelled));
                     Ok(c)
                 });
                 if opened.is_err() {

@@ -271,9 +271,12 @@ fn ends_here(s: &str, i: usize) -> bool {
         return false;
     }
     // Ellipsis / URL dots / domain names: no white space after, nothing to split here.
+    // The delimiter may be wider than one byte (NBSP, em space): skip all of it.
     let word_start = s[..i]
-        .rfind(|c: char| c.is_whitespace() || c == '(' || c == '"')
-        .map_or(0, |p| p + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| c.is_whitespace() || c == '(' || c == '"')
+        .map_or(0, |(p, c)| p + c.len_utf8());
     let word = s[word_start..i].trim_start_matches(['(', '"', '\'']);
     let lower = word.to_lowercase();
     if ABBREVIATIONS.contains(&lower.as_str()) {

@@ -6,6 +6,8 @@
 
 mod common;
 mod end_to_end;
+mod exercise;
 mod held_out;
 mod html_report;
 mod llm_judge;
+mod unicode;

@@ -88,12 +88,34 @@ impl Watch {
     /// `update_veille_rule`: create or replace the rule `name`.
     pub async fn update_rule(&self, update: RuleUpdate) -> Result<UpdateRuleResponse> {
         let rule = update.into_rule()?;
-        let existed = self
-            .rules
-            .rules(None, None)
-            .await?
-            .iter()
-            .any(|r| r.name == rule.name);
+        let stored = self.rules.rules(None, None).await?;
+        let existed = stored.iter().any(|r| r.name == rule.name);
+        // Bounds on the whole rule set, so that compiling and matching the
+        // rules stays cheap for every later score.
+        let others = stored.iter().filter(|r| r.name != rule.name);
+        let rules = others.clone().count() + 1;
+        if rules > verity_core::MAX_RULES {
+            return Err(Error::Input(verity_core::InputError::field(
+                "name",
+                format!(
+                    "{} rules are stored; at most {} are allowed (MAX_RULES): delete or \
+                     replace one",
+                    rules - 1,
+                    verity_core::MAX_RULES
+                ),
+            )));
+        }
+        let keywords: usize = others.map(|r| r.keywords.len()).sum::<usize>() + rule.keywords.len();
+        if keywords > verity_core::MAX_TOTAL_KEYWORDS {
+            return Err(Error::Input(verity_core::InputError::field(
+                "keywords",
+                format!(
+                    "the rules would hold {keywords} keywords in all; at most {} are allowed \
+                     (MAX_TOTAL_KEYWORDS)",
+                    verity_core::MAX_TOTAL_KEYWORDS
+                ),
+            )));
+        }
         self.rules.upsert_rule(rule.clone()).await?;
         Ok(UpdateRuleResponse {
             updated: true,

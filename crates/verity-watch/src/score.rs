@@ -100,8 +100,10 @@ pub struct ScoreResult {
 pub struct Scorer {
     rules: Vec<RelevanceRule>,
     guide: ScoringGuide,
-    /// Pattern i → (rule index, keyword index).
-    patterns: Vec<(usize, usize)>,
+    /// Pattern i → every (rule index, keyword index) it stands for: a
+    /// keyword shared by several rules is one pattern, so that the matches
+    /// at one position are at most one per distinct keyword length.
+    patterns: Vec<Vec<(usize, usize)>>,
     /// Pattern i: (must check the boundary before, after).
     edges: Vec<(bool, bool)>,
     ac: Option<AhoCorasick>,
@@ -111,8 +113,9 @@ impl Scorer {
     /// Compile the active rules.
     pub fn new(rules: Vec<RelevanceRule>, guide: ScoringGuide) -> Result<Self> {
         let rules: Vec<RelevanceRule> = rules.into_iter().filter(|r| r.active).collect();
-        let mut folded = Vec::new();
-        let mut patterns = Vec::new();
+        let mut folded: Vec<String> = Vec::new();
+        let mut index: std::collections::HashMap<String, usize> = Default::default();
+        let mut patterns: Vec<Vec<(usize, usize)>> = Vec::new();
         let mut edges = Vec::new();
         for (ri, r) in rules.iter().enumerate() {
             for (ki, k) in r.keywords.iter().enumerate() {
@@ -120,17 +123,27 @@ impl Scorer {
                 let (Some(first), Some(last)) = (f.chars().next(), f.chars().last()) else {
                     continue;
                 };
+                if let Some(&p) = index.get(&f) {
+                    if let Some(targets) = patterns.get_mut(p) {
+                        targets.push((ri, ki));
+                    }
+                    continue;
+                }
+                index.insert(f.clone(), folded.len());
                 edges.push((is_word_char(first), is_word_char(last)));
                 folded.push(f);
-                patterns.push((ri, ki));
+                patterns.push(vec![(ri, ki)]);
             }
         }
         let ac = if folded.is_empty() {
             None
         } else {
+            // An NFA, never a DFA: built in time linear in the keywords'
+            // length (a DFA multiplies states by the alphabet).
             Some(
                 AhoCorasick::builder()
                     .match_kind(MatchKind::Standard)
+                    .kind(Some(aho_corasick::AhoCorasickKind::ContiguousNFA))
                     .build(&folded)
                     .map_err(|e| {
                         Error::invalid_input(format!("cannot compile rule keywords: {e}"))
@@ -251,7 +264,7 @@ impl Scorer {
         let Some(ac) = &self.ac else { return };
         for m in ac.find_overlapping_iter(text) {
             let p = m.pattern().as_usize();
-            let (Some(&(ri, ki)), Some(&(check_before, check_after))) =
+            let (Some(targets), Some(&(check_before, check_after))) =
                 (self.patterns.get(p), self.edges.get(p))
             else {
                 continue;
@@ -269,10 +282,12 @@ impl Scorer {
             if !(before_ok && after_ok) {
                 continue;
             }
-            if let Some((n, fields)) = hits.get_mut(ri).and_then(|r| r.get_mut(ki)) {
-                *n += 1;
-                if !fields.contains(&field) {
-                    fields.push(field);
+            for &(ri, ki) in targets {
+                if let Some((n, fields)) = hits.get_mut(ri).and_then(|r| r.get_mut(ki)) {
+                    *n += 1;
+                    if !fields.contains(&field) {
+                        fields.push(field);
+                    }
                 }
             }
         }

@@ -109,11 +109,11 @@ impl Watch {
                         status,
                         retry_after: None,
                     },
-                    None => FetchError::Blocked {
-                        url: u,
-                        addr: fetched.final_url.host_str().unwrap_or("").to_string(),
-                        reason: detail,
-                    },
+                    None => verity_fetch::blocked_error(
+                        &u,
+                        fetched.final_url.host_str().unwrap_or(""),
+                        &detail,
+                    ),
                 }
                 .into())
             }

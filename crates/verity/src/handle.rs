@@ -304,6 +304,29 @@ impl Verity {
         req: IngestRequest,
         progress: Progress<'_>,
     ) -> Result<IngestOutcome> {
+        self.ingest_reading(req, None, progress).await
+    }
+
+    /// [`Verity::ingest`] for a request whose paths were confined to file
+    /// roots ([`crate::tools::FileRoots::confine`]): each file is opened only
+    /// if it still lies in one of `roots` (canonical directories) at open
+    /// time — no symbolic link followed, the opened file's real path
+    /// checked — so a link swapped in after the check is reported, not read.
+    pub async fn ingest_within(
+        &self,
+        req: IngestRequest,
+        roots: &[PathBuf],
+        progress: Progress<'_>,
+    ) -> Result<IngestOutcome> {
+        self.ingest_reading(req, Some(roots), progress).await
+    }
+
+    async fn ingest_reading(
+        &self,
+        req: IngestRequest,
+        roots: Option<&[PathBuf]>,
+        progress: Progress<'_>,
+    ) -> Result<IngestOutcome> {
         let started = std::time::Instant::now();
         let mut outcome = IngestOutcome {
             lexical_only: self.embedder.is_none(),
@@ -321,6 +344,9 @@ impl Verity {
         inline.extend(fetched);
 
         let mut reader = read_paths(&paths).excluding(&self.config().home);
+        if let Some(roots) = roots {
+            reader = reader.confined_to(roots);
+        }
         if req.strict {
             for item in reader.by_ref() {
                 inline.push(item?);

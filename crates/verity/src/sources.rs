@@ -15,7 +15,8 @@ pub use crate::config::is_url;
 use crate::api::{EvalExtractionRequest, EvalExtractionResponse, FetchRequest, FetchResponse};
 
 /// The HTTP fetchers of one handle, built on first use: the guarded one and,
-/// for `allow_private` requests, one without the SSRF guard.
+/// for `allow_private` requests, one whose guard lets private addresses
+/// through (cloud metadata services stay refused).
 pub struct Fetchers {
     net: verity_net::HttpClient,
     guarded: OnceLock<Arc<HttpFetcher>>,
@@ -44,14 +45,16 @@ impl Fetchers {
         }
         let mut config = FetchConfig::for_reading();
         if allow_private {
-            config = config.with_guard(NetworkGuard::disabled());
+            // Private and loopback addresses pass; cloud metadata services do not.
+            config = config.with_guard(NetworkGuard::private_allowed());
         }
         let made = Arc::new(HttpFetcher::with_client(config, &self.net)?);
         Ok(cell.get_or_init(|| made).clone())
     }
 
     /// The HTTP fetcher of this handle (the guarded one, or the one without
-    /// the SSRF guard for `allow_private`), shared by every call.
+    /// the guard that lets private addresses through for `allow_private`),
+    /// shared by every call.
     pub(crate) fn http(&self, allow_private: bool) -> Result<Arc<HttpFetcher>> {
         self.get(allow_private)
     }

@@ -60,12 +60,13 @@ impl Verity {
                 CheckInput::Content(text) => verifier.check_content(text, ct).await,
                 CheckInput::Bytes(bytes) => verifier.check_bytes(&bytes, ct, name).await,
                 CheckInput::Path(p) => {
-                    let bytes = tokio::fs::read(p).await.map_err(|e| {
-                        Error::from(verity_core::InputError::Unreadable {
-                            path: p.into(),
-                            message: e.to_string(),
-                        })
-                    })?;
+                    // A regular file only: a FIFO is refused at once, never waited on.
+                    let path = std::path::PathBuf::from(p);
+                    let bytes = tokio::task::spawn_blocking(move || {
+                        verity_extract::read_document_bytes(&path, None)
+                    })
+                    .await
+                    .map_err(|e| Error::invalid_input(format!("reading {p} failed: {e}")))??;
                     let mut r = verifier.check_bytes(&bytes, ct, name.or(Some(p))).await?;
                     r.document = r.document.or_else(|| Some(p.to_string()));
                     Ok(r)

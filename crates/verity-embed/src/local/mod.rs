@@ -449,6 +449,8 @@ impl Model {
         let (encodings, passes) = self.encoded_passes(texts)?;
         let mut out: Vec<Option<TokenEmbeddings>> = vec![None; encodings.len()];
         for batch in &passes {
+            // Stop between passes when the request was given up.
+            verity_core::cancel::check()?;
             let encs: Vec<&Encoding> = batch.iter().filter_map(|&i| encodings.get(i)).collect();
             let (lens, dim, flat) = packed_pass(bert, &encs).map_err(inference_error)?;
             let mut offset = 0;
@@ -495,6 +497,8 @@ impl Model {
         let (encodings, passes) = self.encoded_passes(texts)?;
         let mut out: Vec<Option<Embedding>> = vec![None; encodings.len()];
         for batch in &passes {
+            // Stop between passes when the request was given up.
+            verity_core::cancel::check()?;
             let encs: Vec<&Encoding> = batch.iter().filter_map(|&i| encodings.get(i)).collect();
             let vectors = self.forward(&encs).map_err(inference_error)?;
             for (&i, v) in batch.iter().zip(vectors) {
@@ -548,6 +552,8 @@ impl Model {
             .collect();
         let mut dim = 0;
         for batch in self.passes(&order, |k| window(k).len()) {
+            // Stop between passes when the request was given up.
+            verity_core::cancel::check()?;
             let lens: Vec<usize> = batch.iter().map(|k| window(k).len()).collect();
             let ids: Vec<u32> = batch
                 .iter()
@@ -723,13 +729,13 @@ impl Embedder for LocalEmbedder {
         }
         let model = Arc::clone(&self.model);
         let items = items.to_vec();
-        tokio::task::spawn_blocking(move || match &model.net {
+        tokio::task::spawn_blocking(verity_core::cancel::carry(move || match &model.net {
             Net::Packed(bert) => model.embed_spans(bert, frame, &items),
             Net::Candle(_) => Err(provider_err(
                 ProviderErrorKind::BadResponse,
                 "pooled spans need the packed engine",
             )),
-        })
+        }))
         .await
         .map_err(|e| {
             provider_err(
@@ -748,10 +754,10 @@ impl Embedder for LocalEmbedder {
         }
         let model = Arc::clone(&self.model);
         let texts = texts.to_vec();
-        tokio::task::spawn_blocking(move || match &model.net {
+        tokio::task::spawn_blocking(verity_core::cancel::carry(move || match &model.net {
             Net::Packed(bert) => model.embed_tokens(bert, &texts).map(Some),
             Net::Candle(_) => Ok(None),
-        })
+        }))
         .await
         .map_err(|e| {
             provider_err(
@@ -767,7 +773,7 @@ impl Embedder for LocalEmbedder {
         }
         let model = Arc::clone(&self.model);
         let texts = texts.to_vec();
-        tokio::task::spawn_blocking(move || model.embed(&texts))
+        tokio::task::spawn_blocking(verity_core::cancel::carry(move || model.embed(&texts)))
             .await
             .map_err(|e| {
                 provider_err(

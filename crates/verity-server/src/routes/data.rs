@@ -33,7 +33,9 @@ pub async fn ingest(
         outcome.read_errors.extend(refused);
         return Ok(Json(outcome).into_response());
     }
-    let status = s.jobs.submit(s.verity.clone(), req, refused)?;
+    let status = s
+        .jobs
+        .submit(s.verity.clone(), req, refused, s.roots.roots().to_vec())?;
     let location = format!("/v1/jobs/{}", status.id);
     let mut resp = (StatusCode::ACCEPTED, Json(status)).into_response();
     if let Ok(v) = HeaderValue::from_str(&location) {

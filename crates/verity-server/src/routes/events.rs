@@ -30,7 +30,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use verity::api::memory::{EventQuery, EventQueryParams, NewEvent};
-use verity::api::ErrorBody;
 use verity::core::InputError;
 
 use crate::error::ApiError;
@@ -138,7 +137,7 @@ impl EventError {
 
     /// A facade error: statuses from the facade's table, input errors as 422 at `place`.
     fn from_verity(e: verity::Error, place: &str) -> Self {
-        let body = ErrorBody::from(&e);
+        let body = crate::error::client_body(&e);
         let status = body.mapping().http_status;
         if status == 400 || status == 422 {
             let (field, msg) = match &e {

@@ -329,8 +329,9 @@ where
     T: Send + 'static,
 {
     match tokio::runtime::Handle::try_current() {
+        // The request's cancel flag goes along (reads stop when it is given up).
         Ok(handle) => handle
-            .spawn_blocking(f)
+            .spawn_blocking(verity_core::cancel::carry(f))
             .await
             .map_err(|e| Error::from(StoreError::Backend(format!("store task failed: {e}"))))?,
         Err(_) => f(),

@@ -87,6 +87,9 @@ pub const TABLE: &[ErrorMapping] = &[
     row("unavailable", 5, 503, "Unavailable", -32003),
     row("timeout", 5, 504, "Unavailable", -32008),
     row("fetch_failed", 5, 502, "Unavailable", -32002),
+    // The SSRF guard refused the address (private, loopback, link-local,
+    // metadata): the client named a URL this host never fetches.
+    row("fetch_refused", 3, 400, "InvalidInput", INVALID_PARAMS),
     row("bad_response", 5, 502, "Unavailable", -32005),
     // At request time a configuration error means the server is not set up
     // for what was asked (no SearXNG for web search, no generator model):
@@ -96,6 +99,10 @@ pub const TABLE: &[ErrorMapping] = &[
     row("embedder_mismatch", 6, 409, "EmbedderMismatch", -32009),
     row("reindex_required", 6, 409, "EmbedderMismatch", -32009),
     row("store_error", 1, 500, "VerityError", -32010),
+    // A panic caught at a host boundary: the request failed inside Verity
+    // and will fail again. 422, not 500: it is tied to this input, and a
+    // client that retries 5xx would only repeat it.
+    row("internal_fault", 1, 422, "VerityError", INTERNAL_ERROR),
     INTERNAL,
 ];
 
@@ -212,6 +219,12 @@ mod tests {
             p(ProviderErrorKind::RateLimited),
             Error::Timeout(std::time::Duration::from_secs(1)),
             FetchError::Timeout("u".into()).into(),
+            FetchError::Blocked {
+                url: "http://127.0.0.1/".into(),
+                addr: "127.0.0.1".into(),
+                reason: "loopback".into(),
+            }
+            .into(),
             p(ProviderErrorKind::BadResponse),
             ConfigError::Invalid {
                 key: "k".into(),
@@ -227,6 +240,7 @@ mod tests {
             .into(),
             StoreError::ReindexRequired { reason: "r".into() }.into(),
             StoreError::Backend("b".into()).into(),
+            Error::from_panic("request", &"boom"),
         ]
     }
 
@@ -244,12 +258,20 @@ mod tests {
 
     #[test]
     fn client_mistakes_are_never_server_errors() {
-        for code in ["invalid_input", "parse_error", "no_text_layer", "not_found"] {
+        for code in [
+            "invalid_input",
+            "parse_error",
+            "no_text_layer",
+            "not_found",
+            "fetch_refused",
+        ] {
             let m = ErrorMapping::for_code(code);
             assert!((400..500).contains(&m.http_status), "{code}");
             assert!(m.exit_code > 1, "{code}");
         }
         assert_eq!(ErrorMapping::for_code("nonsense"), &INTERNAL);
+        // A caught panic is tied to its input: not a 5xx a client would retry.
+        assert_eq!(ErrorMapping::for_code("internal_fault").http_status, 422);
     }
 
     #[test]

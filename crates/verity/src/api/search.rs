@@ -204,10 +204,13 @@ impl SearchRequest {
             .top_level_filters()
             .combined(self.filters.as_ref())?
             .to_filters()?;
-        Ok(SearchQuery::new(self.query.clone())
+        let q = SearchQuery::new(self.query.clone())
             .k(k)
             .mode(self.mode.unwrap_or_default())
-            .filters(filters))
+            .filters(filters);
+        // Before any embedding or store work: bounded input only.
+        q.validate()?;
+        Ok(q)
     }
 }
 
@@ -286,10 +289,12 @@ impl AskRequest {
         if let Some(k) = self.k {
             check_k(k)?;
         }
+        crate::core::check_query_len("question", &self.question)?;
         let filters = self
             .top_level_filters()
             .combined(self.filters.as_ref())?
             .to_filters()?;
+        filters.validate()?;
         Ok(verity_rag::AskRequest {
             question: self.question.clone(),
             lang: self.lang.clone(),

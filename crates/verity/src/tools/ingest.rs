@@ -33,7 +33,7 @@ pub(super) fn tool(options: &ToolOptions) -> Tool {
             let roots = roots.clone();
             Box::pin(async move {
                 let refused = roots.confine(&mut req)?;
-                let mut out = verity.ingest(req, &|_| {}).await?;
+                let mut out = verity.ingest_within(req, roots.roots(), &|_| {}).await?;
                 out.read_errors.extend(refused);
                 Ok(out)
             })

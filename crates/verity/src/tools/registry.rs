@@ -198,9 +198,23 @@ impl Tool {
         self.hints
     }
 
-    /// Run the tool with JSON arguments.
+    /// Run the tool with JSON arguments. A panic inside the tool becomes
+    /// [`ToolError::Failed`] with an `internal_fault` error, so every host
+    /// answers (MCP with `isError`, REST with a JSON error) instead of
+    /// dropping the call.
     pub async fn call(&self, verity: &Verity, args: Value) -> Result<ToolOutput, ToolError> {
-        (self.handler)(verity, args).await
+        use futures::FutureExt;
+        match std::panic::AssertUnwindSafe((self.handler)(verity, args))
+            .catch_unwind()
+            .await
+        {
+            Ok(out) => out,
+            Err(payload) => {
+                let e = Error::from_panic("tool call", payload.as_ref());
+                tracing::error!(tool = self.name, error = %e, "tool panicked");
+                Err(ToolError::Failed(e))
+            }
+        }
     }
 }
 

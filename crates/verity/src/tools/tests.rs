@@ -110,3 +110,52 @@ fn has_boolean_property(schema: &serde_json::Map<String, serde_json::Value>) -> 
     }
     walk(&serde_json::Value::Object(schema.clone()))
 }
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Text {
+    text: String,
+}
+
+#[derive(serde::Serialize, schemars::JsonSchema)]
+struct Sliced {
+    head: String,
+}
+
+#[tokio::test]
+async fn a_panicking_tool_answers_a_typed_error() {
+    let (_home, verity) = store().await;
+    // A tool with the very bug that once crashed citation checking: a byte
+    // slice inside a multi-byte character.
+    let tool = Tool::new(
+        "slice_bytes",
+        "Slice",
+        "Slices bytes.",
+        |r: &Sliced| r.head.clone(),
+        |_v, req: Text| Box::pin(async move { Ok(Sliced { head: req.text[..1].to_string() }) }),
+    );
+    let registry = ToolRegistry::new().with(tool).unwrap();
+    let ok = registry
+        .call(&verity, "slice_bytes", json!({"text": "abc"}))
+        .await
+        .unwrap();
+    assert_eq!(ok.structured["head"], "a");
+    match registry
+        .call(&verity, "slice_bytes", json!({"text": "\u{a0}x"}))
+        .await
+    {
+        Err(ToolError::Failed(e)) => {
+            assert_eq!(e.code(), "internal_fault");
+            assert!(!e.is_transient());
+            assert!(e.to_string().contains("char boundary"), "{e}");
+            let m = crate::api::ErrorMapping::of(&e);
+            assert_eq!(m.http_status, 422);
+            assert_eq!(m.jsonrpc_code, -32603);
+        }
+        other => panic!("{other:?}"),
+    }
+    // The registry keeps working after the panic.
+    assert!(registry
+        .call(&verity, "slice_bytes", json!({"text": "ok"}))
+        .await
+        .is_ok());
+}
