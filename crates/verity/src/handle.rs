@@ -10,10 +10,10 @@ use std::sync::Arc;
 use tokio::sync::OnceCell;
 use verity_core::cache::{uid_tag, ANSWER_PREFIX, RETRIEVAL_PREFIX};
 use verity_core::{
-    Cache, Document, Embedder, EmbedderId, InputError, Result, SearchQuery, SearchResults,
+    Cache, Document, Embedder, EmbedderId, Generator, InputError, Result, SearchQuery, SearchResults,
     StoreError, VectorStore,
 };
-use verity_ingest::{read_paths, IngestProgress, IngestReport, Ingestor};
+use verity_ingest::{read_paths, IngestProgress, IngestReport, Ingestor, RunProgress};
 use verity_rag::{RagPipeline, RagStream, Retriever};
 
 use crate::api::{
@@ -21,7 +21,7 @@ use crate::api::{
     IngestOutcome, IngestRequest, SearchRequest, StatsResponse,
 };
 use crate::backend::Backend;
-use crate::config::VerityConfig;
+use crate::config::{GeneratorSpec, VerityConfig};
 use crate::providers;
 
 /// Documents read per ingest batch when reading files.
@@ -225,6 +225,11 @@ impl Verity {
                     Some(spec) => {
                         Some(providers::generator_on(&self.config, &self.net, spec).await?)
                     }
+                    // A local model stops at its budget or may not cite: the
+                    // extractive generator answers then (the answer says `degraded`).
+                    None if matches!(self.config.generator, GeneratorSpec::Local(_)) => {
+                        Some(Arc::new(verity_llm::ExtractiveGenerator::new()) as Arc<dyn Generator>)
+                    }
                     None => None,
                 };
                 let retriever = Retriever::new(self.store.clone())
@@ -276,16 +281,25 @@ impl Verity {
         inline.extend(fetched);
 
         let mut reader = read_paths(&paths).excluding(&self.config().home);
+        // One run's progress over every batch: documents and input bytes as
+        // they are read, counts that never restart at zero.
+        let mut run = RunProgress::new(
+            paths.is_empty().then_some(inline.len()),
+            (!paths.is_empty()).then(|| reader.bytes_total()),
+        );
         if req.strict {
             for item in reader.by_ref() {
                 inline.push(item?);
             }
             outcome.skipped_files = reader.skipped().to_vec();
-            let report = self.ingest_batch(inline, progress).await?;
+            run.start_batch(inline.len(), reader.bytes_read());
+            let (report, _) = self.ingest_batch_in(&run, inline, progress).await?;
             outcome.add(&report);
         } else {
             if !inline.is_empty() {
-                let report = self.ingest_batch(inline, progress).await?;
+                run.start_batch(inline.len(), 0);
+                let (report, last) = self.ingest_batch_in(&run, inline, progress).await?;
+                run.end_batch(&last);
                 outcome.add(&report);
             }
             loop {
@@ -302,14 +316,39 @@ impl Verity {
                 if batch.is_empty() {
                     break;
                 }
-                let report = self.ingest_batch(batch, progress).await?;
+                run.start_batch(batch.len(), reader.bytes_read());
+                let (report, last) = self.ingest_batch_in(&run, batch, progress).await?;
+                run.end_batch(&last);
                 outcome.add(&report);
             }
             outcome.skipped_files = reader.skipped().to_vec();
         }
         self.backend.flush().await?;
+        // A remote embedder learns its dimension from its first answer.
+        outcome.embedder = self.embedder.as_ref().map(|e| e.id().clone());
         outcome.seconds = started.elapsed().as_secs_f64();
         Ok(outcome)
+    }
+
+    /// [`Self::ingest_batch`] reporting its progress as part of `run`; also
+    /// returns the batch's last report.
+    async fn ingest_batch_in(
+        &self,
+        run: &RunProgress,
+        docs: Vec<Document>,
+        progress: Progress<'_>,
+    ) -> Result<(IngestReport, IngestProgress)> {
+        let last = std::sync::Mutex::new(IngestProgress::default());
+        let report = self
+            .ingest_batch(docs, &|p: &IngestProgress| {
+                if let Ok(mut l) = last.lock() {
+                    *l = p.clone();
+                }
+                progress(&run.view(p));
+            })
+            .await?;
+        let last = last.into_inner().unwrap_or_default();
+        Ok((report, last))
     }
 
     /// Ingest documents (Rust surface of [`Verity::ingest`]); the batch's report.
