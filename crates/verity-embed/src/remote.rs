@@ -62,10 +62,18 @@ pub(crate) struct Remote {
     pub client: HttpClient,
     pub retry: RetryPolicy,
     pub timeout: Duration,
+    /// Requests in flight at once for one `embed` call.
+    pub concurrency: usize,
     /// Id as configured (`dim` 0 until discovered when no dimension was given).
     placeholder: EmbedderId,
     discovered: OnceLock<EmbedderId>,
 }
+
+/// Requests an HTTP embedder keeps in flight at once by default: enough to
+/// hide a server's per-request latency (a GPU server answering in ~30 ms),
+/// few enough not to swamp one (each honours `Retry-After` through the
+/// [`RetryPolicy`]).
+pub const DEFAULT_CONCURRENCY: usize = 4;
 
 impl Remote {
     pub fn new(
@@ -98,9 +106,32 @@ impl Remote {
             client,
             retry,
             timeout,
+            concurrency: DEFAULT_CONCURRENCY,
             placeholder,
             discovered,
         })
+    }
+
+    /// Embed `texts` in requests of `batch_size` texts made by `request`, at
+    /// most [`Self::concurrency`] in flight at once; vectors in input order.
+    /// The first failure (after its retries) fails the call.
+    pub async fn batched<'a, F, Fut>(
+        &self,
+        texts: &'a [String],
+        batch_size: usize,
+        request: F,
+    ) -> Result<Vec<Embedding>>
+    where
+        F: Fn(&'a [String]) -> Fut,
+        Fut: std::future::Future<Output = Result<Vec<Embedding>>>,
+    {
+        use futures::{StreamExt, TryStreamExt};
+        let parts: Vec<Vec<Embedding>> =
+            futures::stream::iter(texts.chunks(batch_size.max(1)).map(request))
+                .buffered(self.concurrency.max(1))
+                .try_collect()
+                .await?;
+        Ok(parts.into_iter().flatten().collect())
     }
 
     /// Current id (its `dim` is 0 until the first response when it was not configured).
