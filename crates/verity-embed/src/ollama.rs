@@ -287,21 +287,26 @@ impl OllamaEmbedder {
     }
 
     async fn embed_prefixed(&self, texts: &[String], prefix: &str) -> Result<Vec<Embedding>> {
-        self.remote
-            .batched(texts, self.batch_size, |batch| async move {
-                let request = EmbedRequest {
-                    model: &self.model,
-                    input: batch.iter().map(|t| format!("{prefix}{t}")).collect(),
-                    truncate: self.truncate,
-                    keep_alive: self.keep_alive.as_deref(),
-                };
-                let resp: EmbedResponse = self
-                    .remote
-                    .post_json(&self.embed_url, &request, None)
-                    .await?;
-                self.remote.accept(batch.len(), resp.embeddings)
-            })
-            .await
+        let requests: Vec<_> = texts
+            .chunks(self.batch_size.max(1))
+            .map(|batch| self.request(batch, prefix))
+            .collect();
+        self.remote.concurrently(requests).await
+    }
+
+    /// One `/api/embed` request for `batch`.
+    async fn request(&self, batch: &[String], prefix: &str) -> Result<Vec<Embedding>> {
+        let request = EmbedRequest {
+            model: &self.model,
+            input: batch.iter().map(|t| format!("{prefix}{t}")).collect(),
+            truncate: self.truncate,
+            keep_alive: self.keep_alive.as_deref(),
+        };
+        let resp: EmbedResponse = self
+            .remote
+            .post_json(&self.embed_url, &request, None)
+            .await?;
+        self.remote.accept(batch.len(), resp.embeddings)
     }
 }
 

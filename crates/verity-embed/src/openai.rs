@@ -235,9 +235,11 @@ impl OpenAiEmbedder {
     }
 
     async fn embed_prefixed(&self, texts: &[String], prefix: &str) -> Result<Vec<Embedding>> {
-        self.remote
-            .batched(texts, self.batch_size, |batch| self.request(batch, prefix))
-            .await
+        let requests: Vec<_> = texts
+            .chunks(self.batch_size.max(1))
+            .map(|batch| self.request(batch, prefix))
+            .collect();
+        self.remote.concurrently(requests).await
     }
 
     /// One request for `batch`.

@@ -112,25 +112,18 @@ impl Remote {
         })
     }
 
-    /// Embed `texts` in requests of `batch_size` texts made by `request`, at
-    /// most [`Self::concurrency`] in flight at once; vectors in input order.
-    /// The first failure (after its retries) fails the call.
-    pub async fn batched<'a, F, Fut>(
-        &self,
-        texts: &'a [String],
-        batch_size: usize,
-        request: F,
-    ) -> Result<Vec<Embedding>>
+    /// Run the `requests` (one per batch of texts, in order), at most
+    /// [`Self::concurrency`] in flight at once; their vectors in order. The
+    /// first failure (after its retries) fails the call.
+    pub async fn concurrently<F>(&self, requests: Vec<F>) -> Result<Vec<Embedding>>
     where
-        F: Fn(&'a [String]) -> Fut,
-        Fut: std::future::Future<Output = Result<Vec<Embedding>>>,
+        F: std::future::Future<Output = Result<Vec<Embedding>>>,
     {
         use futures::{StreamExt, TryStreamExt};
-        let parts: Vec<Vec<Embedding>> =
-            futures::stream::iter(texts.chunks(batch_size.max(1)).map(request))
-                .buffered(self.concurrency.max(1))
-                .try_collect()
-                .await?;
+        let parts: Vec<Vec<Embedding>> = futures::stream::iter(requests)
+            .buffered(self.concurrency.max(1))
+            .try_collect()
+            .await?;
         Ok(parts.into_iter().flatten().collect())
     }
 

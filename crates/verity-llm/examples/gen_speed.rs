@@ -97,12 +97,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .build()?;
             // A context of `prompt_len` tokens: abstracts, cut to length.
             let mut context = String::new();
-            let mut ids = 0;
             for a in &abstracts {
                 context.push_str(a);
                 context.push('\n');
-                ids = g.tokenize(&context)?.len();
-                if ids >= prompt_len {
+                if g.tokenize(&context)?.len() >= prompt_len {
                     break;
                 }
             }
