@@ -500,6 +500,14 @@ impl Ingestor {
             .map(|i| self.word_pieces(i, window, pooled))
             .collect();
         state.word_pieces_pending = work.iter().sum();
+        state.pooled_word_pieces += if pooled {
+            state.word_pieces_pending
+        } else {
+            items
+                .iter()
+                .map(|i| self.chunker.count_tokens(&i.text) as u64 + 2)
+                .sum::<u64>()
+        };
         progress(state);
         let per_call = self
             .embed_batch_size

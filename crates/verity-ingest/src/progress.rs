@@ -63,7 +63,17 @@ pub struct IngestProgress {
     /// The embedder, as it knows itself now (a remote embedder learns its
     /// dimension from its first answer).
     pub embedder: Option<EmbedderId>,
+    /// Word pieces the texts seen so far (embedded or pending) would cost
+    /// with sentence vectors pooled from the chunk's pass (each chunk's
+    /// windows only): the work of the fast profile, for
+    /// [`IngestProgress::fast_estimate`].
+    pub pooled_word_pieces: u64,
 }
+
+/// Speed of the local embedder's 8-bit products over f32 per word piece
+/// on this project's AVX2 machine: median of 8 interleaved runs
+/// (docs/benchmarks.d/embed.md, "Second form").
+pub const INT8_SPEEDUP: f64 = 1.23;
 
 /// Elapsed time below which no rate is trusted.
 const MIN_ELAPSED: Duration = Duration::from_millis(500);
@@ -93,6 +103,24 @@ impl IngestProgress {
         };
         let rest = (total - done).max(0.0);
         Some(self.word_pieces_pending as f64 + seen / done * rest)
+    }
+
+    /// The whole run's estimated time (elapsed plus [`Self::eta`]) and what
+    /// the same input would take with the fast profile: the pooled word
+    /// pieces at [`INT8_SPEEDUP`] times the rate seen. `None` without an
+    /// estimate, or when the run already reads no more than the fast
+    /// profile would.
+    pub fn fast_estimate(&self, elapsed: Duration) -> Option<(Duration, Duration)> {
+        let eta = self.eta(elapsed)?;
+        let seen = (self.word_pieces_embedded + self.word_pieces_pending) as f64;
+        if seen <= 0.0 || self.pooled_word_pieces as f64 >= seen {
+            return None;
+        }
+        let total = elapsed + eta;
+        let ratio = self.pooled_word_pieces as f64 / seen;
+        let fast = total.as_secs_f64() * ratio / INT8_SPEEDUP;
+        fast.is_finite()
+            .then(|| (total, Duration::from_secs_f64(fast.max(0.0))))
     }
 
     /// Estimated time left after `elapsed` since the run started: word
@@ -165,6 +193,7 @@ impl RunProgress {
             word_pieces_embedded: b.word_pieces_embedded + batch.word_pieces_embedded,
             word_pieces_pending: batch.word_pieces_pending,
             embedder: batch.embedder.clone().or_else(|| b.embedder.clone()),
+            pooled_word_pieces: b.pooled_word_pieces + batch.pooled_word_pieces,
         }
     }
 
@@ -273,6 +302,30 @@ mod tests {
             p.docs_done = 50;
             run.end_batch(&p);
         }
+    }
+
+    #[test]
+    fn the_fast_profile_is_estimated_from_the_pooled_work() {
+        // 100 s in, 100 s left; the fast profile reads 40 % of the word pieces,
+        // each INT8_SPEEDUP times faster.
+        let p = IngestProgress {
+            input_bytes_total: Some(1000),
+            input_bytes_read: 500,
+            input_bytes_chunked: 500,
+            word_pieces_embedded: 1000,
+            pooled_word_pieces: 400,
+            phase: IngestPhase::Embedding,
+            ..IngestProgress::default()
+        };
+        let (total, fast) = p.fast_estimate(secs(100.0)).unwrap();
+        assert!((total.as_secs_f64() - 200.0).abs() < 1e-6);
+        assert!((fast.as_secs_f64() - 200.0 * 0.4 / INT8_SPEEDUP).abs() < 1e-6);
+        // A run already pooled gains nothing.
+        let pooled = IngestProgress {
+            pooled_word_pieces: 1000,
+            ..p
+        };
+        assert_eq!(pooled.fast_estimate(secs(100.0)), None);
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::api::{
     IngestOutcome, IngestRequest, SearchRequest, StatsResponse,
 };
 use crate::backend::Backend;
-use crate::config::{GeneratorSpec, VerityConfig};
+use crate::config::{EmbedderSpec, GeneratorSpec, VerityConfig};
 use crate::providers;
 
 /// Documents read per ingest batch when reading files.
@@ -91,8 +91,27 @@ impl Verity {
         let opened = Backend::open(&config).await?;
         let (store, cache) = (opened.store, opened.cache);
 
-        let embedder = providers::embedder(&config, &net, cache.clone(), &mut notes).await?;
-        if let (Some(e), Some(indexed)) = (&embedder, store.embedder().await?) {
+        let mut embedder = providers::embedder(&config, &net, cache.clone(), &mut notes).await?;
+        let indexed_with = store.embedder().await?;
+        // An index embedded with the local model's 8-bit products (`--fast`)
+        // is searched with them: the same model, another precision.
+        if let (Some(e), Some(indexed)) = (&embedder, &indexed_with) {
+            let local = matches!(config.embedder, EmbedderSpec::Auto | EmbedderSpec::Local(_));
+            if local
+                && !config.embed_int8
+                && indexed.model == e.id().model
+                && indexed.version == format!("{}-int8v2", e.id().version)
+            {
+                let mut int8 = config.clone();
+                int8.embed_int8 = true;
+                embedder = providers::embedder(&int8, &net, cache.clone(), &mut notes).await?;
+                notes.push(
+                    "the index was embedded with 8-bit products (--fast): the local embedder runs them too"
+                        .into(),
+                );
+            }
+        }
+        if let (Some(e), Some(indexed)) = (&embedder, indexed_with) {
             if indexed != *e.id() {
                 notes.push(format!(
                     "the index was built with {indexed} but the configured embedder is {}: \
@@ -175,6 +194,18 @@ impl Verity {
     /// The configuration in use.
     pub fn config(&self) -> &VerityConfig {
         &self.config
+    }
+
+    /// Whether the fast ingest profile (`ConfigOverrides::fast`: 8-bit
+    /// products, pooled sentence vectors) would change how this handle
+    /// embeds: a local embedder in f32 computing sentence vectors separately.
+    pub fn fast_ingest_available(&self) -> bool {
+        matches!(
+            self.config.embedder,
+            EmbedderSpec::Auto | EmbedderSpec::Local(_)
+        ) && self.embedder.as_ref().is_some_and(|e| {
+            !e.id().version.ends_with("-int8v2") && e.span_mode() == verity_core::SpanMode::Separate
+        })
     }
 
     /// Warnings gathered while opening (lexical-only mode, embedder mismatch, …).
