@@ -152,7 +152,10 @@ pub fn line(p: &IngestProgress, elapsed: Duration) -> String {
     let phase = format!("{:?}", p.phase).to_lowercase();
     let what = match (&p.embedder, p.phase) {
         (Some(e), verity::IngestPhase::Embedding) if e.dim == 0 => {
-            format!("{phase} with {}@{} (dimension from its first answer)", e.model, e.version)
+            format!(
+                "{phase} with {}@{} (dimension from its first answer)",
+                e.model, e.version
+            )
         }
         (Some(e), verity::IngestPhase::Embedding) => format!("{phase} with {e}"),
         _ => phase,
@@ -234,7 +237,10 @@ mod tests {
         // 10 % of the input in 100 s: 1,000 s in all.
         let note = fast_note(&p, Duration::from_secs(100)).unwrap();
         assert!(note.contains("about 16 min 40 s in all"), "{note}");
-        assert!(note.contains("--fast` would need about 5 min 25 s"), "{note}");
+        assert!(
+            note.contains("--fast` would need about 5 min 25 s"),
+            "{note}"
+        );
         // A short run is left alone.
         assert_eq!(fast_note(&p, Duration::from_secs(10)), None);
     }
@@ -250,7 +256,13 @@ mod tests {
         };
         let l = line(&p, Duration::from_secs(1));
         assert!(!l.contains("/0d"), "{l}");
-        assert!(l.contains("fake-embed@1 (dimension from its first answer)"), "{l}");
-        assert!(!l.contains("left"), "no estimate before any word piece: {l}");
+        assert!(
+            l.contains("fake-embed@1 (dimension from its first answer)"),
+            "{l}"
+        );
+        assert!(
+            !l.contains("left"),
+            "no estimate before any word piece: {l}"
+        );
     }
 }

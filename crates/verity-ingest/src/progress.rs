@@ -133,7 +133,8 @@ impl IngestProgress {
         let rate = self.word_pieces_per_second(elapsed)?;
         let left = self.word_pieces_left()?;
         let secs = left / rate;
-        secs.is_finite().then(|| Duration::from_secs_f64(secs.max(0.0)))
+        secs.is_finite()
+            .then(|| Duration::from_secs_f64(secs.max(0.0)))
     }
 }
 

@@ -537,10 +537,9 @@ impl PathReader {
                 continue;
             };
             if meta.is_dir() {
-                let is_link = std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink());
-                let excluded = p
-                    .canonicalize()
-                    .is_ok_and(|c| self.excluded.contains(&c));
+                let is_link =
+                    std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink());
+                let excluded = p.canonicalize().is_ok_and(|c| self.excluded.contains(&c));
                 if is_link || excluded {
                     continue;
                 }

@@ -269,7 +269,10 @@ async fn budgets_stop_a_generation_with_a_transient_timeout() {
     while let Some(item) = s.next().await {
         last = Some(item);
     }
-    assert!(matches!(last, Some(Err(_))), "the stream ends on the budget error");
+    assert!(
+        matches!(last, Some(Err(_))),
+        "the stream ends on the budget error"
+    );
 
     // The generator's own budget applies too (the tighter one wins).
     let tight = LocalGgufConfig::new(LocalGgufGenerator::default_model_path())
@@ -285,4 +288,3 @@ async fn budgets_stop_a_generation_with_a_transient_timeout() {
         .unwrap_err();
     assert!(err.to_string().contains("token budget of 3"), "{err}");
 }
-

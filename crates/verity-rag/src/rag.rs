@@ -783,7 +783,10 @@ impl RagPipeline {
                         notes.push(if text.is_empty() {
                             format!("{} failed ({e})", g.model())
                         } else {
-                            format!("{} stopped mid-answer ({e}); its partial text is not the answer", g.model())
+                            format!(
+                                "{} stopped mid-answer ({e}); its partial text is not the answer",
+                                g.model()
+                            )
                         });
                         last_err = Some(e);
                         break;

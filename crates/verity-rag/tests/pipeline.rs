@@ -288,7 +288,9 @@ async fn empty_or_uncited_generations_are_never_the_answer() {
     assert!(!a.citations.is_empty(), "{a:?}");
     assert_eq!(a.model, "extractive");
     assert!(
-        a.notes.iter().any(|n| n.contains("local gave an empty answer")),
+        a.notes
+            .iter()
+            .any(|n| n.contains("local gave an empty answer")),
         "{:?}",
         a.notes
     );
@@ -305,7 +307,10 @@ async fn empty_or_uncited_generations_are_never_the_answer() {
     assert!(a.not_enough_evidence && a.degraded, "{a:?}");
     assert!(a.citations.is_empty());
     assert!(a.text.contains("not enough evidence"), "{}", a.text);
-    assert!(a.notes.iter().any(|n| n.contains("returned an empty answer")));
+    assert!(a
+        .notes
+        .iter()
+        .any(|n| n.contains("returned an empty answer")));
 
     // Uncited text, no fallback: never returned as an answer.
     let uncited = Scripted::ok("main", "Fees are five percent, always.");
@@ -334,7 +339,10 @@ async fn empty_or_uncited_generations_are_never_the_answer() {
         }
     }
     let a = done.unwrap();
-    assert!(a.degraded && a.model == "fallback" && !a.citations.is_empty(), "{a:?}");
+    assert!(
+        a.degraded && a.model == "fallback" && !a.citations.is_empty(),
+        "{a:?}"
+    );
 }
 
 /// A generator that stops at its budget after streaming part of an answer.

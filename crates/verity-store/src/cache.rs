@@ -198,9 +198,11 @@ impl SqliteCache {
                 .map_err(db_err)?;
             keys.iter()
                 .map(|k| {
-                    st.query_row([k], |r| Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, Option<i64>>(1)?)))
-                        .optional()
-                        .map_err(db_err)
+                    st.query_row([k], |r| {
+                        Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, Option<i64>>(1)?))
+                    })
+                    .optional()
+                    .map_err(db_err)
                 })
                 .collect::<Result<Vec<_>>>()
         })?;
@@ -222,8 +224,7 @@ impl SqliteCache {
         let now = now_ms();
         let expires =
             ttl.map(|t| now.saturating_add(i64::try_from(t.as_millis()).unwrap_or(i64::MAX)));
-        self.puts
-            .fetch_add(entries.len() as u64, Ordering::Relaxed);
+        self.puts.fetch_add(entries.len() as u64, Ordering::Relaxed);
         self.db.write(|c| {
             let tx = c
                 .transaction_with_behavior(TransactionBehavior::Immediate)

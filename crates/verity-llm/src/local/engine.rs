@@ -32,7 +32,11 @@ impl LocalEngine {
     /// build and the CPU. Asking for llama.cpp where it cannot run is an error.
     pub fn resolve(self) -> Result<Self> {
         let wanted = match self {
-            Self::Auto => match std::env::var("VERITY_LLM_ENGINE").ok().as_deref().map(str::trim) {
+            Self::Auto => match std::env::var("VERITY_LLM_ENGINE")
+                .ok()
+                .as_deref()
+                .map(str::trim)
+            {
                 Some("candle") => Self::Candle,
                 Some("llama.cpp" | "llama-cpp" | "llamacpp") => Self::LlamaCpp,
                 Some("" | "auto") | None => {
@@ -140,8 +144,11 @@ pub(crate) trait Session {
     /// Feed `tokens` (the prompt, or a part of it) after what was fed before;
     /// the logits after the last one. `keep_going` is asked between chunks
     /// of a long prompt: `false` stops early (the result is then `Ok(None)`).
-    fn feed(&mut self, tokens: &[u32], keep_going: &mut dyn FnMut() -> bool)
-        -> Result<Option<Vec<f32>>>;
+    fn feed(
+        &mut self,
+        tokens: &[u32],
+        keep_going: &mut dyn FnMut() -> bool,
+    ) -> Result<Option<Vec<f32>>>;
 }
 
 pub(crate) fn engine_err(e: impl std::fmt::Display) -> Error {
@@ -185,7 +192,11 @@ impl Session for CandleSession {
             self.pos += chunk.len();
         }
         let Some(logits) = logits else {
-            return Err(perr(PROVIDER, ProviderErrorKind::InvalidRequest, "empty prompt"));
+            return Err(perr(
+                PROVIDER,
+                ProviderErrorKind::InvalidRequest,
+                "empty prompt",
+            ));
         };
         logits
             .squeeze(0)

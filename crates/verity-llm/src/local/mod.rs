@@ -38,8 +38,8 @@ mod engine;
 #[cfg(feature = "llama-cpp")]
 mod llama_cpp;
 
-use engine::{CandleSession, Session, Weights};
 pub use engine::LocalEngine;
+use engine::{CandleSession, Session, Weights};
 
 const PROVIDER: &str = "local";
 
@@ -871,8 +871,8 @@ impl Job {
                 return Err(self.over_budget(generated));
             }
             let n = logits.len();
-            let mut l = Tensor::from_vec(std::mem::take(&mut logits), n, &device)
-                .map_err(candle_err)?;
+            let mut l =
+                Tensor::from_vec(std::mem::take(&mut logits), n, &device).map_err(candle_err)?;
             if self.repeat_penalty != 1.0
                 && self.repeat_penalty.is_finite()
                 && self.repeat_penalty > 0.0
@@ -913,9 +913,7 @@ impl Job {
                 continue;
             }
             let mut never_stop = || true;
-            logits = session
-                .feed(&[next], &mut never_stop)?
-                .unwrap_or_default();
+            logits = session.feed(&[next], &mut never_stop)?.unwrap_or_default();
         };
         let mut tail = stop.push(&utf8.finish());
         tail.push_str(&stop.finish());
@@ -1045,9 +1043,7 @@ mod tests {
         ];
         let (mut steps, mut same, mut worst_gap) = (0usize, 0usize, 0f32);
         for p in prompts {
-            let ids = candle
-                .prompt_tokens(&[ChatMessage::user(p)])
-                .unwrap();
+            let ids = candle.prompt_tokens(&[ChatMessage::user(p)]).unwrap();
             let mut a = cpp_model.session(ids.len() + 40).unwrap();
             let mut b = CandleSession::new(candle_model.clone());
             let mut go = || true;
@@ -1072,7 +1068,10 @@ mod tests {
         }
         eprintln!("{same}/{steps} greedy steps agree; worst llama.cpp logit gap where not: {worst_gap:.3}");
         assert!(same * 100 >= steps * 95, "{same}/{steps} steps agree");
-        assert!(worst_gap < 0.5, "a disagreement {worst_gap:.3} logits wide is not rounding");
+        assert!(
+            worst_gap < 0.5,
+            "a disagreement {worst_gap:.3} logits wide is not rounding"
+        );
     }
 
     #[test]
