@@ -11,9 +11,10 @@
 
 # --- build: the release binary -------------------------------------------
 FROM rust:1.95-bookworm AS build
-# cmake and clang build the TLS library (aws-lc) of the HTTP client.
+# cmake and clang build the TLS library (aws-lc) of the HTTP client and llama.cpp
+# (the local generator; libclang for its bindings).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends cmake clang \
+ && apt-get install -y --no-install-recommends cmake clang libclang-dev g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .

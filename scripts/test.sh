@@ -19,6 +19,14 @@ if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt
   apt-get update -qq && apt-get install -y -qq chromium >/dev/null
 fi
 
+# llama.cpp (verity-llm's `llama-cpp` feature, on in the `verity` binary) is built
+# from the llama-cpp-sys-2 crate's sources: CMake, and libclang for its bindings.
+if { ! command -v cmake >/dev/null 2>&1 || ! ldconfig -p 2>/dev/null | grep -q 'libclang'; } \
+  && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "==> cmake, libclang (Debian)"
+  apt-get update -qq && apt-get install -y -qq cmake libclang-dev >/dev/null
+fi
+
 if ! command -v cargo-nextest >/dev/null 2>&1; then
   cargo install --locked cargo-nextest
 fi

@@ -132,8 +132,12 @@ async fn run(cli: Cli) -> verity::Result<u8> {
     let quiet = cli.quiet || cli.json;
     match &cli.command {
         Command::Ingest(a) => {
-            let verity = open(&overrides(&cli), &out).await?;
-            let bar = progress::IngestBar::new(quiet);
+            let mut o = overrides(&cli);
+            if a.fast {
+                o.fast = Some(true);
+            }
+            let verity = open(&o, &out).await?;
+            let bar = progress::IngestBar::new(quiet).suggest_fast(verity.fast_ingest_available());
             let req = IngestRequest::paths(a.paths.iter().cloned(), a.strict);
             let outcome = verity.ingest(req, &|p| bar.update(p)).await?;
             bar.finish();

@@ -457,8 +457,14 @@ impl Printer {
             status(m.embedder.installed),
             m.embedder.path.display()
         );
+        let engine = m
+            .generator
+            .kernels
+            .as_deref()
+            .map(|k| format!("  ({k})"))
+            .unwrap_or_default();
         outln!(
-            "generation model {}  {}",
+            "generation model {}  {}{engine}",
             status(m.generator.installed),
             m.generator.path.display()
         );

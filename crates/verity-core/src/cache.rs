@@ -28,6 +28,27 @@ pub trait Cache: Send + Sync {
         tags: &[String],
     ) -> Result<()>;
 
+    /// Values for `keys`, in order: `None` where absent or expired. The
+    /// default asks [`get`](Self::get) once per key; backends answer in one
+    /// round trip (the embedding cache looks up a whole batch of texts).
+    async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
+        let mut out = Vec::with_capacity(keys.len());
+        for k in keys {
+            out.push(self.get(k).await?);
+        }
+        Ok(out)
+    }
+
+    /// Store every `(key, value)` for `ttl` (`None`: no expiry), untagged.
+    /// The default calls [`put`](Self::put) once per entry; backends write
+    /// them in one transaction or round trip.
+    async fn put_many(&self, entries: &[(String, Vec<u8>)], ttl: Option<Duration>) -> Result<()> {
+        for (k, v) in entries {
+            self.put(k, v, ttl, &[]).await?;
+        }
+        Ok(())
+    }
+
     /// Remove every key starting with `prefix` (literal, not a pattern);
     /// returns how many. An empty prefix is invalid input.
     async fn invalidate_prefix(&self, prefix: &str) -> Result<usize>;

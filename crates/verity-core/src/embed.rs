@@ -103,6 +103,15 @@ pub trait Embedder: Send + Sync {
     /// Embed passages (documents / chunks), one vector per text, in order.
     async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>>;
 
+    /// About how many texts one [`embed`](Self::embed) call should carry
+    /// for the best throughput; the ingest pipeline sizes its calls by it.
+    /// Default 32 (the local model's passes hold fewer); remote embedders
+    /// answer their request size times the requests they send at once, so
+    /// one call keeps every connection busy.
+    fn texts_per_call(&self) -> usize {
+        32
+    }
+
     /// How [`embed_spans`](Self::embed_spans) computes span vectors.
     /// Recorded with every indexed document: a change re-processes it.
     fn span_mode(&self) -> SpanMode {

@@ -70,6 +70,105 @@ pub struct GenerationParams {
     /// Sampling seed, for reproducible runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Time and token budget of the call ([`GenerationBudget`]): a generator
+    /// that reaches it stops and fails with a transient timeout, so callers
+    /// fall back instead of waiting. Not serialised (it is not a sampling
+    /// setting and never part of a cache key).
+    #[serde(skip)]
+    pub budget: GenerationBudget,
+}
+
+/// What one generation may spend before it stops: wall-clock time (prompt
+/// processing included) and new tokens. Unlike `max_tokens` — the length the
+/// caller asks for, after which the text ends normally
+/// ([`FinishReason::Length`]) — reaching a budget means the generator could
+/// not finish within what the caller can afford: the call fails with a
+/// transient [`ProviderErrorKind::Timeout`](crate::ProviderErrorKind::Timeout)
+/// ([`GenerationBudget::exceeded`]) and callers fall back (the RAG pipeline
+/// answers with its fallback generator and says `degraded`).
+///
+/// Budgets compose: a run with a deadline hands each generation the tighter
+/// of its own budget and the run's remaining time ([`GenerationBudget::min`]).
+/// Generators apply [`GenerationBudget::time`] as their deadline and
+/// [`GenerationBudget::tokens`] as a cap on new tokens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct GenerationBudget {
+    /// Most wall-clock time for the call (`None`: no limit here).
+    pub time: Option<std::time::Duration>,
+    /// Most new tokens (`None`: no limit besides `max_tokens`).
+    pub tokens: Option<u32>,
+}
+
+impl GenerationBudget {
+    /// No limit.
+    pub const UNLIMITED: Self = Self {
+        time: None,
+        tokens: None,
+    };
+
+    /// A budget of `time` and `tokens`.
+    pub fn new(time: std::time::Duration, tokens: u32) -> Self {
+        Self {
+            time: Some(time),
+            tokens: Some(tokens),
+        }
+    }
+
+    /// The tighter of two budgets, limit by limit.
+    #[must_use]
+    pub fn min(self, other: Self) -> Self {
+        fn tighter<T: Ord>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        }
+        Self {
+            time: tighter(self.time, other.time),
+            tokens: tighter(self.tokens, other.tokens),
+        }
+    }
+
+    /// Whether no limit is set.
+    pub fn is_unlimited(&self) -> bool {
+        self.time.is_none() && self.tokens.is_none()
+    }
+
+    /// New tokens a call asking for `max_tokens` may produce: the token
+    /// budget when it is the smaller, else `max_tokens`; and whether the
+    /// budget is what limits it (reaching it is then a budget stop, not the
+    /// requested length).
+    pub fn token_limit(&self, max_tokens: u32) -> (u32, bool) {
+        match self.tokens {
+            Some(b) if b < max_tokens => (b, true),
+            _ => (max_tokens, false),
+        }
+    }
+
+    /// The error of a generation stopped by this budget after `spent`
+    /// (time) and `tokens` new tokens: a transient timeout of `provider`
+    /// saying which limit was reached.
+    pub fn exceeded(
+        &self,
+        provider: &str,
+        spent: std::time::Duration,
+        tokens: u32,
+    ) -> crate::Error {
+        let what = match (self.time, self.tokens) {
+            (Some(t), _) if spent >= t => format!("time budget of {:.1} s", t.as_secs_f64()),
+            (_, Some(n)) if tokens >= n => format!("token budget of {n} new tokens"),
+            _ => "budget".to_string(),
+        };
+        crate::ProviderError::new(
+            provider,
+            crate::ProviderErrorKind::Timeout,
+            format!(
+                "generation stopped at its {what} ({tokens} tokens in {:.1} s)",
+                spent.as_secs_f64()
+            ),
+        )
+        .into()
+    }
 }
 
 impl Default for GenerationParams {
@@ -81,6 +180,7 @@ impl Default for GenerationParams {
             num_ctx: 8192,
             stop: Vec::new(),
             seed: None,
+            budget: GenerationBudget::UNLIMITED,
         }
     }
 }

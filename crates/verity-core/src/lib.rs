@@ -63,8 +63,8 @@ pub use events::{
     EventSearchMode, EventStore, NewEvent, TimeOrder, VectorQuery,
 };
 pub use generate::{
-    ChatMessage, ContextBlock, FinishReason, GenerateRequest, Generation, GenerationParams,
-    Generator, Grounding, Role, TokenStream, Usage,
+    ChatMessage, ContextBlock, FinishReason, GenerateRequest, Generation, GenerationBudget,
+    GenerationParams, Generator, Grounding, Role, TokenStream, Usage,
 };
 pub use judge::{Judge, Judgement, Passage, Verdict};
 pub use project::{

@@ -83,15 +83,30 @@ impl CachedEmbedder {
 
     /// A cached vector for `key`, if present and plausible.
     async fn lookup(&self, key: &str) -> Option<Embedding> {
-        self.lookup_rows(key, 1).await
+        self.lookup_many(&[key.to_string()], &[1])
+            .await
+            .into_iter()
+            .next()
+            .flatten()
     }
 
-    /// A cached run of `rows` vectors stored back to back under `key`.
-    async fn lookup_rows(&self, key: &str, rows: usize) -> Option<Embedding> {
-        match self.cache.get(key).await {
-            Ok(Some(bytes)) => {
-                let v = vector_from_bytes(&bytes)?;
-                let dim = self.inner.id().dim;
+    /// Cached runs of `rows[i]` vectors stored back to back under each
+    /// `keys[i]`, in one round trip to the cache (`None` where absent or
+    /// implausible; a cache that fails is bypassed).
+    async fn lookup_many(&self, keys: &[String], rows: &[usize]) -> Vec<Option<Embedding>> {
+        let found = match self.cache.get_many(keys).await {
+            Ok(found) => found,
+            Err(e) => {
+                tracing::warn!(error = %e, "embedding cache read failed; embedding anyway");
+                return vec![None; keys.len()];
+            }
+        };
+        let dim = self.inner.id().dim;
+        keys.iter()
+            .zip(found)
+            .zip(rows.iter().chain(std::iter::repeat(&1)))
+            .map(|((key, bytes), &rows)| {
+                let v = vector_from_bytes(&bytes?)?;
                 let ok = !v.is_empty()
                     && (if dim == 0 {
                         v.len() % rows.max(1) == 0
@@ -103,19 +118,20 @@ impl CachedEmbedder {
                     tracing::warn!(key, "ignoring a malformed cached embedding");
                 }
                 ok.then_some(v)
-            }
-            Ok(None) => None,
-            Err(e) => {
-                tracing::warn!(key, error = %e, "embedding cache read failed; embedding anyway");
-                None
-            }
+            })
+            .collect()
+    }
+
+    /// Store vectors under their keys, in one write to the cache.
+    async fn store_many(&self, entries: Vec<(String, Vec<u8>)>) {
+        if let Err(e) = self.cache.put_many(&entries, None).await {
+            tracing::warn!(error = %e, entries = entries.len(), "embedding cache write failed");
         }
     }
 
     async fn store(&self, key: &str, v: &[f32]) {
-        if let Err(e) = self.cache.put(key, &vector_to_bytes(v), None, &[]).await {
-            tracing::warn!(key, error = %e, "embedding cache write failed");
-        }
+        self.store_many(vec![(key.to_string(), vector_to_bytes(v))])
+            .await;
     }
 }
 
@@ -150,30 +166,39 @@ impl Embedder for CachedEmbedder {
 
     async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {
         let mut out: Vec<Option<Embedding>> = vec![None; texts.len()];
-        // Distinct missing texts, in first-seen order, with the slots they fill.
-        let mut missing: Vec<String> = Vec::new();
+        // Distinct texts in first-seen order, with the slots they fill.
+        let mut distinct: Vec<&str> = Vec::new();
         let mut slots_of: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, text) in texts.iter().enumerate() {
-            if let Some(slots) = slots_of.get_mut(text.as_str()) {
-                slots.push(i);
-                continue;
-            }
-            let key = embedding_key(text, self.inner.id());
-            match self.lookup(&key).await {
-                Some(v) => {
-                    if let Some(slot) = out.get_mut(i) {
-                        *slot = Some(v);
-                    }
-                    self.hits.fetch_add(1, Ordering::Relaxed);
-                }
+            match slots_of.get_mut(text.as_str()) {
+                Some(slots) => slots.push(i),
                 None => {
-                    missing.push(text.clone());
+                    distinct.push(text.as_str());
                     slots_of.insert(text.as_str(), vec![i]);
                 }
             }
         }
-        // Repeats of a missing text count as hits: they are not sent again.
-        let repeats = texts.len() - out.iter().filter(|v| v.is_some()).count() - missing.len();
+        let keys: Vec<String> = distinct
+            .iter()
+            .map(|t| embedding_key(t, self.inner.id()))
+            .collect();
+        let cached = self.lookup_many(&keys, &vec![1; keys.len()]).await;
+        let mut missing: Vec<String> = Vec::new();
+        for (text, found) in distinct.iter().zip(cached) {
+            match found {
+                Some(v) => {
+                    self.hits.fetch_add(1, Ordering::Relaxed);
+                    for &i in slots_of.get(text).map(Vec::as_slice).unwrap_or_default() {
+                        if let Some(slot) = out.get_mut(i) {
+                            *slot = Some(v.clone());
+                        }
+                    }
+                }
+                None => missing.push((*text).to_string()),
+            }
+        }
+        // Repeats of a text count as hits: they are not sent again.
+        let repeats = texts.len() - distinct.len();
         if !missing.is_empty() {
             self.misses
                 .fetch_add(missing.len() as u64, Ordering::Relaxed);
@@ -187,8 +212,9 @@ impl Embedder for CachedEmbedder {
                 .into());
             }
             // The inner embedder may only now know its dimension: build keys after the call.
+            let mut entries = Vec::with_capacity(missing.len());
             for (text, v) in missing.iter().zip(vectors) {
-                self.store(&embedding_key(text, self.inner.id()), &v).await;
+                entries.push((embedding_key(text, self.inner.id()), vector_to_bytes(&v)));
                 for &i in slots_of
                     .get(text.as_str())
                     .map(Vec::as_slice)
@@ -199,9 +225,14 @@ impl Embedder for CachedEmbedder {
                     }
                 }
             }
+            self.store_many(entries).await;
         }
         self.hits.fetch_add(repeats as u64, Ordering::Relaxed);
         crate::filled("cache", out)
+    }
+
+    fn texts_per_call(&self) -> usize {
+        self.inner.texts_per_call()
     }
 
     fn span_mode(&self) -> SpanMode {
@@ -219,10 +250,14 @@ impl Embedder for CachedEmbedder {
         }
         let mut out: Vec<Option<SpanEmbeddings>> = vec![None; items.len()];
         let mut missing: Vec<usize> = Vec::new();
-        for (i, item) in items.iter().enumerate() {
-            let key = embedding_key(&spans_cache_text(item), self.inner.id());
-            let rows = item.spans.len() + 1;
-            let cached = self.lookup_rows(&key, rows).await.and_then(|flat| {
+        let keys: Vec<String> = items
+            .iter()
+            .map(|item| embedding_key(&spans_cache_text(item), self.inner.id()))
+            .collect();
+        let rows: Vec<usize> = items.iter().map(|i| i.spans.len() + 1).collect();
+        let found = self.lookup_many(&keys, &rows).await;
+        for (i, (flat, &rows)) in found.into_iter().zip(&rows).enumerate() {
+            let cached = flat.and_then(|flat| {
                 let dim = flat.len() / rows;
                 (dim > 0).then(|| {
                     let mut rows = flat.chunks(dim).map(<[f32]>::to_vec);
@@ -256,18 +291,19 @@ impl Embedder for CachedEmbedder {
                 )
                 .into());
             }
+            let mut entries = Vec::with_capacity(todo.len());
             for ((&i, item), v) in missing.iter().zip(&todo).zip(fresh) {
                 let mut flat = v.text.clone();
                 v.spans.iter().for_each(|s| flat.extend_from_slice(s));
-                self.store(
-                    &embedding_key(&spans_cache_text(item), self.inner.id()),
-                    &flat,
-                )
-                .await;
+                entries.push((
+                    embedding_key(&spans_cache_text(item), self.inner.id()),
+                    vector_to_bytes(&flat),
+                ));
                 if let Some(slot) = out.get_mut(i) {
                     *slot = Some(v);
                 }
             }
+            self.store_many(entries).await;
         }
         crate::filled("cache", out)
     }

@@ -25,6 +25,7 @@ pub struct OllamaEmbedderBuilder {
     client: Option<HttpClient>,
     retry: Option<RetryPolicy>,
     batch_size: usize,
+    concurrency: usize,
     truncate: bool,
     keep_alive: Option<String>,
     document_prefix: Option<String>,
@@ -81,6 +82,14 @@ impl OllamaEmbedderBuilder {
     /// Texts per request (default 32, at least 1).
     pub fn batch_size(mut self, n: usize) -> Self {
         self.batch_size = n.max(1);
+        self
+    }
+
+    /// Requests in flight at once for one `embed` call (default
+    /// [`DEFAULT_CONCURRENCY`](crate::remote::DEFAULT_CONCURRENCY), at least 1).
+    /// Each honours the server's `Retry-After` through the retry policy.
+    pub fn concurrency(mut self, n: usize) -> Self {
+        self.concurrency = n.max(1);
         self
     }
 
@@ -148,7 +157,7 @@ impl OllamaEmbedderBuilder {
             }
         }
         let (doc_default, query_default) = default_prefixes(&model);
-        let remote = Remote::new(
+        let mut remote = Remote::new(
             "ollama",
             model.clone(),
             self.embed_version,
@@ -157,6 +166,7 @@ impl OllamaEmbedderBuilder {
             self.client,
             self.retry,
         )?;
+        remote.concurrency = self.concurrency;
         Ok(OllamaEmbedder {
             remote,
             embed_url: format!("{base_url}/api/embed"),
@@ -232,6 +242,7 @@ impl OllamaEmbedder {
             client: None,
             retry: None,
             batch_size: 32,
+            concurrency: crate::remote::DEFAULT_CONCURRENCY,
             truncate: true,
             keep_alive: None,
             document_prefix: None,
@@ -276,21 +287,26 @@ impl OllamaEmbedder {
     }
 
     async fn embed_prefixed(&self, texts: &[String], prefix: &str) -> Result<Vec<Embedding>> {
-        let mut out = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(self.batch_size) {
-            let request = EmbedRequest {
-                model: &self.model,
-                input: batch.iter().map(|t| format!("{prefix}{t}")).collect(),
-                truncate: self.truncate,
-                keep_alive: self.keep_alive.as_deref(),
-            };
-            let resp: EmbedResponse = self
-                .remote
-                .post_json(&self.embed_url, &request, None)
-                .await?;
-            out.extend(self.remote.accept(batch.len(), resp.embeddings)?);
-        }
-        Ok(out)
+        let requests: Vec<_> = texts
+            .chunks(self.batch_size.max(1))
+            .map(|batch| self.request(batch, prefix))
+            .collect();
+        self.remote.concurrently(requests).await
+    }
+
+    /// One `/api/embed` request for `batch`.
+    async fn request(&self, batch: &[String], prefix: &str) -> Result<Vec<Embedding>> {
+        let request = EmbedRequest {
+            model: &self.model,
+            input: batch.iter().map(|t| format!("{prefix}{t}")).collect(),
+            truncate: self.truncate,
+            keep_alive: self.keep_alive.as_deref(),
+        };
+        let resp: EmbedResponse = self
+            .remote
+            .post_json(&self.embed_url, &request, None)
+            .await?;
+        self.remote.accept(batch.len(), resp.embeddings)
     }
 }
 
@@ -306,6 +322,10 @@ impl Embedder for OllamaEmbedder {
 
     async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {
         self.embed_prefixed(texts, &self.document_prefix).await
+    }
+
+    fn texts_per_call(&self) -> usize {
+        self.batch_size * self.remote.concurrency.max(1)
     }
 
     async fn embed_query(&self, text: &str) -> Result<Embedding> {

@@ -9,6 +9,7 @@ use verity_core::{Embedder, EmbedderId, Embedding, ProviderErrorKind, Result, Re
 
 use verity_net::HttpClient;
 
+pub use crate::remote::DEFAULT_CONCURRENCY;
 use crate::remote::{check_base_url, config_invalid, default_prefixes, Remote};
 
 /// Default base URL.
@@ -26,6 +27,7 @@ pub struct OpenAiEmbedderBuilder {
     client: Option<HttpClient>,
     retry: Option<RetryPolicy>,
     batch_size: usize,
+    concurrency: usize,
     document_prefix: Option<String>,
     query_prefix: Option<String>,
     max_tokens: usize,
@@ -91,6 +93,14 @@ impl OpenAiEmbedderBuilder {
         self
     }
 
+    /// Requests in flight at once for one `embed` call (default
+    /// [`DEFAULT_CONCURRENCY`], at least 1). Each honours the server's
+    /// `Retry-After` through the retry policy.
+    pub fn concurrency(mut self, n: usize) -> Self {
+        self.concurrency = n.max(1);
+        self
+    }
+
     /// Text put before every passage (default: `search_document: ` for nomic-embed-text, else none).
     pub fn document_prefix(mut self, prefix: impl Into<String>) -> Self {
         self.document_prefix = Some(prefix.into());
@@ -125,7 +135,7 @@ impl OpenAiEmbedderBuilder {
             format!("{base}/v1/embeddings")
         };
         let (doc_default, query_default) = default_prefixes(&model);
-        let remote = Remote::new(
+        let mut remote = Remote::new(
             "openai",
             model.clone(),
             self.embed_version,
@@ -134,6 +144,7 @@ impl OpenAiEmbedderBuilder {
             self.client,
             self.retry,
         )?;
+        remote.concurrency = self.concurrency;
         Ok(OpenAiEmbedder {
             remote,
             url,
@@ -206,6 +217,7 @@ impl OpenAiEmbedder {
             client: None,
             retry: None,
             batch_size: 64,
+            concurrency: DEFAULT_CONCURRENCY,
             document_prefix: None,
             query_prefix: None,
             max_tokens: 512,
@@ -223,51 +235,56 @@ impl OpenAiEmbedder {
     }
 
     async fn embed_prefixed(&self, texts: &[String], prefix: &str) -> Result<Vec<Embedding>> {
-        let mut out = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(self.batch_size) {
-            let request = EmbeddingsRequest {
-                model: &self.model,
-                input: batch.iter().map(|t| format!("{prefix}{t}")).collect(),
-                encoding_format: "float",
-            };
-            let resp: EmbeddingsResponse = self
-                .remote
-                .post_json(&self.url, &request, self.api_key.as_deref())
-                .await?;
-            // Servers may answer out of order: place each vector by its `index`.
-            let mut slots: Vec<Option<Embedding>> = vec![None; batch.len()];
-            let received = resp.data.len();
-            for item in resp.data {
-                match slots.get_mut(item.index) {
-                    Some(slot @ None) => *slot = Some(item.embedding),
-                    Some(Some(_)) => {
-                        return Err(self.remote.err(
-                            ProviderErrorKind::BadResponse,
-                            format!("index {} appears twice", item.index),
-                        ))
-                    }
-                    None => {
-                        return Err(self.remote.err(
-                            ProviderErrorKind::BadResponse,
-                            format!(
-                                "index {} out of range for {} inputs",
-                                item.index,
-                                batch.len()
-                            ),
-                        ))
-                    }
+        let requests: Vec<_> = texts
+            .chunks(self.batch_size.max(1))
+            .map(|batch| self.request(batch, prefix))
+            .collect();
+        self.remote.concurrently(requests).await
+    }
+
+    /// One request for `batch`.
+    async fn request(&self, batch: &[String], prefix: &str) -> Result<Vec<Embedding>> {
+        let request = EmbeddingsRequest {
+            model: &self.model,
+            input: batch.iter().map(|t| format!("{prefix}{t}")).collect(),
+            encoding_format: "float",
+        };
+        let resp: EmbeddingsResponse = self
+            .remote
+            .post_json(&self.url, &request, self.api_key.as_deref())
+            .await?;
+        // Servers may answer out of order: place each vector by its `index`.
+        let mut slots: Vec<Option<Embedding>> = vec![None; batch.len()];
+        let received = resp.data.len();
+        for item in resp.data {
+            match slots.get_mut(item.index) {
+                Some(slot @ None) => *slot = Some(item.embedding),
+                Some(Some(_)) => {
+                    return Err(self.remote.err(
+                        ProviderErrorKind::BadResponse,
+                        format!("index {} appears twice", item.index),
+                    ))
+                }
+                None => {
+                    return Err(self.remote.err(
+                        ProviderErrorKind::BadResponse,
+                        format!(
+                            "index {} out of range for {} inputs",
+                            item.index,
+                            batch.len()
+                        ),
+                    ))
                 }
             }
-            let vectors: Option<Vec<Embedding>> = slots.into_iter().collect();
-            let vectors = vectors.ok_or_else(|| {
-                self.remote.err(
-                    ProviderErrorKind::BadResponse,
-                    format!("expected {} vectors, got {received}", batch.len()),
-                )
-            })?;
-            out.extend(self.remote.accept(batch.len(), vectors)?);
         }
-        Ok(out)
+        let vectors: Option<Vec<Embedding>> = slots.into_iter().collect();
+        let vectors = vectors.ok_or_else(|| {
+            self.remote.err(
+                ProviderErrorKind::BadResponse,
+                format!("expected {} vectors, got {received}", batch.len()),
+            )
+        })?;
+        self.remote.accept(batch.len(), vectors)
     }
 }
 
@@ -283,6 +300,10 @@ impl Embedder for OpenAiEmbedder {
 
     async fn embed(&self, texts: &[String]) -> Result<Vec<Embedding>> {
         self.embed_prefixed(texts, &self.document_prefix).await
+    }
+
+    fn texts_per_call(&self) -> usize {
+        self.batch_size * self.remote.concurrency.max(1)
     }
 
     async fn embed_query(&self, text: &str) -> Result<Embedding> {

@@ -62,10 +62,18 @@ pub(crate) struct Remote {
     pub client: HttpClient,
     pub retry: RetryPolicy,
     pub timeout: Duration,
+    /// Requests in flight at once for one `embed` call.
+    pub concurrency: usize,
     /// Id as configured (`dim` 0 until discovered when no dimension was given).
     placeholder: EmbedderId,
     discovered: OnceLock<EmbedderId>,
 }
+
+/// Requests an HTTP embedder keeps in flight at once by default: enough to
+/// hide a server's per-request latency (a GPU server answering in ~30 ms),
+/// few enough not to swamp one (each honours `Retry-After` through the
+/// [`RetryPolicy`]).
+pub const DEFAULT_CONCURRENCY: usize = 4;
 
 impl Remote {
     pub fn new(
@@ -98,9 +106,25 @@ impl Remote {
             client,
             retry,
             timeout,
+            concurrency: DEFAULT_CONCURRENCY,
             placeholder,
             discovered,
         })
+    }
+
+    /// Run the `requests` (one per batch of texts, in order), at most
+    /// [`Self::concurrency`] in flight at once; their vectors in order. The
+    /// first failure (after its retries) fails the call.
+    pub async fn concurrently<F>(&self, requests: Vec<F>) -> Result<Vec<Embedding>>
+    where
+        F: std::future::Future<Output = Result<Vec<Embedding>>>,
+    {
+        use futures::{StreamExt, TryStreamExt};
+        let parts: Vec<Vec<Embedding>> = futures::stream::iter(requests)
+            .buffered(self.concurrency.max(1))
+            .try_collect()
+            .await?;
+        Ok(parts.into_iter().flatten().collect())
     }
 
     /// Current id (its `dim` is 0 until the first response when it was not configured).

@@ -18,6 +18,7 @@
 
 pub mod chunk;
 pub mod pipeline;
+pub mod progress;
 pub mod read;
 pub mod reindex;
 pub mod sentences;
@@ -25,9 +26,10 @@ mod tokens;
 
 pub use chunk::{Chunker, ChunkerConfig};
 pub use pipeline::{
-    chunking_fingerprint, embedding_input, fit_chunker, IngestPhase, IngestProgress, IngestReport,
-    IngestSettings, Ingestor, IngestorBuilder,
+    chunking_fingerprint, embedding_input, fit_chunker, IngestReport, IngestSettings, Ingestor,
+    IngestorBuilder,
 };
+pub use progress::{IngestPhase, IngestProgress, RunProgress};
 pub use read::{
     read_file, read_paths, read_text_file, InputKind, JsonlReader, PathReader, SkipReason,
     SkippedFile,

@@ -16,44 +16,15 @@ use verity_core::{
 };
 
 use crate::chunk::{Chunker, ChunkerConfig};
+use crate::progress::{IngestPhase, IngestProgress};
 use crate::sentences::sentence_spans;
 use verity_extract::detect_lang;
 
 /// Default number of documents per store transaction.
 pub const DEFAULT_BATCH_SIZE: usize = 64;
-/// Default number of chunk texts per embedder call.
+/// Texts per embedder call of an embedder that gives no hint (the default of
+/// [`Embedder::texts_per_call`]).
 pub const DEFAULT_EMBED_BATCH_SIZE: usize = 32;
-
-/// What the pipeline is doing, for progress displays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IngestPhase {
-    /// Asking the store which documents are unchanged.
-    Checking,
-    /// Splitting documents into chunks.
-    Chunking,
-    /// Computing vectors.
-    Embedding,
-    /// Writing to the store.
-    Writing,
-    /// Finished.
-    Done,
-}
-
-/// Progress of an ingestion, reported after each step of each batch.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IngestProgress {
-    /// Documents fully handled (written or skipped).
-    pub docs_done: usize,
-    /// Total documents, when the input knows its length.
-    pub docs_total: Option<usize>,
-    /// Content bytes of the documents handled.
-    pub bytes_done: u64,
-    /// Texts embedded so far in this run (chunks, and sentences when
-    /// sentence vectors are on).
-    pub chunks_embedded: usize,
-    /// Current phase.
-    pub phase: IngestPhase,
-}
 
 /// Outcome of [`Ingestor::ingest`].
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -80,7 +51,7 @@ pub struct IngestorBuilder {
     embedder: Option<Arc<dyn Embedder>>,
     chunker: Option<Chunker>,
     batch_size: usize,
-    embed_batch_size: usize,
+    embed_batch_size: Option<usize>,
     embed_context: bool,
     sentence_vectors: Option<bool>,
 }
@@ -105,9 +76,10 @@ impl IngestorBuilder {
         self
     }
 
-    /// Chunk texts per embedder call (default 32, at least 1).
+    /// Texts (chunks and sentences) per embedder call (default: the
+    /// embedder's [`Embedder::texts_per_call`]; at least 1).
     pub fn embed_batch_size(mut self, n: usize) -> Self {
-        self.embed_batch_size = n.max(1);
+        self.embed_batch_size = Some(n.max(1));
         self
     }
 
@@ -186,7 +158,7 @@ pub struct Ingestor {
     embedder: Option<Arc<dyn Embedder>>,
     chunker: Chunker,
     batch_size: usize,
-    embed_batch_size: usize,
+    embed_batch_size: Option<usize>,
     embed_context: bool,
     sentence_vectors: bool,
     settings: IngestSettings,
@@ -288,7 +260,7 @@ impl Ingestor {
             embedder: None,
             chunker: None,
             batch_size: DEFAULT_BATCH_SIZE,
-            embed_batch_size: DEFAULT_EMBED_BATCH_SIZE,
+            embed_batch_size: None,
             embed_context: true,
             sentence_vectors: None,
         }
@@ -356,11 +328,9 @@ impl Ingestor {
         let mut iter = docs.into_iter();
         let (lo, hi) = iter.size_hint();
         let mut state = IngestProgress {
-            docs_done: 0,
             docs_total: (Some(lo) == hi).then_some(lo),
-            bytes_done: 0,
-            chunks_embedded: 0,
-            phase: IngestPhase::Checking,
+            embedder: self.embedder.as_ref().map(|e| e.id().clone()),
+            ..IngestProgress::default()
         };
         let mut report = IngestReport {
             lexical_only: self.embedder.is_none(),
@@ -373,6 +343,8 @@ impl Ingestor {
             }
             let n = batch.len();
             let bytes: u64 = batch.iter().map(|d| d.content.len() as u64).sum();
+            state.batch += 1;
+            state.docs_read += n;
             state.phase = IngestPhase::Checking;
             progress(&state);
             let batch = self.validate(batch, &mut report.errors);
@@ -398,11 +370,11 @@ impl Ingestor {
             };
             report.upsert.unchanged += unchanged;
             report.reprocessed += reprocessed;
+            state.docs_chunked += n;
 
             let embeddings = match &self.embedder {
                 Some(embedder) if !prepared.is_empty() => {
                     state.phase = IngestPhase::Embedding;
-                    progress(&state);
                     Some(
                         self.embed_all(embedder.as_ref(), &prepared, &mut state, progress)
                             .await?,
@@ -519,21 +491,50 @@ impl Ingestor {
                 });
             }
         }
+        // The embedder's work per item, in word pieces, for the progress
+        // estimate (counted with the chunker's tokenizer, capped at the window).
+        let window = embedder.max_tokens().max(1) as u64;
+        let pooled = embedder.span_mode() == SpanMode::Pooled;
+        let work: Vec<u64> = items
+            .iter()
+            .map(|i| self.word_pieces(i, window, pooled))
+            .collect();
+        state.word_pieces_pending = work.iter().sum();
+        state.pooled_word_pieces += if pooled {
+            state.word_pieces_pending
+        } else {
+            items
+                .iter()
+                .map(|i| self.chunker.count_tokens(&i.text) as u64 + 2)
+                .sum::<u64>()
+        };
+        progress(state);
+        let per_call = self
+            .embed_batch_size
+            .unwrap_or_else(|| embedder.texts_per_call())
+            .max(1);
         let mut out: Vec<SpanEmbeddings> = Vec::with_capacity(items.len());
         let mut rest = items.as_slice();
+        let mut rest_work = work.as_slice();
         while !rest.is_empty() {
-            // About `embed_batch_size` texts (chunks + sentences) per call.
+            // About `per_call` texts (chunks + sentences) per call.
             let (mut n, mut texts) = (0, 0);
-            while n < rest.len() && (n == 0 || texts < self.embed_batch_size) {
+            while n < rest.len() && (n == 0 || texts < per_call) {
                 texts += 1 + rest.get(n).map_or(0, |i| i.spans.len());
                 n += 1;
             }
             let (sub, tail) = rest.split_at(n);
             rest = tail;
+            let (sub_work, tail_work) = rest_work.split_at(n.min(rest_work.len()));
+            rest_work = tail_work;
             let v = embedder.embed_spans(sub).await?;
             check_span_vectors(embedder.id(), sub, &v)?;
             out.extend(v);
+            let done: u64 = sub_work.iter().sum();
             state.chunks_embedded += texts;
+            state.word_pieces_embedded += done;
+            state.word_pieces_pending = state.word_pieces_pending.saturating_sub(done);
+            state.embedder = Some(embedder.id().clone());
             progress(state);
         }
         let mut vectors = out.into_iter();
@@ -548,6 +549,28 @@ impl Ingestor {
             docs.push((chunks, self.sentence_vectors.then_some(sentences)));
         }
         Ok(docs)
+    }
+}
+
+impl Ingestor {
+    /// Word pieces the embedder reads for `item`: its text up to the window,
+    /// and each span (context + sentence, up to the window) when spans are
+    /// embedded separately; when they are pooled, the text's windows only.
+    fn word_pieces(&self, item: &SpanText, window: u64, pooled: bool) -> u64 {
+        let count = |t: &str| self.chunker.count_tokens(t) as u64;
+        let text = count(&item.text) + 2;
+        if pooled {
+            // Later windows repeat the context prefix; ignored.
+            return text;
+        }
+        let context = item.text.get(..item.context).map_or(0, |c| count(c));
+        let spans: u64 = item
+            .spans
+            .iter()
+            .filter_map(|r| item.text.get(r.clone()))
+            .map(|s| (context + count(s) + 2).min(window))
+            .sum();
+        text.min(window) + spans
     }
 }
 

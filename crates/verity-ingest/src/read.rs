@@ -73,6 +73,7 @@ pub struct JsonlReader<R> {
     buf: Vec<u8>,
     detect_lang: bool,
     done: bool,
+    consumed: u64,
 }
 
 impl JsonlReader<BufReader<File>> {
@@ -99,7 +100,13 @@ impl<R: BufRead> JsonlReader<R> {
             buf: Vec::new(),
             detect_lang: true,
             done: false,
+            consumed: 0,
         }
+    }
+
+    /// Bytes read from the input so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.consumed
     }
 
     /// Whether to detect `lang` when a record has none (default `true`).
@@ -131,7 +138,10 @@ impl<R: BufRead> Iterator for JsonlReader<R> {
                     self.done = true;
                     return None;
                 }
-                Ok(_) => self.line += 1,
+                Ok(n) => {
+                    self.line += 1;
+                    self.consumed += n as u64;
+                }
                 Err(e) => {
                     self.done = true;
                     return Some(Err(unreadable(&self.path, &e)));
@@ -488,6 +498,8 @@ pub struct PathReader {
     excluded: Vec<PathBuf>,
     /// Canonical directories every file must lie in when opened.
     roots: Option<Vec<PathBuf>>,
+    /// Bytes of the files finished so far.
+    finished_bytes: u64,
 }
 
 impl PathReader {
@@ -536,6 +548,49 @@ impl PathReader {
         self.files
     }
 
+    /// Bytes of input read so far: the files finished, plus what has been
+    /// read of the JSONL file being read.
+    pub fn bytes_read(&self) -> u64 {
+        self.finished_bytes + self.current.as_ref().map_or(0, JsonlReader::bytes_read)
+    }
+
+    /// Total size of the supported files under the paths still to read
+    /// (the one being read included, whole), walking directories the way
+    /// reading does; unreadable entries count 0. For progress displays.
+    pub fn bytes_total(&self) -> u64 {
+        let mut total = self.bytes_read();
+        let mut stack: Vec<PathBuf> = self.queue.iter().cloned().collect();
+        if let Some(r) = &self.current {
+            total += std::fs::metadata(&r.path)
+                .map_or(0, |m| m.len())
+                .saturating_sub(r.bytes_read());
+        }
+        while let Some(p) = stack.pop() {
+            let Ok(meta) = std::fs::metadata(&p) else {
+                continue;
+            };
+            if meta.is_dir() {
+                let is_link =
+                    std::fs::symlink_metadata(&p).is_ok_and(|m| m.file_type().is_symlink());
+                let excluded = p.canonicalize().is_ok_and(|c| self.excluded.contains(&c));
+                if is_link || excluded {
+                    continue;
+                }
+                if let Ok(entries) = std::fs::read_dir(&p) {
+                    stack.extend(
+                        entries
+                            .filter_map(|e| e.ok())
+                            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                            .map(|e| e.path()),
+                    );
+                }
+            } else if InputKind::from_path(&p).is_some() {
+                total += meta.len();
+            }
+        }
+        total
+    }
+
     /// List a directory: sorted, hidden entries left out.
     fn expand_dir(&mut self, dir: &Path) -> Result<(), InputError> {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -566,7 +621,10 @@ impl Iterator for PathReader {
             if let Some(reader) = &mut self.current {
                 match reader.next() {
                     Some(item) => return Some(item),
-                    None => self.current = None,
+                    None => {
+                        self.finished_bytes += reader.bytes_read();
+                        self.current = None;
+                    }
                 }
             }
             let path = self.queue.pop_front()?;
@@ -629,6 +687,7 @@ impl Iterator for PathReader {
                 }
                 Some(_) => {
                     self.files += 1;
+                    self.finished_bytes += meta.len();
                     return Some(match read_document(&path, roots.as_deref()) {
                         Ok(d) => Ok(d),
                         Err((e, reason)) => {
@@ -673,6 +732,7 @@ pub fn read_paths(paths: &[PathBuf]) -> PathReader {
         skipped: Vec::new(),
         skipped_paths: Vec::new(),
         files: 0,
+        finished_bytes: 0,
     }
 }
 

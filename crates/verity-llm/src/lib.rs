@@ -25,7 +25,9 @@ mod stop;
 pub use extractive::{ExtractiveGenerator, ExtractiveGeneratorBuilder};
 pub use http::Timeouts;
 #[cfg(feature = "local")]
-pub use local::{ContextOverflow, LocalGgufConfig, LocalGgufGenerator};
+pub use local::{
+    ContextOverflow, LocalEngine, LocalGgufConfig, LocalGgufGenerator, DEFAULT_LOCAL_BUDGET,
+};
 pub use ollama::{unpinned_tag, OllamaGenerator, OllamaGeneratorBuilder, DEFAULT_OLLAMA_URL};
 pub use openai::{OpenAiGenerator, OpenAiGeneratorBuilder};
 pub use stop::StopMatcher;

@@ -6,8 +6,10 @@
 use std::sync::OnceLock;
 
 use futures::StreamExt;
-use verity_core::{ChatMessage, FinishReason, GenerateRequest, Generator, ProviderErrorKind};
-use verity_llm::{ContextOverflow, LocalGgufConfig, LocalGgufGenerator};
+use verity_core::{
+    ChatMessage, FinishReason, GenerateRequest, GenerationBudget, Generator, ProviderErrorKind,
+};
+use verity_llm::{ContextOverflow, LocalEngine, LocalGgufConfig, LocalGgufGenerator};
 
 fn model() -> Option<&'static LocalGgufGenerator> {
     static MODEL: OnceLock<Option<LocalGgufGenerator>> = OnceLock::new();
@@ -21,7 +23,10 @@ fn model() -> Option<&'static LocalGgufGenerator> {
                 );
                 return None;
             }
-            Some(LocalGgufGenerator::new(LocalGgufConfig::new(path)).expect("model loads"))
+            // Behaviour, not speed, is tested here: no time budget (a loaded
+            // machine may take longer than the default 30 s).
+            let config = LocalGgufConfig::new(path).budget(GenerationBudget::UNLIMITED);
+            Some(LocalGgufGenerator::new(config).expect("model loads"))
         })
         .as_ref()
 }
@@ -170,6 +175,7 @@ async fn context_guard_errors_or_truncates() {
     let path = LocalGgufGenerator::default_model_path();
     let small = LocalGgufConfig::new(&path)
         .max_context(128)
+        .budget(GenerationBudget::UNLIMITED)
         .build()
         .unwrap();
     assert_eq!(small.context_length(), 128);
@@ -194,6 +200,7 @@ async fn context_guard_errors_or_truncates() {
     let trunc = LocalGgufConfig::new(&path)
         .max_context(128)
         .overflow(ContextOverflow::TruncateOldest)
+        .budget(GenerationBudget::UNLIMITED)
         .build()
         .unwrap();
     let g = trunc.generate(&req).await.unwrap();
@@ -222,4 +229,62 @@ async fn dropping_the_stream_stops_generation() {
     // The generator is still usable right after (the inference thread notices the drop).
     let g = m.generate(&greedy("Say hi.", 8)).await.unwrap();
     assert!(!g.text.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn budgets_stop_a_generation_with_a_transient_timeout() {
+    let Some(m) = model() else { return };
+    // Token budget below max_tokens: the generation stops there and fails,
+    // so that the caller falls back instead of returning a cut answer.
+    let mut req = greedy("Write a long story about a dragon and a knight.", 200);
+    req.params.budget = GenerationBudget {
+        time: None,
+        tokens: Some(5),
+    };
+    let err = m.generate(&req).await.unwrap_err();
+    match &err {
+        verity_core::Error::Provider(p) => {
+            assert_eq!(p.kind, ProviderErrorKind::Timeout, "{err}");
+            assert!(p.is_transient());
+        }
+        other => panic!("unexpected error {other}"),
+    }
+    assert!(err.to_string().contains("token budget of 5"), "{err}");
+    // max_tokens below the budget: a normal length stop, not an error.
+    req.params.max_tokens = 4;
+    let g = m.generate(&req).await.unwrap();
+    assert_eq!(g.finish_reason, FinishReason::Length);
+
+    // Time budget: stopped, never hangs, same error kind (streams too).
+    let mut req = greedy("Write a long story about a dragon and a knight.", 400);
+    req.params.budget = GenerationBudget {
+        time: Some(std::time::Duration::from_millis(1)),
+        tokens: None,
+    };
+    let err = m.generate(&req).await.unwrap_err();
+    assert!(err.to_string().contains("time budget"), "{err}");
+    assert!(err.is_transient());
+    let mut s = m.stream(&req).await.unwrap();
+    let mut last = None;
+    while let Some(item) = s.next().await {
+        last = Some(item);
+    }
+    assert!(
+        matches!(last, Some(Err(_))),
+        "the stream ends on the budget error"
+    );
+
+    // The generator's own budget applies too (the tighter one wins).
+    let tight = LocalGgufConfig::new(LocalGgufGenerator::default_model_path())
+        .budget(GenerationBudget {
+            time: None,
+            tokens: Some(3),
+        })
+        .build()
+        .unwrap();
+    let err = tight
+        .generate(&greedy("Write a long story about a dragon.", 100))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("token budget of 3"), "{err}");
 }

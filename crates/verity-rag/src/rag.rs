@@ -666,26 +666,47 @@ impl RagPipeline {
         match primary {
             Ok(g) => {
                 let conf = self.confidence_of(&g.text, &p.hits);
-                if conf < self.inner.config.min_confidence {
-                    if let Some(fb) = fallback {
-                        notes.push(format!(
-                            "low confidence ({conf:.2}) from {}: retried on fallback {}",
-                            g.model,
-                            fb.model()
-                        ));
-                        let span = info_span!("fallback", reason = "low_confidence");
-                        match self.run_once(&fb, &p.request).instrument(span).await {
-                            Ok(g2) if self.confidence_of(&g2.text, &p.hits) >= conf => {
-                                self.note_fallback();
-                                return Ok((g2, true, notes));
-                            }
-                            Ok(_) => notes
-                                .push("fallback did not do better: kept the first answer".into()),
-                            Err(e) => notes.push(format!("fallback failed: {e}")),
-                        }
+                let cited = self.cites(&g.text, &p.hits);
+                if cited && conf >= self.inner.config.min_confidence {
+                    return Ok((g, false, notes));
+                }
+                let empty = g.text.trim().is_empty();
+                let Some(fb) = fallback else {
+                    // An empty generation is a failure of the generator: it is
+                    // never returned as an answer (`finish` says so).
+                    return Ok((g, empty, notes));
+                };
+                let why = if empty {
+                    "an empty answer".to_string()
+                } else if !cited {
+                    "an answer that cites no source".to_string()
+                } else {
+                    format!("low confidence ({conf:.2})")
+                };
+                notes.push(format!(
+                    "{} gave {why}: retried on fallback {}",
+                    g.model,
+                    fb.model()
+                ));
+                let reason = if cited { "low_confidence" } else { "uncited" };
+                let span = info_span!("fallback", reason);
+                match self.run_once(&fb, &p.request).instrument(span).await {
+                    Ok(g2)
+                        if self.cites(&g2.text, &p.hits)
+                            && (!cited || self.confidence_of(&g2.text, &p.hits) >= conf) =>
+                    {
+                        self.note_fallback();
+                        Ok((g2, true, notes))
+                    }
+                    Ok(_) => {
+                        notes.push("fallback did not do better: kept the first answer".into());
+                        Ok((g, empty, notes))
+                    }
+                    Err(e) => {
+                        notes.push(format!("fallback failed: {e}"));
+                        Ok((g, empty, notes))
                     }
                 }
-                Ok((g, false, notes))
             }
             Err(e) if Self::should_fall_back(&e) => {
                 let Some(fb) = fallback else { return Err(e) };
@@ -752,16 +773,33 @@ impl RagPipeline {
                         text.push_str(&delta);
                         let _ = tx.unbounded_send(Ok(RagEvent::Delta(delta)));
                     }
-                    Some(Err(e)) if text.is_empty() && Self::should_fall_back(&e) => {
-                        notes.push(format!("{} failed ({e})", g.model()));
+                    // A failure before any text, or a budget reached mid-way
+                    // with a fallback left, moves on to the next generator (its
+                    // answer is the final one; the deltas seen so far are not).
+                    Some(Err(e))
+                        if Self::should_fall_back(&e)
+                            && (text.is_empty() || attempt + 1 < gens.len()) =>
+                    {
+                        notes.push(if text.is_empty() {
+                            format!("{} failed ({e})", g.model())
+                        } else {
+                            format!(
+                                "{} stopped mid-answer ({e}); its partial text is not the answer",
+                                g.model()
+                            )
+                        });
                         last_err = Some(e);
                         break;
                     }
                     Some(Err(e)) => return Err(e),
+                    None if text.trim().is_empty() && attempt + 1 < gens.len() => {
+                        notes.push(format!("{} returned an empty answer", g.model()));
+                        break;
+                    }
                     None => {
                         self.record_latency(started.elapsed());
-                        let degraded = attempt > 0;
-                        if degraded {
+                        let degraded = attempt > 0 || text.trim().is_empty();
+                        if attempt > 0 {
                             self.note_fallback();
                             notes.push(format!("answered by fallback {}", g.model()));
                         }
@@ -777,6 +815,11 @@ impl RagPipeline {
             }
         }
         Err(last_err.unwrap_or_else(|| Error::invalid_input("no generator configured")))
+    }
+
+    /// Whether `text` cites at least one of the `hits` it was given.
+    fn cites(&self, text: &str, hits: &[ScoredChunk]) -> bool {
+        !citations::parse(text, hits.len()).cited.is_empty()
     }
 
     fn confidence_of(&self, text: &str, hits: &[ScoredChunk]) -> f32 {
@@ -802,17 +845,27 @@ impl RagPipeline {
             ));
         }
         let confidence = confidence(&parsed, &p.hits, &generation.text);
+        let mut weak = p.retrieval.not_enough_evidence;
+        let mut text = parsed.text.clone();
         if cites.is_empty() {
+            // An empty or uncited generation is never returned as an answer:
+            // the user gets the "not enough evidence" answer and a note saying why.
             self.inner
                 .counters
                 .uncited
                 .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             metrics::counter!("answer_hallucination_flag").increment(1);
-            notes.push("the answer cites no valid source: treat it as unsupported".into());
-        }
-        let mut text = parsed.text.clone();
-        let weak = p.retrieval.not_enough_evidence;
-        if weak {
+            notes.push(if generation.text.trim().is_empty() {
+                format!("{} returned an empty answer: not enough evidence is reported instead", generation.model)
+            } else {
+                format!(
+                    "the answer of {} cites no valid source: it is not returned; not enough evidence is reported instead",
+                    generation.model
+                )
+            });
+            text = prompt::not_enough_evidence_text(&p.lang).to_string();
+            weak = true;
+        } else if weak {
             text.push_str("\n\n");
             text.push_str(prompt::request_for_sources_text(&p.lang));
         }
@@ -821,7 +874,7 @@ impl RagPipeline {
             text,
             citations: cites,
             confidence,
-            degraded: degraded || weak,
+            degraded: degraded || p.retrieval.not_enough_evidence,
             not_enough_evidence: weak,
             invalid_citations: parsed.invalid.clone(),
             model: generation.model,

@@ -276,6 +276,134 @@ async fn low_confidence_and_timeout_trigger_the_fallback() {
 }
 
 #[tokio::test]
+async fn empty_or_uncited_generations_are_never_the_answer() {
+    let s = store().await;
+    // Empty, with the extractive fallback (what a local model gets): the
+    // fallback answers, cited, and the answer says it was degraded.
+    let empty = Scripted::ok("local", "");
+    let extractive: Arc<dyn Generator> = Arc::new(verity_llm::ExtractiveGenerator::new());
+    let rag = pipeline(&s, empty.clone(), Some(extractive), RagConfig::default());
+    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    assert!(a.degraded, "{a:?}");
+    assert!(!a.citations.is_empty(), "{a:?}");
+    assert_eq!(a.model, "extractive");
+    assert!(
+        a.notes
+            .iter()
+            .any(|n| n.contains("local gave an empty answer")),
+        "{:?}",
+        a.notes
+    );
+
+    // Empty, no fallback: not the empty text but "not enough evidence", saying why.
+    let rag = pipeline(&s, empty, None, RagConfig::default());
+    let a = rag
+        .ask(&AskRequest {
+            no_cache: true,
+            ..AskRequest::new(Q)
+        })
+        .await
+        .unwrap();
+    assert!(a.not_enough_evidence && a.degraded, "{a:?}");
+    assert!(a.citations.is_empty());
+    assert!(a.text.contains("not enough evidence"), "{}", a.text);
+    assert!(a
+        .notes
+        .iter()
+        .any(|n| n.contains("returned an empty answer")));
+
+    // Uncited text, no fallback: never returned as an answer.
+    let uncited = Scripted::ok("main", "Fees are five percent, always.");
+    let rag = pipeline(&s, uncited, None, RagConfig::default());
+    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    assert!(a.not_enough_evidence, "{a:?}");
+    assert!(!a.text.contains("five percent"), "{}", a.text);
+    assert!(a.citations.is_empty() && a.confidence == 0.0);
+    assert!(a.notes.iter().any(|n| n.contains("cites no valid source")));
+
+    // Streaming: an empty first generation moves on to the fallback.
+    let empty = Scripted::ok("local", "");
+    let fb = Scripted::ok("fallback", "Base fee plus proportional fee [1].");
+    let rag = pipeline(&s, empty, Some(fb), RagConfig::default());
+    let mut stream = rag
+        .ask_stream(&AskRequest {
+            no_cache: true,
+            ..AskRequest::new(Q)
+        })
+        .await
+        .unwrap();
+    let mut done = None;
+    while let Some(ev) = stream.next().await {
+        if let RagEvent::Done(a) = ev.unwrap() {
+            done = Some(a);
+        }
+    }
+    let a = done.unwrap();
+    assert!(
+        a.degraded && a.model == "fallback" && !a.citations.is_empty(),
+        "{a:?}"
+    );
+}
+
+/// A generator that stops at its budget after streaming part of an answer.
+struct OverBudget;
+
+#[async_trait]
+impl Generator for OverBudget {
+    fn model(&self) -> &str {
+        "local"
+    }
+    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+        Err(req
+            .params
+            .budget
+            .exceeded("local", Duration::from_secs(30), 7))
+    }
+    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+        let err = req
+            .params
+            .budget
+            .exceeded("local", Duration::from_secs(30), 7);
+        let items: Vec<Result<String>> = vec![Ok("The fee ".into()), Err(err)];
+        Ok(Box::pin(futures::stream::iter(items)))
+    }
+}
+
+#[tokio::test]
+async fn a_generation_stopped_by_its_budget_falls_back() {
+    let s = store().await;
+    let fb = Scripted::ok("fallback", "Base fee plus proportional fee [1].");
+    let mut cfg = RagConfig::default();
+    cfg.params.budget = verity_core::GenerationBudget::new(Duration::from_secs(30), 256);
+    let rag = pipeline(&s, Arc::new(OverBudget), Some(fb.clone()), cfg);
+    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    assert!(a.degraded && a.model == "fallback", "{a:?}");
+    assert!(
+        a.notes.iter().any(|n| n.contains("time budget of 30.0 s")),
+        "{:?}",
+        a.notes
+    );
+    // Mid-stream: the partial text is not the answer, the fallback's is.
+    let mut stream = rag
+        .ask_stream(&AskRequest {
+            no_cache: true,
+            ..AskRequest::new(Q)
+        })
+        .await
+        .unwrap();
+    let mut done = None;
+    while let Some(ev) = stream.next().await {
+        if let RagEvent::Done(a) = ev.unwrap() {
+            done = Some(a);
+        }
+    }
+    let a = done.unwrap();
+    assert_eq!(a.model, "fallback");
+    assert!(a.degraded && !a.text.starts_with("The fee "), "{a:?}");
+    assert!(a.notes.iter().any(|n| n.contains("stopped mid-answer")));
+}
+
+#[tokio::test]
 async fn answer_cache_hits_and_is_busted_by_the_cited_uid() {
     let s = store().await;
     let g = Scripted::ok("main", "Base fee plus rate [1].");

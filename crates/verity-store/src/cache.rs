@@ -190,6 +190,62 @@ impl SqliteCache {
         })
     }
 
+    fn get_many_sync(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
+        let now = now_ms();
+        let rows = self.db.read(|c| {
+            let mut st = c
+                .prepare_cached("SELECT value, expires_at FROM cache WHERE key = ?1")
+                .map_err(db_err)?;
+            keys.iter()
+                .map(|k| {
+                    st.query_row([k], |r| {
+                        Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, Option<i64>>(1)?))
+                    })
+                    .optional()
+                    .map_err(db_err)
+                })
+                .collect::<Result<Vec<_>>>()
+        })?;
+        let out: Vec<Option<Vec<u8>>> = rows
+            .into_iter()
+            .map(|row| row.and_then(|(v, exp)| exp.is_none_or(|e| e > now).then_some(v)))
+            .collect();
+        let hits = out.iter().filter(|v| v.is_some()).count() as u64;
+        self.hits.fetch_add(hits, Ordering::Relaxed);
+        self.misses
+            .fetch_add(out.len() as u64 - hits, Ordering::Relaxed);
+        Ok(out)
+    }
+
+    fn put_many_sync(&self, entries: &[(String, Vec<u8>)], ttl: Option<Duration>) -> Result<()> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let now = now_ms();
+        let expires =
+            ttl.map(|t| now.saturating_add(i64::try_from(t.as_millis()).unwrap_or(i64::MAX)));
+        self.puts.fetch_add(entries.len() as u64, Ordering::Relaxed);
+        self.db.write(|c| {
+            let tx = c
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(db_err)?;
+            {
+                // As `put`: the old row goes, and with it (cascade) its tags.
+                let mut del = tx
+                    .prepare_cached("DELETE FROM cache WHERE key = ?1")
+                    .map_err(db_err)?;
+                let mut ins = tx
+                    .prepare_cached("INSERT INTO cache(key, value, expires_at) VALUES (?1, ?2, ?3)")
+                    .map_err(db_err)?;
+                for (k, v) in entries {
+                    del.execute([k]).map_err(db_err)?;
+                    ins.execute(params![k, v, expires]).map_err(db_err)?;
+                }
+            }
+            tx.commit().map_err(db_err)
+        })
+    }
+
     fn invalidate_prefix_sync(&self, prefix: &str) -> Result<usize> {
         if prefix.is_empty() {
             return Err(verity_core::Error::invalid_input(
@@ -243,6 +299,16 @@ impl Cache for SqliteCache {
         let (this, key, value, tags) =
             (self.clone(), key.to_string(), value.to_vec(), tags.to_vec());
         blocking(move || this.put_sync(&key, &value, ttl, &tags)).await
+    }
+
+    async fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Vec<u8>>>> {
+        let (this, keys) = (self.clone(), keys.to_vec());
+        blocking(move || this.get_many_sync(&keys)).await
+    }
+
+    async fn put_many(&self, entries: &[(String, Vec<u8>)], ttl: Option<Duration>) -> Result<()> {
+        let (this, entries) = (self.clone(), entries.to_vec());
+        blocking(move || this.put_many_sync(&entries, ttl)).await
     }
 
     async fn invalidate_prefix(&self, prefix: &str) -> Result<usize> {

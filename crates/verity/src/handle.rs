@@ -10,10 +10,10 @@ use std::sync::Arc;
 use tokio::sync::OnceCell;
 use verity_core::cache::{uid_tag, ANSWER_PREFIX, RETRIEVAL_PREFIX};
 use verity_core::{
-    Cache, Document, Embedder, EmbedderId, InputError, Result, SearchQuery, SearchResults,
-    StoreError, VectorStore,
+    Cache, Document, Embedder, EmbedderId, Generator, InputError, Result, SearchQuery,
+    SearchResults, StoreError, VectorStore,
 };
-use verity_ingest::{read_paths, IngestProgress, IngestReport, Ingestor};
+use verity_ingest::{read_paths, IngestProgress, IngestReport, Ingestor, RunProgress};
 use verity_rag::{RagPipeline, RagStream, Retriever};
 
 use crate::api::{
@@ -21,7 +21,7 @@ use crate::api::{
     IngestOutcome, IngestRequest, SearchRequest, StatsResponse,
 };
 use crate::backend::Backend;
-use crate::config::VerityConfig;
+use crate::config::{EmbedderSpec, GeneratorSpec, VerityConfig};
 use crate::providers;
 
 /// Paths that do not exist: when every input is one of them, nothing can be
@@ -130,8 +130,27 @@ impl Verity {
         let opened = Backend::open(&config).await?;
         let (store, cache) = (opened.store, opened.cache);
 
-        let embedder = providers::embedder(&config, &net, cache.clone(), &mut notes).await?;
-        if let (Some(e), Some(indexed)) = (&embedder, store.embedder().await?) {
+        let mut embedder = providers::embedder(&config, &net, cache.clone(), &mut notes).await?;
+        let indexed_with = store.embedder().await?;
+        // An index embedded with the local model's 8-bit products (`--fast`)
+        // is searched with them: the same model, another precision.
+        if let (Some(e), Some(indexed)) = (&embedder, &indexed_with) {
+            let local = matches!(config.embedder, EmbedderSpec::Auto | EmbedderSpec::Local(_));
+            if local
+                && !config.embed_int8
+                && indexed.model == e.id().model
+                && indexed.version == format!("{}-int8v2", e.id().version)
+            {
+                let mut int8 = config.clone();
+                int8.embed_int8 = true;
+                embedder = providers::embedder(&int8, &net, cache.clone(), &mut notes).await?;
+                notes.push(
+                    "the index was embedded with 8-bit products (--fast): the local embedder runs them too"
+                        .into(),
+                );
+            }
+        }
+        if let (Some(e), Some(indexed)) = (&embedder, indexed_with) {
             if indexed != *e.id() {
                 notes.push(format!(
                     "the index was built with {indexed} but the configured embedder is {}: \
@@ -221,6 +240,18 @@ impl Verity {
         &self.config
     }
 
+    /// Whether the fast ingest profile (`ConfigOverrides::fast`: 8-bit
+    /// products, pooled sentence vectors) would change how this handle
+    /// embeds: a local embedder in f32 computing sentence vectors separately.
+    pub fn fast_ingest_available(&self) -> bool {
+        matches!(
+            self.config.embedder,
+            EmbedderSpec::Auto | EmbedderSpec::Local(_)
+        ) && self.embedder.as_ref().is_some_and(|e| {
+            !e.id().version.ends_with("-int8v2") && e.span_mode() == verity_core::SpanMode::Separate
+        })
+    }
+
     /// Warnings gathered while opening (lexical-only mode, embedder mismatch, …).
     pub fn notes(&self) -> &[String] {
         &self.notes
@@ -268,6 +299,11 @@ impl Verity {
                 let fallback = match &self.config.fallback {
                     Some(spec) => {
                         Some(providers::generator_on(&self.config, &self.net, spec).await?)
+                    }
+                    // A local model stops at its budget or may not cite: the
+                    // extractive generator answers then (the answer says `degraded`).
+                    None if matches!(self.config.generator, GeneratorSpec::Local(_)) => {
+                        Some(Arc::new(verity_llm::ExtractiveGenerator::new()) as Arc<dyn Generator>)
                     }
                     None => None,
                 };
@@ -347,16 +383,25 @@ impl Verity {
         if let Some(roots) = roots {
             reader = reader.confined_to(roots);
         }
+        // One run's progress over every batch: documents and input bytes as
+        // they are read, counts that never restart at zero.
+        let mut run = RunProgress::new(
+            paths.is_empty().then_some(inline.len()),
+            (!paths.is_empty()).then(|| reader.bytes_total()),
+        );
         if req.strict {
             for item in reader.by_ref() {
                 inline.push(item?);
             }
             outcome.skipped_files = unsupported_files(&reader);
-            let report = self.ingest_batch(inline, progress).await?;
+            run.start_batch(inline.len(), reader.bytes_read());
+            let (report, _) = self.ingest_batch_in(&run, inline, progress).await?;
             outcome.add(&report);
         } else {
             if !inline.is_empty() {
-                let report = self.ingest_batch(inline, progress).await?;
+                run.start_batch(inline.len(), 0);
+                let (report, last) = self.ingest_batch_in(&run, inline, progress).await?;
+                run.end_batch(&last);
                 outcome.add(&report);
             }
             loop {
@@ -373,14 +418,39 @@ impl Verity {
                 if batch.is_empty() {
                     break;
                 }
-                let report = self.ingest_batch(batch, progress).await?;
+                run.start_batch(batch.len(), reader.bytes_read());
+                let (report, last) = self.ingest_batch_in(&run, batch, progress).await?;
+                run.end_batch(&last);
                 outcome.add(&report);
             }
             outcome.skipped_files = unsupported_files(&reader);
         }
         self.backend.flush().await?;
+        // A remote embedder learns its dimension from its first answer.
+        outcome.embedder = self.embedder.as_ref().map(|e| e.id().clone());
         outcome.seconds = started.elapsed().as_secs_f64();
         Ok(outcome)
+    }
+
+    /// [`Self::ingest_batch`] reporting its progress as part of `run`; also
+    /// returns the batch's last report.
+    async fn ingest_batch_in(
+        &self,
+        run: &RunProgress,
+        docs: Vec<Document>,
+        progress: Progress<'_>,
+    ) -> Result<(IngestReport, IngestProgress)> {
+        let last = std::sync::Mutex::new(IngestProgress::default());
+        let report = self
+            .ingest_batch(docs, &|p: &IngestProgress| {
+                if let Ok(mut l) = last.lock() {
+                    *l = p.clone();
+                }
+                progress(&run.view(p));
+            })
+            .await?;
+        let last = last.into_inner().unwrap_or_default();
+        Ok((report, last))
     }
 
     /// Ingest documents (Rust surface of [`Verity::ingest`]); the batch's report.

@@ -69,7 +69,7 @@ pub use verity_extract as extract;
 #[cfg(feature = "sources")]
 pub use verity_fetch as fetch;
 pub use verity_ingest as ingest;
-pub use verity_ingest::{IngestProgress, IngestReport};
+pub use verity_ingest::{IngestPhase, IngestProgress, IngestReport};
 pub use verity_llm as llm;
 pub use verity_net as net;
 pub use verity_rag as rag;

@@ -105,9 +105,23 @@ pub fn local_models() -> crate::api::ModelsResponse {
         generator: crate::api::LocalModel {
             installed: llm.is_file(),
             path: llm,
-            kernels: None,
+            kernels: generator_engine(),
         },
     }
+}
+
+/// Which engine runs the local generator here (`verity models`).
+#[cfg(feature = "local-llm")]
+fn generator_engine() -> Option<String> {
+    match verity_llm::LocalEngine::Auto.resolve() {
+        Ok(e) => Some(format!("{} engine", e.name())),
+        Err(e) => Some(format!("no engine: {e}")),
+    }
+}
+
+#[cfg(not(feature = "local-llm"))]
+fn generator_engine() -> Option<String> {
+    None
 }
 
 /// Load the local embedder; `Ok(None)` when its files are absent and `optional`.

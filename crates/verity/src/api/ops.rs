@@ -279,7 +279,8 @@ pub struct LocalModel {
     pub path: PathBuf,
     /// Whether its files are present.
     pub installed: bool,
-    /// The instruction set its kernels use on this CPU (`avx2+fma kernels`).
+    /// What runs it on this CPU: the embedder's kernels (`avx2+fma kernels`),
+    /// the generator's engine (`llama.cpp engine`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kernels: Option<String>,
 }

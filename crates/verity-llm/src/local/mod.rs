@@ -11,12 +11,13 @@ use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use candle_core::quantized::gguf_file;
 use candle_core::{Device, Tensor};
 use candle_transformers::generation::{LogitsProcessor, Sampling};
-use candle_transformers::models::quantized_llama::{ModelWeights, MAX_SEQ_LEN};
+use candle_transformers::models::quantized_llama::MAX_SEQ_LEN;
 use tokenizers::decoders::byte_level::ByteLevel as ByteLevelDecoder;
 use tokenizers::models::bpe::BPE;
 use tokenizers::pre_tokenizers::byte_level::ByteLevel;
@@ -26,14 +27,29 @@ use tokenizers::pre_tokenizers::PreTokenizerWrapper;
 use tokenizers::{AddedToken, Tokenizer};
 use tokio::sync::mpsc;
 use verity_core::{
-    ChatMessage, ConfigError, Error, FinishReason, GenerateRequest, Generation, Generator,
-    ProviderErrorKind, Result, Role, TokenStream, Usage,
+    ChatMessage, ConfigError, Error, FinishReason, GenerateRequest, Generation, GenerationBudget,
+    Generator, ProviderErrorKind, Result, Role, TokenStream, Usage,
 };
 
 use crate::http::perr;
 use crate::stop::StopMatcher;
 
+mod engine;
+#[cfg(feature = "llama-cpp")]
+mod llama_cpp;
+
+pub use engine::LocalEngine;
+use engine::{CandleSession, Session, Weights};
+
 const PROVIDER: &str = "local";
+
+/// Default budget of one local generation: 30 s and 512 new tokens. A
+/// grounded answer of SmolLM2-135M takes 1–3 s on llama.cpp with 2 cores
+/// (docs/benchmarks.d/generate.md); past the budget the caller falls back.
+pub const DEFAULT_LOCAL_BUDGET: GenerationBudget = GenerationBudget {
+    time: Some(Duration::from_secs(30)),
+    tokens: Some(512),
+};
 
 /// Default model directory name and file under the models directory.
 const DEFAULT_DIR: &str = "SmolLM2-135M-Instruct";
@@ -70,6 +86,16 @@ pub struct LocalGgufConfig {
     /// Tokens that must remain free for the answer when checking the prompt
     /// length (default 64, or `max_tokens` if smaller).
     pub min_answer_tokens: usize,
+    /// Where the forward passes run (default: llama.cpp when built in, else candle).
+    pub engine: LocalEngine,
+    /// Threads of one generation (default: the CPUs available; llama.cpp only,
+    /// candle uses its own pool).
+    pub threads: Option<usize>,
+    /// Budget of every generation ([`DEFAULT_LOCAL_BUDGET`]); a request's own
+    /// (`GenerationParams::budget`) applies too, the tighter limit winning.
+    /// Reaching it stops the generation with a transient timeout, so the
+    /// caller falls back.
+    pub budget: GenerationBudget,
 }
 
 impl Default for LocalGgufConfig {
@@ -89,7 +115,28 @@ impl LocalGgufConfig {
             max_context: None,
             overflow: ContextOverflow::Error,
             min_answer_tokens: 64,
+            engine: LocalEngine::Auto,
+            threads: None,
+            budget: DEFAULT_LOCAL_BUDGET,
         }
+    }
+
+    /// Pick the engine (default [`LocalEngine::Auto`]).
+    pub fn engine(mut self, engine: LocalEngine) -> Self {
+        self.engine = engine;
+        self
+    }
+
+    /// Threads of one generation (llama.cpp).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads.max(1));
+        self
+    }
+
+    /// Set the budget of every generation.
+    pub fn budget(mut self, budget: GenerationBudget) -> Self {
+        self.budget = budget;
+        self
     }
 
     /// Set the repeat penalty (1.0 disables it).
@@ -150,9 +197,9 @@ struct GgufTokenizer {
     stop_ids: HashSet<u32>,
 }
 
-/// A GGUF model running on the CPU with candle.
+/// A GGUF model running on the CPU, on llama.cpp or candle ([`LocalEngine`]).
 pub struct LocalGgufGenerator {
-    model: ModelWeights,
+    weights: Weights,
     tok: Arc<GgufTokenizer>,
     format: ChatFormat,
     name: String,
@@ -164,6 +211,7 @@ impl std::fmt::Debug for LocalGgufGenerator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LocalGgufGenerator")
             .field("name", &self.name)
+            .field("engine", &self.weights.engine())
             .field("context", &self.context)
             .field("config", &self.config)
             .finish_non_exhaustive()
@@ -523,10 +571,14 @@ impl LocalGgufGenerator {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "local-gguf".to_string());
-        let model = ModelWeights::from_gguf(ct, &mut file, &Device::Cpu)
+        let engine = config.engine.resolve()?;
+        let threads = config.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        });
+        let weights = Weights::load(engine, ct, &mut file, &path, threads)
             .map_err(|e| cfg_err("cannot load the model weights", &path, e))?;
         Ok(Self {
-            model,
+            weights,
             tok: Arc::new(tok),
             format,
             name,
@@ -543,6 +595,11 @@ impl LocalGgufGenerator {
     /// Usable context window in tokens.
     pub fn context_length(&self) -> usize {
         self.context
+    }
+
+    /// The engine the forward passes run on.
+    pub fn engine(&self) -> LocalEngine {
+        self.weights.engine()
     }
 
     /// Token ids of `text` (plain text: special-token markup is not interpreted).
@@ -678,7 +735,9 @@ impl LocalGgufGenerator {
         let (prompt, ctx) = self.fitted_prompt(req)?;
         let (tx, rx) = mpsc::channel::<Msg>(64);
         let job = Job {
-            model: self.model.clone(),
+            weights: self.weights.clone(),
+            started: Instant::now(),
+            budget: self.config.budget.min(req.params.budget),
             tok: Arc::clone(&self.tok),
             prompt,
             ctx,
@@ -710,7 +769,9 @@ impl LocalGgufGenerator {
 
 /// Everything the inference thread needs.
 struct Job {
-    model: ModelWeights,
+    weights: Weights,
+    started: Instant,
+    budget: GenerationBudget,
     tok: Arc<GgufTokenizer>,
     prompt: Vec<u32>,
     ctx: usize,
@@ -731,12 +792,45 @@ fn candle_err(e: candle_core::Error) -> Error {
     )
 }
 
-/// Prompt chunk fed to the model at once (bounds the attention mask size).
-const PROMPT_CHUNK: usize = 512;
-
 impl Job {
     /// Run to completion; returns early (Ok) when the receiver is gone.
-    fn run(mut self, tx: &mpsc::Sender<Msg>) -> Result<()> {
+    fn run(self, tx: &mpsc::Sender<Msg>) -> Result<()> {
+        match &self.weights {
+            Weights::Candle(m) => {
+                let mut session = CandleSession::new(m.clone());
+                self.generate(&mut session, tx)
+            }
+            #[cfg(feature = "llama-cpp")]
+            Weights::LlamaCpp(m) => {
+                let (max_new, _) = self.budget.token_limit(self.max_tokens_u32());
+                let room = self.prompt.len() + max_new as usize + 1;
+                let mut session = m.session(room.min(self.ctx))?;
+                self.generate(&mut session, tx)
+            }
+        }
+    }
+
+    fn max_tokens_u32(&self) -> u32 {
+        u32::try_from(self.max_tokens).unwrap_or(u32::MAX)
+    }
+
+    /// Whether the time budget is spent.
+    fn out_of_time(&self) -> bool {
+        self.budget
+            .time
+            .is_some_and(|t| self.started.elapsed() >= t)
+    }
+
+    /// The error of a generation stopped by its budget after `tokens` new tokens.
+    fn over_budget(&self, tokens: usize) -> Error {
+        self.budget.exceeded(
+            PROVIDER,
+            self.started.elapsed(),
+            u32::try_from(tokens).unwrap_or(u32::MAX),
+        )
+    }
+
+    fn generate(&self, session: &mut dyn Session, tx: &mpsc::Sender<Msg>) -> Result<()> {
         let device = Device::Cpu;
         let sampling = if self.temperature <= 1e-7 {
             Sampling::ArgMax
@@ -753,37 +847,32 @@ impl Job {
         let mut sampler = LogitsProcessor::from_sampling(self.seed, sampling);
         let mut tokens = self.prompt.clone();
         let prompt_len = tokens.len();
-        let mut logits = None;
-        let mut pos = 0;
-        for chunk in self.prompt.chunks(PROMPT_CHUNK) {
-            let input = Tensor::new(chunk, &device)
-                .and_then(|t| t.unsqueeze(0))
-                .map_err(candle_err)?;
-            logits = Some(self.model.forward(&input, pos).map_err(candle_err)?);
-            pos += chunk.len();
-            if tx.is_closed() {
-                return Ok(());
-            }
-        }
-        let Some(mut logits) = logits else {
-            return Err(perr(
-                PROVIDER,
-                ProviderErrorKind::InvalidRequest,
-                "empty prompt",
-            ));
+        let mut keep_going = || !tx.is_closed() && !self.out_of_time();
+        let Some(mut logits) = session.feed(&self.prompt, &mut keep_going)? else {
+            return if tx.is_closed() {
+                Ok(())
+            } else {
+                Err(self.over_budget(0))
+            };
         };
-        let max_new = self.max_tokens.min(self.ctx.saturating_sub(prompt_len));
+        let (token_limit, budget_limits) = self.budget.token_limit(self.max_tokens_u32());
+        let max_new = (token_limit as usize).min(self.ctx.saturating_sub(prompt_len));
         let mut utf8 = Utf8Assembler::default();
         let mut stop = StopMatcher::new(self.stops.iter().cloned());
         let mut generated = 0usize;
         let finish = loop {
             if generated >= max_new {
+                if budget_limits && generated >= token_limit as usize {
+                    return Err(self.over_budget(generated));
+                }
                 break FinishReason::Length;
             }
-            let mut l = logits
-                .squeeze(0)
-                .and_then(|t| t.to_dtype(candle_core::DType::F32))
-                .map_err(candle_err)?;
+            if self.out_of_time() {
+                return Err(self.over_budget(generated));
+            }
+            let n = logits.len();
+            let mut l =
+                Tensor::from_vec(std::mem::take(&mut logits), n, &device).map_err(candle_err)?;
             if self.repeat_penalty != 1.0
                 && self.repeat_penalty.is_finite()
                 && self.repeat_penalty > 0.0
@@ -821,13 +910,10 @@ impl Job {
                 break FinishReason::Stop;
             }
             if generated >= max_new {
-                break FinishReason::Length;
+                continue;
             }
-            let input = Tensor::new(&[next], &device)
-                .and_then(|t| t.unsqueeze(0))
-                .map_err(candle_err)?;
-            logits = self.model.forward(&input, pos).map_err(candle_err)?;
-            pos += 1;
+            let mut never_stop = || true;
+            logits = session.feed(&[next], &mut never_stop)?.unwrap_or_default();
         };
         let mut tail = stop.push(&utf8.finish());
         tail.push_str(&stop.finish());
@@ -907,6 +993,86 @@ impl Generator for LocalGgufGenerator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// On a fixed prompt set, greedy paths of the two engines compared token
+    /// by token with the same prefix fed to both (teacher forcing): wherever
+    /// llama.cpp's best token differs from candle's, the two are within a
+    /// rounding-sized logit gap. They compute the same function; f16 KV
+    /// cache and other block products make near-ties fall either way, so the
+    /// texts themselves can part after a near-tie (measured in
+    /// docs/benchmarks.d/generate.md).
+    #[cfg(feature = "llama-cpp")]
+    #[test]
+    fn engines_agree_up_to_near_ties() {
+        #![allow(clippy::unwrap_used, clippy::expect_used)]
+        let path = LocalGgufGenerator::default_model_path();
+        if !path.is_file() {
+            eprintln!("SKIPPED: local GGUF model not found at {}", path.display());
+            return;
+        }
+        let load = |engine| {
+            LocalGgufConfig::new(&path)
+                .engine(engine)
+                // One thread: ggml's pool spins while waiting, which starves
+                // a test run sharing the cores with others.
+                .threads(1)
+                .build()
+                .unwrap()
+        };
+        let (cpp, candle) = (load(LocalEngine::LlamaCpp), load(LocalEngine::Candle));
+        let (Weights::LlamaCpp(cpp_model), Weights::Candle(candle_model)) =
+            (&cpp.weights, &candle.weights)
+        else {
+            panic!("engines not loaded as asked");
+        };
+        let argmax = |l: &[f32]| {
+            l.iter()
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(b.1))
+                .map(|(i, _)| i)
+                .unwrap()
+        };
+        let prompts = [
+            "What is the capital of France?",
+            "Say hello.",
+            "Count from 1 to 10, separated by commas.",
+            "Give me three tips for writing clear emails.",
+            "What is photosynthesis?",
+            "CONTEXT:\n[1] The fee a routing node earns for one forward is base_fee_msat + \
+             amount_msat * fee_rate_ppm / 1,000,000.\n\nQUESTION: How is the fee of a forward computed?",
+        ];
+        let (mut steps, mut same, mut worst_gap) = (0usize, 0usize, 0f32);
+        for p in prompts {
+            let ids = candle.prompt_tokens(&[ChatMessage::user(p)]).unwrap();
+            let mut a = cpp_model.session(ids.len() + 40).unwrap();
+            let mut b = CandleSession::new(candle_model.clone());
+            let mut go = || true;
+            let mut la = a.feed(&ids, &mut go).unwrap().unwrap();
+            let mut lb = b.feed(&ids, &mut go).unwrap().unwrap();
+            for _ in 0..16 {
+                let (ta, tb) = (argmax(&la), argmax(&lb));
+                steps += 1;
+                if ta == tb {
+                    same += 1;
+                } else {
+                    // llama.cpp's margin of its own best over candle's choice.
+                    worst_gap = worst_gap.max(la[ta] - la[tb]);
+                }
+                let next = u32::try_from(tb).unwrap();
+                if candle.tok.stop_ids.contains(&next) {
+                    break;
+                }
+                la = a.feed(&[next], &mut go).unwrap().unwrap();
+                lb = b.feed(&[next], &mut go).unwrap().unwrap();
+            }
+        }
+        eprintln!("{same}/{steps} greedy steps agree; worst llama.cpp logit gap where not: {worst_gap:.3}");
+        assert!(same * 100 >= steps * 95, "{same}/{steps} steps agree");
+        assert!(
+            worst_gap < 0.5,
+            "a disagreement {worst_gap:.3} logits wide is not rounding"
+        );
+    }
 
     #[test]
     fn byte_map_is_a_bijection() {
