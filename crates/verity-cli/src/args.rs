@@ -294,11 +294,11 @@ pub struct EvalVerifyArgs {
     /// Data directory holding scifact/ and article-extraction/.
     #[arg(default_value = "../shared/data")]
     pub dir: PathBuf,
-    /// Sets to run (comma-separated): scifact, distortion, speed.
+    /// Sets to run (comma-separated): scifact, distortion, speed, claims.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "scifact,distortion,speed"
+        default_value = "scifact,distortion,speed,claims"
     )]
     pub sets: Vec<String>,
     /// SciFact: the first N claims; distortion: the first N pages.

@@ -369,6 +369,36 @@ impl Printer {
                 p.supported
             );
         }
+        if let Some(c) = &r.claims {
+            outln!(
+                "claim set: {} claims over {} pages; quotes not the page's characters {} of {}, \
+                 unrelated pages called NOT_SUPPORTED {}, {:.2} ms per citation",
+                c.claims,
+                c.pages,
+                c.quotes_not_in_source,
+                c.quotes_checked,
+                c.unrelated_not_supported,
+                c.ms_per_citation
+            );
+            for (name, p) in [("look", &c.look), ("held-out", &c.held_out)] {
+                outln!(
+                    "  {name}: {} of {} right ({:.3})",
+                    p.correct,
+                    p.claims,
+                    p.accuracy
+                );
+                for v in &p.verdicts {
+                    outln!(
+                        "    {:<19} expected {:>3}  predicted {:>3}  precision {:.3}  recall {:.3}",
+                        v.verdict.as_str(),
+                        v.expected,
+                        v.predicted,
+                        v.precision,
+                        v.recall
+                    );
+                }
+            }
+        }
     }
 
     /// Outcome of `verity reindex`.

@@ -116,6 +116,7 @@ impl Verity {
             scifact: None,
             distortion: None,
             speed: None,
+            claims: None,
         };
         for set in sets {
             match set {
@@ -134,6 +135,10 @@ impl Verity {
                     let dir = req.dir.join("article-extraction");
                     let n = req.citations.unwrap_or(200);
                     out.speed = Some(eval::speed(&v, &dir, n).await?);
+                }
+                eval::EvalSet::Claims => {
+                    let v = verifier(true)?;
+                    out.claims = Some(eval::claims::run(&v, &req.dir, None).await?);
                 }
             }
         }
