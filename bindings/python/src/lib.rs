@@ -453,6 +453,7 @@ impl Store {
             allow_private,
             remove_unsupported,
             replay,
+            ..Default::default()
         };
         let v = self.inner.clone();
         let s = syllabus.unwrap_or_default();
@@ -478,6 +479,7 @@ impl Store {
             allow_private,
             remove_unsupported,
             replay,
+            ..Default::default()
         };
         let v = self.inner.clone();
         let s = syllabus.unwrap_or_default();

@@ -218,6 +218,11 @@ pub struct AskArgs {
     /// Do not use the answer cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// Check the answer against its sources before printing it: flag
+    /// (default: unsupported sentences marked [unsupported: VERDICT]), strip
+    /// (removed), off.
+    #[arg(long, value_name = "MODE")]
+    pub verify: Option<String>,
     /// Retrieval options.
     #[command(flatten)]
     pub retrieval: RetrievalArgs,

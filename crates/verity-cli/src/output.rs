@@ -168,6 +168,28 @@ impl Printer {
         }
         flags.push(format!("{:.0} ms", a.timings.total_ms));
         outln!("\n({})", flags.join(", "));
+        if let Some(v) = &a.verification {
+            outln!(
+                "checked against its sources ({}): {} cited sentences, {} supported, {} caught{}",
+                v.judge,
+                v.checked,
+                v.supported,
+                v.flagged,
+                if v.removed > 0 {
+                    format!(", {} removed", v.removed)
+                } else {
+                    String::new()
+                }
+            );
+            for s in v.sentences.iter().filter(|s| s.flagged) {
+                outln!(
+                    "  {} — {}: {}",
+                    s.verdict.map_or("UNCHECKED", |v| v.as_str()),
+                    s.text,
+                    s.explanation
+                );
+            }
+        }
         for n in &a.notes {
             eprintln!("note: {n}");
         }

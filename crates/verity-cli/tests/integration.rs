@@ -9,3 +9,4 @@ mod cli;
 mod mcp_stdio;
 mod private_fetch;
 mod research;
+mod seed_002;

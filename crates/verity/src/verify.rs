@@ -145,7 +145,7 @@ impl Verity {
         Ok(out)
     }
 
-    async fn judge(&self, choice: JudgeChoice) -> Result<Arc<dyn Judge>> {
+    pub(crate) async fn judge(&self, choice: JudgeChoice) -> Result<Arc<dyn Judge>> {
         let model = !matches!(self.config().generator, GeneratorSpec::Extractive);
         match (choice, model) {
             (JudgeChoice::Local, _) | (JudgeChoice::Auto, false) => Ok(Arc::new(LocalJudge::new())),

@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use verity_core::{Error, Result, Verdict};
 
 use super::serve;
+use crate::audit::{is_page_text, page_text, pieces};
 use crate::Verifier;
 
 /// The claim set, as committed.
@@ -211,35 +212,6 @@ pub struct ClaimsEval {
     pub outcomes: Vec<ClaimOutcome>,
 }
 
-/// The visible text of an HTML page with all white space removed: the text
-/// of every node outside `script`, `style`, `noscript` and `template`.
-/// A quote is the page's characters when, white space removed, it is a
-/// substring of this ([`is_page_text`]).
-pub fn visible_text(html: &str) -> String {
-    use verity_extract::dom::Dom;
-    let dom = Dom::parse(html);
-    let mut out = String::with_capacity(html.len() / 3);
-    let mut stack = vec![0usize];
-    while let Some(n) = stack.pop() {
-        if matches!(dom.tag(n), "script" | "style" | "noscript" | "template") {
-            continue;
-        }
-        if let Some(t) = dom.text(n) {
-            out.extend(t.chars().filter(|c| !c.is_whitespace()));
-        }
-        for &c in dom.children(n).iter().rev() {
-            stack.push(c);
-        }
-    }
-    out
-}
-
-/// Whether `quote` (white space ignored) is in `visible` ([`visible_text`]).
-pub fn is_page_text(visible: &str, quote: &str) -> bool {
-    let q: String = quote.chars().filter(|c| !c.is_whitespace()).collect();
-    q.is_empty() || visible.contains(&q)
-}
-
 /// Run the claim set `claims` (default: [`CLAIMS_JSONL`]) with `v`, whose
 /// fetcher must allow loopback addresses; pages come from
 /// `dir/article-extraction/html`.
@@ -268,7 +240,7 @@ pub async fn run(v: &Verifier, dir: &Path, claims: Option<&str>) -> Result<Claim
     let dead = serve::refused_url().await?;
     let visible: HashMap<&str, String> = pages
         .iter()
-        .map(|(id, html)| (id.as_str(), visible_text(html)))
+        .map(|(id, html)| (id.as_str(), page_text(html)))
         .collect();
 
     let mut pairs: Vec<(Part, Verdict, Verdict)> = Vec::new();
@@ -307,14 +279,9 @@ pub async fn run(v: &Verifier, dir: &Path, claims: Option<&str>) -> Result<Claim
                 match r.results.into_iter().next() {
                     Some(res) => {
                         if let Some(t) = c.page.as_deref().and_then(|p| visible.get(p)) {
-                            let mut pieces: Vec<&str> =
-                                res.source_quote.iter().map(String::as_str).collect();
-                            if let Some(ctx) = &res.quote_context {
-                                pieces.push(&ctx.quote);
-                                pieces.extend(ctx.before.lines());
-                                pieces.extend(ctx.after.lines());
-                            }
-                            for piece in pieces.into_iter().filter(|p| !p.trim().is_empty()) {
+                            for piece in
+                                pieces(res.source_quote.as_deref(), res.quote_context.as_ref())
+                            {
                                 out.quotes_checked += 1;
                                 if !is_page_text(t, piece) {
                                     out.quotes_not_in_source += 1;
@@ -438,9 +405,5 @@ mod tests {
         assert_eq!(p.verdict, Partial);
         assert_eq!((p.expected, p.predicted, p.correct), (1, 2, 1));
         assert_eq!((p.precision, p.recall), (0.5, 1.0));
-        let v = visible_text("<p>A <em>quoted</em> line</p><script>var x = 1;</script>");
-        assert!(is_page_text(&v, "A quoted\nline"));
-        assert!(!is_page_text(&v, "A *quoted* line"));
-        assert!(!is_page_text(&v, "var x"));
     }
 }

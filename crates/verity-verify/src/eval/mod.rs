@@ -36,6 +36,7 @@ use verity_core::{Error, InputError, Result, Verdict};
 use crate::forest::{Forest, ForestParams};
 use crate::numbers::{change_first_number, quantities, Kind, NumberCheck};
 use crate::rank::{forest_rows, FeatureSet};
+use crate::reader::SourceText;
 use crate::text::{find_verbatim, sentence_spans};
 use crate::Verifier;
 
@@ -376,10 +377,11 @@ pub async fn scifact(v: &Verifier, dir: &Path, limit: Option<usize>) -> Result<S
             let Some(sents) = corpus.get(&id) else {
                 continue;
             };
-            let content = sents.join(" ");
-            let (j, passages, _) = v.judge_against(claim, &content, None).await?;
+            let content = SourceText::plain(sents.join(" "));
+            let j = v.assess(claim, &content, None).await;
+            let passages = &j.passages;
             pairs += 1;
-            tokens += u64::from(j.tokens.unwrap_or(0));
+            tokens += j.tokens;
             let p = three_way(j.verdict);
             let replace = match best {
                 None => true,
@@ -473,7 +475,7 @@ pub fn article_sentences(dir: &Path, limit: Option<usize>) -> Result<Vec<(String
         let Ok(parsed) = verity_extract::parse_html(&html, url.as_ref()) else {
             continue;
         };
-        let content = parsed.document.content;
+        let content = crate::reader::reader_text(&parsed.document.content);
         let sents: Vec<String> = sentence_spans(&body)
             .into_iter()
             .filter_map(|r| body.get(r))
@@ -506,12 +508,13 @@ pub async fn distortion(v: &Verifier, dir: &Path, limit: Option<usize>) -> Resul
     let mut examples = Vec::new();
     let t0 = Instant::now();
     for (content, sents) in &pages {
+        let content = SourceText::plain(content.clone());
         for s in sents {
             let Some((distorted, old, new)) = change_first_number(s) else {
                 continue;
             };
             n += 1;
-            let (jf, _, _) = v.judge_against(s, content, None).await?;
+            let jf = v.assess(s, &content, None).await;
             if jf.verdict != Verdict::Supported {
                 alarms += 1;
                 if examples.len() < 8 {
@@ -522,7 +525,7 @@ pub async fn distortion(v: &Verifier, dir: &Path, limit: Option<usize>) -> Resul
                     ));
                 }
             }
-            let (jd, _, _) = v.judge_against(&distorted, content, None).await?;
+            let jd = v.assess(&distorted, &content, None).await;
             if jd.verdict != Verdict::Supported {
                 caught += 1;
             } else if examples.len() < 8 {
