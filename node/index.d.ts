@@ -83,7 +83,40 @@ export interface Answer {
   cached: boolean
   timings: { retrievalMs: number; rerankMs: number; generationMs: number; totalMs: number }
   notes?: string[]
+  /** The answer checked against its sources, sentence by sentence (absent with `verify: 'off'`). */
+  verification?: AnswerVerification
 }
+
+/** One sentence of an answer and what its cited passages say of it. */
+export interface SentenceVerdict {
+  text: string
+  citations: number[]
+  /** Absent when the sentence cites nothing. */
+  verdict?: Verdict
+  confidence: number
+  explanation?: string
+  /** The sentence of the cited passage that decides it (its characters). */
+  source_quote?: string
+  quote_citation?: number
+  judge?: string
+  /** Cited, and not SUPPORTED by what it cites. */
+  flagged: boolean
+  removed: boolean
+}
+
+/** The check of an answer against its sources. */
+export interface AnswerVerification {
+  mode: VerifyMode
+  judge: string
+  sentences: SentenceVerdict[]
+  checked: number
+  supported: number
+  flagged: number
+  removed: number
+}
+
+/** What `ask` does with sentences their sources do not support. */
+export type VerifyMode = 'flag' | 'strip' | 'off'
 
 export interface IngestReport {
   inserted: number
@@ -176,6 +209,8 @@ export interface AskOptions extends FilterOptions {
   k?: number
   mode?: SearchMode
   noCache?: boolean
+  /** Check the answer against its sources first: `flag` (default, unsupported sentences marked), `strip` (removed) or `off`. */
+  verify?: VerifyMode
 }
 
 /** Every rejection of this package is a `VerityError` (or a `TypeError` for wrong argument types). */

@@ -163,6 +163,10 @@ class Answer:
     def timings(self) -> dict[str, float]: ...
     @property
     def notes(self) -> list[str]: ...
+    @property
+    def verification(self) -> Optional[AnswerVerification]:
+        """The answer checked against its sources, sentence by sentence."""
+        ...
     def to_dict(self) -> dict[str, Any]: ...
 
 class AnswerStream:
@@ -246,6 +250,27 @@ class Stats:
     def notes(self) -> list[str]: ...
     def __getitem__(self, key: str) -> Any: ...
     def to_dict(self) -> dict[str, Any]: ...
+
+class SentenceVerdict(TypedDict, total=False):
+    text: str
+    citations: list[int]
+    verdict: Optional[Verdict]
+    confidence: float
+    explanation: str
+    source_quote: Optional[str]
+    quote_citation: Optional[int]
+    judge: str
+    flagged: bool
+    removed: bool
+
+class AnswerVerification(TypedDict):
+    mode: Literal["flag", "strip", "off"]
+    judge: str
+    sentences: list[SentenceVerdict]
+    checked: int
+    supported: int
+    flagged: int
+    removed: int
 
 _DocIn = Union[Mapping[str, Any], Document]
 
@@ -1172,6 +1197,7 @@ class Store:
         since: Optional[_Time] = None,
         until: Optional[_Time] = None,
         no_cache: bool = False,
+        verify: Optional[Literal["flag", "strip", "off"]] = None,
     ) -> Answer: ...
     def aask(
         self,
@@ -1188,6 +1214,7 @@ class Store:
         since: Optional[_Time] = None,
         until: Optional[_Time] = None,
         no_cache: bool = False,
+        verify: Optional[Literal["flag", "strip", "off"]] = None,
     ) -> Awaitable[Answer]: ...
     def ask_stream(
         self,

@@ -125,7 +125,20 @@ fn ask_request(
     since: Option<&Bound<'_, PyAny>>,
     until: Option<&Bound<'_, PyAny>>,
     no_cache: bool,
+    verify: Option<&str>,
 ) -> PyResult<AskRequest> {
+    let verify = verify
+        .map(|m| {
+            verity::VerifyMode::parse(m).ok_or_else(|| {
+                conv::to_pyerr(
+                    py,
+                    verity::Error::invalid_input(format!(
+                        "verify `{m}`: expected \"flag\", \"strip\" or \"off\""
+                    )),
+                )
+            })
+        })
+        .transpose()?;
     let f = conv::filters(FilterArgs {
         sources,
         tags,
@@ -148,6 +161,7 @@ fn ask_request(
         metadata: f.metadata,
         since: f.since,
         until: f.until,
+        verify,
         ..AskRequest::default()
     })
 }
@@ -327,8 +341,10 @@ impl Store {
         )
     }
 
-    /// Answer a question from the sources, with citations.
-    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false))]
+    /// Answer a question from the sources, with citations; `verify` checks
+    /// the answer against its sources first: "flag" (default: unsupported
+    /// sentences marked), "strip" (removed) or "off".
+    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false, verify = None))]
     #[allow(clippy::too_many_arguments)]
     fn ask(
         &self,
@@ -345,17 +361,18 @@ impl Store {
         since: Option<&Bound<'_, PyAny>>,
         until: Option<&Bound<'_, PyAny>>,
         no_cache: bool,
+        verify: Option<&str>,
     ) -> PyResult<Answer> {
         let req = ask_request(
             py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until,
-            no_cache,
+            no_cache, verify,
         )?;
         let v = self.inner.get()?;
         block(py, async move { v.ask(&req).await }).map(Answer::from)
     }
 
     /// Async [`Store.ask`].
-    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false))]
+    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false, verify = None))]
     #[allow(clippy::too_many_arguments)]
     fn aask<'py>(
         &self,
@@ -372,10 +389,11 @@ impl Store {
         since: Option<&Bound<'py, PyAny>>,
         until: Option<&Bound<'py, PyAny>>,
         no_cache: bool,
+        verify: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let req = ask_request(
             py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until,
-            no_cache,
+            no_cache, verify,
         )?;
         let v = self.inner.get()?;
         spawn(py, async move { v.ask(&req).await }, wrap::<_, Answer>)
@@ -498,6 +516,7 @@ impl Store {
             allow_private,
             remove_unsupported,
             replay,
+            ..Default::default()
         };
         let v = self.inner.get()?;
         let s = syllabus.unwrap_or_default();
@@ -523,6 +542,7 @@ impl Store {
             allow_private,
             remove_unsupported,
             replay,
+            ..Default::default()
         };
         let v = self.inner.get()?;
         let s = syllabus.unwrap_or_default();

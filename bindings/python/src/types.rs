@@ -197,6 +197,8 @@ wrapper! {
         #[getter] fn cached(&self) -> bool { self.inner.cached }
         #[getter] fn timings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { data(py, &self.inner.timings) }
         #[getter] fn notes(&self) -> Vec<String> { self.inner.notes.clone() }
+        /// The answer checked against its sources (`None` with `verify="off"`).
+        #[getter] fn verification<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { data(py, &self.inner.verification) }
     }
 }
 

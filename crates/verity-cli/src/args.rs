@@ -280,6 +280,11 @@ pub struct AskArgs {
     /// Do not use the answer cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// Check the answer against its sources before printing it: flag
+    /// (default: unsupported sentences marked [unsupported: VERDICT]), strip
+    /// (removed), off.
+    #[arg(long, value_name = "MODE")]
+    pub verify: Option<String>,
     /// Retrieval options.
     #[command(flatten)]
     pub retrieval: RetrievalArgs,
@@ -365,11 +370,11 @@ pub struct EvalVerifyArgs {
     /// Data directory holding scifact/ and article-extraction/.
     #[arg(default_value = "../shared/data")]
     pub dir: PathBuf,
-    /// Sets to run (comma-separated): scifact, distortion, speed.
+    /// Sets to run (comma-separated): scifact, distortion, speed, claims.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "scifact,distortion,speed"
+        default_value = "scifact,distortion,speed,claims"
     )]
     pub sets: Vec<String>,
     /// SciFact: the first N claims; distortion: the first N pages.

@@ -314,6 +314,15 @@ async fn answer(
         metadata: s.metadata,
         since: s.since,
         until: s.until,
+        verify: a
+            .verify
+            .as_deref()
+            .map(|m| {
+                verity::VerifyMode::parse(m).ok_or_else(|| {
+                    Error::invalid_input(format!("--verify `{m}`: expected flag, strip or off"))
+                })
+            })
+            .transpose()?,
         ..AskRequest::default()
     };
     let stream = a.stream && !json;

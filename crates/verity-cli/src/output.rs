@@ -178,6 +178,28 @@ impl Printer {
         }
         flags.push(format!("{:.0} ms", a.timings.total_ms));
         outln!("\n({})", flags.join(", "));
+        if let Some(v) = &a.verification {
+            outln!(
+                "checked against its sources ({}): {} cited sentences, {} supported, {} caught{}",
+                v.judge,
+                v.checked,
+                v.supported,
+                v.flagged,
+                if v.removed > 0 {
+                    format!(", {} removed", v.removed)
+                } else {
+                    String::new()
+                }
+            );
+            for s in v.sentences.iter().filter(|s| s.flagged) {
+                outln!(
+                    "  {} — {}: {}",
+                    s.verdict.map_or("UNCHECKED", |v| v.as_str()),
+                    s.text,
+                    s.explanation
+                );
+            }
+        }
         for n in &a.notes {
             eprintln!("note: {n}");
         }
@@ -378,6 +400,36 @@ impl Printer {
                 p.elapsed_ms,
                 p.supported
             );
+        }
+        if let Some(c) = &r.claims {
+            outln!(
+                "claim set: {} claims over {} pages; quotes not the page's characters {} of {}, \
+                 unrelated pages called NOT_SUPPORTED {}, {:.2} ms per citation",
+                c.claims,
+                c.pages,
+                c.quotes_not_in_source,
+                c.quotes_checked,
+                c.unrelated_not_supported,
+                c.ms_per_citation
+            );
+            for (name, p) in [("look", &c.look), ("held-out", &c.held_out)] {
+                outln!(
+                    "  {name}: {} of {} right ({:.3})",
+                    p.correct,
+                    p.claims,
+                    p.accuracy
+                );
+                for v in &p.verdicts {
+                    outln!(
+                        "    {:<19} expected {:>3}  predicted {:>3}  precision {:.3}  recall {:.3}",
+                        v.verdict.as_str(),
+                        v.expected,
+                        v.predicted,
+                        v.precision,
+                        v.recall
+                    );
+                }
+            }
         }
     }
 

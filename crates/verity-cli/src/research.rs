@@ -36,6 +36,11 @@ pub struct ResearchArgs {
     /// openai:MODEL (default: deterministic planner and extractive writer).
     #[arg(long, env = "VERITY_GENERATOR")]
     pub generator: Option<String>,
+    /// Judge of the report check: auto (the LLM judge when a model generator
+    /// is set, else local), local or llm. An LLM judge that answers badly is
+    /// replaced by the local judge for that sentence, said in report.json.
+    #[arg(long, value_name = "JUDGE")]
+    pub judge: Option<String>,
     /// Remove sentences the judge does not support (default: flag them).
     #[arg(long)]
     pub remove_unsupported: bool,
@@ -62,6 +67,7 @@ pub async fn run(
         allow_private: a.allow_private,
         remove_unsupported: a.remove_unsupported,
         replay: a.replay.is_some(),
+        judge: crate::check::parse_judge(a.judge.as_deref())?,
     };
     let progress = |p: &Progress| {
         if quiet {

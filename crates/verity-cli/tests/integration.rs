@@ -10,3 +10,4 @@ mod help_errors;
 mod mcp_stdio;
 mod private_fetch;
 mod research;
+mod seed_002;

@@ -181,6 +181,16 @@ pub trait Judge: Send + Sync {
 
     /// Judge `claim` against `passages`.
     async fn judge(&self, claim: &str, passages: &[Passage]) -> Result<Judgement>;
+
+    /// Judge `claim` against `passages` of a source whose whole text (as a
+    /// reader sees it) is `source`: a judge may read beyond the passages —
+    /// whether the source mentions the claim's subject at all, framing words
+    /// (a speaker, a place, a year) stated in another sentence. The default
+    /// reads the passages only ([`Judge::judge`]).
+    async fn judge_in(&self, claim: &str, passages: &[Passage], source: &str) -> Result<Judgement> {
+        let _ = source;
+        self.judge(claim, passages).await
+    }
 }
 
 #[cfg(test)]

@@ -44,7 +44,7 @@ pub mod validate;
 pub mod watch;
 pub mod web;
 
-pub use answer::{Answer, Citation, Timings};
+pub use answer::{Answer, AnswerVerification, Citation, SentenceVerdict, Timings, VerifyMode};
 pub use cache::Cache;
 pub use catalog::IndexCatalog;
 pub use document::{

@@ -191,7 +191,9 @@ impl std::fmt::Display for GuardRefusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "refused by the network guard: {} resolves to {} ({})",
+            "refused by the network guard: {} resolves to {} ({}); private, loopback and \
+             link-local addresses are reached only when allowed (`--allow-private`, \
+             `allow_private: true`)",
             self.host, self.addr, self.reason
         )
     }

@@ -490,9 +490,19 @@ impl HttpFetcher {
                         let detail = FetchError::RobotsDisallowed(current.to_string()).to_string();
                         return Raw::outcome(current, FetchStatus::Blocked, None, detail);
                     }
-                    // The host itself was refused by the guard (after DNS resolution).
+                    // The host refused by the guard (after DNS resolution),
+                    // unreachable, or robots.txt failing: the reason as it is.
                     Err(detail) => {
-                        return Raw::outcome(current, FetchStatus::Blocked, None, detail)
+                        let status = if detail.starts_with("refused by the network guard")
+                            || detail.starts_with("robots.txt could not be read")
+                        {
+                            FetchStatus::Blocked
+                        } else if detail.starts_with("timed out") {
+                            FetchStatus::Timeout
+                        } else {
+                            FetchStatus::Failed
+                        };
+                        return Raw::outcome(current, status, None, detail);
                     }
                 }
             }
@@ -564,7 +574,11 @@ impl HttpFetcher {
                                 url.clone(),
                                 FetchStatus::Timeout,
                                 None,
-                                FetchError::Timeout(url.to_string()).to_string(),
+                                format!(
+                                    "{} (no answer within {} s)",
+                                    FetchError::Timeout(url.to_string()),
+                                    cfg.timeout.as_secs_f64()
+                                ),
                             ),
                             transient: true,
                             retry_after: None,
@@ -643,7 +657,7 @@ impl HttpFetcher {
                         true,
                     );
                 }
-                let msg = error_chain(&e);
+                let msg = network_failure(url, &e);
                 return done(
                     Raw::outcome(
                         url.clone(),
@@ -843,13 +857,13 @@ impl HttpFetcher {
                 },
             )
             .await;
-        if raw.status == FetchStatus::Blocked
-            && raw.http_status.is_none()
-            && raw.final_url == robots_url
-        {
+        // The host refused by the guard, unreachable (refused, DNS, TLS,
+        // timeout): that is what happened to the page too — say so, never
+        // "disallowed by robots.txt", which only a fetched robots.txt can say.
+        if raw.http_status.is_none() && raw.status != FetchStatus::Fetched {
             return Err(raw
                 .detail
-                .unwrap_or_else(|| "refused by the network guard".into()));
+                .unwrap_or_else(|| "the host could not be reached".into()));
         }
         Ok(match (raw.status, raw.http_status) {
             (FetchStatus::Fetched, _) => {
@@ -857,7 +871,14 @@ impl HttpFetcher {
             }
             // RFC 9309 §2.3.1.3: 4xx "unavailable" ⇒ allow all (429 is treated as unreachable).
             (_, Some(s)) if (400..500).contains(&s) && s != 429 => Robots::AllowAll,
-            // §2.3.1.4: 5xx / unreachable ⇒ disallow all.
+            // §2.3.1.4: a server error on robots.txt ⇒ treat the site as
+            // disallowed until it answers; said as such.
+            (_, Some(s)) => {
+                return Err(format!(
+                    "robots.txt could not be read (HTTP {s}); RFC 9309 asks crawlers to stay away \
+                     until the site answers it"
+                ))
+            }
             _ => Robots::DisallowAll,
         })
     }
@@ -931,6 +952,73 @@ fn parse_and_judge(
         None
     };
     Ok((doc, verdict))
+}
+
+/// The typed error of a fetch that gave no page (`None` for a fetched or
+/// paywalled page): HTTP statuses as [`FetchError::Http`], the guard's
+/// refusal as [`FetchError::Blocked`], a robots.txt that disallows the page as
+/// [`FetchError::RobotsDisallowed`], timeouts as [`FetchError::Timeout`],
+/// everything else (refused connections, DNS, TLS, a parse failure) as
+/// [`FetchError::Network`] with the fetcher's own words.
+pub fn fetch_error(f: &verity_core::FetchedSource) -> Option<FetchError> {
+    let url = f.url.to_string();
+    let detail = f.detail.clone().unwrap_or_default();
+    let http = |status: u16| FetchError::Http {
+        url: url.clone(),
+        status,
+        retry_after: None,
+    };
+    Some(match (f.status, f.http_status) {
+        (FetchStatus::Fetched | FetchStatus::Paywalled, _) => return None,
+        (_, Some(status)) if status >= 400 => http(status),
+        (FetchStatus::NotFound, _) => http(404),
+        (FetchStatus::RateLimited, _) => http(429),
+        (FetchStatus::Timeout, _) => FetchError::Timeout(url),
+        // The guard's refusal (its address and rule once) or robots.txt's.
+        (FetchStatus::Blocked, _) => {
+            crate::guard::blocked_error(&url, f.final_url.host_str().unwrap_or(""), &detail)
+        }
+        _ => FetchError::Network {
+            url,
+            message: if detail.is_empty() {
+                "the page could not be fetched".into()
+            } else {
+                detail
+            },
+        },
+    })
+}
+
+/// What a request failure was, in words a user can act on: connection
+/// refused, DNS failure, TLS failure, connection reset, or the error chain.
+fn network_failure(url: &Url, e: &reqwest::Error) -> String {
+    let chain = error_chain(e);
+    let lower = chain.to_lowercase();
+    let host = url.host_str().unwrap_or("");
+    let port = url.port_or_known_default().unwrap_or(0);
+    if lower.contains("connection refused") {
+        format!("connection refused by {host}:{port} (nothing listens there)")
+    } else if lower.contains("dns error")
+        || lower.contains("failed to lookup address")
+        || lower.contains("name or service not known")
+        || lower.contains("no address")
+        || lower.contains("nodename nor servname")
+        || lower.contains("temporary failure in name resolution")
+    {
+        format!("DNS failure: {host} could not be resolved ({chain})")
+    } else if lower.contains("certificate")
+        || lower.contains("tls")
+        || lower.contains("ssl")
+        || lower.contains("handshake")
+    {
+        format!("TLS failure with {host}: {chain}")
+    } else if lower.contains("connection reset") || lower.contains("broken pipe") {
+        format!("connection reset by {host}:{port}")
+    } else if lower.contains("network is unreachable") || lower.contains("no route to host") {
+        format!("{host} is unreachable from here (no route): {chain}")
+    } else {
+        chain
+    }
 }
 
 /// The error and its sources, joined.

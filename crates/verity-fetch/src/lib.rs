@@ -18,9 +18,9 @@ mod robots;
 mod searxng;
 
 pub use guard::{blocked_error, classify_ip, GuardRefusal, IpNet, NetworkGuard};
-pub use http::{FetchConfig, HttpFetcher};
+pub use http::{fetch_error, FetchConfig, HttpFetcher};
 pub use jina::JinaReader;
-pub use paywall::{html_signals, PaywallSignals};
+pub use paywall::{html_signals, PaywallSignals, TRUNCATED_WORDS};
 pub use resolve::{
     resolve_reference, resolve_reference_with, ReferenceKind, ResolvedReference, ResolverConfig,
 };

@@ -14,7 +14,7 @@ pub mod retrieve;
 
 pub use injection::{InjectionFilter, InjectionPolicy};
 pub use rag::{
-    AskRequest, LowEvidencePolicy, RagConfig, RagEvent, RagPipeline, RagPipelineBuilder, RagStream,
-    TimeoutPolicy,
+    AnswerCheck, AskRequest, LowEvidencePolicy, RagConfig, RagEvent, RagPipeline,
+    RagPipelineBuilder, RagStream, TimeoutPolicy,
 };
 pub use retrieve::{rerank, CacheCounters, Retriever, RetrieverConfig};

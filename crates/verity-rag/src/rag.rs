@@ -14,7 +14,7 @@ use verity_core::cache::{answer_key, uid_tag, ANSWER_TTL};
 use verity_core::{
     Answer, Cache, Error, Filters, GenerateRequest, Generation, GenerationParams, Generator,
     Grounding, ProviderErrorKind, Result, ScoredChunk, SearchMode, SearchQuery, SearchResults,
-    Timings,
+    Timings, VerifyMode,
 };
 
 use crate::citations;
@@ -86,6 +86,12 @@ pub struct RagConfig {
     pub params: GenerationParams,
     /// Answer language when the request has none.
     pub default_lang: String,
+    /// What to do with answer sentences their sources do not support, when
+    /// the request does not say (default `flag`: every word of the answer is
+    /// kept and the unsupported sentences are marked — the local judge calls
+    /// some faithful paraphrases PARTIAL, and removing them would lose true
+    /// content; `strip` is the stricter choice).
+    pub verify: VerifyMode,
 }
 
 impl Default for RagConfig {
@@ -102,6 +108,7 @@ impl Default for RagConfig {
             answer_ttl: ANSWER_TTL,
             params: GenerationParams::default(),
             default_lang: "en".into(),
+            verify: VerifyMode::Flag,
         }
     }
 }
@@ -126,6 +133,20 @@ pub struct AskRequest {
     /// Bypass the answer cache.
     #[serde(default)]
     pub no_cache: bool,
+    /// Check the answer against its sources before returning it (default:
+    /// the pipeline's, `flag`); needs an [`AnswerCheck`].
+    #[serde(default)]
+    pub verify: Option<VerifyMode>,
+}
+
+/// Checks an answer's cited sentences against the context blocks they cite
+/// (`context[n - 1]` is `[n]`) and applies the mode: the answer's text, its
+/// `verification`. Implemented over the one judging path of citation
+/// verification (the `verity` facade plugs it in).
+#[async_trait::async_trait]
+pub trait AnswerCheck: Send + Sync {
+    /// Check `answer` in `mode` (never [`VerifyMode::Off`]).
+    async fn check(&self, answer: &mut Answer, context: &[ScoredChunk], mode: VerifyMode);
 }
 
 impl AskRequest {
@@ -159,9 +180,15 @@ pub struct RagCounters {
     timeouts: std::sync::atomic::AtomicU64,
     fallbacks: std::sync::atomic::AtomicU64,
     uncited: std::sync::atomic::AtomicU64,
+    caught: std::sync::atomic::AtomicU64,
 }
 
 impl RagCounters {
+    /// Answer sentences the check caught (not supported by what they cite).
+    pub fn caught(&self) -> u64 {
+        self.caught.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// `(generations, timeouts, fallbacks, answers without a valid citation)`.
     pub fn snapshot(&self) -> (u64, u64, u64, u64) {
         use std::sync::atomic::Ordering::Relaxed;
@@ -183,6 +210,7 @@ struct Inner {
     injection: InjectionFilter,
     latencies: Mutex<VecDeque<f64>>,
     counters: RagCounters,
+    checker: Option<Arc<dyn AnswerCheck>>,
 }
 
 /// The RAG pipeline. Cheap to clone (shared state behind an `Arc`).
@@ -198,9 +226,15 @@ pub struct RagPipelineBuilder {
     fallback: Option<Arc<dyn Generator>>,
     cache: Option<Arc<dyn Cache>>,
     config: RagConfig,
+    checker: Option<Arc<dyn AnswerCheck>>,
 }
 
 impl RagPipelineBuilder {
+    /// The check answers go through before they are returned ([`AnswerCheck`]).
+    pub fn answer_check(mut self, c: Option<Arc<dyn AnswerCheck>>) -> Self {
+        self.checker = c;
+        self
+    }
     /// Generator tried when the main one times out, fails or answers with low confidence.
     pub fn fallback(mut self, g: Option<Arc<dyn Generator>>) -> Self {
         self.fallback = g;
@@ -228,6 +262,7 @@ impl RagPipelineBuilder {
                 injection: InjectionFilter::new(),
                 latencies: Mutex::new(VecDeque::new()),
                 counters: RagCounters::default(),
+                checker: self.checker,
             }),
         }
     }
@@ -246,7 +281,9 @@ struct Prepared {
 
 enum Preparation {
     Ready(Box<Prepared>),
-    Answered(Box<Answer>),
+    /// Answered without generating: the guardrail's refusal, or a cached
+    /// answer with the context it was generated from.
+    Answered(Box<Answer>, Vec<ScoredChunk>),
 }
 
 impl RagPipeline {
@@ -258,6 +295,7 @@ impl RagPipeline {
             fallback: None,
             cache: None,
             config: RagConfig::default(),
+            checker: None,
         }
     }
 
@@ -295,7 +333,10 @@ impl RagPipeline {
     pub async fn ask(&self, req: &AskRequest) -> Result<Answer> {
         let started = Instant::now();
         let p = match self.prepare(req, started).await? {
-            Preparation::Answered(a) => return Ok(*a),
+            Preparation::Answered(mut a, hits) => {
+                self.verify(&mut a, &hits, req.verify).await;
+                return Ok(*a);
+            }
             Preparation::Ready(p) => *p,
         };
         let gen_started = Instant::now();
@@ -303,17 +344,53 @@ impl RagPipeline {
         let mut timings = p.timings;
         timings.generation_ms = ms(gen_started.elapsed());
         notes.splice(0..0, p.notes.iter().cloned());
-        let answer = self
+        let mut answer = self
             .finish(&p, generation, degraded, notes, timings, started)
             .await?;
+        self.verify(&mut answer, &p.hits, req.verify).await;
         Ok(answer)
+    }
+
+    /// Check `answer` against `context` in the request's mode (else the
+    /// configured one), when a check is plugged in; counts what it caught in
+    /// `answer_hallucination_flag`.
+    async fn verify(&self, answer: &mut Answer, context: &[ScoredChunk], mode: Option<VerifyMode>) {
+        let mode = mode.unwrap_or(self.inner.config.verify);
+        let Some(checker) = &self.inner.checker else {
+            return;
+        };
+        if mode == VerifyMode::Off || answer.not_enough_evidence || answer.citations.is_empty() {
+            return;
+        }
+        let started = Instant::now();
+        checker.check(answer, context, mode).await;
+        if let Some(v) = &answer.verification {
+            if v.flagged > 0 {
+                metrics::counter!("answer_hallucination_flag").increment(v.flagged as u64);
+                self.inner
+                    .counters
+                    .caught
+                    .fetch_add(v.flagged as u64, std::sync::atomic::Ordering::Relaxed);
+                answer.notes.push(format!(
+                    "{} of {} cited sentences are not supported by what they cite ({})",
+                    v.flagged,
+                    v.checked,
+                    match v.mode {
+                        VerifyMode::Strip => "removed",
+                        _ => "marked",
+                    }
+                ));
+            }
+        }
+        answer.timings.total_ms += ms(started.elapsed());
     }
 
     /// Answer a question, streaming the text as it is generated.
     pub async fn ask_stream(&self, req: &AskRequest) -> Result<RagStream> {
         let started = Instant::now();
         let p = match self.prepare(req, started).await? {
-            Preparation::Answered(a) => {
+            Preparation::Answered(mut a, hits) => {
+                self.verify(&mut a, &hits, req.verify).await;
                 let text = a.text.clone();
                 let events = vec![Ok(RagEvent::Delta(text)), Ok(RagEvent::Done(a))];
                 return Ok(Box::pin(futures::stream::iter(events)));
@@ -321,6 +398,7 @@ impl RagPipeline {
             Preparation::Ready(p) => *p,
         };
         let this = self.clone();
+        let mode = req.verify;
         let (tx, rx) = futures::channel::mpsc::unbounded::<Result<RagEvent>>();
         tokio::spawn(async move {
             let gen_started = Instant::now();
@@ -330,9 +408,18 @@ impl RagPipeline {
                     let mut timings = p.timings;
                     timings.generation_ms = ms(gen_started.elapsed());
                     notes.splice(0..0, p.notes.iter().cloned());
-                    this.finish(&p, generation, degraded, notes, timings, started)
+                    match this
+                        .finish(&p, generation, degraded, notes, timings, started)
                         .await
-                        .map(|a| RagEvent::Done(Box::new(a)))
+                    {
+                        // The deltas were the generation as it came; the
+                        // final answer is checked.
+                        Ok(mut a) => {
+                            this.verify(&mut a, &p.hits, mode).await;
+                            Ok(RagEvent::Done(Box::new(a)))
+                        }
+                        Err(e) => Err(e),
+                    }
                 }
                 Err(e) => Err(e),
             };
@@ -398,21 +485,25 @@ impl RagPipeline {
         if weak && (cfg.low_evidence == LowEvidencePolicy::Refuse || hits.is_empty()) {
             let best = hits.iter().map(|h| h.relevance).fold(0.0f32, f32::max);
             metrics::counter!("rag_not_enough_evidence_total").increment(1);
-            return Ok(Preparation::Answered(Box::new(Answer {
-                text: prompt::not_enough_evidence_text(&lang).to_string(),
-                citations: vec![],
-                confidence: best,
-                degraded: false,
-                not_enough_evidence: true,
-                invalid_citations: vec![],
-                model: "guardrail".into(),
-                cached: false,
-                timings: Timings {
-                    total_ms: ms(started.elapsed()),
-                    ..timings
-                },
-                notes,
-            })));
+            return Ok(Preparation::Answered(
+                Box::new(Answer {
+                    text: prompt::not_enough_evidence_text(&lang).to_string(),
+                    citations: vec![],
+                    confidence: best,
+                    degraded: false,
+                    not_enough_evidence: true,
+                    invalid_citations: vec![],
+                    model: "guardrail".into(),
+                    cached: false,
+                    timings: Timings {
+                        total_ms: ms(started.elapsed()),
+                        ..timings
+                    },
+                    notes,
+                    verification: None,
+                }),
+                Vec::new(),
+            ));
         }
 
         let (request, cache_key) = self.request_for(question, &lang, &hits, cfg.params.clone());
@@ -428,7 +519,9 @@ impl RagPipeline {
                         total_ms: ms(started.elapsed()),
                         ..timings
                     };
-                    return Ok(Preparation::Answered(Box::new(a)));
+                    // Cached unchecked: the check follows the request's mode.
+                    a.verification = None;
+                    return Ok(Preparation::Answered(Box::new(a), hits));
                 }
             }
             self.inner.counters.answer_cache.miss();
@@ -881,6 +974,7 @@ impl RagPipeline {
             cached: false,
             timings,
             notes,
+            verification: None,
         };
         if let Some(cache) = &self.inner.cache {
             if let Ok(bytes) = serde_json::to_vec(&answer) {

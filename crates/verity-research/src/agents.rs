@@ -196,6 +196,13 @@ impl Agents {
             let fetched = fetcher.fetch(&parsed).await?;
             let doc = match (fetched.status, fetched.parsed) {
                 (FetchStatus::Fetched, Some(p)) => p.document,
+                // A paywall marker on a page that served its whole text.
+                (FetchStatus::Paywalled, Some(p))
+                    if p.document.content.split_whitespace().count()
+                        >= verity_fetch::TRUNCATED_WORDS =>
+                {
+                    p.document
+                }
                 (s, _) => {
                     failures.push(format!(
                         "{u}: {}",

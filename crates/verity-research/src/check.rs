@@ -1,21 +1,23 @@
 //! The report check (the seed's post-report evaluator, always on): theme
 //! coverage against the brief, every citation resolves to a source that
-//! was actually retrieved, every cited sentence judged by the [`Judge`]
-//! against that source's retrieved passages. Unsupported sentences are
-//! flagged or removed; the final report ends with what is missing and the
-//! references list.
+//! was actually retrieved, every cited sentence judged against the text
+//! retrieved from that source through the one judging path of `verity
+//! check` ([`Assessor`]: passages, judge, deterministic checks; an LLM judge
+//! that fails is replaced by the local judge, with a note). Unsupported
+//! sentences are flagged or removed; the final report ends with what is
+//! missing and the references list.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
-use verity_core::{Judge, Passage, Verdict};
-use verity_verify::evidence::SourceIndex;
+use verity_core::Verdict;
 use verity_verify::text::sentence_spans;
+use verity_verify::{Assessor, SourceText};
 
 /// Best sentences of a source handed to the judge per claim.
-const JUDGE_PASSAGES: usize = 4;
+pub const JUDGE_PASSAGES: usize = 4;
 
 use crate::brief::{strip_numbering, Brief};
 use crate::error::Result;
@@ -52,6 +54,16 @@ pub struct SentenceCheck {
     /// The judge's explanation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explanation: Option<String>,
+    /// The sentence of the cited source that decides it (its characters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_quote: Option<String>,
+    /// Which judge decided (`local`, `llm:<model>`; `local` when the LLM
+    /// judge failed on it, said in `notes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<String>,
+    /// Fallbacks and what the checks changed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Whether it is in the final report.
     pub kept: bool,
 }
@@ -115,12 +127,12 @@ pub async fn check_report(
     draft: &Draft,
     brief: &Brief,
     records: &[TraceRecord],
-    judge: &dyn Judge,
+    assessor: &Assessor,
     policy: UnsupportedPolicy,
     missing: &[String],
 ) -> Result<CheckedReport> {
-    // Every retrieved excerpt of a source, indexed by sentence once: the
-    // judge reads the best sentences for each claim (as citation
+    // Every retrieved excerpt of a source, as one text a reader sees: the
+    // judge reads its best sentences for each claim (as citation
     // verification does), not whole chunks.
     let mut texts: HashMap<&str, Vec<&str>> = HashMap::new();
     for e in records.iter().flat_map(|r| r.excerpts.iter()) {
@@ -129,9 +141,9 @@ pub async fn check_report(
             v.push(e.text.as_str());
         }
     }
-    let passages: HashMap<&str, SourceIndex> = texts
+    let passages: HashMap<&str, SourceText> = texts
         .into_iter()
-        .map(|(k, v)| (k, SourceIndex::lexical(&v.join("\n\n"))))
+        .map(|(k, v)| (k, SourceText::from_markdown(&v.join("\n\n"))))
         .collect();
     let by_n: HashMap<usize, &SourceRef> = draft
         .sources
@@ -182,6 +194,7 @@ pub async fn check_report(
                 })
                 .collect();
             let text = cite_re().replace_all(raw, "").trim().to_string();
+            let text_of_claim = text.clone();
             if citations.is_empty() {
                 if theme.is_some() && text.split_whitespace().count() >= 4 {
                     checks.push(SentenceCheck {
@@ -191,6 +204,9 @@ pub async fn check_report(
                         unresolved: Vec::new(),
                         verdict: None,
                         explanation: None,
+                        source_quote: None,
+                        judge: None,
+                        notes: Vec::new(),
                         kept: true,
                     });
                 }
@@ -202,33 +218,37 @@ pub async fn check_report(
                 .copied()
                 .filter(|n| !by_n.contains_key(n))
                 .collect();
-            let mut best: Option<(Verdict, String)> = None;
+            let mut best: Option<verity_verify::Assessment> = None;
             for n in citations.iter().filter(|n| by_n.contains_key(n)) {
                 let Some(src) = by_n.get(n) else { continue };
-                let ps: Vec<Passage> = passages
-                    .get(src.key.as_str())
-                    .map(|ix| {
-                        let mut ps = ix.passages(&text, None, JUDGE_PASSAGES);
-                        for p in &mut ps {
-                            p.source_url = src.url.clone();
-                        }
-                        ps
-                    })
-                    .unwrap_or_default();
-                let j = judge.judge(&text, &ps).await?;
+                let Some(text) = passages.get(src.key.as_str()) else {
+                    continue;
+                };
+                let a = assessor
+                    .assess(&text_of_claim, text, src.url.as_deref())
+                    .await;
                 let better = match &best {
                     None => true,
-                    Some((v, _)) => rank(j.verdict) < rank(*v),
+                    Some(b) => rank(a.verdict) < rank(b.verdict),
                 };
                 if better {
-                    best = Some((j.verdict, j.explanation));
+                    best = Some(a);
                 }
             }
-            let (verdict, explanation) = match best {
-                Some((v, e)) => (v, Some(e)),
+            let (verdict, explanation, quote, judge_name, notes) = match best {
+                Some(a) => (
+                    a.verdict,
+                    Some(a.explanation),
+                    a.source_quote,
+                    Some(a.judge),
+                    a.notes,
+                ),
                 None => (
                     Verdict::SourceUnavailable,
                     Some("no cited number names a retrieved source".to_string()),
+                    None,
+                    None,
+                    Vec::new(),
                 ),
             };
             let supported = verdict == Verdict::Supported;
@@ -265,6 +285,9 @@ pub async fn check_report(
                 unresolved,
                 verdict: Some(verdict),
                 explanation,
+                source_quote: quote,
+                judge: judge_name,
+                notes,
                 kept,
             });
         }
@@ -338,7 +361,7 @@ pub async fn check_report(
     Ok(CheckedReport {
         markdown: out_md.trim_end().to_string() + "\n",
         writer: draft.writer.clone(),
-        judge: judge.name().to_string(),
+        judge: assessor.judge().name().to_string(),
         themes,
         sentences: checks,
         coverage,

@@ -161,6 +161,9 @@ impl Documentalist {
         let fetched = fetcher.fetch(&url).await?;
         let parsed = match (fetched.status, fetched.parsed) {
             (FetchStatus::Fetched, Some(p)) if !p.document.content.trim().is_empty() => p,
+            // A paywall marker on a page that served its whole text: the
+            // text is there, so it is the reference (a teaser is not).
+            (FetchStatus::Paywalled, Some(p)) if full_text(&p.document.content) => p,
             (status, _) => {
                 return Err(ResearchError::unavailable(
                     &r.url,
@@ -319,4 +322,10 @@ fn title_of(content: &str, name: &str) -> String {
                 .map_or(name, |(a, _)| a)
                 .replace(['_', '-'], " ")
         })
+}
+
+/// Whether a paywalled page served its text, not a teaser: at least as many
+/// words as the fetcher's truncation threshold.
+fn full_text(content: &str) -> bool {
+    content.split_whitespace().count() >= verity_fetch::TRUNCATED_WORDS
 }

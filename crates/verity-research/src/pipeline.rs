@@ -13,7 +13,7 @@ use verity_verify::LocalJudge;
 
 use crate::agents::Agents;
 use crate::brief::Brief;
-use crate::check::{check_report, CheckedReport, UnsupportedPolicy};
+use crate::check::{check_report, CheckedReport, UnsupportedPolicy, JUDGE_PASSAGES};
 use crate::documentalist::Documentalist;
 use crate::error::{ResearchError, Result};
 use crate::executor::execute;
@@ -199,7 +199,10 @@ impl ResearchPipelineBuilder {
                 k: self.k,
             },
             generator: self.generator,
-            judge: self.judge.unwrap_or_else(|| Arc::new(LocalJudge::new())),
+            assessor: verity_verify::Assessor::builder()
+                .judge(self.judge.unwrap_or_else(|| Arc::new(LocalJudge::new())))
+                .top_k(JUDGE_PASSAGES)
+                .build(),
             policy: self.policy,
             plan_attempts: self.plan_attempts,
             min_coverage: self.min_coverage,
@@ -213,7 +216,8 @@ impl ResearchPipelineBuilder {
 pub struct ResearchPipeline {
     agents: Agents,
     generator: Option<Arc<dyn Generator>>,
-    judge: Arc<dyn Judge>,
+    /// The report check's judging path (the one of `verity check`).
+    assessor: verity_verify::Assessor,
     policy: UnsupportedPolicy,
     plan_attempts: usize,
     min_coverage: f32,
@@ -522,15 +526,8 @@ impl ResearchPipeline {
         timings.push(s);
         let t = Instant::now();
         let missing = missing_of(records);
-        let mut report = check_report(
-            &draft,
-            brief,
-            &ok,
-            self.judge.as_ref(),
-            self.policy,
-            &missing,
-        )
-        .await?;
+        let mut report =
+            check_report(&draft, brief, &ok, &self.assessor, self.policy, &missing).await?;
         // An LLM draft with no supported citation (a small model answering
         // beside the point) is replaced by the extractive note.
         let has_material = ok.iter().any(|r| !r.excerpts.is_empty());
@@ -540,15 +537,8 @@ impl ResearchPipeline {
                 draft.writer
             ));
             let draft = write_extractive(brief, &ok);
-            report = check_report(
-                &draft,
-                brief,
-                &ok,
-                self.judge.as_ref(),
-                self.policy,
-                &missing,
-            )
-            .await?;
+            report =
+                check_report(&draft, brief, &ok, &self.assessor, self.policy, &missing).await?;
         }
         let s = StepTiming {
             step: "check".into(),

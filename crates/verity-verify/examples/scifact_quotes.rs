@@ -272,7 +272,8 @@ async fn main() -> Res<()> {
                 continue;
             }
             let content = sents.join(" ");
-            let (j, _, _) = v.judge_against(claim, &content, None).await?;
+            let source = verity_verify::SourceText::plain(content.clone());
+            let j = v.assess(claim, &source, None).await;
             let all = all_of.passages(claim, &content).await?;
             if let Some(e) = &timer {
                 let t0 = std::time::Instant::now();
@@ -281,7 +282,7 @@ async fn main() -> Res<()> {
                 } else if flag("--dense") {
                     e.embed_blocking(&[claim])?;
                 }
-                v.judge_against(claim, &content, None).await?;
+                v.assess(claim, &source, None).await;
                 timed.0 += 1;
                 timed.1 += t0.elapsed().as_secs_f64() * 1000.0;
             }

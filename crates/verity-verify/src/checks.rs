@@ -1,9 +1,21 @@
-//! Deterministic checks run after any judge: the quote must be verbatim in
-//! the fetched source, and every figure of the claim must be in the quote.
+//! Deterministic checks run after any judge (local or LLM), so that seed
+//! 002's semantics hold whoever judged:
+//!
+//! 1. the quote is the source's characters (replaced by the source sentence
+//!    it paraphrases, or the verdict lowered);
+//! 2. a source that mentions none of the claim's names cannot contradict it
+//!    (NOT_SUPPORTED or PARTIAL become INCONCLUSIVE, [`crate::relevance`]);
+//! 3. the claim's figures against the quote's ([`numbers::compare`]):
+//!    another figure is NOT_SUPPORTED, a small overstatement PARTIAL, a
+//!    figure the source states nowhere keeps a claim from SUPPORTED;
+//! 4. no decisive verdict (SUPPORTED, NOT_SUPPORTED, PARTIAL) without a quote.
 
 use verity_core::{Judgement, Passage, Verdict};
 
-use crate::numbers::{self, NumberCheck};
+use crate::explain::Explain;
+use crate::numbers::{self, Figure};
+use crate::relevance;
+use crate::terms::{claim_terms, coverage, source_words};
 use crate::text::{content_terms, find_verbatim};
 use crate::types::QuoteContext;
 
@@ -12,7 +24,7 @@ use crate::types::QuoteContext;
 pub struct CheckOutcome {
     /// The quote was not in the source and was replaced by a real sentence.
     pub quote_replaced: bool,
-    /// The verdict was lowered (quote missing or lacking the claim's figures).
+    /// The verdict was changed (quote missing, figures, relevance).
     pub downgraded: bool,
     /// Notes for the report.
     pub notes: Vec<String>,
@@ -30,16 +42,25 @@ fn overlap(a: &str, b: &str) -> f32 {
     ta.iter().filter(|t| tb.contains(t)).count() as f32 / ta.len() as f32
 }
 
-/// Run the checks on `j` for `claim`, against the source `content` and the
-/// passages the judge saw. Returns what changed; `j` is updated in place.
+fn decisive(v: Verdict) -> bool {
+    matches!(
+        v,
+        Verdict::Supported | Verdict::NotSupported | Verdict::Partial
+    )
+}
+
+/// Run the checks on `j` for `claim`, against the source's text `content`
+/// (as a reader sees it) and the passages the judge saw. Returns what
+/// changed; `j` is updated in place.
 pub fn run(claim: &str, j: &mut Judgement, content: &str, passages: &[Passage]) -> CheckOutcome {
     let mut out = CheckOutcome::default();
+    let ex = Explain::for_claim(claim);
     // 1. The quote is verbatim in the source.
     let located = j
         .source_quote
         .as_deref()
         .and_then(|q| find_verbatim(content, q));
-    let range = match (located, j.source_quote.clone()) {
+    let mut range = match (located, j.source_quote.clone()) {
         (Some(r), _) => Some(r),
         (None, Some(q)) => {
             // The closest real passage, if it is clearly the one meant.
@@ -61,7 +82,7 @@ pub fn run(claim: &str, j: &mut Judgement, content: &str, passages: &[Passage]) 
                 }
                 _ => {
                     out.notes.push("quote not found in the source".into());
-                    if j.verdict == Verdict::Supported || j.verdict == Verdict::Partial {
+                    if decisive(j.verdict) {
                         out.downgraded = true;
                         j.explanation = format!(
                             "{} (The judge's quote does not occur in the source, so the verdict was lowered.)",
@@ -78,46 +99,104 @@ pub fn run(claim: &str, j: &mut Judgement, content: &str, passages: &[Passage]) 
                 }
             }
         }
-        (None, None) => {
-            if j.verdict == Verdict::Supported {
+        (None, None) => None,
+    };
+    let terms = claim_terms(claim);
+    // 2. Relevance before contradiction.
+    if matches!(j.verdict, Verdict::NotSupported | Verdict::Partial) {
+        let words: Vec<String> = {
+            let mut w: Vec<String> = source_words(content).into_iter().map(|(s, _)| s).collect();
+            w.sort();
+            w.dedup();
+            w
+        };
+        let subject = relevance::subject(&terms, &words);
+        if !subject.discussed() {
+            out.downgraded = true;
+            out.notes.push(format!(
+                "the source does not mention {}: the judge's {} was not kept",
+                subject.names_text(),
+                j.verdict
+            ));
+            j.verdict = Verdict::Inconclusive;
+            j.confidence = j.confidence.min(0.8);
+            j.explanation = ex.not_discussed(&subject.names_text());
+            j.source_quote = None;
+            j.passage = None;
+            range = None;
+        }
+    }
+    // 3. The claim's figures against the quote's.
+    if let (Some(q), true) = (j.source_quote.clone(), decisive(j.verdict)) {
+        let quote_words: Vec<String> = source_words(&q).into_iter().map(|(s, _)| s).collect();
+        let about = coverage(&terms, &quote_words).0 >= 0.5;
+        let quote_q = numbers::quantities(&q);
+        let mut whole: Option<Vec<numbers::Quantity>> = None;
+        let mut stated_elsewhere = |c: &numbers::Quantity| {
+            let qs = whole.get_or_insert_with(|| numbers::quantities(content));
+            matches!(numbers::compare(c, qs), Figure::Same(_))
+        };
+        let mut differs = None;
+        let mut overstates = None;
+        let mut absent = None;
+        for c in numbers::quantities(claim) {
+            match numbers::compare(&c, &quote_q) {
+                Figure::Same(_) => {}
+                Figure::Differs(s) if about => {
+                    differs.get_or_insert((c, s));
+                }
+                Figure::Overstates(s) if about => {
+                    overstates.get_or_insert((c, s));
+                }
+                _ => {
+                    absent.get_or_insert(c);
+                }
+            }
+        }
+        let supported = j.verdict == Verdict::Supported;
+        if let Some((c, s)) = differs {
+            if j.verdict != Verdict::NotSupported && !(supported && stated_elsewhere(&c)) {
+                out.downgraded = true;
+                out.notes.push(format!(
+                    "figure {} differs from the quote's {}",
+                    c.raw, s.raw
+                ));
+                j.verdict = Verdict::NotSupported;
+                j.confidence = j.confidence.max(0.8);
+                j.explanation = ex.differs(&c.raw, &s.raw);
+            }
+        } else if let Some((c, s)) = overstates {
+            if supported && !stated_elsewhere(&c) {
                 out.downgraded = true;
                 out.notes
-                    .push("no quote given for a SUPPORTED verdict".into());
-                j.verdict = Verdict::Inconclusive;
-                j.confidence = j.confidence.min(0.5);
-                j.explanation = format!(
-                    "{} (No quote backs it, so the verdict was lowered.)",
-                    j.explanation
-                );
+                    .push(format!("figure {} overstates the quote's {}", c.raw, s.raw));
+                j.verdict = Verdict::Partial;
+                j.confidence = j.confidence.min(0.8);
+                j.explanation = ex.overstates(&c.raw, &s.raw);
             }
-            None
-        }
-    };
-    // 2. Every figure of the claim is in the quote.
-    if let (Some(q), Verdict::Supported) = (j.source_quote.clone(), j.verdict) {
-        let quote_q = numbers::quantities(&q);
-        for c in numbers::quantities(claim) {
-            match numbers::check(&c, &quote_q) {
-                NumberCheck::Matches(_) => {}
-                NumberCheck::Differs { source, .. } => {
-                    out.downgraded = true;
-                    out.notes.push(format!("figure {} not in the quote", c.raw));
-                    j.verdict = Verdict::Partial;
-                    j.confidence = j.confidence.min(0.7);
-                    j.explanation =
-                        format!("The claim says {}, the source says {}.", c.raw, source.raw);
-                    break;
-                }
-                NumberCheck::Absent => {
-                    out.downgraded = true;
-                    out.notes.push(format!("figure {} not in the quote", c.raw));
-                    j.verdict = Verdict::Partial;
-                    j.confidence = j.confidence.min(0.6);
-                    j.explanation = format!("The quote does not state {}.", c.raw);
-                    break;
-                }
+        } else if let Some(c) = absent {
+            if supported && !stated_elsewhere(&c) {
+                out.downgraded = true;
+                out.notes.push(format!("figure {} not in the quote", c.raw));
+                j.verdict = Verdict::Partial;
+                j.confidence = j.confidence.min(0.6);
+                j.explanation = ex.unstated(&c.raw);
             }
         }
+    }
+    // 4. No decisive verdict without a quote from the source.
+    if decisive(j.verdict) && range.is_none() {
+        out.downgraded = true;
+        out.notes.push(format!(
+            "no quote from the source backs the judge's {}",
+            j.verdict
+        ));
+        j.explanation = format!(
+            "{} (No sentence of the source backs it, so the verdict was lowered.)",
+            j.explanation
+        );
+        j.verdict = Verdict::Inconclusive;
+        j.confidence = j.confidence.min(0.5);
     }
     out.context = range.map(|r| context(content, r));
     out
@@ -169,13 +248,37 @@ mod tests {
     }
 
     #[test]
-    fn claim_figures_must_be_in_the_quote() {
+    fn claim_figures_follow_seed_002_whoever_judged() {
         let ps = vec![Passage::new("In 2023, 78 % of companies had adopted AI.")];
+        // A small overstatement is an exaggeration …
         let mut j = Judgement::new(Verdict::Supported, 0.9, "ok", "t")
             .with_quote("In 2023, 78 % of companies had adopted AI.", Some(0));
         let o = run("85 % of companies adopted AI", &mut j, SRC, &ps);
         assert!(o.downgraded);
         assert_eq!(j.verdict, Verdict::Partial);
-        assert!(j.explanation.contains("the source says 78 %"));
+        assert!(
+            j.explanation.contains("the source says 78 %"),
+            "{}",
+            j.explanation
+        );
+        // … another figure is not supported, even when a judge said PARTIAL.
+        let mut j = Judgement::new(Verdict::Partial, 0.9, "close", "t")
+            .with_quote("In 2023, 78 % of companies had adopted AI.", Some(0));
+        run("95 % of companies adopted AI", &mut j, SRC, &ps);
+        assert_eq!(j.verdict, Verdict::NotSupported, "{}", j.explanation);
+    }
+
+    #[test]
+    fn an_unrelated_source_cannot_contradict_and_verdicts_need_quotes() {
+        let src = "Rust 1.0 was released on May 15, 2015.";
+        let ps = vec![Passage::new(src)];
+        let mut j = Judgement::new(Verdict::NotSupported, 0.85, "3.12 vs 1.0", "llm:x")
+            .with_quote(src, Some(0));
+        run("Python 3.12 was released in 2023", &mut j, src, &ps);
+        assert_eq!(j.verdict, Verdict::Inconclusive);
+        assert!(j.explanation.contains("Python"), "{}", j.explanation);
+        let mut j = Judgement::new(Verdict::Supported, 0.9, "yes", "llm:x");
+        run("Rust 1.0 was released in 2015", &mut j, src, &ps);
+        assert_eq!(j.verdict, Verdict::Inconclusive);
     }
 }

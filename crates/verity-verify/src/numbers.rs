@@ -21,6 +21,10 @@ pub enum Kind {
     /// (`v0.5`), or right after `version`/`release` or a product-like name
     /// (`Python 3.12`, `Rust 1.80`, `iOS 17`). Compared component by component.
     Version(Vec<u32>),
+    /// A calendar date ([`crate::dates`]): compared field by field.
+    Date(crate::dates::DateParts),
+    /// An ordinal (`6th`, `fifth`): a rank, compared exactly.
+    Ordinal,
     /// A bare number.
     Plain,
 }
@@ -53,23 +57,56 @@ pub struct Quantity {
     pub raw: String,
     /// Byte range in the text.
     pub span: Range<usize>,
+    /// For a range (`40-50%`, `3 to 5 years`): its low end; `value` is the high end.
+    pub low: Option<f64>,
 }
 
-fn number_re() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        #[allow(clippy::expect_used)] // a literal pattern, tested
-        Regex::new(
-            r"(?ix)
-            (?P<cur>[$€£¥]|\b(?:usd|eur|gbp|us\$)\s?)?
-            (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)
-            (?P<pct>\s?(?:%|percent\b|per\s?cent\b|pct\b))?
-            (?P<scale>\s?(?:thousand|million|billion|trillion|bn|mn|m|k)\b)?
-            (?P<cur2>\s?(?:dollars|euros|pounds|usd|eur|gbp)\b)?
-            (?P<unit>\s?(?:km|kilometers|kilometres|miles|mph|kg|kilograms|tons|tonnes|mw|gw|kw|kwh|gwh|twh|°c|°f|degrees|years|year-old|months|weeks|days|hours|minutes|seconds|people|patients|participants|employees|users|cases|deaths|times|fold)\b)?",
-        )
-        .expect("valid number regex")
+/// Currency, number, percent, scale, currency word and unit around a figure;
+/// `{num}` is the number pattern of the text's language.
+const FIGURE_PATTERN: &str = r"(?ix)
+    (?P<cur>[$€£¥]|\b(?:usd|eur|gbp|us\$)\s?)?
+    (?P<num>{num})
+    (?P<pct>\s?(?:%|percent\b|per\s?cent\b|pct\b|pour\s?cent\b))?
+    (?P<scale>\s?(?:thousand|millions?|billions?|trillion|milliards?|mds?|bn|mn|m|k)\b)?
+    (?P<cur2>\s?(?:d(?:e\s|['’]))?(?:dollars|euros|pounds|usd|eur|gbp)\b)?
+    (?P<unit>\s?(?:km|kilometers|kilometres|miles|mph|kg|kilograms|tons|tonnes|mw|gw|kw|kwh|gwh|twh|°c|°f|degrees|years|year-old|months|weeks|days|hours|minutes|seconds|people|patients|participants|employees|users|cases|deaths|times|fold
+        |ans|mois|semaines|jours|heures|secondes|personnes|employés|salariés|morts|décès|fois)\b)?";
+
+/// English numbers: `1,200.5`, `1 200` with a no-break space, `3.5`.
+const EN_NUMBER: &str =
+    r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[\x{a0}\x{202f}]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?";
+/// French numbers: `1 200,5`, `1.200`, `3,5`.
+const FR_NUMBER: &str = r"\d{1,3}(?:[\x20\x{a0}\x{202f}.]\d{3})+(?:,\d+)?|\d+(?:,\d+)?";
+
+fn number_re(french: bool) -> &'static Regex {
+    static EN: OnceLock<Regex> = OnceLock::new();
+    static FR: OnceLock<Regex> = OnceLock::new();
+    let (cell, num) = if french {
+        (&FR, FR_NUMBER)
+    } else {
+        (&EN, EN_NUMBER)
+    };
+    cell.get_or_init(|| {
+        #[allow(clippy::expect_used)] // literal patterns, tested
+        Regex::new(&FIGURE_PATTERN.replace("{num}", num)).expect("valid number regex")
     })
+}
+
+/// The digits of a number as written, in the text's convention, as a
+/// decimal with a `.` point: (value text, decimals written).
+fn normalised_digits(num: &str, french: bool) -> (String, u32) {
+    let kept: String = if french {
+        num.chars()
+            .filter(|c| !matches!(c, ' ' | '\u{a0}' | '\u{202f}' | '.'))
+            .map(|c| if c == ',' { '.' } else { c })
+            .collect()
+    } else {
+        num.chars()
+            .filter(|c| !matches!(c, ',' | '\u{a0}' | '\u{202f}'))
+            .collect()
+    };
+    let decimals = kept.split_once('.').map_or(0, |(_, d)| d.len() as u32);
+    (kept, decimals)
 }
 
 fn bound_before(text: &str, start: usize) -> Bound {
@@ -82,7 +119,16 @@ fn bound_before(text: &str, start: usize) -> Bound {
         .into_iter()
         .rev()
         .collect();
-    let ends = |ws: &[&str]| ws.iter().any(|w| tail.ends_with(w));
+    // A whole word (or phrase) ending the text before the figure: "over",
+    // not the end of "cover".
+    let ends = |ws: &[&str]| {
+        ws.iter().any(|w| {
+            tail.strip_suffix(w).is_some_and(|rest| {
+                w.starts_with(|c: char| !c.is_alphanumeric())
+                    || !rest.ends_with(|c: char| c.is_alphanumeric())
+            })
+        })
+    };
     if ends(&[
         "more than",
         "over",
@@ -128,26 +174,75 @@ fn bound_before(text: &str, start: usize) -> Bound {
     }
 }
 
-/// Quantities in `text`, in order. Citation markers (`[3]`) and numbers
-/// inside words or identifiers (`COVID-19`, `v2`, `H1N1`) are skipped.
+/// Quantities in `text`, in order: dates ([`crate::dates`]), numbers with
+/// their currency, percent, scale and unit (in the text's language:
+/// `1,200.5` in English, `1 200,5` / `1.200` in French), numbers written
+/// out and ordinals ([`crate::numwords`]). Citation markers (`[3]`) and
+/// numbers inside words or identifiers (`COVID-19`, `v2`, `H1N1`) are skipped.
 pub fn quantities(text: &str) -> Vec<Quantity> {
-    let mut out = Vec::new();
+    let french = crate::lexicon::is_french(text);
+    let mut out: Vec<Quantity> = crate::dates::dates(text, french)
+        .into_iter()
+        .map(|d| Quantity {
+            value: d.parts.value(),
+            kind: Kind::Date(d.parts),
+            bound: bound_before(text, d.span.start),
+            decimals: 0,
+            raw: d.raw,
+            span: d.span,
+            low: None,
+        })
+        .collect();
+    let taken: Vec<Range<usize>> = out.iter().map(|q| q.span.clone()).collect();
+    let inside = |r: &Range<usize>| taken.iter().any(|t| t.start < r.end && r.start < t.end);
     // End of the last version read (its later components match again).
     let mut skip_until = 0;
-    for caps in number_re().captures_iter(text) {
+    for caps in number_re(french).captures_iter(text) {
         let (Some(all), Some(num)) = (caps.get(0), caps.get(2)) else {
             continue;
         };
-        if num.start() < skip_until {
+        if num.start() < skip_until || inside(&num.range()) {
             continue;
         }
-        let plain =
-            [1, 3, 4, 5, 6].iter().all(|&g| caps.get(g).is_none()) && !num.as_str().contains(',');
+        let plain = [1, 3, 4, 5, 6].iter().all(|&g| caps.get(g).is_none())
+            && !num.as_str().contains([',', ' ', '\u{a0}', '\u{202f}']);
         if plain {
             if let Some(v) = version_at(text, num.start()) {
                 skip_until = v.span.end;
                 out.push(v);
                 continue;
+            }
+        }
+        // The high end of a range (`40-50%`, `3 to 5 years`): merged with
+        // the low end read just before.
+        if let Some(prev) = out.last() {
+            let gap = text.get(prev.span.end..num.start()).unwrap_or("x");
+            let connector = matches!(gap.trim(), "-" | "–" | "—" | "to" | "à");
+            if connector && prev.low.is_none() && !is_label(prev) && caps.get(1).is_none() {
+                let (digits, decimals) = normalised_digits(num.as_str(), french);
+                if let Ok(high) = digits.parse::<f64>() {
+                    if prev.value < high && prev.kind == Kind::Plain {
+                        let (lo, start) = (prev.value, prev.span.start);
+                        out.pop();
+                        let kind = if caps.get(3).is_some() {
+                            Kind::Percent
+                        } else if let Some(u) = caps.get(6) {
+                            Kind::Unit(unit_norm(u.as_str().trim()))
+                        } else {
+                            Kind::Plain
+                        };
+                        out.push(Quantity {
+                            value: high,
+                            kind,
+                            bound: bound_before(text, start),
+                            decimals,
+                            raw: text[start..all.end()].trim().to_string(),
+                            span: start..all.end(),
+                            low: Some(lo),
+                        });
+                        continue;
+                    }
+                }
             }
         }
         let before = text[..num.start()].chars().last();
@@ -166,11 +261,10 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
         {
             continue;
         }
-        let digits = num.as_str().replace(',', "");
+        let (digits, decimals) = normalised_digits(num.as_str(), french);
         let Ok(mut value) = digits.parse::<f64>() else {
             continue;
         };
-        let decimals = digits.split_once('.').map_or(0, |(_, d)| d.len() as u32);
         let scale = caps.get(4).map(|m| m.as_str().trim().to_lowercase());
         let currency = caps
             .get(1)
@@ -178,22 +272,22 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
             .map(|m| currency_code(m.as_str().trim()));
         match scale.as_deref() {
             Some("thousand" | "k") => value *= 1e3,
-            Some("million" | "mn") => value *= 1e6,
+            Some("million" | "millions" | "mn") => value *= 1e6,
             Some("m") if currency.is_some() => value *= 1e6,
-            Some("billion" | "bn") => value *= 1e9,
+            Some("billion" | "billions" | "bn" | "milliard" | "milliards" | "md" | "mds") => {
+                value *= 1e9
+            }
             Some("trillion") => value *= 1e12,
             _ => {}
         }
+        let grouped = digits.len() < num.as_str().len() && decimals == 0;
         let kind = if caps.get(3).is_some() {
             Kind::Percent
         } else if let Some(c) = currency {
             Kind::Money(c)
         } else if let Some(u) = caps.get(6) {
             Kind::Unit(unit_norm(u.as_str().trim()))
-        } else if decimals == 0
-            && scale.is_none()
-            && (1800.0..=2100.0).contains(&value)
-            && !num.as_str().contains(',')
+        } else if decimals == 0 && scale.is_none() && (1800.0..=2100.0).contains(&value) && !grouped
         {
             Kind::Year
         } else {
@@ -206,8 +300,32 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
             decimals,
             raw: all.as_str().trim().to_string(),
             span: all.start()..all.end(),
+            low: None,
         });
     }
+    let taken: Vec<Range<usize>> = out.iter().map(|q| q.span.clone()).collect();
+    for w in crate::numwords::word_numbers(text, french) {
+        if taken
+            .iter()
+            .any(|t| t.start < w.span.end && w.span.start < t.end)
+        {
+            continue;
+        }
+        out.push(Quantity {
+            value: w.value,
+            kind: if w.ordinal {
+                Kind::Ordinal
+            } else {
+                Kind::Plain
+            },
+            bound: bound_before(text, w.span.start),
+            decimals: 0,
+            raw: w.raw,
+            span: w.span,
+            low: None,
+        });
+    }
+    out.sort_by_key(|q| q.span.start);
     out
 }
 
@@ -428,6 +546,7 @@ fn version_at(text: &str, start: usize) -> Option<Quantity> {
         decimals: 0,
         raw: text[begin..start + end].to_string(),
         span: begin..start + end,
+        low: None,
     })
 }
 
@@ -469,6 +588,9 @@ fn as_version<'a>(q: &'a Quantity, other: &[u32]) -> Option<std::borrow::Cow<'a,
 /// version compares with versions and, as a version, with bare numbers).
 fn comparable(a: &Quantity, b: &Quantity) -> bool {
     match (&a.kind, &b.kind) {
+        (Kind::Date(x), Kind::Date(y)) => x.agrees(y).is_some(),
+        (Kind::Date(d), Kind::Year) | (Kind::Year, Kind::Date(d)) => d.year.is_some(),
+        (Kind::Date(_), _) | (_, Kind::Date(_)) => false,
         (Kind::Version(_), Kind::Version(_)) => true,
         (Kind::Version(v), _) => as_version(b, v).is_some(),
         (_, Kind::Version(v)) => as_version(a, v).is_some(),
@@ -492,7 +614,11 @@ fn currency_code(s: &str) -> String {
         "€" | "eur" | "euros" => "EUR".into(),
         "£" | "gbp" | "pounds" => "GBP".into(),
         "¥" => "JPY".into(),
-        other => other.to_uppercase(),
+        other => match other.rsplit([' ', '\'', '’']).next() {
+            // French "de dollars", "d'euros".
+            Some(last) if last != other => currency_code(last),
+            _ => other.to_uppercase(),
+        },
     }
 }
 
@@ -501,7 +627,16 @@ fn unit_norm(u: &str) -> String {
         "kilometers" | "kilometres" => "km".into(),
         "kilograms" => "kg".into(),
         "tonnes" => "tons".into(),
-        "fold" => "times".into(),
+        "fold" | "fois" => "times".into(),
+        "ans" => "years".into(),
+        "mois" => "months".into(),
+        "semaines" => "weeks".into(),
+        "jours" => "days".into(),
+        "heures" => "hours".into(),
+        "secondes" => "seconds".into(),
+        "personnes" => "people".into(),
+        "employés" | "salariés" => "employees".into(),
+        "morts" | "décès" => "deaths".into(),
         other => other.to_string(),
     }
 }
@@ -529,6 +664,34 @@ pub fn consistent(c: &Quantity, s: &Quantity) -> bool {
             Bound::AtLeast => version_cmp(&sv, &cv).is_ge(),
             Bound::AtMost => version_cmp(&sv, &cv).is_le(),
         };
+    }
+    match (&c.kind, &s.kind) {
+        (Kind::Date(x), Kind::Date(y)) => return x.agrees(y) == Some(true),
+        (Kind::Date(d), Kind::Year) => return d.year.map(f64::from) == Some(s.value),
+        (Kind::Year, Kind::Date(d)) => {
+            let Some(y) = d.year.map(f64::from) else {
+                return false;
+            };
+            return match c.bound {
+                Bound::Approx => (c.value - y).abs() <= 1.0,
+                Bound::AtLeast => y >= c.value,
+                Bound::AtMost => y <= c.value,
+                Bound::Exact => y == c.value,
+            };
+        }
+        (Kind::Ordinal, _) | (_, Kind::Ordinal) => return c.value == s.value,
+        _ => {}
+    }
+    // A range states every value between its ends.
+    let within = |x: f64, lo: f64, hi: f64| {
+        let slack = hi.abs().max(lo.abs()) * 0.005 + 1e-9;
+        x >= lo - slack && x <= hi + slack
+    };
+    match (c.low, s.low) {
+        (None, Some(lo)) => return within(c.value, lo, s.value),
+        (Some(lo), None) => return within(s.value, lo, c.value),
+        (Some(a), Some(b)) => return within(a, b, s.value) && within(c.value, b, s.value),
+        (None, None) => {}
     }
     let (cv, sv) = (c.value, s.value);
     if c.kind == Kind::Year {
@@ -578,14 +741,12 @@ pub fn check(c: &Quantity, passage: &[Quantity]) -> NumberCheck {
         return NumberCheck::Matches((*m).clone());
     }
     // The closest figure of the same kind is the one the source "says".
-    let best = same.into_iter().min_by(|a, b| {
-        let da = (a.value - c.value).abs();
-        let db = (b.value - c.value).abs();
-        da.total_cmp(&db)
-    });
+    let best = same
+        .into_iter()
+        .min_by(|a, b| distance(c, a).total_cmp(&distance(c, b)));
     match best {
-        // Another version is another thing, whatever the numeric gap.
-        Some(s) if versions(c, s).is_some() => NumberCheck::Differs {
+        // Another version, date or rank is another thing, whatever the numeric gap.
+        Some(s) if versions(c, s).is_some() || is_label(c) || is_label(s) => NumberCheck::Differs {
             source: s.clone(),
             relative: 1.0,
         },
@@ -594,6 +755,86 @@ pub fn check(c: &Quantity, passage: &[Quantity]) -> NumberCheck {
             relative: (c.value - s.value).abs() / s.value.abs().max(1e-9),
         },
         None => NumberCheck::Absent,
+    }
+}
+
+/// Whether `q` names rather than measures: a year, a date, a version, a rank.
+pub fn is_label(q: &Quantity) -> bool {
+    matches!(
+        q.kind,
+        Kind::Year | Kind::Date(_) | Kind::Version(_) | Kind::Ordinal
+    )
+}
+
+/// How far `s` is from `c` (to pick the source figure the claim's stands for).
+fn distance(c: &Quantity, s: &Quantity) -> f64 {
+    let parts = |q: &Quantity| match &q.kind {
+        Kind::Date(d) => Some(*d),
+        Kind::Year => Some(crate::dates::DateParts {
+            year: Some(q.value as i32),
+            month: None,
+            day: None,
+        }),
+        _ => None,
+    };
+    match (parts(c), parts(s)) {
+        (Some(a), Some(b))
+            if matches!(c.kind, Kind::Date(_)) || matches!(s.kind, Kind::Date(_)) =>
+        {
+            let gap = |x: Option<i64>, y: Option<i64>| match (x, y) {
+                (Some(x), Some(y)) => (x - y).abs(),
+                _ => 0,
+            };
+            (gap(a.year.map(i64::from), b.year.map(i64::from)) * 400
+                + gap(a.month.map(i64::from), b.month.map(i64::from)) * 32
+                + gap(a.day.map(i64::from), b.day.map(i64::from))) as f64
+        }
+        _ => (s.value - c.value).abs(),
+    }
+}
+
+/// Largest overstatement of a measured figure read as an exaggeration
+/// (PARTIAL) rather than another figure (NOT_SUPPORTED): the claim's figure
+/// at most 15 % above the source's figure for the same quantity.
+///
+/// Seed 002 fixes the two ends: "85 % des entreprises" against "78 % of
+/// companies" is PARTIAL (exaggeration, +9 %), "80 % des devs" against "62 %
+/// of respondents" is NOT_SUPPORTED (+29 %). Any understatement, and every
+/// year, date, version or rank that differs, is another figure.
+pub const EXAGGERATION_MAX: f64 = 0.15;
+
+/// A claim's figure against a passage's, under seed 002's rule.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Figure {
+    /// The source states the same figure (up to the claim's rounding and bound).
+    Same(Quantity),
+    /// The claim overstates the source's figure by at most [`EXAGGERATION_MAX`].
+    Overstates(Quantity),
+    /// The source states another figure for it.
+    Differs(Quantity),
+    /// The source states no figure of that kind.
+    Absent,
+}
+
+/// Compare claim figure `c` with a passage's figures ([`Figure`]).
+pub fn compare(c: &Quantity, passage: &[Quantity]) -> Figure {
+    match check(c, passage) {
+        NumberCheck::Matches(s) => Figure::Same(s),
+        NumberCheck::Absent => Figure::Absent,
+        NumberCheck::Differs { source, .. } => {
+            let (cv, sv) = (c.value, source.value);
+            let over = !is_label(c)
+                && !is_label(&source)
+                && sv != 0.0
+                && cv.signum() == sv.signum()
+                && cv.abs() > sv.abs()
+                && (cv.abs() - sv.abs()) / sv.abs() <= EXAGGERATION_MAX + 1e-9;
+            if over {
+                Figure::Overstates(source)
+            } else {
+                Figure::Differs(source)
+            }
+        }
     }
 }
 
@@ -651,6 +892,86 @@ mod tests {
         assert_eq!(q("1,200 km away"), vec![(1200.0, Kind::Unit("km".into()))]);
         assert_eq!(q("COVID-19 and H1N1 cited [3]"), vec![]);
         assert_eq!(q("12 people"), vec![(12.0, Kind::Unit("people".into()))]);
+    }
+
+    #[test]
+    fn reads_french_and_english_writing() {
+        let v = |t: &str| -> Vec<(f64, Kind)> {
+            quantities(t)
+                .into_iter()
+                .map(|q| (q.value, q.kind))
+                .collect()
+        };
+        assert_eq!(
+            v("WeWork se prépare à supprimer 4 000 emplois"),
+            vec![(4000.0, Kind::Plain)]
+        );
+        assert_eq!(
+            v("SoftBank s'est engagé à verser 9,5 milliards de dollars"),
+            vec![(9.5e9, Kind::Money("USD".into()))]
+        );
+        assert_eq!(
+            v("committed to a $9.5 billion lifeline, SoftBank's largest"),
+            vec![(9.5e9, Kind::Money("USD".into()))]
+        );
+        assert_eq!(
+            v("Le Nasdaq a gagné 20,72 points, soit 0,24 %, à 8 570,66."),
+            vec![
+                (20.72, Kind::Plain),
+                (0.24, Kind::Percent),
+                (8570.66, Kind::Plain)
+            ]
+        );
+        assert_eq!(
+            v("le rendement de 1.200 modules"),
+            vec![(1200.0, Kind::Plain)]
+        );
+        assert_eq!(
+            v("Titan's diameter of 3,200 miles is the System's second"),
+            vec![(3200.0, Kind::Unit("miles".into()))]
+        );
+        assert_eq!(v("a 6th fatality"), vec![(6.0, Kind::Ordinal)]);
+        let r = &quantities("runs models 40-50% faster")[0];
+        assert_eq!(
+            (r.low, r.value, &r.kind),
+            (Some(40.0), 50.0, &Kind::Percent)
+        );
+        assert!(matches!(
+            compare(&quantities("is 50% faster")[0], &[r.clone()]),
+            Figure::Same(_)
+        ));
+        assert!(matches!(
+            compare(&quantities("is 60% faster")[0], &[r.clone()]),
+            Figure::Overstates(_) | Figure::Differs(_)
+        ));
+        assert_eq!(
+            v("won 6-4, 7-6"),
+            vec![(6.0, Kind::Plain), (7.0, Kind::Plain)]
+        );
+        assert_eq!(v("in thirteen finishes"), vec![(13.0, Kind::Plain)]);
+        let d = quantities("Sentencing is scheduled for Feb. 14.");
+        assert!(matches!(d[0].kind, Kind::Date(_)), "{d:?}");
+        let c = &quantities("Dunes cover 27 percent of the surface of Titan.")[0];
+        let s = quantities(
+            "Plains (covering 65 percent of the surface) and dunes (covering 17 percent of the surface) made up of frozen bits",
+        );
+        assert!(
+            matches!(compare(c, &s), Figure::Differs(_)),
+            "{:?}",
+            compare(c, &s)
+        );
+        assert_eq!(quantities("Dunes cover 27 percent")[0].bound, Bound::Exact);
+        assert_eq!(quantities("it is over 27 percent")[0].bound, Bound::AtLeast);
+        let c = &quantities("85 % des entreprises")[0];
+        assert!(matches!(
+            compare(c, &quantities("78% of companies")),
+            Figure::Overstates(_)
+        ));
+        let c = &quantities("80% des devs")[0];
+        assert!(matches!(
+            compare(c, &quantities("62% of respondents")),
+            Figure::Differs(_)
+        ));
     }
 
     #[test]

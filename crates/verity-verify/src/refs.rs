@@ -135,10 +135,24 @@ pub fn parse(text: &str, resolver: &ResolverConfig) -> Bibliography {
         }
     };
     let mut current_is_footnote = false;
+    // The document's first line is its title ("# Notes" on a page of
+    // notes), never the start of its references.
+    let first_line = text
+        .split_inclusive('\n')
+        .scan(0usize, |at, l| {
+            let s = *at;
+            *at += l.len();
+            Some((s, l))
+        })
+        .find(|(_, l)| !l.trim().is_empty())
+        .map(|(s, _)| s);
     for line in text.split_inclusive('\n') {
         let ls = pos;
         pos += line.len();
         let trimmed = line.trim();
+        if Some(ls) == first_line && trimmed.starts_with('#') {
+            continue;
+        }
         if let Some(c) = footnote_def_re().captures(trimmed) {
             flush(&mut bib, current.take(), current_is_footnote);
             let label = c.get(1).map_or("", |m| m.as_str()).to_string();
@@ -212,6 +226,17 @@ pub fn parse(text: &str, resolver: &ResolverConfig) -> Bibliography {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_document_titled_notes_is_not_its_references() {
+        let doc = "# Notes\n\nAI adoption reached 78 % in 2023 [1].\n\nMost firms use it daily [2].\n\n## References\n\n1. https://example.org/a\n2. https://example.org/b\n";
+        let bib = parse(doc, &ResolverConfig::default());
+        assert_eq!(bib.numbered.len(), 2);
+        let excluded: usize = bib.excluded.iter().map(|r| r.len()).sum();
+        assert!(excluded < doc.len() / 2, "{:?}", bib.excluded);
+        let claims = crate::claims::extract(doc, &ResolverConfig::default());
+        assert_eq!(claims.claims.len(), 2, "{:?}", claims.claims);
+    }
 
     #[test]
     fn numbered_section_and_footnotes() {

@@ -10,6 +10,7 @@ use url::Url;
 use verity_core::{FetchStatus, FetchedSource, Fetcher, SourceFormat};
 use verity_fetch::{resolve_reference_with, ReferenceKind, ResolverConfig};
 
+use crate::reader::SourceText;
 use crate::types::{SourceContent, SourceStatus};
 
 fn format_name(f: SourceFormat) -> &'static str {
@@ -34,12 +35,30 @@ fn status_name(s: FetchStatus) -> &'static str {
     }
 }
 
-/// Turn a fetch outcome into the seed's `SourceContent`.
+/// The text of a parsed source as a reader sees it: HTML (rendered to
+/// Markdown by the parser) and Markdown without their markup, plain text
+/// and PDF text as they are ([`crate::reader`]).
+pub fn reader_text_of(p: &verity_core::ParsedDocument) -> SourceText {
+    let text = match p.format {
+        SourceFormat::Html | SourceFormat::Markdown => {
+            SourceText::from_markdown(&p.document.content)
+        }
+        SourceFormat::Pdf | SourceFormat::Text | SourceFormat::Json => {
+            SourceText::plain(p.document.content.clone())
+        }
+    };
+    text.titled(p.document.title.as_deref())
+}
+
+/// Turn a fetch outcome into the seed's `SourceContent`; `content` is the
+/// source's text as a reader sees it ([`reader_text_of`]). A paywalled page
+/// keeps the text it served: the verifier judges it when the passage is
+/// there and calls it unavailable when it is only a teaser.
 pub fn to_content(url: &str, f: &FetchedSource, fetch_ms: u64) -> SourceContent {
     let text = f
         .parsed
         .as_ref()
-        .map(|p| p.document.content.clone())
+        .map(|p| reader_text_of(p).into_string())
         .filter(|c| !c.trim().is_empty());
     let content_type = f
         .parsed
@@ -82,10 +101,10 @@ pub fn to_content(url: &str, f: &FetchedSource, fetch_ms: u64) -> SourceContent 
             title,
             fetch_ms,
         },
-        (FetchStatus::Paywalled, _) => SourceContent {
+        (FetchStatus::Paywalled, text) => SourceContent {
             url: url.to_string(),
             final_url,
-            content: None,
+            content: text,
             fetch_status: SourceStatus::Paywalled,
             content_type,
             detail: detail("paywalled"),

@@ -74,7 +74,9 @@ pub struct SourceContent {
     /// URL after redirects, when different.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_url: Option<String>,
-    /// Parsed text (Markdown); `None` when the fetch failed.
+    /// The source's text as a reader sees it (markup removed; quotes are
+    /// taken from it); `None` when the fetch failed. A paywalled page keeps
+    /// the text it served.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
     /// Outcome.

@@ -9,17 +9,16 @@ use futures::stream::{self, StreamExt};
 use url::Url;
 use verity_core::{
     ChatMessage, Embedder, Error, FetchError, FetchStatus, Fetcher, GenerateRequest,
-    GenerationParams, Generator, Judge, Judgement, ParsedDocument, Passage, Result, Verdict,
+    GenerationParams, Generator, Judge, ParsedDocument, Passage, Result, Verdict,
 };
 use verity_extract::{parse_bytes, sniff, Sniffed};
 use verity_fetch::ResolverConfig;
 
-use crate::checks::{self, CheckOutcome};
+use crate::assess::{Assessment, Assessor, AssessorBuilder};
 use crate::claims::{self, Extraction};
-use crate::evidence::{ClaimVectors, EvidenceCache, SentenceFeatures, SourceIndex};
+use crate::evidence::{SentenceFeatures, SourceIndex};
 use crate::forest::Forest;
-use crate::judge_local::LocalJudge;
-use crate::rank;
+use crate::reader::SourceText;
 use crate::report::{Report, Statistics, Summary, UnavailableSource};
 use crate::sources::fetch_all;
 use crate::text::find_verbatim;
@@ -50,35 +49,32 @@ type ProgressFn = Arc<dyn Fn(Progress) + Send + Sync>;
 /// Builds a [`Verifier`].
 pub struct VerifierBuilder {
     fetcher: Arc<dyn Fetcher>,
-    embedder: Option<Arc<dyn Embedder>>,
-    judge: Arc<dyn Judge>,
+    assessor: AssessorBuilder,
     splitter: Option<Arc<dyn Generator>>,
     resolver: ResolverConfig,
     concurrency: usize,
-    top_k: usize,
     max_claims: usize,
     progress: Option<ProgressFn>,
     cancel: Option<Arc<AtomicBool>>,
-    ranking: Option<Arc<Forest>>,
 }
 
 impl VerifierBuilder {
     /// The forest that ranks a source's sentences when the embedder gives
     /// word pieces (default: the one fitted on SciFact, [`rank::forest`]).
     pub fn ranking(mut self, forest: Arc<Forest>) -> Self {
-        self.ranking = Some(forest);
+        self.assessor = self.assessor.ranking(forest);
         self
     }
 
     /// Sentence vectors for passage search (BM25 only without one).
     pub fn embedder(mut self, embedder: Option<Arc<dyn Embedder>>) -> Self {
-        self.embedder = embedder;
+        self.assessor = self.assessor.embedder(embedder);
         self
     }
 
-    /// The judge (default: [`LocalJudge`]).
+    /// The judge (default: [`LocalJudge`](crate::LocalJudge)).
     pub fn judge(mut self, judge: Arc<dyn Judge>) -> Self {
-        self.judge = judge;
+        self.assessor = self.assessor.judge(judge);
         self
     }
 
@@ -103,7 +99,7 @@ impl VerifierBuilder {
 
     /// Passages handed to the judge per claim (default 5).
     pub fn top_k(mut self, k: usize) -> Self {
-        self.top_k = k.max(1);
+        self.assessor = self.assessor.top_k(k);
         self
     }
 
@@ -129,17 +125,13 @@ impl VerifierBuilder {
     pub fn build(self) -> Verifier {
         Verifier {
             fetcher: self.fetcher,
-            embedder: self.embedder,
-            judge: self.judge,
+            assessor: self.assessor.build(),
             splitter: self.splitter,
             resolver: self.resolver,
             concurrency: self.concurrency,
-            top_k: self.top_k,
             max_claims: self.max_claims,
             progress: self.progress,
             cancel: self.cancel,
-            cache: Arc::new(EvidenceCache::new(256)),
-            ranking: self.ranking,
         }
     }
 }
@@ -161,25 +153,20 @@ impl VerifierBuilder {
 #[derive(Clone)]
 pub struct Verifier {
     fetcher: Arc<dyn Fetcher>,
-    embedder: Option<Arc<dyn Embedder>>,
-    judge: Arc<dyn Judge>,
+    /// The one judging path (passages, judge, checks).
+    assessor: Assessor,
     splitter: Option<Arc<dyn Generator>>,
     resolver: ResolverConfig,
     concurrency: usize,
-    top_k: usize,
     max_claims: usize,
     progress: Option<ProgressFn>,
     cancel: Option<Arc<AtomicBool>>,
-    cache: Arc<EvidenceCache>,
-    /// The ranking forest, when not the shipped one.
-    ranking: Option<Arc<Forest>>,
 }
 
 impl std::fmt::Debug for Verifier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Verifier")
-            .field("judge", &self.judge.name())
-            .field("dense", &self.embedder.is_some())
+            .field("assessor", &self.assessor)
             .field("concurrency", &self.concurrency)
             .finish()
     }
@@ -190,16 +177,13 @@ impl Verifier {
     pub fn builder(fetcher: Arc<dyn Fetcher>) -> VerifierBuilder {
         VerifierBuilder {
             fetcher,
-            embedder: None,
-            judge: Arc::new(LocalJudge::new()),
+            assessor: Assessor::builder(),
             splitter: None,
             resolver: ResolverConfig::default(),
             concurrency: 4,
-            top_k: 5,
             max_claims: 5_000,
             progress: None,
             cancel: None,
-            ranking: None,
         }
     }
 
@@ -207,14 +191,19 @@ impl Verifier {
     /// it shares the source cache.
     pub fn with_ranking(&self, forest: Arc<Forest>) -> Self {
         Self {
-            ranking: Some(forest),
+            assessor: self.assessor.with_ranking(forest),
             ..self.clone()
         }
     }
 
     /// The judge in use.
     pub fn judge(&self) -> &Arc<dyn Judge> {
-        &self.judge
+        self.assessor.judge()
+    }
+
+    /// The judging path every claim goes through.
+    pub fn assessor(&self) -> &Assessor {
+        &self.assessor
     }
 
     fn cancelled(&self) -> bool {
@@ -324,31 +313,20 @@ impl Verifier {
         Ok(r)
     }
 
-    /// Judge one claim against a source text: passages, judge, deterministic
-    /// checks. The building block for `verify_fact` and answer checking.
-    pub async fn judge_against(
+    /// Judge one claim against a source's text: passages, judge,
+    /// deterministic checks ([`Assessor::assess`]).
+    pub async fn assess(
         &self,
         claim: &str,
-        content: &str,
+        source: &SourceText,
         source_url: Option<&str>,
-    ) -> Result<(Judgement, Vec<Passage>, CheckOutcome)> {
-        let mut passages = self.passages(claim, content).await?;
-        for p in &mut passages {
-            p.source_url = source_url.map(str::to_string);
-        }
-        let mut j = self.judge.judge(claim, &passages).await?;
-        let outcome = checks::run(claim, &mut j, content, &passages);
-        Ok((j, passages, outcome))
+    ) -> Assessment {
+        self.assessor.assess(claim, source, source_url).await
     }
 
     /// The best sentences of `content` for `claim` (index cached by content hash).
     pub async fn passages(&self, claim: &str, content: &str) -> Result<Vec<Passage>> {
-        let (idx, query) = self.indexed(claim, content).await?;
-        let forest = match &self.ranking {
-            Some(f) => Some(f.as_ref()),
-            None => rank::forest(),
-        };
-        Ok(idx.passages_ranked(claim, &query, self.top_k, forest))
+        self.assessor.passages(claim, content).await
     }
 
     /// Ranking features of every sentence of `content` for `claim`, in
@@ -359,47 +337,7 @@ impl Verifier {
         claim: &str,
         content: &str,
     ) -> Result<(Arc<SourceIndex>, Vec<SentenceFeatures>)> {
-        let (idx, query) = self.indexed(claim, content).await?;
-        let fs = idx.features(claim, &query);
-        Ok((idx, fs))
-    }
-
-    /// `content`'s sentence index (cached by content hash) and the claim's
-    /// vectors for it.
-    async fn indexed(
-        &self,
-        claim: &str,
-        content: &str,
-    ) -> Result<(Arc<SourceIndex>, ClaimVectors)> {
-        let idx = self
-            .cache
-            .get_or_build(content, self.embedder.as_deref())
-            .await?;
-        let query = self.claim_vectors(claim, &idx).await?;
-        Ok((idx, query))
-    }
-
-    /// The claim's vector (and word-piece vectors when the index has them).
-    async fn claim_vectors(&self, claim: &str, idx: &SourceIndex) -> Result<ClaimVectors> {
-        let Some(e) = self.embedder.as_deref().filter(|_| idx.is_dense()) else {
-            return Ok(ClaimVectors::default());
-        };
-        if idx.has_tokens() {
-            if let Some(t) = e
-                .embed_tokens(&[claim.to_string()])
-                .await?
-                .and_then(|mut v| v.pop())
-            {
-                return Ok(ClaimVectors {
-                    vector: Some(t.text.clone()),
-                    tokens: Some(t),
-                });
-            }
-        }
-        Ok(ClaimVectors {
-            vector: Some(e.embed_query(claim).await?),
-            tokens: None,
-        })
+        self.assessor.features(claim, content).await
     }
 
     async fn split_atomic(&self, text: &str, extraction: &mut Extraction) -> usize {
@@ -476,17 +414,15 @@ impl Verifier {
         let fetch_ms = tf.elapsed().as_secs_f64() * 1e3;
 
         // Each source indexed (and embedded) once.
-        let mut dense = self.embedder.is_some();
+        let mut dense = self.assessor.is_dense();
         for s in sources.values() {
             if let Some(content) = &s.content {
-                if self
-                    .cache
-                    .get_or_build(content, self.embedder.as_deref())
+                if !self
+                    .assessor
+                    .prepare(&SourceText::plain(content.clone()))
                     .await
-                    .is_err()
                 {
                     dense = false;
-                    let _ = self.cache.get_or_build(content, None).await;
                 }
             }
         }
@@ -494,7 +430,7 @@ impl Verifier {
         // Claims, judged in order with bounded concurrency.
         let total = claims.len();
         let done = std::sync::atomic::AtomicUsize::new(0);
-        let mut results: Vec<(CheckResult, CheckOutcome, bool, u64)> = Vec::with_capacity(total);
+        let mut results: Vec<(CheckResult, ClaimFlags, bool, u64)> = Vec::with_capacity(total);
         let mut cancelled = false;
         {
             // Indices and `move` closures over plain references: the future
@@ -573,7 +509,7 @@ impl Verifier {
             ms_per_citation: if n > 0 { judged_ms / n as f64 } else { 0.0 },
             total_ms_per_citation: if n > 0 { elapsed_ms / n as f64 } else { 0.0 },
             judge_tokens: results.iter().map(|r| r.3).sum(),
-            judge: self.judge.name().to_string(),
+            judge: self.assessor.judge().name().to_string(),
             dense,
         };
         let results: Vec<CheckResult> = results.into_iter().map(|r| r.0).collect();
@@ -586,12 +522,12 @@ impl Verifier {
         })
     }
 
-    /// One claim: (result, check outcome, judge failed, tokens).
+    /// One claim: (result, what the checks changed, the judge fell back, tokens).
     async fn check_one(
         &self,
         c: &ClaimCitation,
         sources: &HashMap<String, SourceContent>,
-    ) -> (CheckResult, CheckOutcome, bool, u64) {
+    ) -> (CheckResult, ClaimFlags, bool, u64) {
         let t = Instant::now();
         let base = |verdict: Verdict, explanation: String, judge: &str| CheckResult {
             claim: c.claim_text.clone(),
@@ -612,7 +548,7 @@ impl Verifier {
         let unavailable = |why: String| {
             (
                 base(Verdict::SourceUnavailable, why, "fetch"),
-                CheckOutcome::default(),
+                ClaimFlags::default(),
                 false,
                 0,
             )
@@ -625,53 +561,80 @@ impl Verifier {
                     .unwrap_or("the citation could not be resolved")
             ));
         };
-        let content = match sources.get(target) {
-            Some(s) if s.fetch_status == SourceStatus::Success => {
-                s.content.clone().unwrap_or_default()
-            }
-            Some(s) => {
-                let what = match s.fetch_status {
-                    SourceStatus::Paywalled => "the source is paywalled",
-                    _ => "the source could not be fetched",
-                };
-                return unavailable(format!(
-                    "Source unavailable: {what} ({}).",
-                    s.detail.as_deref().unwrap_or("no detail")
-                ));
-            }
+        let (content, paywall) = match sources.get(target) {
+            Some(s) => match (s.fetch_status, &s.content) {
+                (SourceStatus::Success, Some(text)) => (
+                    SourceText::plain(text.clone()).titled(s.title.as_deref()),
+                    None,
+                ),
+                (SourceStatus::Paywalled, Some(text)) => (
+                    SourceText::plain(text.clone()).titled(s.title.as_deref()),
+                    Some(s.detail.clone().unwrap_or_else(|| "paywalled".into())),
+                ),
+                (SourceStatus::Paywalled, None) => {
+                    return unavailable(format!(
+                        "Source unavailable: paywalled ({}).",
+                        s.detail.as_deref().unwrap_or("no text served")
+                    ))
+                }
+                _ => {
+                    return unavailable(format!(
+                        "Source unavailable: {}.",
+                        s.detail
+                            .as_deref()
+                            .unwrap_or("the source could not be fetched")
+                    ))
+                }
+            },
             None => {
                 return unavailable(
                     "Source unavailable: the run was cancelled before it was fetched.".into(),
                 )
             }
         };
-        let (mut r, outcome, failed, tokens) = match self
-            .judge_against(&c.claim_text, &content, Some(target))
-            .await
-        {
-            Ok((j, passages, outcome)) => {
-                let mut r = base(j.verdict, j.explanation.clone(), &j.judge);
-                r.confidence = j.confidence;
-                r.source_quote = j.source_quote.clone();
-                r.quote_context = outcome.context.clone();
-                r.checks = outcome.notes.clone();
-                r.passages = passages.into_iter().take(3).collect();
-                let tokens = u64::from(j.tokens.unwrap_or(0));
-                (r, outcome, false, tokens)
+        let a = self
+            .assessor
+            .assess(&c.claim_text, &content, Some(target))
+            .await;
+        let mut notes = a.notes.clone();
+        if let Some(why) = paywall {
+            // The page holds the passage: a verdict the text decides. A
+            // PARTIAL on a short text may be a teaser's half sentence.
+            let full = content.as_str().split_whitespace().count() >= verity_fetch::TRUNCATED_WORDS;
+            let holds = match a.verdict {
+                Verdict::Supported | Verdict::NotSupported => true,
+                Verdict::Partial => full,
+                _ => false,
+            };
+            if !holds {
+                return unavailable(format!(
+                    "Source unavailable: paywalled ({why}); the text served holds no passage about the claim."
+                ));
             }
-            Err(e) => {
-                let mut r = base(
-                    Verdict::Inconclusive,
-                    format!("The judge failed: {e}."),
-                    self.judge.name(),
-                );
-                r.confidence = 0.0;
-                (r, CheckOutcome::default(), true, 0)
-            }
-        };
+            notes.push(format!(
+                "the page carries a paywall marker ({why}); the text served holds the passage, so it was judged"
+            ));
+        }
+        let mut r = base(a.verdict, a.explanation.clone(), &a.judge);
+        r.confidence = a.confidence;
+        r.source_quote = a.source_quote.clone();
+        r.quote_context = a.quote_context.clone();
+        r.checks = notes;
+        r.passages = a.passages.iter().take(3).cloned().collect();
         r.elapsed_ms = t.elapsed().as_secs_f64() * 1e3;
-        (r, outcome, failed, tokens)
+        let flags = ClaimFlags {
+            quote_replaced: a.quote_replaced,
+            downgraded: a.downgraded,
+        };
+        (r, flags, a.fell_back, a.tokens)
     }
+}
+
+/// What the checks changed on one claim.
+#[derive(Debug, Clone, Copy, Default)]
+struct ClaimFlags {
+    quote_replaced: bool,
+    downgraded: bool,
 }
 
 /// A fetcher that stops fetching once the cancel flag is set.

@@ -86,7 +86,7 @@ fn check_report(r: &Report, sentences: &[String]) {
         d.explanation
     );
     assert!(
-        d.explanation.contains("the source says"),
+        d.explanation.to_lowercase().contains("the source says"),
         "{}",
         d.explanation
     );
@@ -156,6 +156,7 @@ async fn markdown_document_against_real_pages() {
     let (doc, sentences) = document(&server.base, &pages);
     let r = verifier.check_text(&doc).await.unwrap();
     check_report(&r, &sentences);
+    assert!(common::assert_quotes_from_pages(&r, &server.base, &pages) >= 4);
     // Each distinct source fetched once.
     for path in ["/a/0", "/a/1", "/dead", "/paywall"] {
         assert_eq!(
@@ -221,6 +222,7 @@ async fn html_document_against_real_pages() {
         r.results[0].explanation
     );
     assert_eq!(r.results[2].verdict, Verdict::SourceUnavailable);
+    assert!(common::assert_quotes_from_pages(&r, base, &pages) >= 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -302,6 +304,7 @@ async fn cancel_flag_reports_what_is_done() {
     let (doc, _) = document(&server.base, &pages);
     let r = verifier.check_text(&doc).await.unwrap();
     assert!(r.cancelled);
+    common::assert_quotes_from_pages(&r, &server.base, &pages);
     assert!(
         r.results.len() >= 2 && r.results.len() < 8,
         "{}",

@@ -34,7 +34,13 @@ async fn report() -> Report {
          ## References\n1. AI survey. http://{addr}/survey\n2. http://{addr}/gone\n"
     );
     let v = Verifier::builder(common::test_fetcher()).build();
-    v.check_text(&doc).await.unwrap()
+    let r = v.check_text(&doc).await.unwrap();
+    let audit = verity_verify::audit::audit_report(&r, |u| {
+        u.ends_with("/survey").then(|| SOURCE.to_string())
+    });
+    assert!(audit.foreign.is_empty(), "{:#?}", audit.foreign);
+    assert!(audit.checked >= 2);
+    r
 }
 
 fn chromium() -> Option<String> {

@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::common;
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
@@ -142,12 +143,15 @@ async fn ollama_judge_and_checks_after_it() {
     let v = Verifier::builder(fetcher)
         .judge(Arc::new(LlmJudge::new(g)))
         .build();
-    let (j, ps, outcome) = v
-        .judge_against("85 % of companies use AI", SOURCE, None)
-        .await
-        .unwrap();
-    assert!(!ps.is_empty());
-    assert!(outcome.quote_replaced, "{outcome:?}");
+    let j = v
+        .assess(
+            "85 % of companies use AI",
+            &verity_verify::SourceText::plain(SOURCE),
+            None,
+        )
+        .await;
+    assert!(!j.passages.is_empty());
+    assert!(j.quote_replaced, "{j:?}");
     assert_eq!(
         j.source_quote.as_deref(),
         Some("In 2023, 78 % of companies had adopted AI in at least one function.")
@@ -158,5 +162,6 @@ async fn ollama_judge_and_checks_after_it() {
         "{}",
         j.explanation
     );
-    assert_eq!(j.tokens, Some(105));
+    assert_eq!(j.tokens, 105);
+    common::assert_quotes_are_source_text(&j, SOURCE);
 }

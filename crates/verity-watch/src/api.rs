@@ -744,7 +744,8 @@ pub struct VerifyFactRequest {
 pub struct FactSource {
     /// Page URL (after redirects).
     pub url: String,
-    /// Sentence of the page that decided its verdict, verbatim from the extracted page.
+    /// Sentence of the page that decided its verdict: the page's own
+    /// characters (empty when the page does not discuss the claim).
     pub excerpt: String,
     /// Page title.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -753,6 +754,13 @@ pub struct FactSource {
     pub verdict: verity_core::Verdict,
     /// The judge's confidence for this page (0…1).
     pub confidence: f32,
+    /// Which judge decided this page (`local`, `llm:<model>`; `local` when
+    /// the configured LLM judge failed on it, said in `notes`).
+    #[serde(default)]
+    pub judge: String,
+    /// What changed the verdict after the judge, and fallbacks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// A page `verify_fact` could not read.

@@ -125,6 +125,7 @@ pub struct WatchBuilder {
     near_dup_distance: Option<u32>,
     max_crawl_bytes: Option<usize>,
     judge: Option<Arc<dyn Judge>>,
+    assessor: Option<verity_verify::Assessor>,
     max_fact_sources: Option<usize>,
 }
 
@@ -194,6 +195,14 @@ impl WatchBuilder {
         self.judge = Some(j);
         self
     }
+
+    /// The judging path of `verify_fact` (passages, judge, checks): the same
+    /// as `verity check` ([`verity_verify::Assessor`]); default: one over the
+    /// [`judge`](Self::judge), words only.
+    pub fn assessor(mut self, a: verity_verify::Assessor) -> Self {
+        self.assessor = Some(a);
+        self
+    }
     /// Pages `verify_fact` reads when it searches the web (1…10, default 3).
     pub fn max_fact_sources(mut self, n: usize) -> Self {
         self.max_fact_sources = Some(n);
@@ -239,10 +248,15 @@ impl WatchBuilder {
             }
             .into());
         }
+        let assessor = match (self.assessor, self.judge) {
+            (Some(a), Some(j)) => a.with_judge(j),
+            (Some(a), None) => a,
+            (None, j) => verity_verify::Assessor::builder()
+                .judge(j.unwrap_or_else(|| Arc::new(verity_verify::LocalJudge::new())))
+                .build(),
+        };
         Ok(Watch {
-            judge: self
-                .judge
-                .unwrap_or_else(|| Arc::new(verity_verify::LocalJudge::new())),
+            assessor,
             max_fact_sources,
             rules: self.rules.ok_or_else(|| missing("rule store"))?,
             store: self.store.ok_or_else(|| missing("watch store"))?,
@@ -271,7 +285,8 @@ pub struct Watch {
     guide: ScoringGuide,
     near_dup_distance: u32,
     max_crawl_bytes: usize,
-    judge: Arc<dyn Judge>,
+    /// `verify_fact`'s judging path (the one of `verity check`).
+    assessor: verity_verify::Assessor,
     max_fact_sources: usize,
     /// Compiled rules, rebuilt when the stored rules change.
     scorer: Mutex<Option<Arc<Scorer>>>,
@@ -283,7 +298,7 @@ impl std::fmt::Debug for Watch {
             .field("guide", &self.guide)
             .field("web_search", &self.search.is_some())
             .field("fetcher", &self.fetcher.is_some())
-            .field("judge", &self.judge.name())
+            .field("judge", &self.assessor.judge().name())
             .field("article_sink", &self.sink.is_some())
             .field("context_index", &self.context_index.is_some())
             .finish_non_exhaustive()

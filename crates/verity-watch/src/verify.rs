@@ -1,23 +1,23 @@
 //! `verify_fact`: web search (or the given pages) → fetch and extract each
-//! page → its best sentences for the claim → the configured
-//! [`Judge`](verity_core::Judge) → one answer with verbatim excerpts.
+//! page → the one judging path of `verity check` ([`verity_verify::Assessor`]:
+//! the page's sentences that match the claim, the configured judge, the
+//! deterministic checks) → one answer with excerpts that are the pages' own
+//! characters.
 
 use futures::future::join_all;
-use verity_core::{Error, Judgement, Passage, Verdict};
-use verity_verify::evidence::SourceIndex;
+use verity_core::{Error, Verdict};
+use verity_verify::{Assessment, SourceText};
 
 use crate::api::*;
 use crate::web::MAX_WEB_RESULTS;
 use crate::{required, Watch};
 
-/// Sentences of each page handed to the judge.
-const PASSAGES_PER_SOURCE: usize = 5;
 /// Longest `claim` accepted (bytes).
 pub const MAX_CLAIM_BYTES: usize = 2_000;
 
 /// What one page gave.
 enum Outcome {
-    Judged(FactSource, Judgement),
+    Judged(FactSource, Assessment),
     Unread(UnreadSource),
 }
 
@@ -74,12 +74,19 @@ impl Watch {
                 Outcome::Unread(u) => unavailable.push(u),
             }
         }
+        let judged: Vec<(FactSource, String)> = judged
+            .into_iter()
+            .map(|(s, a)| {
+                let why = a.explanation;
+                (s, why)
+            })
+            .collect();
         Ok(conclude(
             claim,
             judged,
             unavailable,
             searched,
-            self.judge.name(),
+            self.assessor.judge().name(),
         ))
     }
 
@@ -101,39 +108,24 @@ impl Watch {
                 }))
             }
         };
-        let index = SourceIndex::lexical(&page.content);
-        let mut passages: Vec<Passage> = index.passages(claim, None, PASSAGES_PER_SOURCE);
-        for p in &mut passages {
-            p.source_url = Some(page.url.clone());
-        }
-        let judgement = self.judge.judge(claim, &passages).await?;
-        let excerpt = excerpt_of(&page.content, &judgement, &passages);
+        let source = SourceText::from_markdown(&page.content).titled(Some(&page.title));
+        let a = self.assessor.assess(claim, &source, Some(&page.url)).await;
+        // The excerpt is the quote: the page's characters, empty when the
+        // page does not discuss the claim.
+        let excerpt = a.source_quote.clone().unwrap_or_default();
         Ok(Outcome::Judged(
             FactSource {
                 url: page.url,
                 excerpt,
                 title: page.title,
-                verdict: judgement.verdict,
-                confidence: judgement.confidence,
+                verdict: a.verdict,
+                confidence: a.confidence,
+                judge: a.judge.clone(),
+                notes: a.notes.clone(),
             },
-            judgement,
+            a,
         ))
     }
-}
-
-/// The judge's quote when it is verbatim in the page, else the passage it
-/// points at (or the best one); empty when the page had no passage.
-fn excerpt_of(content: &str, j: &Judgement, passages: &[Passage]) -> String {
-    if let Some(q) = j.source_quote.as_deref().map(str::trim) {
-        if !q.is_empty() && content.contains(q) {
-            return q.to_string();
-        }
-    }
-    j.passage
-        .and_then(|i| passages.get(i))
-        .or_else(|| passages.first())
-        .map(|p| p.text.trim().to_string())
-        .unwrap_or_default()
 }
 
 fn rank(v: Verdict) -> u8 {
@@ -149,7 +141,7 @@ fn rank(v: Verdict) -> u8 {
 /// Combine per-page judgements into one answer.
 fn conclude(
     claim: String,
-    mut judged: Vec<(FactSource, Judgement)>,
+    mut judged: Vec<(FactSource, String)>,
     unavailable: Vec<UnreadSource>,
     searched: Option<String>,
     judge: &str,
@@ -164,7 +156,7 @@ fn conclude(
         judged
             .iter()
             .find(|(s, _)| s.verdict == v)
-            .map(|(s, j)| (s.confidence, j.explanation.clone(), s.url.clone()))
+            .map(|(s, why)| (s.confidence, why.clone(), s.url.clone()))
     };
     let (sup, con, part) = (
         count(Verdict::Supported),
@@ -222,11 +214,12 @@ fn conclude(
         )
     };
     let not_enough_evidence = matches!(verdict, Verdict::Inconclusive | Verdict::SourceUnavailable);
-    let sources = judged
-        .into_iter()
-        .map(|(s, _)| s)
-        .filter(|s| !s.excerpt.is_empty())
-        .collect();
+    // Who decided: the judge of the page the answer rests on (the local
+    // judge when the configured one failed on it).
+    let judge = judged
+        .first()
+        .map_or_else(|| judge.to_string(), |(s, _)| s.judge.clone());
+    let sources = judged.into_iter().map(|(s, _)| s).collect();
     VerifyFactResponse {
         claim,
         verified: verdict == Verdict::Supported,
@@ -237,7 +230,7 @@ fn conclude(
         not_enough_evidence,
         searched,
         unavailable,
-        judge: judge.to_string(),
+        judge,
     }
 }
 
@@ -245,7 +238,7 @@ fn conclude(
 mod tests {
     use super::*;
 
-    fn src(url: &str, v: Verdict, c: f32) -> (FactSource, Judgement) {
+    fn src(url: &str, v: Verdict, c: f32) -> (FactSource, String) {
         (
             FactSource {
                 url: url.into(),
@@ -253,8 +246,10 @@ mod tests {
                 title: String::new(),
                 verdict: v,
                 confidence: c,
+                judge: "t".into(),
+                notes: Vec::new(),
             },
-            Judgement::new(v, c, format!("because {url}"), "t"),
+            format!("because {url}"),
         )
     }
 
@@ -298,16 +293,5 @@ mod tests {
         assert_eq!(r.verdict, Verdict::SourceUnavailable);
         let r = conclude("c".into(), vec![], vec![], Some("q".into()), "t");
         assert_eq!(r.verdict, Verdict::Inconclusive);
-    }
-
-    #[test]
-    fn excerpts_are_verbatim() {
-        let content = "Alpha is 3. Beta is 4.";
-        let passages = vec![Passage::new("Beta is 4.")];
-        let j =
-            Judgement::new(Verdict::Supported, 0.9, "x", "t").with_quote("beta is FOUR", Some(0));
-        assert_eq!(excerpt_of(content, &j, &passages), "Beta is 4.");
-        let j = Judgement::new(Verdict::Supported, 0.9, "x", "t").with_quote("Alpha is 3.", None);
-        assert_eq!(excerpt_of(content, &j, &passages), "Alpha is 3.");
     }
 }

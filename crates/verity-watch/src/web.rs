@@ -102,55 +102,20 @@ impl Watch {
                 }
                 .into())
             }
-            FetchStatus::Blocked => {
-                return Err(match fetched.http_status {
-                    Some(status) => FetchError::Http {
-                        url: u,
-                        status,
-                        retry_after: None,
-                    },
-                    None => verity_fetch::blocked_error(
-                        &u,
-                        fetched.final_url.host_str().unwrap_or(""),
-                        &detail,
-                    ),
-                }
-                .into())
-            }
-            FetchStatus::NotFound => {
-                return Err(FetchError::Http {
-                    url: u,
-                    status: fetched.http_status.unwrap_or(404),
-                    retry_after: None,
-                }
-                .into())
-            }
-            FetchStatus::Timeout => return Err(FetchError::Timeout(u).into()),
-            FetchStatus::RateLimited => {
-                return Err(FetchError::Http {
-                    url: u,
-                    status: 429,
-                    retry_after: None,
-                }
-                .into())
-            }
-            FetchStatus::Failed => {
-                return Err(match fetched.http_status {
-                    Some(status) if status >= 400 => FetchError::Http {
-                        url: u,
-                        status,
-                        retry_after: None,
-                    },
-                    _ => FetchError::Network {
+            // One reading of fetch outcomes for every caller: refused
+            // connections, DNS, TLS, timeouts, HTTP statuses, the guard and
+            // robots.txt each named as what happened.
+            _ => {
+                return Err(verity_fetch::fetch_error(&fetched)
+                    .unwrap_or_else(|| FetchError::Network {
                         url: u,
                         message: if detail.is_empty() {
-                            "the page could not be fetched or parsed".into()
+                            "the page could not be fetched".into()
                         } else {
                             detail
                         },
-                    },
-                }
-                .into())
+                    })
+                    .into())
             }
         };
         let Some(parsed) = fetched.parsed else {

@@ -312,11 +312,15 @@ impl Verity {
                     .with_embedder(self.embedder.clone())
                     .with_cache(self.answer_cache())
                     .with_config(self.config.retriever.clone());
-                Ok(RagPipeline::builder(retriever, generator)
+                let rag = RagPipeline::builder(retriever, generator)
                     .fallback(fallback)
                     .cache(self.answer_cache())
-                    .config(self.config.rag.clone())
-                    .build())
+                    .config(self.config.rag.clone());
+                // Answers check themselves against what they cite.
+                #[cfg(feature = "verify")]
+                let rag =
+                    rag.answer_check(Some(Arc::new(crate::answer_check::AssessorCheck::local())));
+                Ok(rag.build())
             })
             .await
     }

@@ -29,6 +29,8 @@
 //! `sources` feature [`extract`] and [`fetch`]; [`net`] is the one HTTP
 //! layer (client settings, retry policy) every network call goes through.
 
+#[cfg(feature = "verify")]
+mod answer_check;
 pub mod api;
 mod backend;
 pub mod config;
@@ -59,9 +61,9 @@ pub use verify::CheckProgress;
 
 pub use verity_core as core;
 pub use verity_core::{
-    Answer, Chunk, Citation, Document, DocumentMeta, Embedder, EmbedderId, Error, Filters, Fusion,
-    Generator, MetadataFilter, Result, ScoredChunk, SearchMode, SearchQuery, SearchResults,
-    TimeRange, VectorStore,
+    Answer, AnswerVerification, Chunk, Citation, Document, DocumentMeta, Embedder, EmbedderId,
+    Error, Filters, Fusion, Generator, MetadataFilter, Result, ScoredChunk, SearchMode,
+    SearchQuery, SearchResults, SentenceVerdict, TimeRange, VectorStore, VerifyMode,
 };
 pub use verity_embed as embed;
 #[cfg(feature = "sources")]
@@ -77,3 +79,8 @@ pub use verity_rag::RagEvent;
 #[cfg(feature = "redis")]
 pub use verity_redis as redis;
 pub use verity_store as store;
+/// Citation verification's building blocks: the one judging path
+/// ([`verification::Assessor`]), the judges, the quote audit
+/// ([`verification::audit`]).
+#[cfg(feature = "verify")]
+pub use verity_verify as verification;

@@ -35,6 +35,9 @@ pub struct ResearchOptions {
     pub remove_unsupported: bool,
     /// Re-run the writer and the checks from this run directory's trace (no network).
     pub replay: bool,
+    /// Judge of the report check: `auto` (the LLM judge when a model
+    /// generator is configured, else the local judge), `local` or `llm`.
+    pub judge: crate::api::verify::JudgeChoice,
 }
 
 /// Progress callback of [`Verity::research`].
@@ -113,9 +116,12 @@ impl Verity {
         } else {
             None
         };
-        let judge: Arc<dyn Judge> = match &generator {
-            Some(g) => Arc::new(LlmJudge::new(g.clone())),
-            None => Arc::new(LocalJudge::new()),
+        use crate::api::verify::JudgeChoice;
+        let judge: Arc<dyn Judge> = match (opts.judge, &generator) {
+            (JudgeChoice::Local, _) | (JudgeChoice::Auto, None) => Arc::new(LocalJudge::new()),
+            (JudgeChoice::Auto | JudgeChoice::Llm, Some(g)) => Arc::new(LlmJudge::new(g.clone())),
+            // A replay uses no model: `llm` judges with the configured model anyway.
+            (JudgeChoice::Llm, None) => self.judge(JudgeChoice::Llm).await?,
         };
         let fetcher: Arc<dyn Fetcher> = self.fetchers.http(opts.allow_private)?;
         let web: Option<Arc<dyn WebSearch>> = self.web_search_from_env()?;

@@ -117,6 +117,7 @@ impl Verity {
             scifact: None,
             distortion: None,
             speed: None,
+            claims: None,
         };
         for set in sets {
             match set {
@@ -136,12 +137,16 @@ impl Verity {
                     let n = req.citations.unwrap_or(200);
                     out.speed = Some(eval::speed(&v, &dir, n).await?);
                 }
+                eval::EvalSet::Claims => {
+                    let v = verifier(true)?;
+                    out.claims = Some(eval::claims::run(&v, &req.dir, None).await?);
+                }
             }
         }
         Ok(out)
     }
 
-    async fn judge(&self, choice: JudgeChoice) -> Result<Arc<dyn Judge>> {
+    pub(crate) async fn judge(&self, choice: JudgeChoice) -> Result<Arc<dyn Judge>> {
         let model = !matches!(self.config().generator, GeneratorSpec::Extractive);
         match (choice, model) {
             (JudgeChoice::Local, _) | (JudgeChoice::Auto, false) => Ok(Arc::new(LocalJudge::new())),

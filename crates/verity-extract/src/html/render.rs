@@ -32,6 +32,20 @@ impl Renderer<'_> {
         if text == 0 || text > 600 || link * 10 < text * 6 {
             return false;
         }
+        // An inline element inside running text is part of its sentence
+        // ("… has reported that <span><a>the NFL will fine Rudolph</a></span>
+        // for his role …"), not a teaser paragraph: dropping it put words in
+        // the page's mouth that a reader does not read together.
+        if matches!(self.dom.tag(id), "span" | "font") {
+            let parent_text = self
+                .dom
+                .parent(id)
+                .and_then(|p| self.st.text.get(p).copied())
+                .unwrap_or(0);
+            if parent_text > text {
+                return false;
+            }
+        }
         // A whole paragraph that is one link (teaser lists).
         if link * 100 >= text * 80 && text >= 20 {
             return true;

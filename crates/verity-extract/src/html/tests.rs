@@ -211,3 +211,21 @@ fn whitespace_inside_inline_elements_separates_words() {
     assert!(c.contains("the Florida Man will have"), "{c}");
     assert!(c.contains("and *the* state spent"), "{c}");
 }
+
+#[test]
+fn a_link_in_a_span_inside_a_sentence_stays_in_the_sentence() {
+    let html = "<html><body><article><h1>Fight</h1>\
+        <p>The brawl late in the game drew attention across the league and beyond it for days afterwards.</p>\
+        <p>CBS Sports Insider Jason La Canfora has reported that <span class=\"link\">\
+        <a href=\"https://example.org/fine\">the NFL will fine Rudolph</a></span> for his role in the fight.</p>\
+        <p>The league is expected to announce its decision on the matter later this week, officials said.</p>\
+        </article></body></html>";
+    let d = parse_html(html, None).unwrap();
+    assert!(
+        d.document
+            .content
+            .contains("has reported that the NFL will fine Rudolph for his role"),
+        "{}",
+        d.document.content
+    );
+}

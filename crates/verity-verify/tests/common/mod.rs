@@ -145,6 +145,39 @@ pub async fn serve_sources(pages: &[Page]) -> Server {
     }
 }
 
+/// Every quote of `r` whose source is one of `pages` (served at
+/// `{base}/a/<i>`) is that page's characters; returns how many pieces were
+/// checked (callers assert some were).
+pub fn assert_quotes_from_pages(r: &verity_verify::Report, base: &str, pages: &[Page]) -> usize {
+    let audit = verity_verify::audit::audit_report(r, |u| {
+        u.strip_prefix(base)
+            .and_then(|p| p.strip_prefix("/a/"))
+            .and_then(|i| i.parse::<usize>().ok())
+            .and_then(|i| pages.get(i))
+            .map(|p| p.html.clone())
+    });
+    assert!(
+        audit.foreign.is_empty(),
+        "quotes that are not the page's characters: {:#?}",
+        audit.foreign
+    );
+    audit.checked
+}
+
+/// The quote and context of an assessment are the characters of `body`.
+pub fn assert_quotes_are_source_text(a: &verity_verify::Assessment, body: &str) {
+    let foreign = verity_verify::audit::foreign_in(a, body);
+    assert!(
+        foreign.is_empty(),
+        "not the source's characters: {foreign:#?}"
+    );
+    assert!(
+        a.source_quote.is_some() || !verity_verify::assess::is_decisive(a.verdict),
+        "a {} verdict without a quote",
+        a.verdict
+    );
+}
+
 /// A URL where nothing listens.
 pub async fn dead_url() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -260,6 +260,14 @@ pub struct AskRequest {
     /// As in [`SearchRequest::filters`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filters: Option<RequestFilters>,
+    /// Check the answer against its sources before returning it: each
+    /// sentence that cites `[n]` is judged against passage `n` (the local
+    /// judge of `verity check`). `flag` (default) keeps every sentence and
+    /// marks the unsupported ones `[unsupported: VERDICT]`; `strip` removes
+    /// them; `off` skips the check. Per-sentence verdicts and quotes are in
+    /// the answer's `verification`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verify: Option<crate::core::VerifyMode>,
 }
 
 impl AskRequest {
@@ -302,6 +310,7 @@ impl AskRequest {
             k: self.k,
             mode: self.mode,
             no_cache: self.no_cache,
+            verify: self.verify,
         })
     }
 }

@@ -15,6 +15,10 @@
 //!   alarm.
 //! * [`speed`]: a document citing pages served on a loopback port, checked
 //!   end to end (fetch, passages, judge, checks).
+//! * [`claims`]: the frozen claim set of `data/claims.jsonl` over real pages
+//!   served on loopback, each claim checked end to end as a one-citation
+//!   document; per-verdict precision and recall on the part looked at while
+//!   building the judge and on the held-out part.
 //!
 //! The data layout is `shared/data`: `scifact/{corpus,claims_train}.jsonl`
 //! and `article-extraction/{ground-truth.json,html/*.html.gz}`.
@@ -27,14 +31,19 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use verity_core::{Error, InputError, Result, Verdict};
 
 use crate::forest::{Forest, ForestParams};
 use crate::numbers::{change_first_number, quantities, Kind, NumberCheck};
 use crate::rank::{forest_rows, FeatureSet};
+use crate::reader::SourceText;
 use crate::text::{find_verbatim, sentence_spans};
 use crate::Verifier;
+
+pub mod claims;
+mod serve;
+
+pub use claims::{ClaimsEval, PartScore, VerdictScore};
 
 /// One evaluation set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,11 +55,19 @@ pub enum EvalSet {
     Distortion,
     /// Time per citation with sources on loopback ([`speed`]).
     Speed,
+    /// The frozen claim set over real pages ([`claims::run`]): per-verdict
+    /// precision and recall on a part looked at and a held-out part.
+    Claims,
 }
 
 impl EvalSet {
     /// Every set, in run order.
-    pub const ALL: [EvalSet; 3] = [EvalSet::Scifact, EvalSet::Distortion, EvalSet::Speed];
+    pub const ALL: [EvalSet; 4] = [
+        EvalSet::Scifact,
+        EvalSet::Distortion,
+        EvalSet::Speed,
+        EvalSet::Claims,
+    ];
 }
 
 impl FromStr for EvalSet {
@@ -60,9 +77,10 @@ impl FromStr for EvalSet {
             "scifact" => Ok(EvalSet::Scifact),
             "distortion" => Ok(EvalSet::Distortion),
             "speed" => Ok(EvalSet::Speed),
+            "claims" => Ok(EvalSet::Claims),
             other => Err(InputError::field(
                 "sets",
-                format!("unknown evaluation set `{other}` (scifact, distortion, speed)"),
+                format!("unknown evaluation set `{other}` (scifact, distortion, speed, claims)"),
             )
             .into()),
         }
@@ -168,6 +186,9 @@ pub struct VerifyEval {
     pub distortion: Option<DistortionEval>,
     /// Speed, when run.
     pub speed: Option<SpeedEval>,
+    /// The frozen claim set, when run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claims: Option<ClaimsEval>,
 }
 
 fn unreadable(path: &Path, e: impl std::fmt::Display) -> Error {
@@ -356,10 +377,11 @@ pub async fn scifact(v: &Verifier, dir: &Path, limit: Option<usize>) -> Result<S
             let Some(sents) = corpus.get(&id) else {
                 continue;
             };
-            let content = sents.join(" ");
-            let (j, passages, _) = v.judge_against(claim, &content, None).await?;
+            let content = SourceText::plain(sents.join(" "));
+            let j = v.assess(claim, &content, None).await;
+            let passages = &j.passages;
             pairs += 1;
-            tokens += u64::from(j.tokens.unwrap_or(0));
+            tokens += j.tokens;
             let p = three_way(j.verdict);
             let replace = match best {
                 None => true,
@@ -453,7 +475,7 @@ pub fn article_sentences(dir: &Path, limit: Option<usize>) -> Result<Vec<(String
         let Ok(parsed) = verity_extract::parse_html(&html, url.as_ref()) else {
             continue;
         };
-        let content = parsed.document.content;
+        let content = crate::reader::reader_text(&parsed.document.content);
         let sents: Vec<String> = sentence_spans(&body)
             .into_iter()
             .filter_map(|r| body.get(r))
@@ -486,12 +508,13 @@ pub async fn distortion(v: &Verifier, dir: &Path, limit: Option<usize>) -> Resul
     let mut examples = Vec::new();
     let t0 = Instant::now();
     for (content, sents) in &pages {
+        let content = SourceText::plain(content.clone());
         for s in sents {
             let Some((distorted, old, new)) = change_first_number(s) else {
                 continue;
             };
             n += 1;
-            let (jf, _, _) = v.judge_against(s, content, None).await?;
+            let jf = v.assess(s, &content, None).await;
             if jf.verdict != Verdict::Supported {
                 alarms += 1;
                 if examples.len() < 8 {
@@ -502,7 +525,7 @@ pub async fn distortion(v: &Verifier, dir: &Path, limit: Option<usize>) -> Resul
                     ));
                 }
             }
-            let (jd, _, _) = v.judge_against(&distorted, content, None).await?;
+            let jd = v.assess(&distorted, &content, None).await;
             if jd.verdict != Verdict::Supported {
                 caught += 1;
             } else if examples.len() < 8 {
@@ -539,54 +562,6 @@ pub async fn distortion(v: &Verifier, dir: &Path, limit: Option<usize>) -> Resul
     })
 }
 
-/// Serve `pages` as `text/markdown` at `http://127.0.0.1:PORT/p/<i>` until
-/// the returned task is aborted (a minimal HTTP/1.1 responder, one request
-/// per connection).
-async fn serve_pages(pages: Arc<Vec<String>>) -> Result<(String, tokio::task::JoinHandle<()>)> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .map_err(|e| Error::invalid_input(format!("cannot bind a loopback port: {e}")))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| Error::invalid_input(format!("loopback address: {e}")))?;
-    let task = tokio::spawn(async move {
-        while let Ok((mut sock, _)) = listener.accept().await {
-            let pages = pages.clone();
-            tokio::spawn(async move {
-                let mut buf = vec![0u8; 8192];
-                let mut len = 0;
-                while len < buf.len() {
-                    match sock.read(&mut buf[len..]).await {
-                        Ok(0) | Err(_) => break,
-                        Ok(k) => len += k,
-                    }
-                    if buf[..len].windows(4).any(|w| w == b"\r\n\r\n") {
-                        break;
-                    }
-                }
-                let head = String::from_utf8_lossy(&buf[..len]);
-                let path = head.split_whitespace().nth(1).unwrap_or("");
-                let page = path
-                    .strip_prefix("/p/")
-                    .and_then(|i| i.parse::<usize>().ok())
-                    .and_then(|i| pages.get(i));
-                let (status, body) = match page {
-                    Some(p) => ("200 OK", p.as_str()),
-                    None => ("404 Not Found", "not found"),
-                };
-                let resp = format!(
-                    "HTTP/1.1 {status}\r\ncontent-type: text/markdown; charset=utf-8\r\n\
-                     content-length: {}\r\nconnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                let _ = sock.write_all(resp.as_bytes()).await;
-                let _ = sock.shutdown().await;
-            });
-        }
-    });
-    Ok((format!("http://{addr}"), task))
-}
-
 /// A document of up to `citations` numbered citations to 20 article pages
 /// served on loopback, checked end to end by `v` (whose fetcher must allow
 /// loopback addresses).
@@ -597,8 +572,12 @@ pub async fn speed(v: &Verifier, dir: &Path, citations: usize) -> Result<SpeedEv
             .await
             .map_err(|e| Error::invalid_input(format!("page loader task failed: {e}")))??
     };
-    let contents = Arc::new(pages.iter().map(|p| p.0.clone()).collect::<Vec<_>>());
-    let (base, server) = serve_pages(contents).await?;
+    let routes: serve::Routes = pages
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (format!("/p/{i}"), serve::MARKDOWN, p.0.clone().into_bytes()))
+        .collect();
+    let (base, server) = serve::serve(routes).await?;
     let mut doc = String::from("# Speed test\n\n");
     let mut count = 0;
     'outer: for round in 0..citations {
