@@ -104,7 +104,7 @@ test('fetch parses a local file', async () => {
   assert.ok(src.parsed.document.content.includes('rag:retrieval'))
 })
 
-test('local model: dense search', { skip: !fs.existsSync(modelDir()) && `local model missing at ${modelDir()}` }, async () => {
+test('local model: dense search', { skip: process.env.VERITY_REQUIRE_DATA !== '1' && !fs.existsSync(modelDir()) && `local model missing at ${modelDir()}` }, async () => {
   const s = await Verity.open({ home: tmpHome(), embedder: `local:${modelDir()}` })
   const r = await s.ingest(DOCS)
   assert.equal(r.lexicalOnly, false)

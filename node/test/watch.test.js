@@ -120,7 +120,9 @@ const DELHI = '076f4f33bf75059db581bedf36e76fb65e89a8f7752db3339aa3ea11c5122f32'
 async function withWeb(t, fn) {
   const html = path.join(ARTICLES, 'html')
   if (!fs.existsSync(path.join(html, `${WEWORK}.html.gz`))) {
-    t.skip(`article pages not found under ${ARTICLES} (set VERITY_DATA_DIR)`)
+    const why = `article pages not found under ${ARTICLES} (set VERITY_DATA_DIR)`
+    if (process.env.VERITY_REQUIRE_DATA === '1') throw new Error(`${why}; VERITY_REQUIRE_DATA=1: a missing input fails the test`)
+    t.skip(why)
     return
   }
   const pages = Object.fromEntries([WEWORK, DELHI].map((k) => [k, zlib.gunzipSync(fs.readFileSync(path.join(html, `${k}.html.gz`)))]))

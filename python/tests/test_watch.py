@@ -162,7 +162,10 @@ def _article_dir() -> Path:
     env = os.environ.get("VERITY_DATA_DIR")
     base = Path(env) / "article-extraction" if env else ARTICLES
     if not (base / "html" / f"{WEWORK}.html.gz").is_file():
-        pytest.skip(f"article pages not found under {base} (../shared/data/article-extraction)")
+        why = f"article pages not found under {base} (../shared/data/article-extraction)"
+        if os.environ.get("VERITY_REQUIRE_DATA") == "1":
+            pytest.fail(f"{why}; VERITY_REQUIRE_DATA=1: a missing input fails the test")
+        pytest.skip(why)
     return base
 
 

@@ -404,7 +404,7 @@ impl Store {
     /// store.ask_stream(q): print(delta, end="")`), or `async for` it; its
     /// `answer` is the final `Answer` (cleaned text, citations) once the
     /// stream ends. Same options as [`Store.ask`].
-    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false))]
+    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false, verify = None))]
     #[allow(clippy::too_many_arguments)]
     fn ask_stream(
         &self,
@@ -421,10 +421,11 @@ impl Store {
         since: Option<&Bound<'_, PyAny>>,
         until: Option<&Bound<'_, PyAny>>,
         no_cache: bool,
+        verify: Option<&str>,
     ) -> PyResult<stream::AnswerStream> {
         let req = ask_request(
             py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until,
-            no_cache,
+            no_cache, verify,
         )?;
         Ok(stream::AnswerStream::start(self.inner.get()?, req))
     }

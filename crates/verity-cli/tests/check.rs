@@ -177,7 +177,7 @@ fn data_dir() -> Option<std::path::PathBuf> {
 #[test]
 fn eval_verify_on_a_small_slice() {
     let Some(data) = data_dir() else {
-        eprintln!("SKIPPED eval_verify_on_a_small_slice: no shared/data (set VERITY_DATA_DIR)");
+        verity_testkit::skip("eval_verify_on_a_small_slice: no shared/data (set VERITY_DATA_DIR)");
         return;
     };
     let home = tempfile::tempdir().unwrap();

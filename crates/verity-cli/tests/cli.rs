@@ -728,7 +728,11 @@ fn fifos_are_skipped_with_a_note_never_waited_on() {
     let home = tmp.path().join("store");
     let dir = tmp.path().join("docs");
     std::fs::create_dir(&dir).unwrap();
-    std::fs::write(dir.join("a.md"), "# Fees\n\nRouting fees are set per channel.\n").unwrap();
+    std::fs::write(
+        dir.join("a.md"),
+        "# Fees\n\nRouting fees are set per channel.\n",
+    )
+    .unwrap();
     let fifo = dir.join("p.md");
     assert!(mkfifo(&fifo), "mkfifo is needed for this test");
     let run = |args: &[&str], path: &Path| {
@@ -746,7 +750,13 @@ fn fifos_are_skipped_with_a_note_never_waited_on() {
         assert_eq!(out.status.code(), Some(7), "{}: {stderr}", path.display());
         assert!(stderr.contains("FIFO"), "{stderr}");
     }
-    let s = json(&verity(&home).args(["--json", "stats"]).output().unwrap().stdout);
+    let s = json(
+        &verity(&home)
+            .args(["--json", "stats"])
+            .output()
+            .unwrap()
+            .stdout,
+    );
     assert_eq!(s["store"]["documents"], 1, "{s}");
     // `verity check` on a FIFO: a clear error at once.
     let out = run(&["check"], &fifo);

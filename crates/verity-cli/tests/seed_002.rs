@@ -286,7 +286,7 @@ async fn seed_002_rest_verify_with_the_seeds_body() {
     let config = verity_server::ServerConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
         tokens: vec![token.into()],
-        allow_private_sources: true,
+        allow_private: true,
         verity: verity::api::ConfigOverrides {
             home: Some(tmp.path().join("store").to_string_lossy().into_owned()),
             embedder: Some("none".into()),

@@ -22,8 +22,8 @@
 //! | [`EventStore`] | event memory (seed 004) | SQLite + HNSW, Redis |
 
 pub mod answer;
-pub mod cancel;
 pub mod cache;
+pub mod cancel;
 pub mod catalog;
 pub mod document;
 pub mod embed;

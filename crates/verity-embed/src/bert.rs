@@ -426,7 +426,9 @@ impl Bert {
             // A pass is up to a second of work: stop between layers when the
             // request it serves was given up (`verity_core::cancel`).
             if verity_core::cancel::is_cancelled() {
-                return Err(candle_core::Error::Msg("cancelled: the caller has gone".into()));
+                return Err(candle_core::Error::Msg(
+                    "cancelled: the caller has gone".into(),
+                ));
             }
             let seen = observe.as_deref_mut().and_then(|o| o.get_mut(i));
             x = self.layer(layer, &x, &spans, seen)?;

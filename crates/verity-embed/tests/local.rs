@@ -14,10 +14,10 @@ fn model_dir() -> Option<PathBuf> {
     if dir.join("model.safetensors").is_file() {
         Some(dir)
     } else {
-        eprintln!(
-            "SKIPPED: all-MiniLM-L6-v2 not found in {} (run scripts/fetch-models.sh minilm)",
+        verity_testkit::skip(&format!(
+            "all-MiniLM-L6-v2 not found in {} (run scripts/fetch-models.sh minilm)",
             dir.display()
-        );
+        ));
         None
     }
 }
@@ -30,10 +30,10 @@ fn reference_file() -> Option<PathBuf> {
     if file.is_file() {
         Some(file)
     } else {
-        eprintln!(
-            "SKIPPED: reference embeddings not found at {}",
+        verity_testkit::skip(&format!(
+            "reference embeddings not found at {}",
             file.display()
-        );
+        ));
         None
     }
 }

@@ -19,7 +19,7 @@ fn scifact_dir() -> Option<PathBuf> {
 #[tokio::test]
 async fn scifact_bm25_quality() {
     let Some(dir) = scifact_dir() else {
-        eprintln!("SKIPPED scifact_bm25_quality: SciFact not found (set VERITY_DATA_DIR or put shared/data beside the repo)");
+        verity_testkit::skip("scifact_bm25_quality: SciFact not found (set VERITY_DATA_DIR or put shared/data beside the repo)");
         return;
     };
     let corpus = load_corpus(&dir).unwrap();

@@ -366,10 +366,10 @@ mod tests {
             .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
             .join("article-extraction");
         if !dir.is_dir() {
-            eprintln!(
-                "SKIPPED: article-extraction data not found at {}",
+            verity_testkit::skip(&format!(
+                "article-extraction data not found at {}",
                 dir.display()
-            );
+            ));
             return;
         }
         let r = evaluate_article_extraction(&dir).unwrap();

@@ -136,7 +136,8 @@ mod tests {
         let _ = std::os::unix::fs::symlink(outside.join("secret.md"), root.join("link.md"));
         let e = open_document(&root.join("link.md"), Some(&roots)).err();
         assert!(
-            e.as_ref().is_some_and(|e| e.to_string().contains("symbolic link")),
+            e.as_ref()
+                .is_some_and(|e| e.to_string().contains("symbolic link")),
             "{e:?}"
         );
         // Without roots (the CLI reading the user's own paths) links are followed.
@@ -145,14 +146,22 @@ mod tests {
         let _ = std::os::unix::fs::symlink(&outside, root.join("sub"));
         let e = open_document(&root.join("sub/secret.md"), Some(&roots)).err();
         assert!(
-            e.as_ref().is_some_and(|e| e.to_string().contains("outside the file roots")),
+            e.as_ref()
+                .is_some_and(|e| e.to_string().contains("outside the file roots")),
             "{e:?}"
         );
         // A FIFO is refused without blocking.
         let fifo = root.join("p.md");
-        if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success()) {
+        if std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
             let e = open_document(&fifo, None).err();
-            assert!(e.as_ref().is_some_and(|e| e.to_string().contains("FIFO")), "{e:?}");
+            assert!(
+                e.as_ref().is_some_and(|e| e.to_string().contains("FIFO")),
+                "{e:?}"
+            );
         }
     }
 }

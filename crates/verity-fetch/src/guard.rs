@@ -556,7 +556,14 @@ mod tests {
     #[test]
     fn private_allowed_still_refuses_metadata_unless_named() {
         let g = NetworkGuard::private_allowed();
-        for ok in ["127.0.0.1", "10.1.2.3", "192.168.1.1", "169.254.1.1", "::1", "fd12::1"] {
+        for ok in [
+            "127.0.0.1",
+            "10.1.2.3",
+            "192.168.1.1",
+            "169.254.1.1",
+            "::1",
+            "fd12::1",
+        ] {
             assert!(g.check_ip(ip(ok)).is_ok(), "{ok} should pass");
         }
         for meta in [
@@ -569,12 +576,18 @@ mod tests {
             assert_eq!(g.check_ip(ip(meta)), Err(METADATA_ADDRESS), "{meta}");
         }
         let url = |u: &str| Url::parse(u).unwrap();
-        assert!(g.check_url(&url("http://169.254.169.254/latest/meta-data/")).is_err());
-        assert!(g.check_url(&url("http://metadata.google.internal/")).is_err());
+        assert!(g
+            .check_url(&url("http://169.254.169.254/latest/meta-data/"))
+            .is_err());
+        assert!(g
+            .check_url(&url("http://metadata.google.internal/"))
+            .is_err());
         assert!(g.check_url(&url("http://127.0.0.1:8080/")).is_ok());
         // Named explicitly: reached.
         let named = NetworkGuard::private_allowed().allow_host("169.254.169.254");
-        assert!(named.check_url(&url("http://169.254.169.254/latest/")).is_ok());
+        assert!(named
+            .check_url(&url("http://169.254.169.254/latest/"))
+            .is_ok());
         let cidr = NetworkGuard::private_allowed()
             .allow_cidr("169.254.169.254")
             .unwrap();
@@ -594,7 +607,11 @@ mod tests {
         assert_eq!(text.matches("network guard").count(), 1, "{text}");
         assert!(text.contains("loopback address"), "{text}");
         assert!(matches!(
-            blocked_error("http://a.example/", "a.example", "disallowed by robots.txt: x"),
+            blocked_error(
+                "http://a.example/",
+                "a.example",
+                "disallowed by robots.txt: x"
+            ),
             verity_core::FetchError::RobotsDisallowed(_)
         ));
     }

@@ -563,7 +563,7 @@ impl Ingestor {
             // Later windows repeat the context prefix; ignored.
             return text;
         }
-        let context = item.text.get(..item.context).map_or(0, |c| count(c));
+        let context = item.text.get(..item.context).map_or(0, &count);
         let spans: u64 = item
             .spans
             .iter()

@@ -442,8 +442,7 @@ fn read_document(
             ));
         }
     }
-    let parsed =
-        verity_extract::parse_file_bytes(path, &bytes).map_err(|e| file_error(path, e))?;
+    let parsed = verity_extract::parse_file_bytes(path, &bytes).map_err(|e| file_error(path, e))?;
     let format = match parsed.format {
         verity_core::SourceFormat::Markdown => "markdown",
         verity_core::SourceFormat::Html => "html",

@@ -24,7 +24,9 @@ fn data_dir() -> Option<PathBuf> {
 #[test]
 fn counts_match_encode_on_scifact_abstracts() {
     let Some(dir) = data_dir() else {
-        eprintln!("SKIPPED counts_match_encode_on_scifact_abstracts: shared/data not found (set VERITY_DATA_DIR)");
+        verity_testkit::skip(
+            "counts_match_encode_on_scifact_abstracts: shared/data not found (set VERITY_DATA_DIR)",
+        );
         return;
     };
     let tok = reference();
@@ -91,7 +93,7 @@ fn user_supplied_tokenizer_file_is_used() {
         .map(|d| d.join("all-MiniLM-L6-v2/tokenizer.json"))
         .filter(|p| p.is_file())
     else {
-        eprintln!("SKIPPED user_supplied_tokenizer_file_is_used: all-MiniLM-L6-v2 not found (scripts/fetch-models.sh)");
+        verity_testkit::skip("user_supplied_tokenizer_file_is_used: all-MiniLM-L6-v2 not found (scripts/fetch-models.sh)");
         return;
     };
     let c = Chunker::from_tokenizer_file(&path, ChunkerConfig::for_embedder(256)).unwrap();

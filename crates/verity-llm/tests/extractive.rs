@@ -327,10 +327,10 @@ async fn scifact_rationale_hit_rate() {
         std::fs::read_to_string(dir.join("corpus.jsonl")),
         std::fs::read_to_string(dir.join("claims_train.jsonl")),
     ) else {
-        eprintln!(
-            "SKIPPED: SciFact data not found under {} (set VERITY_DATA_DIR)",
+        verity_testkit::skip(&format!(
+            "SciFact data not found under {} (set VERITY_DATA_DIR)",
             dir.display()
-        );
+        ));
         return;
     };
     let docs: HashMap<String, serde_json::Value> = corpus

@@ -100,7 +100,10 @@ pub fn router(
     let service = StreamableHttpService::new(move || Ok(server.clone()), manager, config);
     axum::Router::new()
         .route_service("/", service)
-        .layer(axum::middleware::from_fn_with_state(sessions, crate::sessions::guard))
+        .layer(axum::middleware::from_fn_with_state(
+            sessions,
+            crate::sessions::guard,
+        ))
         .layer(axum::middleware::from_fn_with_state(
             options.max_body_bytes,
             json_rpc_body,

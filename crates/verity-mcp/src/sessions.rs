@@ -162,7 +162,11 @@ pub(crate) fn rpc_error(status: StatusCode, code: i32, message: &str) -> Respons
 }
 
 /// Middleware in front of the transport: bind, bound and expire sessions.
-pub(crate) async fn guard(State(sessions): State<Arc<Sessions>>, req: Request, next: Next) -> Response {
+pub(crate) async fn guard(
+    State(sessions): State<Arc<Sessions>>,
+    req: Request,
+    next: Next,
+) -> Response {
     let who = owner(req.headers());
     let method = req.method().clone();
     match session_of(req.headers()) {

@@ -21,7 +21,11 @@ use verity_mcp::{router, HttpOptions, SessionLimits};
 const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
 const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
-async fn serve(verity: Arc<verity::Verity>, registry: Arc<ToolRegistry>, options: HttpOptions) -> SocketAddr {
+async fn serve(
+    verity: Arc<verity::Verity>,
+    registry: Arc<ToolRegistry>,
+    options: HttpOptions,
+) -> SocketAddr {
     let app = axum::Router::new().nest("/mcp", router(verity, registry, options));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
@@ -45,7 +49,12 @@ async fn post(addr: SocketAddr, headers: &[(&str, &str)], body: &str) -> reqwest
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn malformed_json_over_http_gets_json_rpc_errors() {
     let fx = common::fixture().await;
-    let addr = serve(fx.verity.clone(), fx.registry.clone(), HttpOptions::default()).await;
+    let addr = serve(
+        fx.verity.clone(),
+        fx.registry.clone(),
+        HttpOptions::default(),
+    )
+    .await;
     for (body, code) in [
         ("{", -32700),
         ("not json", -32700),
@@ -66,7 +75,12 @@ async fn malformed_json_over_http_gets_json_rpc_errors() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_answers_only_the_credential_that_opened_it() {
     let fx = common::fixture().await;
-    let addr = serve(fx.verity.clone(), fx.registry.clone(), HttpOptions::default()).await;
+    let addr = serve(
+        fx.verity.clone(),
+        fx.registry.clone(),
+        HttpOptions::default(),
+    )
+    .await;
     let a = [("authorization", "Bearer token-a-0123456789")];
     let r = post(addr, &a, INIT).await;
     assert_eq!(r.status(), 200);
@@ -75,7 +89,10 @@ async fn a_session_answers_only_the_credential_that_opened_it() {
     let with = |auth: &'static str| {
         let sid = sid.clone();
         async move {
-            let mut h = vec![("mcp-session-id", sid.as_str()), ("mcp-protocol-version", "2025-06-18")];
+            let mut h = vec![
+                ("mcp-session-id", sid.as_str()),
+                ("mcp-protocol-version", "2025-06-18"),
+            ];
             if !auth.is_empty() {
                 h.push(("authorization", auth));
             }
@@ -105,7 +122,12 @@ async fn sessions_are_bounded_per_credential_and_in_all() {
     let open = |who: &'static str| async move {
         let r = post(addr, &[("authorization", who)], INIT).await;
         let st = r.status().as_u16();
-        (st, r.headers().get("mcp-session-id").map(|v| v.to_str().unwrap().to_string()))
+        (
+            st,
+            r.headers()
+                .get("mcp-session-id")
+                .map(|v| v.to_str().unwrap().to_string()),
+        )
     };
     let ping = |who: &'static str, sid: String| async move {
         let h = [
@@ -134,7 +156,10 @@ async fn sessions_are_bounded_per_credential_and_in_all() {
     assert_eq!(r.status(), 429);
     assert!(r.headers().contains_key("retry-after"));
     let v: Value = r.json().await.unwrap();
-    assert!(v["error"]["message"].as_str().unwrap().contains("sessions"), "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("sessions"),
+        "{v}"
+    );
 }
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -153,7 +178,13 @@ fn panicking_registry() -> Arc<ToolRegistry> {
         "First byte",
         "Slices the first byte (a bug on multi-byte text).",
         |r: &Head| r.head.clone(),
-        |_v, req: Text| Box::pin(async move { Ok(Head { head: req.text[..1].to_string() }) }),
+        |_v, req: Text| {
+            Box::pin(async move {
+                Ok(Head {
+                    head: req.text[..1].to_string(),
+                })
+            })
+        },
     );
     Arc::new(ToolRegistry::new().with(tool).unwrap())
 }
@@ -161,7 +192,12 @@ fn panicking_registry() -> Arc<ToolRegistry> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_panicking_tool_answers_is_error_over_http() {
     let fx = common::fixture().await;
-    let addr = serve(fx.verity.clone(), panicking_registry(), HttpOptions::default()).await;
+    let addr = serve(
+        fx.verity.clone(),
+        panicking_registry(),
+        HttpOptions::default(),
+    )
+    .await;
     let transport =
         rmcp::transport::StreamableHttpClientTransport::from_uri(format!("http://{addr}/mcp"));
     let client = ().serve(transport).await.unwrap();
@@ -231,7 +267,10 @@ async fn stdio_answers_every_bad_line_and_goes_on() {
     assert!(init["result"]["serverInfo"].is_object(), "{init}");
     let call = answers.iter().find(|a| a["id"] == 2).unwrap();
     assert_eq!(call["result"]["isError"], true, "{call}");
-    assert_eq!(call["result"]["structuredContent"]["error"]["code"], "internal_fault");
+    assert_eq!(
+        call["result"]["structuredContent"]["error"]["code"],
+        "internal_fault"
+    );
     let list = answers.iter().find(|a| a["id"] == 3).unwrap();
     assert!(list["result"]["tools"].is_array(), "{list}");
     // A truncated last line, then end of input: answered, then the server ends.

@@ -498,7 +498,10 @@ fn evaluation_sets_load() {
         });
     let scifact = data.join("scifact");
     if !scifact.join("qrels/train.tsv").is_file() {
-        eprintln!("\n######## SKIPPED part of evaluation_sets_load: SciFact not found under {} ########\n", data.display());
+        verity_testkit::skip(&format!(
+            "part of evaluation_sets_load: SciFact not found under {}",
+            data.display()
+        ));
         return;
     }
     let e = EvalSet::from_beir(

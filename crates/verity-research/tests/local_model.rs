@@ -26,10 +26,8 @@ use crate::common;
 fn local_model() -> Option<Arc<dyn Generator>> {
     let path = LocalGgufGenerator::default_model_path();
     if !path.is_file() {
-        eprintln!(
-            "SKIPPED: local GGUF model not found at {} — run scripts/fetch-models.sh smollm2 (or set VERITY_MODEL_DIR)",
-            path.display()
-        );
+        verity_testkit::skip(&format!("local GGUF model not found at {} — run scripts/fetch-models.sh smollm2 (or set VERITY_MODEL_DIR)",
+            path.display()));
         return None;
     }
     Some(Arc::new(

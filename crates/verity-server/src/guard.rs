@@ -205,7 +205,13 @@ fn is_json(headers: &HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
         .is_some_and(|essence| {
             essence == "application/json"
                 || essence
@@ -215,10 +221,7 @@ fn is_json(headers: &HeaderMap) -> bool {
 }
 
 fn check_sizes(req: &Request) -> Result<(), ApiError> {
-    let target = req
-        .uri()
-        .path_and_query()
-        .map_or(0, |pq| pq.as_str().len());
+    let target = req.uri().path_and_query().map_or(0, |pq| pq.as_str().len());
     if target > MAX_URI_BYTES {
         return Err(ApiError::new(
             StatusCode::URI_TOO_LONG,
@@ -300,10 +303,21 @@ mod tests {
     fn hosts() {
         let p = policy();
         let get = |h: &str| code(check(&p, &req(Method::GET, "/v1/stats", &[("host", h)])));
-        for ok in ["localhost", "localhost:8080", "127.0.0.1:1", "[::1]:80", "LOCALHOST"] {
+        for ok in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1:1",
+            "[::1]:80",
+            "LOCALHOST",
+        ] {
             assert_eq!(get(ok), "ok", "{ok}");
         }
-        for bad in ["attacker.example", "127.0.0.1.nip.io:80", "localhost.evil:80", "10.0.0.1"] {
+        for bad in [
+            "attacker.example",
+            "127.0.0.1.nip.io:80",
+            "localhost.evil:80",
+            "10.0.0.1",
+        ] {
             assert_eq!(get(bad), "host_not_allowed", "{bad}");
         }
         for malformed in ["", ":80", "localhost:x", "[::1", "a@localhost"] {
@@ -315,7 +329,10 @@ mod tests {
         assert_eq!(get("verity.internal:8080"), "host_not_allowed");
         assert_eq!(get("localhost"), "host_not_allowed");
         let p = Policy::new(&["*".into()], &[]);
-        assert_eq!(code(check(&p, &req(Method::GET, "/", &[("host", "x.example")]))), "ok");
+        assert_eq!(
+            code(check(&p, &req(Method::GET, "/", &[("host", "x.example")]))),
+            "ok"
+        );
     }
 
     #[test]
@@ -327,7 +344,11 @@ mod tests {
                 &req(
                     Method::POST,
                     "/v1/retrieve",
-                    &[("host", "localhost:8080"), ("origin", o), ("content-type", "application/json")],
+                    &[
+                        ("host", "localhost:8080"),
+                        ("origin", o),
+                        ("content-type", "application/json"),
+                    ],
                 ),
             ))
         };
@@ -374,7 +395,10 @@ mod tests {
         ] {
             assert_eq!(post(bad), "unsupported_media_type", "{bad:?}");
         }
-        let get = code(check(&p, &req(Method::GET, "/v1/stats", &[("host", "localhost")])));
+        let get = code(check(
+            &p,
+            &req(Method::GET, "/v1/stats", &[("host", "localhost")]),
+        ));
         assert_eq!(get, "ok");
     }
 }

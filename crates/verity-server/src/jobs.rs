@@ -185,8 +185,7 @@ impl Jobs {
                 });
             };
             // Files are opened only inside the roots, checked again at open time.
-            let result =
-                caught("ingest job", verity.ingest_within(req, &roots, &progress)).await;
+            let result = caught("ingest job", verity.ingest_within(req, &roots, &progress)).await;
             drop(permit);
             job.update(|s| match result {
                 Ok(mut o) => {

@@ -315,14 +315,19 @@ fn app(state: AppState, mcp: Option<Router>) -> Router {
         crate::guard::enforce,
     ))
     .layer(axum::middleware::from_fn(observe::observe))
-        .layer(tower_http::catch_panic::CatchPanicLayer::custom(panic_response))
+    .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+        panic_response,
+    ))
 }
 
 /// Run the request with a cancel flag that is raised when its future is
 /// dropped before it answers (the timeout fired, the client went away):
 /// blocking work started for it (store reads, model passes) stops at its
 /// next check instead of running on for nobody.
-async fn cancellable(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+async fn cancellable(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
     let flag = verity::core::cancel::CancelFlag::new();
     let guard = flag.cancel_on_drop();
     let resp = verity::core::cancel::scope(flag, next.run(req)).await;
@@ -367,8 +372,8 @@ mod tests {
         let body = axum::body::to_bytes(resp.into_body(), 1 << 16)
             .await
             .unwrap_or_default();
-        let e: crate::ErrorResponse = serde_json::from_slice(&body)
-            .unwrap_or_else(|_| crate::ErrorResponse {
+        let e: crate::ErrorResponse =
+            serde_json::from_slice(&body).unwrap_or_else(|_| crate::ErrorResponse {
                 code: String::new(),
                 message: String::new(),
                 transient: true,

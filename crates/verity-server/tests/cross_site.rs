@@ -201,7 +201,11 @@ async fn foreign_origin_refused_on_every_route_family() {
     })
     .await;
     for (family, method, path) in families() {
-        for origin in ["http://attacker.example", "null", "http://localhost.attacker.example"] {
+        for origin in [
+            "http://attacker.example",
+            "null",
+            "http://localhost.attacker.example",
+        ] {
             let r = s
                 .req(method.clone(), path)
                 .header("origin", origin)

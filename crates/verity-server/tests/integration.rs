@@ -6,8 +6,8 @@
 
 mod bad_input;
 mod cancel;
-mod cross_site;
 mod common;
+mod cross_site;
 mod docs_page;
 mod events;
 mod generator_down;

@@ -138,16 +138,16 @@ async fn large_filter_lists_are_4xx_without_sql() {
         assert!(!message(&e).contains("SELECT"), "{e}");
     }
     let (st, e) = s
-        .post(
-            "/v1/rag",
-            json!({"question": "routing fees", "uids": many}),
-        )
+        .post("/v1/rag", json!({"question": "routing fees", "uids": many}))
         .await;
     assert_error(st, &e, 400, "invalid_input");
     // 1,000 values are served.
     let uids: Vec<String> = (0..1_000).map(|i| format!("doc-{i}")).collect();
     let (st, r) = s
-        .post("/v1/retrieve", json!({"query": "routing fees", "uids": uids}))
+        .post(
+            "/v1/retrieve",
+            json!({"query": "routing fees", "uids": uids}),
+        )
         .await;
     assert_eq!(st, 200, "{r}");
     assert!(!r["uids"].as_array().unwrap().is_empty(), "{r}");
@@ -173,7 +173,11 @@ async fn ssrf_refusals_are_client_errors() {
         ] {
             let (st, e) = s.post(path, body).await;
             // The document URL of a check is refused as its input (`invalid_input`).
-            let want = if path == "/v1/verify" { "invalid_input" } else { "fetch_refused" };
+            let want = if path == "/v1/verify" {
+                "invalid_input"
+            } else {
+                "fetch_refused"
+            };
             assert_error(st, &e, 400, want);
             let m = message(&e);
             assert_eq!(
@@ -189,8 +193,7 @@ async fn ssrf_refusals_are_client_errors() {
 #[tokio::test]
 async fn metadata_addresses_stay_refused_with_private_fetching_on() {
     let s = start(|c| {
-        c.allow_private_sources = true;
-        c.allow_private_fetch = true;
+        c.allow_private = true;
     })
     .await;
     for url in [

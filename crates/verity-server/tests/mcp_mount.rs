@@ -77,7 +77,13 @@ async fn an_mcp_session_belongs_to_the_token_that_opened_it() {
     let r = call(OTHER).await.unwrap();
     assert_eq!(r.status().as_u16(), 404);
     let body: Value = r.json().await.unwrap();
-    assert!(body["error"]["message"].as_str().unwrap().contains("Session not found"), "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Session not found"),
+        "{body}"
+    );
     assert_eq!(call(common::TOKEN).await.unwrap().status().as_u16(), 200);
     s.shutdown().await;
 }

@@ -61,10 +61,15 @@ async fn empty_duplicate_and_absolute_form_hosts() {
         };
         let common = "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nX-API-Version: 2025-10-15";
         let cases = [
-            ("empty Host", format!("{method} {path} HTTP/1.1\r\nHost: \r\n{common}")),
+            (
+                "empty Host",
+                format!("{method} {path} HTTP/1.1\r\nHost: \r\n{common}"),
+            ),
             (
                 "duplicate Host",
-                format!("{method} {path} HTTP/1.1\r\nHost: {a}\r\nHost: attacker.example\r\n{common}"),
+                format!(
+                    "{method} {path} HTTP/1.1\r\nHost: {a}\r\nHost: attacker.example\r\n{common}"
+                ),
             ),
             (
                 "duplicate loopback Host",
@@ -120,7 +125,10 @@ async fn query_credentials_refused_on_public_routes_too() {
                 .unwrap();
             let (st, e) = status_json(r).await;
             assert_error(st, &e, 400, "invalid_input");
-            assert!(e["message"].as_str().unwrap().contains("Authorization"), "{e}");
+            assert!(
+                e["message"].as_str().unwrap().contains("Authorization"),
+                "{e}"
+            );
         }
     }
     s.shutdown().await;
@@ -141,7 +149,12 @@ async fn long_uri_and_large_headers_answer_json() {
 
     // Header sections too large: many headers, or one huge one.
     let many: String = (0..80).map(|i| format!("\r\nX-Filler-{i}: v")).collect();
-    let (st, body) = raw(&a, &format!("GET /v1/health HTTP/1.1\r\nHost: {a}{many}"), "").await;
+    let (st, body) = raw(
+        &a,
+        &format!("GET /v1/health HTTP/1.1\r\nHost: {a}{many}"),
+        "",
+    )
+    .await;
     assert_eq!(st, 431, "{body}");
     assert_eq!(json_of(&body)["code"], "headers_too_large");
     let huge = format!(

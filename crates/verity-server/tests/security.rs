@@ -315,10 +315,16 @@ async fn a_symlink_swapped_in_after_the_check_is_not_followed() {
     let job = wait_job(&s, j["id"].as_str().unwrap()).await;
     assert_eq!(job["state"], "succeeded", "{job}");
     let (st, r) = s
-        .post("/v1/retrieve", json!({"query": "vault combination swordfish"}))
+        .post(
+            "/v1/retrieve",
+            json!({"query": "vault combination swordfish"}),
+        )
         .await;
     assert_eq!(st, 200, "{r}");
-    assert!(!r.to_string().contains("swordfish"), "outside text ingested: {r}");
+    assert!(
+        !r.to_string().contains("swordfish"),
+        "outside text ingested: {r}"
+    );
     let inserted = job["outcome"]["inserted"].as_u64().unwrap();
     let errors = job["outcome"]["read_errors"].to_string();
     // Either the file was read before the swap, or the link was refused.

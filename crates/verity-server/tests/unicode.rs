@@ -28,7 +28,9 @@ async fn nbsp_before_a_period_is_checked_not_crashed() {
     // Every kind of wide space, and lone surrogates as a lenient client
     // decodes them (serde refuses the escapes themselves: 400, not 500).
     for sp in ["\u{2003}", "\u{2009}", "\u{3000}", "\u{202f}", "\u{85}"] {
-        let content = format!("Le taux{sp}x. Il atteint 80{sp}% [1]\n\n## Références\n1. https://example.org/a\n");
+        let content = format!(
+            "Le taux{sp}x. Il atteint 80{sp}% [1]\n\n## Références\n1. https://example.org/a\n"
+        );
         let (st, report) = s.post("/v1/verify", json!({ "content": content })).await;
         assert_eq!(st, 200, "{sp:?}: {report}");
     }

@@ -16,6 +16,10 @@
 //! assert!(base.starts_with("http://127.0.0.1:"));
 //! ```
 
+pub mod data;
+
+pub use data::{data, data_dir, data_required, model_dir, skip};
+
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;

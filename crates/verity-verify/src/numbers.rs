@@ -937,11 +937,11 @@ mod tests {
             (Some(40.0), 50.0, &Kind::Percent)
         );
         assert!(matches!(
-            compare(&quantities("is 50% faster")[0], &[r.clone()]),
+            compare(&quantities("is 50% faster")[0], std::slice::from_ref(r)),
             Figure::Same(_)
         ));
         assert!(matches!(
-            compare(&quantities("is 60% faster")[0], &[r.clone()]),
+            compare(&quantities("is 60% faster")[0], std::slice::from_ref(r)),
             Figure::Overstates(_) | Figure::Differs(_)
         ));
         assert_eq!(

@@ -231,12 +231,8 @@ fn strip_inline(s: &str, out: &mut String) {
             let rest: String = chars[i + n..].iter().collect();
             if let Some(p) = rest.find(&delim) {
                 let close = i + n + rest[..p].chars().count();
-                for k in i..i + n {
-                    skip[k] = true;
-                }
-                for k in close..close + n {
-                    skip[k] = true;
-                }
+                skip[i..i + n].fill(true);
+                skip[close..close + n].fill(true);
                 i = close + n;
                 continue;
             }
@@ -267,12 +263,8 @@ fn strip_inline(s: &str, out: &mut String) {
                     j += 1;
                 }
                 if let Some(j) = found {
-                    for k in i..i + n {
-                        skip[k] = true;
-                    }
-                    for k in j..j + n {
-                        skip[k] = true;
-                    }
+                    skip[i..i + n].fill(true);
+                    skip[j..j + n].fill(true);
                     i += n;
                     continue;
                 }

@@ -18,6 +18,9 @@
 
 use crate::terms::{looks_like_name, source_words, tokens, Term, Token};
 
+/// A range of token positions `(start, end)` in a text.
+type Span = (usize, usize);
+
 /// Names within the first words of a claim are its subject ("Python 3.12
 /// was released …", "The Europa Clipper spacecraft will …"); names further
 /// on are what it says of the subject ("… funded by the European Union").
@@ -120,7 +123,7 @@ pub fn substitution(claim: &str, terms: &[Term], passage: &str) -> Option<Substi
     let is_name = |t: &Token| looks_like_name(t, Some(t.span.start) == first_token);
     let claim_toks = tokens(claim);
     // Gaps: (claim terms, passage words, framed on both sides).
-    let mut bounds: Vec<(Option<(usize, usize)>, Option<(usize, usize)>)> = Vec::new();
+    let mut bounds: Vec<(Option<Span>, Option<Span>)> = Vec::new();
     bounds.push((None, anchors.first().copied()));
     for w in anchors.windows(2) {
         bounds.push((Some(w[0]), Some(w[1])));

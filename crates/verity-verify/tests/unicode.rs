@@ -20,7 +20,8 @@ fn nbsp_before_a_word_ending_in_a_period() {
     let e = extract(NBSP_DOC, &ResolverConfig::default());
     assert_eq!(e.sentences, 2, "{e:?}");
     // The same shape in French typography, with a claim worth checking.
-    let doc = "Selon l'enquête\u{a0}x. Les frais de routage ont baissé de 80\u{a0}% en\u{a0}2023 [1]\n\n\
+    let doc =
+        "Selon l'enquête\u{a0}x. Les frais de routage ont baissé de 80\u{a0}% en\u{a0}2023 [1]\n\n\
                ## Références\n1. https://example.org/a\n";
     let e = extract(doc, &ResolverConfig::default());
     assert_eq!(e.claims.len(), 1, "{e:?}");
@@ -29,7 +30,10 @@ fn nbsp_before_a_word_ending_in_a_period() {
         e.claims[0].claim_text,
         "Les frais de routage ont baissé de 80 % en 2023"
     );
-    exercise(doc, "En 2023, les frais de routage ont baissé de 80\u{a0}%.");
+    exercise(
+        doc,
+        "En 2023, les frais de routage ont baissé de 80\u{a0}%.",
+    );
 }
 
 /// Spaces that are white space to Rust but more than one byte in UTF-8.
@@ -46,7 +50,9 @@ fn every_wide_space_before_every_punctuation() {
                 "In 2023{sp}78{sp}% of firms{sp}(e.g.{sp}Acme) adopted{sp}AI{end} Then{sp}J.{sp}Smith said{sp}x{end}{sp}[1]{sp}\n\n\
                  ## References\n1.{sp}Survey{sp}https://example.org/s{sp}\n"
             );
-            let src = format!("Intro{end}{sp}In{sp}2023,{sp}78{sp}%{sp}of{sp}firms adopted AI{end}{sp}e.g.{sp}x");
+            let src = format!(
+                "Intro{end}{sp}In{sp}2023,{sp}78{sp}%{sp}of{sp}firms adopted AI{end}{sp}e.g.{sp}x"
+            );
             exercise(&doc, &src);
         }
     }
@@ -57,8 +63,10 @@ fn json_escaped_lone_surrogates_become_replacement_characters() {
     // serde_json refuses a lone surrogate escape; a client library that
     // decodes leniently hands over U+FFFD instead. Both must be safe.
     assert!(serde_json::from_str::<String>(r#""a\ud800. B [1]""#).is_err());
-    let doc = String::from_utf8_lossy(b"A\xed\xa0\x80x. B [1]\n\n## References\n1. https://example.org/a\n")
-        .into_owned();
+    let doc = String::from_utf8_lossy(
+        b"A\xed\xa0\x80x. B [1]\n\n## References\n1. https://example.org/a\n",
+    )
+    .into_owned();
     exercise(&doc, &doc);
 }
 

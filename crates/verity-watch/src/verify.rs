@@ -16,6 +16,8 @@ use crate::{required, Watch};
 pub const MAX_CLAIM_BYTES: usize = 2_000;
 
 /// What one page gave.
+// A few per call, consumed at once: boxing would buy nothing.
+#[allow(clippy::large_enum_variant)]
 enum Outcome {
     Judged(FactSource, Assessment),
     Unread(UnreadSource),

@@ -11,23 +11,14 @@ use verity_core::watch::SIMHASH_MAX_DISTANCE;
 use verity_watch::simhash::{distance, fingerprint};
 
 fn data_dir() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..");
-    let candidates = [
-        std::env::var_os("VERITY_DATA").map(PathBuf::from),
-        Some(root.join("shared/data")),
-        Some(PathBuf::from("/work/shared/data")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .map(|d| d.join("article-extraction"))
-        .find(|d| d.join("ground-truth.json").is_file())
+    verity_testkit::data("article-extraction/ground-truth.json")
+        .and_then(|f| f.parent().map(PathBuf::from))
 }
 
 /// `(id, url, ground-truth body, html)` of every page.
 fn pages() -> Option<Vec<(String, String, String, String)>> {
     let Some(dir) = data_dir() else {
-        eprintln!("SKIPPED: article-extraction data not found (set VERITY_DATA)");
+        verity_testkit::skip("article-extraction data not found (set VERITY_DATA_DIR)");
         return None;
     };
     let truth: serde_json::Value =

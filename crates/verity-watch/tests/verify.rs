@@ -18,22 +18,14 @@ use verity_testkit::{searxng, Hit, Reply};
 use verity_watch::{CrawlRequest, VerifyFactRequest, Watch};
 
 fn data_dir() -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../..");
-    [
-        std::env::var_os("VERITY_DATA").map(PathBuf::from),
-        Some(root.join("shared/data")),
-        Some(PathBuf::from("/work/shared/data")),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|d| d.join("article-extraction"))
-    .find(|d| d.join("ground-truth.json").is_file())
+    verity_testkit::data("article-extraction/ground-truth.json")
+        .and_then(|f| f.parent().map(PathBuf::from))
 }
 
 /// `id → html` of the first `n` pages (sorted by id).
 fn pages(n: usize) -> Option<Vec<(String, String)>> {
     let Some(dir) = data_dir() else {
-        eprintln!("SKIPPED: article-extraction data not found (set VERITY_DATA)");
+        verity_testkit::skip("article-extraction data not found (set VERITY_DATA_DIR)");
         return None;
     };
     let truth: serde_json::Value =

@@ -97,6 +97,8 @@ pub(crate) fn llama_cpp_usable() -> std::result::Result<(), &'static str> {
 
 /// A loaded model on one engine (cheap to clone).
 #[derive(Clone)]
+// One value per loaded model: the variants' size difference costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Weights {
     Candle(ModelWeights),
     #[cfg(feature = "llama-cpp")]

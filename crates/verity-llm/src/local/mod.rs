@@ -1007,7 +1007,7 @@ mod tests {
         #![allow(clippy::unwrap_used, clippy::expect_used)]
         let path = LocalGgufGenerator::default_model_path();
         if !path.is_file() {
-            eprintln!("SKIPPED: local GGUF model not found at {}", path.display());
+            verity_testkit::skip(&format!("local GGUF model not found at {}", path.display()));
             return;
         }
         let load = |engine| {

@@ -62,11 +62,9 @@ fn refuse_unfetched(url: &str, f: &FetchResponse) -> crate::Result<()> {
     let url = url.to_string();
     let e = match f.status {
         FetchStatus::Fetched | FetchStatus::Paywalled => return Ok(()),
-        FetchStatus::Blocked if f.http_status.is_none() => verity_fetch::blocked_error(
-            &url,
-            f.final_url.host_str().unwrap_or_default(),
-            &detail,
-        ),
+        FetchStatus::Blocked if f.http_status.is_none() => {
+            verity_fetch::blocked_error(&url, f.final_url.host_str().unwrap_or_default(), &detail)
+        }
         FetchStatus::Timeout => FetchError::Timeout(url),
         _ => match f.http_status {
             Some(status) => FetchError::Http {

@@ -131,7 +131,13 @@ async fn a_panicking_tool_answers_a_typed_error() {
         "Slice",
         "Slices bytes.",
         |r: &Sliced| r.head.clone(),
-        |_v, req: Text| Box::pin(async move { Ok(Sliced { head: req.text[..1].to_string() }) }),
+        |_v, req: Text| {
+            Box::pin(async move {
+                Ok(Sliced {
+                    head: req.text[..1].to_string(),
+                })
+            })
+        },
     );
     let registry = ToolRegistry::new().with(tool).unwrap();
     let ok = registry
