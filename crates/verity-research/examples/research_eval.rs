@@ -332,10 +332,7 @@ fn main() {
                 .iter()
                 .filter(|s| s["theme"].as_str() == Some(id.as_str()) && s["kept"] == true)
                 .collect();
-            let cited: Vec<&&Value> = kept
-                .iter()
-                .filter(|s| !s["verdict"].is_null())
-                .collect();
+            let cited: Vec<&&Value> = kept.iter().filter(|s| !s["verdict"].is_null()).collect();
             let supported: Vec<&&Value> = cited
                 .iter()
                 .filter(|s| s["verdict"] == "SUPPORTED")
@@ -379,7 +376,9 @@ fn main() {
                     .filter_map(|n| page_text.get(&n))
                     .any(|src| {
                         predecessor(src, text).is_some_and(|p| {
-                            before_in_note.as_deref().is_some_and(|b| p.ends_with(b) || b.ends_with(&p))
+                            before_in_note
+                                .as_deref()
+                                .is_some_and(|b| p.ends_with(b) || b.ends_with(&p))
                         })
                     });
                 if !ok {

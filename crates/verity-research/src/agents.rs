@@ -77,6 +77,7 @@ impl Agents {
                                 })
                                 .unwrap_or_default(),
                             theme: None,
+                            line: 0,
                         };
                         self.documentalist.add_url(&r).await?
                     }

@@ -29,6 +29,7 @@ pub mod knowledge;
 mod pipeline;
 pub mod plan;
 pub mod planner;
+mod reference_line;
 pub mod syllabus;
 pub mod trace;
 pub mod writer;
