@@ -26,6 +26,7 @@ pub mod error;
 pub mod executor;
 pub mod extract;
 pub mod knowledge;
+mod llm;
 mod pipeline;
 pub mod plan;
 pub mod planner;
@@ -38,7 +39,9 @@ pub use brief::{Brief, BriefTheme};
 pub use check::{CheckedReport, SentenceCheck, ThemeCoverage, UnsupportedPolicy};
 pub use documentalist::{DocOutcome, Documentalist};
 pub use error::{ResearchError, Result};
+pub use budget::RunBudget;
 pub use knowledge::{KnowledgeBase, KnowledgeEntry};
+pub use llm::{LlmProgress, LlmState};
 pub use pipeline::{
     PlanSource, Progress, ResearchOutcome, ResearchPipeline, ResearchPipelineBuilder, StepTiming,
 };

@@ -93,7 +93,20 @@ async fn offline_run_writes_a_checked_sourced_report() {
         assert!(run_dir.join(f).exists(), "{f}");
     }
     let trace = std::fs::read_to_string(run_dir.join("trace.jsonl")).unwrap();
-    assert_eq!(trace.lines().count(), 7, "{trace}"); // 3 Documentalist, 3 FileSearch, 1 WebSearch
+    let agents: Vec<String> = trace
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["agent"].to_string())
+        .collect();
+    let count = |a: &str| agents.iter().filter(|x| x.trim_matches('"') == a).count();
+    // 3 Documentalist; a FileSearch per module, one per sub-theme (2 each)
+    // and one for the internal notes module 1 names; 1 WebSearch.
+    assert_eq!(
+        (count("Documentalist"), count("FileSearch"), count("WebSearch")),
+        (3, 10, 1),
+        "{agents:?}"
+    );
+    // Each sub-theme's search asks for that sub-theme.
+    assert!(trace.contains(r#"["topic","Few-shot prompting"]"#), "{trace}");
     let web: Vec<serde_json::Value> = trace
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
