@@ -47,6 +47,7 @@ impl Options {
             allow_private: self.allow_private,
             remove_unsupported: self.remove_unsupported,
             replay: self.replay,
+            ..ResearchOptions::default()
         }
     }
 }

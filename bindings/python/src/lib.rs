@@ -498,6 +498,7 @@ impl Store {
             allow_private,
             remove_unsupported,
             replay,
+            ..Default::default()
         };
         let v = self.inner.get()?;
         let s = syllabus.unwrap_or_default();
@@ -523,6 +524,7 @@ impl Store {
             allow_private,
             remove_unsupported,
             replay,
+            ..Default::default()
         };
         let v = self.inner.get()?;
         let s = syllabus.unwrap_or_default();
