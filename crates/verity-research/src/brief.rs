@@ -139,8 +139,11 @@ pub fn strip_numbering(title: &str) -> String {
         let numbered = match words.as_slice() {
             [n] => n.chars().any(|c| c.is_ascii_digit()) || numeral(n),
             [label, n] => {
-                ["module", "part", "chapter", "unit", "section", "week", "lesson", "session", "day", "partie", "chapitre", "séance", "semaine", "leçon"]
-                    .contains(label)
+                [
+                    "module", "part", "chapter", "unit", "section", "week", "lesson", "session",
+                    "day", "partie", "chapitre", "séance", "semaine", "leçon",
+                ]
+                .contains(label)
                     && numeral(n)
             }
             _ => false,
@@ -586,7 +589,11 @@ mod tests {
         )
         .unwrap();
         let b = Brief::from_syllabus(&s);
-        let labels: Vec<&str> = b.themes[0].topics.iter().map(|t| t.label.as_str()).collect();
+        let labels: Vec<&str> = b.themes[0]
+            .topics
+            .iter()
+            .map(|t| t.label.as_str())
+            .collect();
         assert_eq!(labels, ["Few-shot", "Chain of thought"]);
         assert!(b.themes[0].topics[1].query.contains("prompts"));
     }

@@ -47,8 +47,7 @@ impl RunBudget {
 
     /// Time left (`None`: no deadline).
     pub fn remaining(&self) -> Option<Duration> {
-        self.limit
-            .map(|l| l.saturating_sub(self.started.elapsed()))
+        self.limit.map(|l| l.saturating_sub(self.started.elapsed()))
     }
 
     /// Time spent since the run started.
@@ -60,9 +59,7 @@ impl RunBudget {
     /// within the per-generation cap; `None` means no limit at all. An
     /// allowance under [`MIN_CALL`] is `Some(ZERO)`: the call is skipped.
     pub fn allowance(&self, share: f32) -> Option<Duration> {
-        let from_run = self
-            .remaining()
-            .map(|r| r.mul_f32(share.clamp(0.0, 1.0)));
+        let from_run = self.remaining().map(|r| r.mul_f32(share.clamp(0.0, 1.0)));
         let a = match (from_run, self.per_call) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -169,12 +166,21 @@ mod tests {
 
     #[test]
     fn allowances_are_a_share_of_what_is_left_within_the_cap() {
-        let b = RunBudget::new(Some(Duration::from_secs(100)), Some(Duration::from_secs(10)));
+        let b = RunBudget::new(
+            Some(Duration::from_secs(100)),
+            Some(Duration::from_secs(10)),
+        );
         let a = b.allowance(0.5).unwrap_or_default();
-        assert!(a <= Duration::from_secs(10) && a > Duration::from_secs(9), "{a:?}");
+        assert!(
+            a <= Duration::from_secs(10) && a > Duration::from_secs(9),
+            "{a:?}"
+        );
         let b = RunBudget::new(Some(Duration::from_secs(4)), None);
         let a = b.allowance(0.25).unwrap_or_default();
-        assert!(a <= Duration::from_secs(1) && a > Duration::from_millis(900), "{a:?}");
+        assert!(
+            a <= Duration::from_secs(1) && a > Duration::from_millis(900),
+            "{a:?}"
+        );
         assert_eq!(RunBudget::new(None, None).allowance(0.1), None);
         let spent = RunBudget::new(Some(Duration::ZERO), None);
         assert!(spent.exhausted());

@@ -36,10 +36,10 @@ pub mod trace;
 pub mod writer;
 
 pub use brief::{Brief, BriefTheme};
+pub use budget::RunBudget;
 pub use check::{CheckedReport, SentenceCheck, ThemeCoverage, UnsupportedPolicy};
 pub use documentalist::{DocOutcome, Documentalist};
 pub use error::{ResearchError, Result};
-pub use budget::RunBudget;
 pub use knowledge::{KnowledgeBase, KnowledgeEntry};
 pub use llm::{LlmProgress, LlmState};
 pub use pipeline::{

@@ -316,22 +316,23 @@ impl Judge for MeteredJudge<'_> {
         }
         report(LlmState::Running, None);
         let res = match allowance {
-            Some(limit) => match tokio::time::timeout(limit, self.inner.judge(claim, passages)).await
-            {
-                Ok(r) => r,
-                Err(_) => {
-                    self.ctx.budget.mark_cut(limit);
-                    self.fell_back.fetch_add(1, Ordering::Relaxed);
-                    report(
-                        LlmState::OverBudget,
-                        Some(format!(
-                            "stopped after {:.1} s; the local judge judged it",
-                            limit.as_secs_f64()
-                        )),
-                    );
-                    return self.fallback.judge(claim, passages).await;
+            Some(limit) => {
+                match tokio::time::timeout(limit, self.inner.judge(claim, passages)).await {
+                    Ok(r) => r,
+                    Err(_) => {
+                        self.ctx.budget.mark_cut(limit);
+                        self.fell_back.fetch_add(1, Ordering::Relaxed);
+                        report(
+                            LlmState::OverBudget,
+                            Some(format!(
+                                "stopped after {:.1} s; the local judge judged it",
+                                limit.as_secs_f64()
+                            )),
+                        );
+                        return self.fallback.judge(claim, passages).await;
+                    }
                 }
-            },
+            }
             None => self.inner.judge(claim, passages).await,
         };
         match &res {

@@ -357,8 +357,7 @@ impl ResearchPipeline {
         let trace = TraceWriter::create(run_dir)?;
         let mut done: HashMap<String, TraceRecord> = HashMap::new();
         let on_task = |r: &TraceRecord| progress(&Progress::Task(Box::new(r.clone())));
-        let mut records =
-            execute(&plan, &agents, &mut done, &trace, run_start, &on_task).await?;
+        let mut records = execute(&plan, &agents, &mut done, &trace, run_start, &on_task).await?;
         step("execute", t.elapsed().as_millis() as u64, &mut timings);
 
         let mut notes = syllabus.warnings.clone();
@@ -369,7 +368,10 @@ impl ResearchPipeline {
                 problems.last().map(String::as_str).unwrap_or("no answer")
             ));
         }
-        if syllabus.references.is_empty() && syllabus.internal_files.is_empty() {
+        if syllabus.references.is_empty()
+            && syllabus.internal_files.is_empty()
+            && syllabus.ephemeral.is_empty()
+        {
             notes.push("the syllabus names no reference: only the knowledge base already indexed and web lookups were searched".into());
         }
 
@@ -602,8 +604,7 @@ impl ResearchPipeline {
         };
         let mut missing = missing_of(records);
         missing.extend(draft.gaps.iter().cloned());
-        let mut report =
-            check_report(&draft, brief, &ok, judge, self.policy, &missing).await?;
+        let mut report = check_report(&draft, brief, &ok, judge, self.policy, &missing).await?;
         // An LLM draft with no supported citation (a small model answering
         // beside the point) is replaced by the extractive note.
         let has_material = ok.iter().any(|r| !r.excerpts.is_empty());

@@ -68,6 +68,31 @@ async fn offline_run_writes_a_checked_sourced_report() {
         "{refs}"
     );
     assert!(refs.contains("/blog/orchestration.html"), "{refs}");
+    // Citation numbers are dense: 1..=n, every one listed.
+    let listed: Vec<usize> = refs
+        .lines()
+        .filter_map(|l| l.strip_prefix('[')?.split_once(']')?.0.parse().ok())
+        .collect();
+    assert_eq!(listed, (1..=listed.len()).collect::<Vec<_>>(), "{refs}");
+    // No fragment: a sentence leaning on the one before it ("Because …",
+    // "This …") never opens a paragraph of the note.
+    let body = r.markdown.split("## What is missing").next().unwrap();
+    let body = body.split("## References").next().unwrap();
+    for para in body
+        .split("\n\n")
+        .filter(|p| !p.trim_start().starts_with(['#', '_', '-']))
+    {
+        let first = verity_verify::text::sentence_spans(para)
+            .into_iter()
+            .next()
+            .map(|r| para[r].to_string())
+            .unwrap_or_default();
+        assert!(
+            !verity_research::writer::sentences::leans_on_previous(&first),
+            "fragment opening a paragraph: {first}\n{}",
+            r.markdown
+        );
+    }
     // Knowledge base: the internal file and the two References, indexed; not the ephemeral URL.
     let kb = KnowledgeBase::open(&kb_dir).unwrap();
     let entries = kb.entries().unwrap();
@@ -101,12 +126,19 @@ async fn offline_run_writes_a_checked_sourced_report() {
     // 3 Documentalist; a FileSearch per module, one per sub-theme (2 each)
     // and one for the internal notes module 1 names; 1 WebSearch.
     assert_eq!(
-        (count("Documentalist"), count("FileSearch"), count("WebSearch")),
+        (
+            count("Documentalist"),
+            count("FileSearch"),
+            count("WebSearch")
+        ),
         (3, 10, 1),
         "{agents:?}"
     );
     // Each sub-theme's search asks for that sub-theme.
-    assert!(trace.contains(r#"["topic","Few-shot prompting"]"#), "{trace}");
+    assert!(
+        trace.contains(r#"["topic","Few-shot prompting"]"#),
+        "{trace}"
+    );
     let web: Vec<serde_json::Value> = trace
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())

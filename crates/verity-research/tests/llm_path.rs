@@ -238,7 +238,10 @@ async fn a_run_past_its_time_budget_finishes_with_what_it_has_and_says_so() {
         }
     };
     let started = std::time::Instant::now();
-    let out = p.run(syl, &dir.path().join("run"), &progress).await.unwrap();
+    let out = p
+        .run(syl, &dir.path().join("run"), &progress)
+        .await
+        .unwrap();
     let took = started.elapsed();
     assert!(took < std::time::Duration::from_secs(20), "{took:?}");
     assert!(out.degraded);
@@ -248,10 +251,16 @@ async fn a_run_past_its_time_budget_finishes_with_what_it_has_and_says_so() {
     let md = &out.report.markdown;
     let missing = md.split("## What is missing").nth(1).unwrap_or_default();
     assert!(missing.contains("time budget (4 s) ran out"), "{md}");
-    assert!(out.notes.iter().any(|n| n.contains("time budget")), "{:?}", out.notes);
+    assert!(
+        out.notes.iter().any(|n| n.contains("time budget")),
+        "{:?}",
+        out.notes
+    );
     // Progress: the planner and the writer were reported, then stopped or refused for the budget.
     let events = events.into_inner().unwrap();
-    assert!(events.iter().any(|e| e.step == "plan" && e.state == LlmState::Running));
+    assert!(events
+        .iter()
+        .any(|e| e.step == "plan" && e.state == LlmState::Running));
     assert!(
         events.iter().any(|e| e.state == LlmState::OverBudget),
         "{events:?}"

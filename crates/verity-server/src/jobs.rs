@@ -233,14 +233,12 @@ impl Jobs {
                     Progress::Llm(l) => JobStep {
                         name: format!("llm {} {}", l.step, l.label),
                         ms: l.elapsed_ms,
-                        status: Some(
-                            match l.state {
-                                LlmState::Running => format!("running, {} tokens", l.tokens),
-                                LlmState::Done => format!("done, {} tokens", l.tokens),
-                                LlmState::Failed => "failed".into(),
-                                LlmState::OverBudget => "over budget".into(),
-                            },
-                        ),
+                        status: Some(match l.state {
+                            LlmState::Running => format!("running, {} tokens", l.tokens),
+                            LlmState::Done => format!("done, {} tokens", l.tokens),
+                            LlmState::Failed => "failed".into(),
+                            LlmState::OverBudget => "over budget".into(),
+                        }),
                         error: l.detail.clone(),
                     },
                     Progress::Task(r) => JobStep {

@@ -15,7 +15,8 @@ use std::sync::Arc;
 use verity_core::{Fetcher, Generator, Judge, Result, WebSearch};
 pub use verity_research::{
     CheckedReport, DocOutcome, KnowledgeBase, KnowledgeEntry, LlmProgress, LlmState, PlanSource,
-    Progress, ResearchOutcome, SentenceCheck, StepTiming, TaskStatus, ThemeCoverage, TraceRecord, UrlRef,
+    Progress, ResearchOutcome, SentenceCheck, StepTiming, TaskStatus, ThemeCoverage, TraceRecord,
+    UrlRef,
 };
 use verity_research::{ResearchPipeline, UnsupportedPolicy};
 use verity_verify::{LlmJudge, LocalJudge};

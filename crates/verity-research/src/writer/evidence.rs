@@ -112,7 +112,11 @@ impl Attachment {
     }
 
     fn factor(&self, e: &Excerpt) -> f32 {
-        let names = [e.url.as_deref(), e.filename.as_deref(), Some(e.source.as_str())];
+        let names = [
+            e.url.as_deref(),
+            e.filename.as_deref(),
+            Some(e.source.as_str()),
+        ];
         let is = |set: &HashSet<String>| names.iter().flatten().any(|n| set.contains(*n));
         if is(&self.own) {
             1.3
@@ -267,7 +271,12 @@ pub fn select(theme: &BriefTheme, records: &[&TraceRecord], attach: &Attachment)
             .iter()
             .enumerate()
             .map(|(j, tt)| {
-                let s: f32 = c.terms.iter().filter(|t| tt.contains(*t)).map(|t| idf(t)).sum();
+                let s: f32 = c
+                    .terms
+                    .iter()
+                    .filter(|t| tt.contains(*t))
+                    .map(|t| idf(t))
+                    .sum();
                 let hint = if hinted[i] == Some(j) { 0.5 } else { 0.0 };
                 (j, s + if s > 0.0 { hint } else { 0.0 })
             })
@@ -311,7 +320,9 @@ pub fn select(theme: &BriefTheme, records: &[&TraceRecord], attach: &Attachment)
             return false;
         }
         let words: HashSet<&String> = unit.iter().flat_map(|u| cands[*u].terms.iter()).collect();
-        !chosen.iter().any(|c| jaccard(&words, &cands[*c].terms) > REDUNDANT)
+        !chosen
+            .iter()
+            .any(|c| jaccard(&words, &cands[*c].terms) > REDUNDANT)
     };
     let take = |unit: Vec<usize>, chosen: &mut Vec<usize>, per: &mut HashMap<String, usize>| {
         let src = cands[unit[0]].source.clone();
@@ -386,7 +397,10 @@ pub fn select(theme: &BriefTheme, records: &[&TraceRecord], attach: &Attachment)
     // Figures: from the chosen sentences first, then the best others.
     let mut figures: Vec<Quote> = Vec::new();
     let mut numbers: HashSet<String> = HashSet::new();
-    for i in chosen.iter().chain(ranked.iter().filter(|i| !chosen.contains(i))) {
+    for i in chosen
+        .iter()
+        .chain(ranked.iter().filter(|i| !chosen.contains(i)))
+    {
         if figures.len() >= MAX_FIGURES {
             break;
         }
@@ -460,7 +474,12 @@ fn first_person(s: &str) -> bool {
             continue;
         }
         let w = std::mem::take(&mut word).to_lowercase();
-        if !quoted && ["i", "we", "our", "us", "you", "your", "my", "i'm", "we're", "you're"].contains(&w.as_str()) {
+        if !quoted
+            && [
+                "i", "we", "our", "us", "you", "your", "my", "i'm", "we're", "you're",
+            ]
+            .contains(&w.as_str())
+        {
             return true;
         }
     }
@@ -523,7 +542,8 @@ mod tests {
         }
     }
 
-    const EUROPA: &str = "Scientists confirmed water vapour above the surface of Europa this week. \
+    const EUROPA: &str =
+        "Scientists confirmed water vapour above the surface of Europa this week. \
         Because the plumes are faint, only one of 17 observations of Europa caught them. \
         But while that sounds like a lot, it was only just enough to be detected from Earth.";
     const TITAN: &str = "The first global geological map of Titan shows vast plains and dunes. \
@@ -534,7 +554,7 @@ mod tests {
         let r1 = record("http://h/europa", EUROPA);
         let r2 = record("http://h/titan", TITAN);
         let t = theme(&["Water vapour above Europa", "The geological map of Titan"]);
-        let ev = select(&t, &[&r1, &r2], &Attachment::of(&t, &[t.clone()]));
+        let ev = select(&t, &[&r1, &r2], &Attachment::of(&t, std::slice::from_ref(&t)));
         let all: Vec<&str> = ev.quotes().map(|q| q.text.as_str()).collect();
         for (i, s) in all.iter().enumerate() {
             if s.starts_with("Because") {
@@ -552,7 +572,11 @@ mod tests {
         assert!(ev.key_facts.iter().any(|q| q.source == "http://h/titan"));
         assert!(ev.uncovered_topics.is_empty());
         // Figures: a short clause with its number.
-        assert!(ev.figures.iter().any(|f| f.text.contains("17")), "{:?}", ev.figures);
+        assert!(
+            ev.figures.iter().any(|f| f.text.contains("17")),
+            "{:?}",
+            ev.figures
+        );
     }
 
     #[test]
@@ -562,7 +586,7 @@ mod tests {
             "Because space travel and sustaining life off Earth are anything but easy for Europa missions.",
         );
         let t = theme(&[]);
-        let ev = select(&t, &[&r], &Attachment::of(&t, &[t.clone()]));
+        let ev = select(&t, &[&r], &Attachment::of(&t, std::slice::from_ref(&t)));
         assert!(ev.is_empty(), "{ev:?}");
     }
 
@@ -573,7 +597,7 @@ mod tests {
             "The stock market rose sharply on Tuesday after the trade talks. Scientists mapped Titan in detail using radar data.",
         );
         let t = theme(&[]);
-        let ev = select(&t, &[&r], &Attachment::of(&t, &[t.clone()]));
+        let ev = select(&t, &[&r], &Attachment::of(&t, std::slice::from_ref(&t)));
         let all: Vec<&str> = ev.quotes().map(|q| q.text.as_str()).collect();
         assert_eq!(all, ["Scientists mapped Titan in detail using radar data."]);
     }

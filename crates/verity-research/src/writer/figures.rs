@@ -2,17 +2,77 @@
 //! around it that the "Key figures" line quotes.
 
 const MONTHS: &[&str] = &[
-    "jan", "january", "feb", "february", "mar", "march", "apr", "april", "may", "jun", "june",
-    "jul", "july", "aug", "august", "sep", "sept", "september", "oct", "october", "nov",
-    "november", "dec", "december",
+    "jan",
+    "january",
+    "feb",
+    "february",
+    "mar",
+    "march",
+    "apr",
+    "april",
+    "may",
+    "jun",
+    "june",
+    "jul",
+    "july",
+    "aug",
+    "august",
+    "sep",
+    "sept",
+    "september",
+    "oct",
+    "october",
+    "nov",
+    "november",
+    "dec",
+    "december",
 ];
 
 /// Words opening a clause that depends on the rest of its sentence.
 const DEPENDENT_OPENINGS: &[&str] = &[
-    "which", "who", "whom", "whose", "where", "when", "while", "that", "and", "but", "or", "as",
-    "because", "since", "if", "although", "though", "so", "he", "she", "it", "they", "his", "her",
-    "their", "its", "this", "these", "those", "said", "says", "according", "including", "than",
-    "to", "of", "with", "from", "in", "on", "at", "by", "for",
+    "which",
+    "who",
+    "whom",
+    "whose",
+    "where",
+    "when",
+    "while",
+    "that",
+    "and",
+    "but",
+    "or",
+    "as",
+    "because",
+    "since",
+    "if",
+    "although",
+    "though",
+    "so",
+    "he",
+    "she",
+    "it",
+    "they",
+    "his",
+    "her",
+    "their",
+    "its",
+    "this",
+    "these",
+    "those",
+    "said",
+    "says",
+    "according",
+    "including",
+    "than",
+    "to",
+    "of",
+    "with",
+    "from",
+    "in",
+    "on",
+    "at",
+    "by",
+    "for",
 ];
 
 /// The figures of `s`: numbers that are not a day of a month nor a lone year.
@@ -20,14 +80,19 @@ fn figures(s: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let words: Vec<&str> = s.split_whitespace().collect();
     for (i, w) in words.iter().enumerate() {
-        let core = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '%' && c != '$' && c != '.');
+        let core =
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '%' && c != '$' && c != '.');
         let core = core.trim_end_matches('.');
         if !core.chars().any(|c| c.is_ascii_digit()) {
             continue;
         }
         let prev = i
             .checked_sub(1)
-            .map(|p| words[p].trim_matches(|c: char| !c.is_alphabetic()).to_lowercase())
+            .map(|p| {
+                words[p]
+                    .trim_matches(|c: char| !c.is_alphabetic())
+                    .to_lowercase()
+            })
             .unwrap_or_default();
         let digits: String = core.chars().filter(char::is_ascii_digit).collect();
         let is_year = digits.len() == 4
@@ -60,7 +125,9 @@ pub fn figure_clause(s: &str) -> Option<(String, String)> {
         let c = chars[i];
         let next = chars.get(i + 1).copied().unwrap_or(' ');
         let dash = matches!(c, '—' | '–') && next == ' ';
-        let sep = (matches!(c, ',' | ';' | ':') && next == ' ' && !chars.get(i + 2).is_some_and(char::is_ascii_digit))
+        let sep = (matches!(c, ',' | ';' | ':')
+            && next == ' '
+            && !chars.get(i + 2).is_some_and(char::is_ascii_digit))
             || dash;
         if sep {
             clauses.push(String::new());
@@ -116,9 +183,13 @@ mod tests {
 
     #[test]
     fn figures_are_not_dates() {
-        assert!(has_figure("The order is valued at $8.8 billion at list prices."));
+        assert!(has_figure(
+            "The order is valued at $8.8 billion at list prices."
+        ));
         assert!(has_figure("Seven companies bid for 14 contracts."));
-        assert!(!has_figure("NASA announced the selection on Nov. 18 in 2019."));
+        assert!(!has_figure(
+            "NASA announced the selection on Nov. 18 in 2019."
+        ));
     }
 
     #[test]
@@ -126,7 +197,10 @@ mod tests {
         let s = "The five companies join nine others selected by CLPS in November 2018, bringing the total number of private moon lander hopefuls to 14 firms.";
         let (c, n) = figure_clause(s).unwrap();
         assert_eq!(n, "14");
-        assert_eq!(c, "bringing the total number of private moon lander hopefuls to 14 firms");
+        assert_eq!(
+            c,
+            "bringing the total number of private moon lander hopefuls to 14 firms"
+        );
         let s = "Dubai's flagship carrier finalized a deal to purchase 30 of Boeing's 787-9 Dreamliner jets, executives announced.";
         let (c, _) = figure_clause(s).unwrap();
         assert_eq!(c, "Dubai's flagship carrier finalized a deal to purchase 30 of Boeing's 787-9 Dreamliner jets");
@@ -134,6 +208,9 @@ mod tests {
         assert!(figure_clause("Europa has plumes, which are fed by 100 geysers.").is_none());
         // Thousands separators do not split clauses.
         let (c, n) = figure_clause("Researchers surveyed 505,796 people in total.").unwrap();
-        assert_eq!((c.as_str(), n.as_str()), ("Researchers surveyed 505,796 people in total", "505,796"));
+        assert_eq!(
+            (c.as_str(), n.as_str()),
+            ("Researchers surveyed 505,796 people in total", "505,796")
+        );
     }
 }

@@ -102,7 +102,9 @@ const LEANING_OPENINGS: &[&str] = &[
 
 /// Third-person pronouns that, with no name before them in the sentence,
 /// point back at someone named earlier (`…, he said.`).
-const BACK_POINTING: &[&str] = &["he", "she", "him", "his", "her", "hers", "they", "them", "their"];
+const BACK_POINTING: &[&str] = &[
+    "he", "she", "him", "his", "her", "hers", "they", "them", "their",
+];
 
 /// Whether `sentence` leans on the sentence before it.
 pub fn leans_on_previous(sentence: &str) -> bool {
@@ -110,8 +112,9 @@ pub fn leans_on_previous(sentence: &str) -> bool {
         .trim_start_matches(|c: char| !c.is_alphanumeric())
         .to_lowercase();
     let opens = LEANING_OPENINGS.iter().any(|w| {
-        s.strip_prefix(w)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| !c.is_alphanumeric() && c != '-'))
+        s.strip_prefix(w).is_some_and(|rest| {
+            rest.is_empty() || rest.starts_with(|c: char| !c.is_alphanumeric() && c != '-')
+        })
     });
     opens || pronoun_before_any_name(sentence)
 }
@@ -277,7 +280,10 @@ mod tests {
             strip_dateline("DUBAI, United Arab Emirates — Dubai's flagship carrier bought jets."),
             "Dubai's flagship carrier bought jets."
         );
-        assert_eq!(strip_dateline("BERLIN -- The agency said so."), "The agency said so.");
+        assert_eq!(
+            strip_dateline("BERLIN -- The agency said so."),
+            "The agency said so."
+        );
         assert_eq!(
             strip_dateline("NASA - the agency - said so."),
             "NASA - the agency - said so."
