@@ -57,14 +57,22 @@ impl RunBudget {
 
     /// The time one LLM call may take: `share` (0–1) of what is left,
     /// within the per-generation cap; `None` means no limit at all. An
-    /// allowance under [`MIN_CALL`] is `Some(ZERO)`: the call is skipped.
+    /// share of the run under [`MIN_CALL`] is `Some(ZERO)`: the call is skipped.
     pub fn allowance(&self, share: f32) -> Option<Duration> {
-        let from_run = self.remaining().map(|r| r.mul_f32(share.clamp(0.0, 1.0)));
-        let a = match (from_run, self.per_call) {
+        // Only the run's share can be too small to start with; a
+        // per-generation cap is the caller's choice and kept as given.
+        let from_run = self.remaining().map(|r| {
+            let a = r.mul_f32(share.clamp(0.0, 1.0));
+            if a < MIN_CALL {
+                Duration::ZERO
+            } else {
+                a
+            }
+        });
+        match (from_run, self.per_call) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
-        };
-        a.map(|d| if d < MIN_CALL { Duration::ZERO } else { d })
+        }
     }
 
     /// Whether the deadline has passed.
@@ -80,9 +88,15 @@ impl RunBudget {
     /// Record that a call stopped after `allowance`, when that allowance
     /// came from the run's deadline (not from the per-generation cap).
     pub(crate) fn mark_cut(&self, allowance: Duration) {
-        if self.limit.is_some() && self.per_call.is_none_or(|p| allowance < p) {
+        if self.run_limited(allowance) {
             self.mark_reached();
         }
+    }
+
+    /// Whether `allowance` came from the run's deadline rather than from
+    /// the per-generation cap.
+    pub(crate) fn run_limited(&self, allowance: Duration) -> bool {
+        self.limit.is_some() && self.per_call.is_none_or(|p| allowance < p)
     }
 
     /// Whether anything was cut or skipped for the budget.

@@ -163,11 +163,18 @@ impl LlmCtx<'_> {
                 Ok(r) => r,
                 Err(_) => {
                     self.budget.mark_cut(limit);
-                    let why = format!(
-                        "stopped after {:.1} s, its share of the run's time budget ({})",
-                        limit.as_secs_f64(),
-                        budget_words(self.budget)
-                    );
+                    let why = if self.budget.run_limited(limit) {
+                        format!(
+                            "timed out after {:.1} s, its share of the run's time budget ({})",
+                            limit.as_secs_f64(),
+                            budget_words(self.budget)
+                        )
+                    } else {
+                        format!(
+                            "timed out after {:.1} s (the per-generation deadline)",
+                            limit.as_secs_f64()
+                        )
+                    };
                     report(
                         tokens.load(Ordering::Relaxed),
                         started,
@@ -248,7 +255,11 @@ impl Generator for Metered<'_> {
             .generate(self.inner, req, self.step, &label, self.share)
             .await
             .map_err(|e| match e {
-                LlmError::OverBudget(_) => Error::Timeout(self.ctx.budget.spent()),
+                LlmError::OverBudget(why) => Error::from(verity_core::ProviderError::new(
+                    self.inner.model(),
+                    verity_core::ProviderErrorKind::Timeout,
+                    why,
+                )),
                 LlmError::Failed(e) => e,
             })
     }

@@ -595,10 +595,10 @@ impl ResearchPipeline {
         timings.push(s);
         let t = Instant::now();
         let local = LocalJudge::new();
-        let judge = MeteredJudge::new(ctx, self.judge.as_ref(), &local, JUDGE_SHARE);
+        let judge_metered = MeteredJudge::new(ctx, self.judge.as_ref(), &local, JUDGE_SHARE);
         // The local judge needs no budget; an LLM judge's calls share it.
         let judge: &dyn verity_core::Judge = if self.judge.name() != local.name() {
-            &judge
+            &judge_metered
         } else {
             self.judge.as_ref()
         };
@@ -617,6 +617,19 @@ impl ResearchPipeline {
             let mut missing = missing_of(records);
             missing.extend(draft.gaps.iter().cloned());
             report = check_report(&draft, brief, &ok, judge, self.policy, &missing).await?;
+        }
+        let fell_back = judge_metered
+            .fell_back
+            .load(std::sync::atomic::Ordering::Relaxed);
+        if fell_back > 0 {
+            let line = format!(
+                "the time budget left no time for the {} judge: {fell_back} sentence(s) were judged by the local judge",
+                self.judge.name()
+            );
+            note = Some(match note {
+                Some(n) => format!("{n}; {line}"),
+                None => line,
+            });
         }
         let s = StepTiming {
             step: "check".into(),

@@ -282,3 +282,58 @@ async fn a_syllabus_with_no_references_still_returns_a_report() {
     assert!(out.report.markdown.contains("Quantum networking"));
     assert!(out.report.markdown.contains("_No source is cited._"));
 }
+
+/// A syllabus a user gets wrong in every way at once: a dead link, a page
+/// with no text, a 5 MB page, a duplicate, a module no reference treats.
+/// The run ends, says what is missing, and never panics.
+#[tokio::test]
+async fn bad_references_are_reported_in_what_is_missing() {
+    let server = common::serve().await;
+    let dir = tempfile::tempdir().unwrap();
+    let kb_dir = common::knowledge_dir(dir.path());
+    let b = &server.base;
+    let text = format!(
+        "# Bad input\n\n## Module 1: Agents\n\nAgents that plan and call tools.\n\n\
+         ## Module 2: Quantum networking\n\nEntanglement across cities.\n\n\
+         ## References\n\n\
+         - Agents — {b}/agents.html (keywords: agents, planning)\n\
+         - Agents again — {b}/agents.html\n\
+         - Gone — {b}/gone.html\n\
+         - Empty page — <{b}/empty.html>\n\
+         - [Huge page]({b}/huge.html)\n"
+    );
+    let syl = Syllabus::parse_markdown(&text).unwrap();
+    let p = common::pipeline(common::store(), &kb_dir).build().unwrap();
+    let run_dir = dir.path().join("run");
+    let run = p.run(syl, &run_dir, &quiet);
+    let out = tokio::time::timeout(std::time::Duration::from_secs(120), run)
+        .await
+        .expect("the run ends")
+        .unwrap();
+    let md = &out.report.markdown;
+    assert!(out.degraded);
+    let missing = md.split("## What is missing").nth(1).unwrap_or_default();
+    assert!(missing.contains("/gone.html"), "{md}");
+    assert!(missing.contains("/empty.html"), "{md}");
+    assert!(missing.contains("Quantum networking"), "{md}");
+    // The module with material is covered; the other says so.
+    let agents = md.split("## Module 2").next().unwrap();
+    assert!(agents.contains("[1]"), "{md}");
+    let quantum = md
+        .split("## Module 2")
+        .nth(1)
+        .unwrap()
+        .split("## What is missing")
+        .next()
+        .unwrap();
+    assert!(quantum.contains("No source material"), "{md}");
+    // The duplicate was read once and said so.
+    assert!(
+        out.notes
+            .iter()
+            .any(|n| n.contains("listed more than once")),
+        "{:?}",
+        out.notes
+    );
+    eprintln!("{md}\n{:?}", out.notes);
+}

@@ -554,7 +554,11 @@ mod tests {
         let r1 = record("http://h/europa", EUROPA);
         let r2 = record("http://h/titan", TITAN);
         let t = theme(&["Water vapour above Europa", "The geological map of Titan"]);
-        let ev = select(&t, &[&r1, &r2], &Attachment::of(&t, std::slice::from_ref(&t)));
+        let ev = select(
+            &t,
+            &[&r1, &r2],
+            &Attachment::of(&t, std::slice::from_ref(&t)),
+        );
         let all: Vec<&str> = ev.quotes().map(|q| q.text.as_str()).collect();
         for (i, s) in all.iter().enumerate() {
             if s.starts_with("Because") {
