@@ -56,7 +56,7 @@ impl RunBudget {
     }
 
     /// The time one LLM call may take: `share` (0–1) of what is left,
-    /// within the per-generation cap; `None` means no limit at all. An
+    /// within the per-generation cap; `None` means no limit at all. A
     /// share of the run under [`MIN_CALL`] is `Some(ZERO)`: the call is skipped.
     pub fn allowance(&self, share: f32) -> Option<Duration> {
         // Only the run's share can be too small to start with; a
