@@ -48,6 +48,11 @@ pub struct ResearchArgs {
     /// (disables the SSRF guard; for intranets and tests).
     #[arg(long)]
     pub allow_private: bool,
+    /// Time budget of the run in seconds (default 300): past it, the LLM
+    /// steps give way to the deterministic plan, the extractive writer and
+    /// the local judge, and the note says it is partial.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub budget: Option<u64>,
 }
 
 /// Run `verity research`; the exit status.
@@ -68,6 +73,7 @@ pub async fn run(
         remove_unsupported: a.remove_unsupported,
         replay: a.replay.is_some(),
         judge: crate::check::parse_judge(a.judge.as_deref())?,
+        budget: a.budget.map(std::time::Duration::from_secs),
     };
     let progress = |p: &Progress| {
         if quiet {
@@ -75,6 +81,18 @@ pub async fn run(
         }
         match p {
             Progress::Step(s) => eprintln!("[{:>8}] {} ms", s.step, s.ms),
+            Progress::Llm(l) => eprintln!(
+                "  llm {} {} {:?}: {} tokens, {:.1} s{}",
+                l.step,
+                l.label,
+                l.state,
+                l.tokens,
+                l.elapsed_ms as f64 / 1000.0,
+                l.detail
+                    .as_deref()
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default()
+            ),
             Progress::Task(r) => {
                 let mark = match r.status {
                     TaskStatus::Ok => "ok",

@@ -56,6 +56,7 @@ fn research_writes_a_checked_report_and_replays_it() {
         .arg("--knowledge")
         .arg(&kb)
         .arg("--allow-private")
+        .args(["--budget", "120"])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -73,6 +74,10 @@ fn research_writes_a_checked_report_and_replays_it() {
     );
     assert!(!stdout.contains("[unsupported"), "{stdout}");
     assert!(run.join("trace.jsonl").exists() && kb.join("knowledge_db.json").exists());
+    // The brief shows the query of each module and of each of its topics.
+    let brief = std::fs::read_to_string(run.join("brief.md")).unwrap();
+    assert!(brief.contains("Query: "), "{brief}");
+    assert!(brief.contains("- Few-shot prompting — query: "), "{brief}");
 
     let replay = verity(&dir.path().join("home"))
         .args(["--json", "research", "--replay"])
@@ -146,4 +151,16 @@ fn the_knowledge_dir_comes_from_the_environment_unless_the_option_is_given() {
     // The internal file is not in `other`: partial, but the KB is there.
     assert_eq!(out.status.code(), Some(7));
     assert!(other.join("knowledge_db.json").is_file());
+}
+
+#[test]
+fn a_budget_of_zero_seconds_is_refused_with_the_flag_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = verity(&dir.path().join("home"))
+        .args(["research", "syllabus.md", "--budget", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--budget"), "{err}");
 }

@@ -77,6 +77,7 @@ impl Agents {
                                 })
                                 .unwrap_or_default(),
                             theme: None,
+                            line: 0,
                         };
                         self.documentalist.add_url(&r).await?
                     }
@@ -154,6 +155,7 @@ impl Agents {
                     .and_then(|v| v.as_str())
                     .map(str::to_string),
                 kind: SourceKind::File,
+                position: Some(h.chunk.index),
                 text: h.chunk.text,
                 score: h.score,
             })
@@ -221,7 +223,7 @@ impl Agents {
                 .map(|(i, p)| (extract::overlap(&qterms, p), i, p.to_string()))
                 .collect();
             paras.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-            for (score, _, text) in paras.into_iter().take(WEB_PASSAGES) {
+            for (score, i, text) in paras.into_iter().take(WEB_PASSAGES) {
                 excerpts.push(Excerpt {
                     source: u.clone(),
                     title: title.clone(),
@@ -230,6 +232,7 @@ impl Agents {
                     kind: SourceKind::Web,
                     text,
                     score,
+                    position: u32::try_from(i).ok(),
                 });
             }
         }

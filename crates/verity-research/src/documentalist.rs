@@ -70,6 +70,18 @@ impl Documentalist {
         }
     }
 
+    /// The same knowledge base with `generator` writing the summaries (a
+    /// run hands its budgeted generator).
+    pub(crate) fn with_generator(mut self, generator: Option<Arc<dyn Generator>>) -> Self {
+        self.generator = generator;
+        self
+    }
+
+    /// The generator of the summaries.
+    pub(crate) fn generator(&self) -> Option<&Arc<dyn Generator>> {
+        self.generator.as_ref()
+    }
+
     /// Cap the tokens of a generated summary (default 400).
     pub fn with_summary_tokens(mut self, n: u32) -> Self {
         self.summary_tokens = n.max(32);

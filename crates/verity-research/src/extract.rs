@@ -46,13 +46,39 @@ pub fn overlap(query_terms: &HashSet<String>, text: &str) -> f32 {
     if query_terms.is_empty() {
         return 0.0;
     }
-    let t: HashSet<String> = content_terms(text).into_iter().collect();
+    let t = terms(text);
     query_terms.iter().filter(|q| t.contains(*q)).count() as f32 / query_terms.len() as f32
 }
 
-/// Stemmed content terms of `text`, as a set.
+/// Characters of a stem a term keeps: the crude stemmer leaves
+/// `hibernat-ing` and `hibern-ation` apart, their first six letters agree.
+const TERM_CHARS: usize = 6;
+
+/// The matching key of a content word: its stem, cut to [`TERM_CHARS`].
+pub fn term_key(stemmed: &str) -> String {
+    stemmed.chars().take(TERM_CHARS).collect()
+}
+
+/// Content terms of `text` (stop words dropped, stemmed, cut to a common
+/// prefix), in order, repeats kept.
+pub fn term_list(text: &str) -> Vec<String> {
+    content_terms(text).iter().map(|t| term_key(t)).collect()
+}
+
+/// Content terms of `text`, as a set (see [`term_list`]).
 pub fn terms(text: &str) -> HashSet<String> {
-    content_terms(text).into_iter().collect()
+    term_list(text).into_iter().collect()
+}
+
+/// Content words of `text` in their written form (stop words and one-letter
+/// words dropped), each once, in order: the words of a search query.
+pub fn content_words(text: &str) -> Vec<String> {
+    let mut seen = HashSet::new();
+    words(text)
+        .into_iter()
+        .filter(|w| !is_stopword(w) && w.chars().count() > 1)
+        .filter(|w| seen.insert(term_key(&verity_verify::text::stem(w))))
+        .collect()
 }
 
 /// An extractive summary: the `n` sentences carrying the document's most

@@ -26,18 +26,22 @@ pub mod error;
 pub mod executor;
 pub mod extract;
 pub mod knowledge;
+mod llm;
 mod pipeline;
 pub mod plan;
 pub mod planner;
+mod reference_line;
 pub mod syllabus;
 pub mod trace;
 pub mod writer;
 
 pub use brief::{Brief, BriefTheme};
+pub use budget::RunBudget;
 pub use check::{CheckedReport, SentenceCheck, ThemeCoverage, UnsupportedPolicy};
 pub use documentalist::{DocOutcome, Documentalist};
 pub use error::{ResearchError, Result};
 pub use knowledge::{KnowledgeBase, KnowledgeEntry};
+pub use llm::{LlmProgress, LlmState};
 pub use pipeline::{
     PlanSource, Progress, ResearchOutcome, ResearchPipeline, ResearchPipelineBuilder, StepTiming,
 };

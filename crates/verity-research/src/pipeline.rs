@@ -13,11 +13,13 @@ use verity_verify::LocalJudge;
 
 use crate::agents::Agents;
 use crate::brief::Brief;
+use crate::budget::{RunBudget, WithinBudget};
 use crate::check::{check_report, CheckedReport, UnsupportedPolicy, JUDGE_PASSAGES};
 use crate::documentalist::Documentalist;
 use crate::error::{ResearchError, Result};
 use crate::executor::execute;
 use crate::knowledge::KnowledgeBase;
+use crate::llm::{LlmCtx, LlmProgress, Metered, MeteredJudge};
 use crate::plan::{deterministic_plan, evaluate, Agent, Plan, Task};
 use crate::planner::llm_plan;
 use crate::syllabus::Syllabus;
@@ -40,6 +42,9 @@ pub enum Progress {
     Step(StepTiming),
     /// A task of the plan finished.
     Task(Box<TraceRecord>),
+    /// An LLM call (planner, writer, judge) is running or ended: tokens
+    /// received and time spent, at most once a second while it runs.
+    Llm(LlmProgress),
 }
 
 /// How the plan was made.
@@ -100,9 +105,27 @@ pub struct ResearchPipelineBuilder {
     k: usize,
     max_tokens: u32,
     generation_timeout: Option<Duration>,
+    budget: Option<Duration>,
 }
 
+/// Shares of the time left that one LLM call may take, per step: the
+/// planner leaves room for the writer, the writer for the judge, and one
+/// judged sentence never takes the whole rest.
+const PLAN_SHARE: f32 = 0.25;
+const SUMMARY_SHARE: f32 = 0.1;
+const WRITE_SHARE: f32 = 0.6;
+const JUDGE_SHARE: f32 = 0.1;
+
 impl ResearchPipelineBuilder {
+    /// Time budget of a run (default none): every LLM call (plan,
+    /// summaries, draft, judge) takes a share of what is left; once it is
+    /// spent the run finishes with what it has — deterministic plan,
+    /// extractive summaries and writer, local judge — and the note and the
+    /// outcome say so (`degraded`).
+    pub fn budget(mut self, limit: Option<Duration>) -> Self {
+        self.budget = limit;
+        self
+    }
     /// Embedder of the store (hybrid retrieval); none: lexical.
     pub fn embedder(mut self, e: Option<Arc<dyn Embedder>>) -> Self {
         self.embedder = e;
@@ -207,6 +230,8 @@ impl ResearchPipelineBuilder {
             plan_attempts: self.plan_attempts,
             min_coverage: self.min_coverage,
             max_tokens: self.max_tokens,
+            budget: self.budget,
+            generation_timeout: self.generation_timeout,
         })
     }
 }
@@ -222,6 +247,8 @@ pub struct ResearchPipeline {
     plan_attempts: usize,
     min_coverage: f32,
     max_tokens: u32,
+    budget: Option<Duration>,
+    generation_timeout: Option<Duration>,
 }
 
 fn write_file(path: &Path, text: &str) -> Result<()> {
@@ -260,6 +287,7 @@ impl ResearchPipeline {
             k: 6,
             max_tokens: 2_048,
             generation_timeout: None,
+            budget: None,
         }
     }
 
@@ -300,6 +328,12 @@ impl ResearchPipeline {
     ) -> Result<ResearchOutcome> {
         std::fs::create_dir_all(run_dir).map_err(|e| ResearchError::run_dir(run_dir, e))?;
         let run_start = Instant::now();
+        let budget = RunBudget::new(self.budget, self.generation_timeout);
+        let ctx = LlmCtx {
+            budget: &budget,
+            progress,
+        };
+        let agents = self.agents_within(&budget);
         let mut timings = Vec::new();
         let step = |name: &str, ms: u64, timings: &mut Vec<StepTiming>| {
             let s = StepTiming {
@@ -319,7 +353,7 @@ impl ResearchPipeline {
         step("brief", t.elapsed().as_millis() as u64, &mut timings);
 
         let t = Instant::now();
-        let (plan, plan_source) = self.plan(&syllabus, &brief).await;
+        let (plan, plan_source) = self.plan(&syllabus, &brief, ctx).await;
         write_file(&run_dir.join("plan.xml"), &plan.to_xml())?;
         step("plan", t.elapsed().as_millis() as u64, &mut timings);
 
@@ -327,8 +361,7 @@ impl ResearchPipeline {
         let trace = TraceWriter::create(run_dir)?;
         let mut done: HashMap<String, TraceRecord> = HashMap::new();
         let on_task = |r: &TraceRecord| progress(&Progress::Task(Box::new(r.clone())));
-        let mut records =
-            execute(&plan, &self.agents, &mut done, &trace, run_start, &on_task).await?;
+        let mut records = execute(&plan, &agents, &mut done, &trace, run_start, &on_task).await?;
         step("execute", t.elapsed().as_millis() as u64, &mut timings);
 
         let mut notes = syllabus.warnings.clone();
@@ -339,15 +372,21 @@ impl ResearchPipeline {
                 problems.last().map(String::as_str).unwrap_or("no answer")
             ));
         }
-        if syllabus.references.is_empty() && syllabus.internal_files.is_empty() {
+        if syllabus.references.is_empty()
+            && syllabus.internal_files.is_empty()
+            && syllabus.ephemeral.is_empty()
+        {
             notes.push("the syllabus names no reference: only the knowledge base already indexed and web lookups were searched".into());
         }
 
         let (mut report, mut draft_writer_note) = self
-            .write_and_check(&brief, &records, &mut timings, progress)
+            .write_and_check(&brief, &records, &mut timings, ctx)
             .await?;
-        // One re-plan when coverage is low: broader searches for the gaps.
-        if report.coverage < self.min_coverage {
+        // One re-plan when coverage is low: broader searches for the gaps
+        // (not once the time budget is spent).
+        if report.coverage < self.min_coverage && budget.exhausted() {
+            budget.mark_reached();
+        } else if report.coverage < self.min_coverage {
             let t = Instant::now();
             let mut plan2 = plan.clone();
             let gaps = self.gap_tasks(&mut plan2, &brief, &report);
@@ -360,11 +399,11 @@ impl ResearchPipeline {
                 ));
                 write_file(&run_dir.join("plan.xml"), &plan2.to_xml())?;
                 records.extend(
-                    execute(&plan2, &self.agents, &mut done, &trace, run_start, &on_task).await?,
+                    execute(&plan2, &agents, &mut done, &trace, run_start, &on_task).await?,
                 );
                 step("replan", t.elapsed().as_millis() as u64, &mut timings);
                 (report, draft_writer_note) = self
-                    .write_and_check(&brief, &records, &mut timings, progress)
+                    .write_and_check(&brief, &records, &mut timings, ctx)
                     .await?;
             }
         }
@@ -377,7 +416,25 @@ impl ResearchPipeline {
             plan_source,
             notes,
             timings,
+            &budget,
         )
+    }
+
+    /// The agents of one run: the Documentalist's summaries within the
+    /// run's budget.
+    fn agents_within(&self, budget: &RunBudget) -> Agents {
+        let mut agents = self.agents.clone();
+        if budget.limit().is_some() {
+            if let Some(g) = agents.documentalist.generator().cloned() {
+                let within: Arc<dyn Generator> = Arc::new(WithinBudget {
+                    inner: g,
+                    budget: budget.clone(),
+                    share: SUMMARY_SHARE,
+                });
+                agents.documentalist = agents.documentalist.with_generator(Some(within));
+            }
+        }
+        agents
     }
 
     /// Re-run the writer and the checks from a run directory's brief and
@@ -391,8 +448,13 @@ impl ResearchPipeline {
         let previous: Option<ResearchOutcome> = read_json(&run_dir.join("result.json")).ok();
         let records = read_trace(run_dir)?;
         let mut timings = Vec::new();
+        let budget = RunBudget::new(self.budget, self.generation_timeout);
+        let ctx = LlmCtx {
+            budget: &budget,
+            progress,
+        };
         let (report, note) = self
-            .write_and_check(&brief, &records, &mut timings, progress)
+            .write_and_check(&brief, &records, &mut timings, ctx)
             .await?;
         let plan_source = previous
             .as_ref()
@@ -408,16 +470,23 @@ impl ResearchPipeline {
             plan_source,
             notes,
             timings,
+            &budget,
         )
     }
 
-    async fn plan(&self, syllabus: &Syllabus, brief: &Brief) -> (Plan, PlanSource) {
+    async fn plan(
+        &self,
+        syllabus: &Syllabus,
+        brief: &Brief,
+        ctx: LlmCtx<'_>,
+    ) -> (Plan, PlanSource) {
         let fallback = deterministic_plan(syllabus, brief);
         let Some(g) = &self.generator else {
             return (fallback, PlanSource::Deterministic);
         };
+        let metered = Metered::new(ctx, g.as_ref(), "plan", PLAN_SHARE);
         match llm_plan(
-            g.as_ref(),
+            &metered,
             syllabus,
             brief,
             self.plan_attempts,
@@ -497,8 +566,9 @@ impl ResearchPipeline {
         brief: &Brief,
         records: &[TraceRecord],
         timings: &mut Vec<StepTiming>,
-        progress: ProgressFn<'_>,
+        ctx: LlmCtx<'_>,
     ) -> Result<(CheckedReport, Option<String>)> {
+        let progress = ctx.progress;
         let ok: Vec<TraceRecord> = records
             .iter()
             .filter(|r| r.status == TaskStatus::Ok)
@@ -507,15 +577,18 @@ impl ResearchPipeline {
         let t = Instant::now();
         let mut note = None;
         let draft: Draft = match &self.generator {
-            Some(g) => match write_llm(g.as_ref(), brief, &ok, self.max_tokens).await {
-                Ok(d) => d,
-                Err(e) => {
-                    note = Some(format!(
-                        "the LLM writer failed ({e}); the extractive writer wrote the note"
-                    ));
-                    write_extractive(brief, &ok)
+            Some(g) => {
+                let metered = Metered::new(ctx, g.as_ref(), "write", WRITE_SHARE);
+                match write_llm(&metered, brief, &ok, self.max_tokens).await {
+                    Ok(d) => d,
+                    Err(e) => {
+                        note = Some(format!(
+                            "the LLM writer failed ({e}); the extractive writer wrote the note"
+                        ));
+                        write_extractive(brief, &ok)
+                    }
                 }
-            },
+            }
             None => write_extractive(brief, &ok),
         };
         let s = StepTiming {
@@ -525,20 +598,70 @@ impl ResearchPipeline {
         progress(&Progress::Step(s.clone()));
         timings.push(s);
         let t = Instant::now();
-        let missing = missing_of(records);
-        let mut report =
-            check_report(&draft, brief, &ok, &self.assessor, self.policy, &missing).await?;
-        // An LLM draft with no supported citation (a small model answering
-        // beside the point) is replaced by the extractive note.
-        let has_material = ok.iter().any(|r| !r.excerpts.is_empty());
-        if draft.writer != "extractive" && report.supported_sentences == 0 && has_material {
-            note = Some(format!(
-                "the {} draft had no supported citation; the extractive writer wrote the note",
-                draft.writer
-            ));
-            let draft = write_extractive(brief, &ok);
-            report =
-                check_report(&draft, brief, &ok, &self.assessor, self.policy, &missing).await?;
+        // One judging path (the assessor); an LLM judge's calls share the
+        // run's budget (the local judge needs none), their progress forwarded
+        // while the check runs.
+        let inner = self.assessor.judge().clone();
+        let local: Arc<dyn Judge> = Arc::new(LocalJudge::new());
+        let (events, mut received) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+        let fell_back = Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let assessor = if inner.name() != local.name() {
+            self.assessor.with_judge(Arc::new(MeteredJudge {
+                budget: ctx.budget.clone(),
+                inner: inner.clone(),
+                fallback: local,
+                share: JUDGE_SHARE,
+                calls: std::sync::atomic::AtomicU32::new(0),
+                fell_back: fell_back.clone(),
+                events,
+            }))
+        } else {
+            drop(events);
+            self.assessor.with_judge(inner.clone())
+        };
+        let policy = self.policy;
+        let check = async move {
+            // Owns the assessor: its judge's event sender closes with it.
+            let assessor = assessor;
+            let mut missing = missing_of(records);
+            missing.extend(draft.gaps.iter().cloned());
+            let mut report = check_report(&draft, brief, &ok, &assessor, policy, &missing).await?;
+            // An LLM draft with no supported citation (a small model answering
+            // beside the point) is replaced by the extractive note.
+            let has_material = ok.iter().any(|r| !r.excerpts.is_empty());
+            let mut replaced = None;
+            if draft.writer != "extractive" && report.supported_sentences == 0 && has_material {
+                replaced = Some(format!(
+                    "the {} draft had no supported citation; the extractive writer wrote the note",
+                    draft.writer
+                ));
+                let draft = write_extractive(brief, &ok);
+                let mut missing = missing_of(records);
+                missing.extend(draft.gaps.iter().cloned());
+                report = check_report(&draft, brief, &ok, &assessor, policy, &missing).await?;
+            }
+            Ok::<_, ResearchError>((report, replaced))
+        };
+        let forward = async {
+            while let Some(p) = received.recv().await {
+                progress(&p);
+            }
+        };
+        let (checked, ()) = futures::join!(check, forward);
+        let (report, replaced) = checked?;
+        if replaced.is_some() {
+            note = replaced;
+        }
+        let fell_back = fell_back.load(std::sync::atomic::Ordering::Relaxed);
+        if fell_back > 0 {
+            let line = format!(
+                "the time budget left no time for the {} judge: {fell_back} sentence(s) were judged by the local judge",
+                inner.name()
+            );
+            note = Some(match note {
+                Some(n) => format!("{n}; {line}"),
+                None => line,
+            });
         }
         let s = StepTiming {
             step: "check".into(),
@@ -557,11 +680,24 @@ impl ResearchPipeline {
         records: Vec<TraceRecord>,
         report: CheckedReport,
         plan_source: PlanSource,
-        notes: Vec<String>,
+        mut notes: Vec<String>,
         timings: Vec<StepTiming>,
+        budget: &RunBudget,
     ) -> Result<ResearchOutcome> {
         let count = |s: TaskStatus| records.iter().filter(|r| r.status == s).count();
-        let missing = missing_of(&records);
+        let mut missing = missing_of(&records);
+        let mut report = report;
+        if budget.was_reached() {
+            let line = format!(
+                "the time budget ({} s) ran out: LLM calls past it were skipped or stopped and \
+                 their offline path (deterministic plan, extractive summaries and writer, local \
+                 judge) took over; the note is partial",
+                budget.limit().map(|l| l.as_secs()).unwrap_or_default()
+            );
+            notes.push(line.clone());
+            missing.push(line.clone());
+            report.markdown = with_missing_line(&report.markdown, &line);
+        }
         let outcome = ResearchOutcome {
             run_dir: run_dir.to_path_buf(),
             degraded: !missing.is_empty() || report.coverage < 1.0,
@@ -577,6 +713,24 @@ impl ResearchPipeline {
         write_file(&run_dir.join("report.md"), &outcome.report.markdown)?;
         write_json(&run_dir.join("result.json"), &outcome)?;
         Ok(outcome)
+    }
+}
+
+/// `markdown` with `line` added to its "What is missing" section (made
+/// before the References when there is none).
+fn with_missing_line(markdown: &str, line: &str) -> String {
+    let item = format!("- {line}\n");
+    if let Some(i) = markdown.find("\n## What is missing\n\n") {
+        let at = i + "\n## What is missing\n\n".len();
+        return format!("{}{item}{}", &markdown[..at], &markdown[at..]);
+    }
+    match markdown.find("\n## References\n") {
+        Some(i) => format!(
+            "{}\n## What is missing\n\n{item}{}",
+            &markdown[..i],
+            &markdown[i..]
+        ),
+        None => format!("{markdown}\n## What is missing\n\n{item}"),
     }
 }
 

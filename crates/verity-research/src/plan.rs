@@ -36,7 +36,8 @@
 //!
 //! Arguments per agent: Documentalist `name` (internal file) or `url`
 //! (+ `title`, `description`, `keywords`); FileSearch `query` (+ `files`,
-//! `k`); WebSearch `query` (+ `url`); Writer `inputs` (documents the
+//! `k`, `topic`: the topic of the theme it serves); WebSearch `query`
+//! (+ `url`); Writer `inputs` (documents the
 //! chaining: the writer reads every successful search of the run, including
 //! those a re-plan adds).
 
@@ -297,10 +298,14 @@ impl Plan {
     }
 }
 
+/// Passages per topic search (the theme's own search takes the pipeline's `k`).
+const TOPIC_K: usize = 4;
+
 /// The deterministic planner: one Documentalist task per internal file and
 /// per long-term reference, one FileSearch per theme (after every
-/// Documentalist task, whose file names it receives), one WebSearch per
-/// ephemeral URL, one Writer over every search.
+/// Documentalist task, whose file names it receives) and one per topic of a
+/// theme with several (restricted to the references treating it), one
+/// WebSearch per ephemeral URL, one Writer over every search.
 pub fn deterministic_plan(syllabus: &Syllabus, brief: &Brief) -> Plan {
     let mut tasks = Vec::new();
     let mut n = 1;
@@ -340,6 +345,14 @@ pub fn deterministic_plan(syllabus: &Syllabus, brief: &Brief) -> Plan {
             args,
         });
     }
+    // The Documentalist task of each reference, to restrict a topic's search.
+    let doc_of: HashMap<String, String> = tasks
+        .iter()
+        .filter_map(|t: &Task| {
+            let key = t.arg("url").or_else(|| t.arg("name"))?;
+            Some((key.to_string(), format!("#{}", t.id)))
+        })
+        .collect();
     let mut searches = Vec::new();
     for t in &brief.themes {
         let id = next();
@@ -354,16 +367,51 @@ pub fn deterministic_plan(syllabus: &Syllabus, brief: &Brief) -> Plan {
             theme: Some(t.id.clone()),
             args,
         });
+        // A query per topic when the module has several, restricted to the
+        // references that treat it (all of them when none does).
+        if t.topics.len() < 2 {
+            continue;
+        }
+        for topic in &t.topics {
+            let id = next();
+            searches.push(format!("#{id}"));
+            let own: Vec<String> = topic
+                .references
+                .iter()
+                .filter_map(|r| doc_of.get(r).cloned())
+                .collect();
+            let files = if own.is_empty() { docs.clone() } else { own };
+            let mut args = vec![
+                ("query".into(), topic.query.clone()),
+                ("topic".into(), topic.label.clone()),
+                ("k".into(), TOPIC_K.to_string()),
+            ];
+            if !files.is_empty() {
+                args.push(("files".into(), files.join(" ")));
+            }
+            tasks.push(Task {
+                id,
+                agent: Agent::FileSearch.as_str().into(),
+                theme: Some(t.id.clone()),
+                args,
+            });
+        }
     }
     for e in &syllabus.ephemeral {
         let id = next();
         searches.push(format!("#{id}"));
         let theme = e.theme.as_deref().and_then(|t| brief.theme(t));
-        let query = e
-            .title
-            .clone()
-            .or_else(|| theme.map(|t| crate::brief::strip_numbering(&t.title)))
-            .unwrap_or_else(|| e.url.clone());
+        // The link text and the theme's own query pick the page's passages.
+        let query = [e.title.clone(), theme.map(|t| t.query())]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let query = if query.trim().is_empty() {
+            e.url.clone()
+        } else {
+            query
+        };
         tasks.push(Task {
             id,
             agent: Agent::WebSearch.as_str().into(),

@@ -14,7 +14,7 @@
 //! Markdown is read directly; PDF and HTML syllabi go through
 //! `verity-extract` first (their text is Markdown afterwards).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -22,9 +22,10 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{ResearchError, Result};
+use crate::reference_line;
 
 /// A URL given in the syllabus, with what was written next to it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct UrlRef {
     /// The URL.
     pub url: String,
@@ -40,6 +41,13 @@ pub struct UrlRef {
     /// Theme id (`T1`…) whose description holds it (ephemeral citations).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<String>,
+    /// Line of the syllabus it was read from (1-based; 0: not from a syllabus).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub line: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// A sub-theme of the agenda.
@@ -68,6 +76,9 @@ pub struct Theme {
     /// Internal file names cited in this theme.
     #[serde(default)]
     pub internal_files: Vec<String>,
+    /// Keywords written in the module (`Keywords: a, b`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<String>,
 }
 
 /// A parsed syllabus.
@@ -83,7 +94,13 @@ pub struct Syllabus {
     pub references: Vec<UrlRef>,
     /// Ephemeral citations (URLs in module descriptions).
     pub ephemeral: Vec<UrlRef>,
-    /// What was odd and how it was handled (duplicates dropped, …).
+    /// Local paths named as references (`../notes.md`, `file:///…`): never
+    /// read — only files of the knowledge base directory are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub local_paths: Vec<String>,
+    /// What was wrong in the syllabus and how it was handled (duplicates
+    /// read once, no module heading, a path outside the knowledge base, …):
+    /// listed under "What is missing", and the run is partial.
     #[serde(default)]
     pub warnings: Vec<String>,
 }
@@ -99,39 +116,22 @@ const REFERENCE_HEADINGS: &[&str] = &[
     "resources",
     "ressources",
     "further reading",
+    "reading list",
     "lectures",
 ];
 
-fn url_re() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r#"https?://[^\s<>"'`\)\]]+"#).unwrap_or_else(|_| unreachable()))
-}
-
-fn file_re() -> &'static Regex {
+fn keywords_line_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        Regex::new(r"(?i)\b[A-Za-z0-9][A-Za-z0-9_\-.]*\.(?:txt|md|markdown|pdf|html?|docx?)\b")
-            .unwrap_or_else(|_| unreachable())
+        Regex::new(
+            r"(?i)^\s*[-*+]?\s*\**(?:keywords|key words|mots[- ]cl[ée]s|tags)\**\s*[:=]\s*(.+)$",
+        )
+        .unwrap_or_else(|_| unreachable())
     })
 }
 
-fn link_re() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"\[([^\]]+)\]\((https?://[^\s\)]+)\)").unwrap_or_else(|_| unreachable())
-    })
-}
-
-fn keywords_re() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"(?i)\b(?:keywords|mots[- ]cl[ée]s|tags)\s*[:=]\s*(.+)$")
-            .unwrap_or_else(|_| unreachable())
-    })
-}
-
-// The patterns above are constants; a failure to compile them is a bug
-// caught by the unit tests, never user input.
+// The pattern above is a constant; a failure to compile it is a bug caught
+// by the unit tests, never user input.
 #[allow(clippy::panic)]
 fn unreachable() -> Regex {
     panic!("constant regex failed to compile")
@@ -163,7 +163,7 @@ impl Syllabus {
                 // by appending those the Markdown lost.
                 let mut md = parsed.document.content;
                 if ext.starts_with("htm") {
-                    let lost: Vec<String> = url_re()
+                    let lost: Vec<String> = reference_line::bare_url_re()
                         .find_iter(&raw)
                         .map(|m| m.as_str().to_string())
                         .filter(|u| !md.contains(u.as_str()))
@@ -182,20 +182,39 @@ impl Syllabus {
     }
 
     /// Parse a Markdown syllabus.
+    ///
+    /// Themes are the headings of the highest level under the title; the
+    /// References section is a heading (any level) or a line (`**References**`,
+    /// `References:`) whose text is one of the usual names. A syllabus with
+    /// text but no heading is read as one module (said in `warnings`); an
+    /// empty one is an error.
     pub fn parse_markdown(text: &str) -> Result<Syllabus> {
         let text = text.trim_start_matches('\u{feff}');
         if text.trim().is_empty() {
             return Err(ResearchError::NoThemes("the syllabus is empty".into()));
         }
         let lines: Vec<&str> = text.lines().collect();
+        let mut in_code = false;
         let headings: Vec<(usize, usize, String)> = lines
             .iter()
             .enumerate()
-            .filter_map(|(i, l)| heading(l).map(|(lvl, t)| (i, lvl, t)))
+            .filter_map(|(i, l)| {
+                if l.trim_start().starts_with("```") {
+                    in_code = !in_code;
+                }
+                if in_code {
+                    return None;
+                }
+                heading(l).map(|(lvl, t)| (i, lvl, t))
+            })
             .collect();
         // The title is a heading of a level used once, above every other one.
         let (title, title_line) = match headings.first() {
-            Some((i, lvl, t)) if headings.iter().filter(|h| h.1 == *lvl).count() == 1 => {
+            Some((i, lvl, t))
+                if headings.iter().filter(|h| h.1 == *lvl).count() == 1
+                    && headings.iter().all(|h| h.1 >= *lvl)
+                    && !is_reference_heading(t) =>
+            {
                 (t.clone(), Some(*i))
             }
             _ => (
@@ -210,15 +229,11 @@ impl Syllabus {
                 None,
             ),
         };
-        let rest: Vec<&(usize, usize, String)> = headings
+        let theme_level = headings
             .iter()
-            .filter(|h| Some(h.0) != title_line)
-            .collect();
-        let Some(theme_level) = rest.iter().map(|h| h.1).min() else {
-            return Err(ResearchError::NoThemes(
-                "no section headings: write each theme as a `##` heading".into(),
-            ));
-        };
+            .filter(|h| Some(h.0) != title_line && !is_reference_heading(&h.2))
+            .map(|h| h.1)
+            .min();
 
         let mut syl = Syllabus {
             title,
@@ -226,16 +241,35 @@ impl Syllabus {
             internal_files: Vec::new(),
             references: Vec::new(),
             ephemeral: Vec::new(),
+            local_paths: Vec::new(),
             warnings: Vec::new(),
         };
-        #[derive(PartialEq)]
+        #[derive(PartialEq, Clone, Copy)]
         enum Section {
             Preamble,
             Theme,
             References,
         }
         let mut section = Section::Preamble;
-        let mut ref_lines: Vec<String> = Vec::new();
+        // A syllabus with no module heading: one module, the whole text.
+        if theme_level.is_none() {
+            syl.warnings.push(
+                "the syllabus has no module heading (write each module as a `##` heading): \
+                 it was read as one module"
+                    .into(),
+            );
+            syl.themes.push(Theme {
+                id: "T1".into(),
+                title: syl.title.clone(),
+                description: String::new(),
+                sub_themes: Vec::new(),
+                internal_files: Vec::new(),
+                keywords: Vec::new(),
+            });
+            section = Section::Theme;
+        }
+        let theme_level = theme_level.unwrap_or(usize::MAX);
+        let mut ref_lines: Vec<(usize, String)> = Vec::new();
         let mut in_code = false;
         for (i, raw) in lines.iter().enumerate() {
             if raw.trim_start().starts_with("```") {
@@ -246,43 +280,57 @@ impl Syllabus {
                 continue;
             }
             if let Some((lvl, t)) = heading(raw) {
-                if lvl == theme_level {
-                    if is_reference_heading(&t) {
-                        section = Section::References;
-                    } else {
-                        section = Section::Theme;
-                        let id = format!("T{}", syl.themes.len() + 1);
-                        syl.themes.push(Theme {
-                            id,
-                            title: t,
-                            description: String::new(),
-                            sub_themes: Vec::new(),
-                            internal_files: Vec::new(),
-                        });
-                    }
+                if is_reference_heading(&t) {
+                    section = Section::References;
                     continue;
                 }
-                if lvl > theme_level && section == Section::Theme {
-                    if let Some(th) = syl.themes.last_mut() {
-                        th.sub_themes.push(SubTheme {
-                            title: t,
-                            description: String::new(),
-                        });
-                    }
+                if lvl <= theme_level {
+                    section = Section::Theme;
+                    let id = format!("T{}", syl.themes.len() + 1);
+                    syl.themes.push(Theme {
+                        id,
+                        title: t,
+                        description: String::new(),
+                        sub_themes: Vec::new(),
+                        internal_files: Vec::new(),
+                        keywords: Vec::new(),
+                    });
                     continue;
                 }
-                if section == Section::References {
-                    ref_lines.push(raw.to_string());
+                match section {
+                    Section::Theme => {
+                        if let Some(th) = syl.themes.last_mut() {
+                            th.sub_themes.push(SubTheme {
+                                title: t,
+                                description: String::new(),
+                            });
+                        }
+                    }
+                    // A heading inside References groups its items.
+                    Section::References | Section::Preamble => {}
                 }
+                continue;
+            }
+            if is_reference_label(raw) {
+                section = Section::References;
                 continue;
             }
             match section {
                 Section::Preamble => {}
-                Section::References => ref_lines.push(raw.to_string()),
+                Section::References => ref_lines.push((i + 1, raw.to_string())),
                 Section::Theme => {
                     let Some(th) = syl.themes.last_mut() else {
                         continue;
                     };
+                    if let Some(c) = keywords_line_re().captures(raw) {
+                        th.keywords.extend(
+                            c[1].split([',', ';'])
+                                .map(|k| k.trim().trim_matches(['`', '*', '.', '"']).trim())
+                                .filter(|k| !k.is_empty())
+                                .map(str::to_string),
+                        );
+                        continue;
+                    }
                     let target = match th.sub_themes.last_mut() {
                         Some(s) => &mut s.description,
                         None => &mut th.description,
@@ -293,34 +341,51 @@ impl Syllabus {
                         }
                         target.push_str(raw.trim());
                     }
-                    for u in urls_in_line(raw) {
+                    let found = reference_line::parse_item(raw);
+                    for u in found.urls {
                         syl.ephemeral.push(UrlRef {
+                            url: u.url,
+                            title: u.title,
+                            description: None,
+                            keywords: u.keywords,
                             theme: Some(th.id.clone()),
-                            ..u
+                            line: i + 1,
                         });
                     }
-                    for f in files_in_line(raw) {
+                    for f in found.files {
                         if !th.internal_files.contains(&f) {
                             th.internal_files.push(f.clone());
                         }
                         syl.internal_files.push(f);
                     }
+                    syl.local_paths.extend(found.local_paths);
                 }
             }
         }
-        if syl.themes.is_empty() {
-            return Err(ResearchError::NoThemes(
-                "only a References section: the agenda needs at least one theme heading".into(),
-            ));
-        }
-        for item in list_items(&ref_lines) {
-            let urls = urls_in_line(&item);
-            if urls.is_empty() {
-                syl.internal_files.extend(files_in_line(&item));
+        for (line, item) in list_items(&ref_lines) {
+            let found = reference_line::parse_item(&item);
+            // An item with a URL names that URL; file names only count alone.
+            if found.urls.is_empty() {
+                syl.internal_files.extend(found.files);
+                syl.local_paths.extend(found.local_paths);
             }
-            syl.references.extend(urls);
+            syl.references
+                .extend(found.urls.into_iter().map(|u| UrlRef {
+                    url: u.url,
+                    title: u.title,
+                    description: u.description,
+                    keywords: u.keywords,
+                    theme: None,
+                    line,
+                }));
         }
         syl.dedupe();
+        for p in &syl.local_paths {
+            syl.warnings.push(format!(
+                "`{p}` is a local path: only files in the knowledge base directory are read \
+                 (copy the file there and name it by its file name, or give its URL)"
+            ));
+        }
         Ok(syl)
     }
 
@@ -332,22 +397,45 @@ impl Syllabus {
             if seen.insert(f.to_lowercase()) {
                 files.push(f);
             } else if !self.warnings.iter().any(|w| w.contains(&format!("`{f}`"))) {
-                self.warnings
-                    .push(format!("internal file `{f}` is named more than once"));
+                self.warnings.push(format!(
+                    "internal file `{f}` is named more than once: read once"
+                ));
             }
         }
         self.internal_files = files;
-        let mut seen = HashSet::new();
-        let mut refs = Vec::new();
+        let mut first_line: HashMap<String, usize> = HashMap::new();
+        let mut refs: Vec<UrlRef> = Vec::new();
         for r in std::mem::take(&mut self.references) {
-            if seen.insert(r.url.clone()) {
-                refs.push(r);
-            } else {
-                self.warnings
-                    .push(format!("reference {} is listed more than once", r.url));
+            match first_line.get(&r.url) {
+                None => {
+                    first_line.insert(r.url.clone(), r.line);
+                    refs.push(r);
+                }
+                Some(first) => {
+                    // What the repeat adds (keywords, a title) is kept.
+                    if let Some(kept) = refs.iter_mut().find(|k| k.url == r.url) {
+                        if kept.title.is_none() {
+                            kept.title = r.title.clone();
+                        }
+                        if kept.description.is_none() {
+                            kept.description = r.description.clone();
+                        }
+                        for k in &r.keywords {
+                            if !kept.keywords.contains(k) {
+                                kept.keywords.push(k.clone());
+                            }
+                        }
+                    }
+                    self.warnings.push(format!(
+                        "reference {} is listed more than once (lines {first} and {}): read once",
+                        r.url, r.line
+                    ));
+                }
             }
         }
         self.references = refs;
+        let mut seen = HashSet::new();
+        self.local_paths.retain(|p| seen.insert(p.clone()));
         // A URL in the References section is long-term even when a module
         // also mentions it: it is not looked up twice.
         let long: HashSet<String> = self.references.iter().map(|r| r.url.clone()).collect();
@@ -359,6 +447,15 @@ impl Syllabus {
     /// The theme with id `id`.
     pub fn theme(&self, id: &str) -> Option<&Theme> {
         self.themes.iter().find(|t| t.id == id)
+    }
+
+    /// Whether the syllabus names any source at all (references, internal
+    /// files, one-off URLs or local paths).
+    pub fn names_sources(&self) -> bool {
+        !self.references.is_empty()
+            || !self.internal_files.is_empty()
+            || !self.ephemeral.is_empty()
+            || !self.local_paths.is_empty()
     }
 }
 
@@ -395,129 +492,41 @@ fn is_reference_heading(t: &str) -> bool {
     REFERENCE_HEADINGS.contains(&norm)
 }
 
-/// Group reference lines into list items (a bullet and its indented continuation).
-fn list_items(lines: &[String]) -> Vec<String> {
-    let mut items: Vec<String> = Vec::new();
-    for l in lines {
+/// `**References**`, `References:` or `__Références__` alone on a line.
+fn is_reference_label(line: &str) -> bool {
+    let t = line.trim();
+    let bare = t
+        .trim_matches(['*', '_'])
+        .trim()
+        .trim_end_matches(':')
+        .trim()
+        .trim_matches(['*', '_']);
+    let decorated = t.starts_with("**") || t.starts_with("__") || t.ends_with(':');
+    decorated && !bare.is_empty() && is_reference_heading(bare)
+}
+
+/// Group reference lines into list items (a bullet and its indented
+/// continuation, or a `Keywords:` line under it), with the line each starts on.
+fn list_items(lines: &[(usize, String)]) -> Vec<(usize, String)> {
+    let mut items: Vec<(usize, String)> = Vec::new();
+    for (n, l) in lines {
         let t = l.trim();
         if t.is_empty() {
             continue;
         }
-        let is_bullet = t.starts_with("- ")
-            || t.starts_with("* ")
-            || t.starts_with("+ ")
-            || t.split_once(". ")
-                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        let is_bullet = reference_line::strip_marker(t).is_some();
         let indented = l.starts_with("  ") || l.starts_with('\t');
+        let has_source = reference_line::bare_url_re().is_match(t)
+            || !reference_line::parse_item(t).files.is_empty();
         match items.last_mut() {
-            Some(last) if !is_bullet && (indented || !url_re().is_match(t)) => {
+            Some((_, last)) if !is_bullet && (indented || !has_source) => {
                 last.push('\n');
                 last.push_str(t);
             }
-            _ => items.push(t.to_string()),
+            _ => items.push((*n, t.to_string())),
         }
     }
     items
-}
-
-fn clean_text(s: &str) -> String {
-    let s = s
-        .trim()
-        .trim_start_matches(['-', '*', '+'])
-        .trim()
-        .trim_matches(|c: char| {
-            matches!(c, '—' | '–' | '-' | ':' | '|' | ',' | ';') || c.is_whitespace()
-        });
-    s.replace("**", "").replace('`', "").trim().to_string()
-}
-
-/// URLs of one line (or list item) with their title, description and keywords.
-fn urls_in_line(item: &str) -> Vec<UrlRef> {
-    let mut out = Vec::new();
-    let mut keywords = Vec::new();
-    let mut body = String::new();
-    for l in item.lines() {
-        if let Some(c) = keywords_re().captures(l) {
-            keywords = c[1]
-                .split([',', ';'])
-                .map(|k| {
-                    k.trim()
-                        .trim_matches(['`', '*', '.', '"'])
-                        .trim()
-                        .to_string()
-                })
-                .filter(|k| !k.is_empty())
-                .collect();
-            let before = &l[..c.get(0).map_or(0, |m| m.start())];
-            body.push_str(before);
-        } else {
-            body.push_str(l);
-        }
-        body.push('\n');
-    }
-    let links: Vec<(String, String)> = link_re()
-        .captures_iter(&body)
-        .map(|c| (c[1].to_string(), trim_url(&c[2])))
-        .collect();
-    let mut rest = link_re().replace_all(&body, "").to_string();
-    let bare: Vec<String> = url_re()
-        .find_iter(&rest)
-        .map(|m| trim_url(m.as_str()))
-        .collect();
-    rest = url_re().replace_all(&rest, "").to_string();
-    let rest_clean = clean_text(&rest.replace('\n', " "));
-    // A quoted or bold title written before the URL.
-    let (title_guess, description) = split_title(&rest_clean);
-    let single = links.len() + bare.len() == 1;
-    for (title, url) in links {
-        out.push(UrlRef {
-            url,
-            title: Some(clean_text(&title)),
-            description: (single && !rest_clean.is_empty()).then(|| rest_clean.clone()),
-            keywords: if single { keywords.clone() } else { Vec::new() },
-            theme: None,
-        });
-    }
-    for url in bare {
-        out.push(UrlRef {
-            url,
-            title: if single { title_guess.clone() } else { None },
-            description: if single { description.clone() } else { None },
-            keywords: if single { keywords.clone() } else { Vec::new() },
-            theme: None,
-        });
-    }
-    out.retain(|u| url::Url::parse(&u.url).is_ok());
-    out
-}
-
-fn split_title(s: &str) -> (Option<String>, Option<String>) {
-    if s.is_empty() {
-        return (None, None);
-    }
-    for sep in [" — ", " – ", " - ", ": "] {
-        if let Some((a, b)) = s.split_once(sep) {
-            let (a, b) = (clean_text(a), clean_text(b));
-            return ((!a.is_empty()).then_some(a), (!b.is_empty()).then_some(b));
-        }
-    }
-    (Some(s.to_string()), None)
-}
-
-fn trim_url(u: &str) -> String {
-    u.trim_end_matches(['.', ',', ';', ':', '!', '?', '*', '_'])
-        .to_string()
-}
-
-fn files_in_line(line: &str) -> Vec<String> {
-    let no_urls = url_re().replace_all(line, " ");
-    let no_urls = link_re().replace_all(&no_urls, " ");
-    file_re()
-        .find_iter(&no_urls)
-        .map(|m| m.as_str().to_string())
-        // `e.g.` and version numbers are not files; a name needs a stem.
-        .filter(|f| f.split('.').next().is_some_and(|s| s.len() >= 2))
-        .collect()
 }
 
 #[cfg(test)]
@@ -549,12 +558,79 @@ mod tests {
     }
 
     #[test]
-    fn no_headings_is_a_typed_error() {
-        let e = Syllabus::parse_markdown("just text").unwrap_err();
-        assert_eq!(e.code(), "syllabus_no_themes");
+    fn an_empty_syllabus_is_a_typed_error() {
         assert_eq!(
-            Syllabus::parse_markdown("  ").unwrap_err().code(),
+            Syllabus::parse_markdown("  \n").unwrap_err().code(),
             "syllabus_no_themes"
         );
+        assert_eq!(
+            Syllabus::parse_markdown("\u{feff}").unwrap_err().code(),
+            "syllabus_no_themes"
+        );
+    }
+
+    #[test]
+    fn text_without_module_headings_is_one_module_said_so() {
+        let s = Syllabus::parse_markdown("Space exploration\n\nEuropa and Titan.\n").unwrap();
+        assert_eq!(s.themes.len(), 1);
+        assert_eq!(s.themes[0].title, "Space exploration");
+        assert!(
+            s.warnings[0].contains("no module heading"),
+            "{:?}",
+            s.warnings
+        );
+        // A title and a References section, no module: the same.
+        let s = Syllabus::parse_markdown("# Course\n\n## References\n\n- https://h.example/a\n")
+            .unwrap();
+        assert_eq!(s.themes.len(), 1);
+        assert_eq!(s.references.len(), 1);
+    }
+
+    #[test]
+    fn references_under_any_heading_level_or_a_label_line() {
+        for refs in [
+            "### References",
+            "**References**",
+            "References:",
+            "## Sources",
+            "#### 4. Bibliographie",
+        ] {
+            let text = format!(
+                "# C\n\n## Module 1: Moons\n\nEuropa.\n\n{refs}\n\n- Titan map — http://127.0.0.1:9/t.html (keywords: Titan, map)\n"
+            );
+            let s = Syllabus::parse_markdown(&text).unwrap();
+            assert_eq!(s.references.len(), 1, "{refs}: {s:?}");
+            assert!(s.ephemeral.is_empty(), "{refs}");
+            assert_eq!(s.themes.len(), 1, "{refs}");
+            assert_eq!(s.references[0].keywords, ["Titan", "map"]);
+            assert_eq!(s.references[0].line, 9, "{refs}");
+            assert!(s.names_sources());
+        }
+    }
+
+    #[test]
+    fn module_keywords_line_is_kept_apart_from_the_description() {
+        let s = Syllabus::parse_markdown(
+            "# C\n\n## Markets and media\n\nLarge listings and media mergers.\nKeywords: IPO, mergers\n",
+        )
+        .unwrap();
+        assert_eq!(s.themes[0].keywords, ["IPO", "mergers"]);
+        assert_eq!(s.themes[0].description, "Large listings and media mergers.");
+        assert!(!s.names_sources());
+    }
+
+    #[test]
+    fn duplicates_are_read_once_and_paths_are_refused() {
+        let s = Syllabus::parse_markdown(
+            "# C\n\n## M\n\nText.\n\n## References\n\n- [A](https://h.example/a)\n- ../private/notes.md\n             - https://h.example/a (keywords: k)\n",
+        )
+        .unwrap();
+        assert_eq!(s.references.len(), 1);
+        assert_eq!(s.references[0].keywords, ["k"]);
+        assert_eq!(s.local_paths, ["../private/notes.md"]);
+        assert!(s.internal_files.is_empty());
+        let w = s.warnings.join("\n");
+        assert!(w.contains("listed more than once (lines 9 and 11)"), "{w}");
+        assert!(w.contains("`../private/notes.md` is a local path"), "{w}");
     }
 }

@@ -38,6 +38,10 @@ pub struct Excerpt {
     /// Retrieval score.
     #[serde(default)]
     pub score: f32,
+    /// Position of the passage in its source (chunk or paragraph number,
+    /// 0 = the opening), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<u32>,
 }
 
 /// Outcome of a task.

@@ -68,6 +68,31 @@ async fn offline_run_writes_a_checked_sourced_report() {
         "{refs}"
     );
     assert!(refs.contains("/blog/orchestration.html"), "{refs}");
+    // Citation numbers are dense: 1..=n, every one listed.
+    let listed: Vec<usize> = refs
+        .lines()
+        .filter_map(|l| l.strip_prefix('[')?.split_once(']')?.0.parse().ok())
+        .collect();
+    assert_eq!(listed, (1..=listed.len()).collect::<Vec<_>>(), "{refs}");
+    // No fragment: a sentence leaning on the one before it ("Because …",
+    // "This …") never opens a paragraph of the note.
+    let body = r.markdown.split("## What is missing").next().unwrap();
+    let body = body.split("## References").next().unwrap();
+    for para in body
+        .split("\n\n")
+        .filter(|p| !p.trim_start().starts_with(['#', '_', '-']))
+    {
+        let first = verity_verify::text::sentence_spans(para)
+            .into_iter()
+            .next()
+            .map(|r| para[r].to_string())
+            .unwrap_or_default();
+        assert!(
+            !verity_research::writer::sentences::leans_on_previous(&first),
+            "fragment opening a paragraph: {first}\n{}",
+            r.markdown
+        );
+    }
     // Knowledge base: the internal file and the two References, indexed; not the ephemeral URL.
     let kb = KnowledgeBase::open(&kb_dir).unwrap();
     let entries = kb.entries().unwrap();
@@ -93,7 +118,27 @@ async fn offline_run_writes_a_checked_sourced_report() {
         assert!(run_dir.join(f).exists(), "{f}");
     }
     let trace = std::fs::read_to_string(run_dir.join("trace.jsonl")).unwrap();
-    assert_eq!(trace.lines().count(), 7, "{trace}"); // 3 Documentalist, 3 FileSearch, 1 WebSearch
+    let agents: Vec<String> = trace
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["agent"].to_string())
+        .collect();
+    let count = |a: &str| agents.iter().filter(|x| x.trim_matches('"') == a).count();
+    // 3 Documentalist; a FileSearch per module, one per sub-theme (2 each)
+    // and one for the internal notes module 1 names; 1 WebSearch.
+    assert_eq!(
+        (
+            count("Documentalist"),
+            count("FileSearch"),
+            count("WebSearch")
+        ),
+        (3, 10, 1),
+        "{agents:?}"
+    );
+    // Each sub-theme's search asks for that sub-theme.
+    assert!(
+        trace.contains(r#"["topic","Few-shot prompting"]"#),
+        "{trace}"
+    );
     let web: Vec<serde_json::Value> = trace
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
@@ -236,4 +281,59 @@ async fn a_syllabus_with_no_references_still_returns_a_report() {
     assert!(out.report.markdown.contains("## What is missing"));
     assert!(out.report.markdown.contains("Quantum networking"));
     assert!(out.report.markdown.contains("_No source is cited._"));
+}
+
+/// A syllabus a user gets wrong in every way at once: a dead link, a page
+/// with no text, a 5 MB page, a duplicate, a module no reference treats.
+/// The run ends, says what is missing, and never panics.
+#[tokio::test]
+async fn bad_references_are_reported_in_what_is_missing() {
+    let server = common::serve().await;
+    let dir = tempfile::tempdir().unwrap();
+    let kb_dir = common::knowledge_dir(dir.path());
+    let b = &server.base;
+    let text = format!(
+        "# Bad input\n\n## Module 1: Agents\n\nAgents that plan and call tools.\n\n\
+         ## Module 2: Quantum networking\n\nEntanglement across cities.\n\n\
+         ## References\n\n\
+         - Agents — {b}/agents.html (keywords: agents, planning)\n\
+         - Agents again — {b}/agents.html\n\
+         - Gone — {b}/gone.html\n\
+         - Empty page — <{b}/empty.html>\n\
+         - [Huge page]({b}/huge.html)\n"
+    );
+    let syl = Syllabus::parse_markdown(&text).unwrap();
+    let p = common::pipeline(common::store(), &kb_dir).build().unwrap();
+    let run_dir = dir.path().join("run");
+    let run = p.run(syl, &run_dir, &quiet);
+    let out = tokio::time::timeout(std::time::Duration::from_secs(120), run)
+        .await
+        .expect("the run ends")
+        .unwrap();
+    let md = &out.report.markdown;
+    assert!(out.degraded);
+    let missing = md.split("## What is missing").nth(1).unwrap_or_default();
+    assert!(missing.contains("/gone.html"), "{md}");
+    assert!(missing.contains("/empty.html"), "{md}");
+    assert!(missing.contains("Quantum networking"), "{md}");
+    // The module with material is covered; the other says so.
+    let agents = md.split("## Module 2").next().unwrap();
+    assert!(agents.contains("[1]"), "{md}");
+    let quantum = md
+        .split("## Module 2")
+        .nth(1)
+        .unwrap()
+        .split("## What is missing")
+        .next()
+        .unwrap();
+    assert!(quantum.contains("No source material"), "{md}");
+    // The duplicate was read once and said so.
+    assert!(
+        out.notes
+            .iter()
+            .any(|n| n.contains("listed more than once")),
+        "{:?}",
+        out.notes
+    );
+    eprintln!("{md}\n{:?}", out.notes);
 }

@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use verity_research::{PlanSource, Progress, Syllabus};
+use verity_research::{LlmState, PlanSource, Progress, Syllabus};
 
 use crate::common;
 
@@ -214,4 +214,56 @@ async fn a_generation_past_its_deadline_degrades_the_run_said_so() {
         .unwrap()
         .unwrap();
     assert!(!e.summary.is_empty());
+}
+
+/// `verity research syllabus.md --generator local --budget 4` on a model
+/// that never answers: the run ends soon after its budget with the offline
+/// note, degraded, says so in the note, and reports each LLM call.
+#[tokio::test]
+async fn a_run_past_its_time_budget_finishes_with_what_it_has_and_says_so() {
+    let server = common::serve().await;
+    let dir = tempfile::tempdir().unwrap();
+    let kb_dir = common::knowledge_dir(dir.path());
+    let p = common::pipeline(common::store(), &kb_dir)
+        .generator(Some(Arc::new(Stalled)))
+        .budget(Some(std::time::Duration::from_secs(4)))
+        .plan_attempts(3)
+        .build()
+        .unwrap();
+    let syl = Syllabus::parse_markdown(&common::syllabus_text(&server.base)).unwrap();
+    let events = std::sync::Mutex::new(Vec::new());
+    let progress = |p: &Progress| {
+        if let Progress::Llm(l) = p {
+            events.lock().unwrap().push(l.clone());
+        }
+    };
+    let started = std::time::Instant::now();
+    let out = p
+        .run(syl, &dir.path().join("run"), &progress)
+        .await
+        .unwrap();
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+    assert!(out.degraded);
+    assert_eq!(out.report.writer, "extractive");
+    // The offline note still covers every module.
+    assert_eq!(out.report.coverage, 1.0, "{}", out.report.markdown);
+    let md = &out.report.markdown;
+    let missing = md.split("## What is missing").nth(1).unwrap_or_default();
+    assert!(missing.contains("time budget (4 s) ran out"), "{md}");
+    assert!(
+        out.notes.iter().any(|n| n.contains("time budget")),
+        "{:?}",
+        out.notes
+    );
+    // Progress: the planner and the writer were reported, then stopped or refused for the budget.
+    let events = events.into_inner().unwrap();
+    assert!(events
+        .iter()
+        .any(|e| e.step == "plan" && e.state == LlmState::Running));
+    assert!(
+        events.iter().any(|e| e.state == LlmState::OverBudget),
+        "{events:?}"
+    );
+    assert!(events.iter().any(|e| e.step == "write"), "{events:?}");
 }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 use verity::api::research::ResearchResponse;
 use verity::api::{IngestOutcome, IngestRequest};
-use verity::research::{Progress, ResearchOptions, TaskStatus};
+use verity::research::{LlmState, Progress, ResearchOptions, TaskStatus};
 use verity::Verity;
 
 use crate::error::{ApiError, ErrorResponse};
@@ -232,6 +232,17 @@ impl Jobs {
                         status: None,
                         error: None,
                     },
+                    Progress::Llm(l) => JobStep {
+                        name: format!("llm {} {}", l.step, l.label),
+                        ms: l.elapsed_ms,
+                        status: Some(match l.state {
+                            LlmState::Running => format!("running, {} tokens", l.tokens),
+                            LlmState::Done => format!("done, {} tokens", l.tokens),
+                            LlmState::Failed => "failed".into(),
+                            LlmState::OverBudget => "over budget".into(),
+                        }),
+                        error: l.detail.clone(),
+                    },
                     Progress::Task(r) => JobStep {
                         name: format!("{} {}", r.task, r.agent),
                         ms: r.elapsed_ms,
@@ -246,9 +257,15 @@ impl Jobs {
                         error: r.error.clone(),
                     },
                 };
+                // A running LLM call updates the phase (tokens, time) and
+                // its last step; only its end adds a step.
+                let running = matches!(p, Progress::Llm(l) if l.state == LlmState::Running);
                 progress_job.update(|s| {
-                    s.phase = step.name.clone();
-                    if s.steps.len() < MAX_STEPS {
+                    s.phase = match &step.status {
+                        Some(st) if running => format!("{} ({st})", step.name),
+                        _ => step.name.clone(),
+                    };
+                    if !running && s.steps.len() < MAX_STEPS {
                         s.steps.push(step);
                     }
                 });

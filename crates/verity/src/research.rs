@@ -5,15 +5,18 @@
 //! generator for the planner, the writer and the summaries (with the LLM
 //! judge), else the deterministic planner, the extractive writer and the
 //! local judge. A fixed generation deadline (`RAG_TIMEOUT_SECS`) bounds
-//! each plan, draft and summary; past it the run degrades, said so.
+//! each plan, draft and summary, and the run's time budget
+//! ([`ResearchOptions::budget`]) bounds them all; past it the run degrades,
+//! said so.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use verity_core::{Fetcher, Generator, Judge, Result, WebSearch};
 pub use verity_research::{
-    CheckedReport, DocOutcome, KnowledgeBase, KnowledgeEntry, PlanSource, Progress,
-    ResearchOutcome, SentenceCheck, StepTiming, TaskStatus, ThemeCoverage, TraceRecord, UrlRef,
+    CheckedReport, DocOutcome, KnowledgeBase, KnowledgeEntry, LlmProgress, LlmState, PlanSource,
+    Progress, ResearchOutcome, SentenceCheck, StepTiming, TaskStatus, ThemeCoverage, TraceRecord,
+    UrlRef,
 };
 use verity_research::{ResearchPipeline, UnsupportedPolicy};
 use verity_verify::{LlmJudge, LocalJudge};
@@ -38,7 +41,15 @@ pub struct ResearchOptions {
     /// Judge of the report check: `auto` (the LLM judge when a model
     /// generator is configured, else the local judge), `local` or `llm`.
     pub judge: crate::api::verify::JudgeChoice,
+    /// Time budget of the run (default [`DEFAULT_RESEARCH_BUDGET`]): past
+    /// it, the LLM steps give way to their offline path and the note says
+    /// it is partial.
+    pub budget: Option<std::time::Duration>,
 }
+
+/// Default time budget of a research run: room for a small local model on
+/// a CPU to plan, write and judge, short enough that a run never hangs.
+pub const DEFAULT_RESEARCH_BUDGET: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// Progress callback of [`Verity::research`].
 pub type ResearchProgress<'a> = &'a (dyn Fn(&Progress) + Send + Sync);
@@ -131,6 +142,7 @@ impl Verity {
             .web_search(web)
             .generator(generator)
             .generation_timeout(self.config().rag.timeout.fixed)
+            .budget(Some(opts.budget.unwrap_or(DEFAULT_RESEARCH_BUDGET)))
             .judge(judge)
             .unsupported(if opts.remove_unsupported {
                 UnsupportedPolicy::Remove

@@ -42,6 +42,20 @@ impl Server {
 async fn handle(State(hits): State<Arc<Mutex<HashMap<String, usize>>>>, uri: Uri) -> Response {
     let path = uri.path().to_string();
     *hits.lock().unwrap().entry(path.clone()).or_default() += 1;
+    // Bad pages: one with no text, one of 5 MB.
+    if path == "/empty.html" {
+        let body = "<html><head><title>Empty</title></head><body></body></html>";
+        return ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response();
+    }
+    if path == "/huge.html" {
+        let para =
+            "<p>Agents plan their work and call tools to act on the world around them.</p>\n";
+        let body = format!(
+            "<html><head><title>Huge</title></head><body>{}</body></html>",
+            para.repeat(5 * 1024 * 1024 / para.len())
+        );
+        return ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response();
+    }
     let file = fixtures().join("web").join(path.trim_start_matches('/'));
     if path.contains("..") || !file.is_file() {
         return (StatusCode::NOT_FOUND, "not found").into_response();

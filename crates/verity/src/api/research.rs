@@ -107,6 +107,7 @@ impl AddReferenceRequest {
                     description: self.description.clone(),
                     keywords: self.keywords.clone(),
                     theme: None,
+                    line: 0,
                 }))
             }
             (None, Some(name)) => {
