@@ -125,7 +125,8 @@ pub struct ReindexArgs {
     /// Files and directories to ingest into the new index (JSONL, Markdown, text).
     #[arg(required = true)]
     pub paths: Vec<std::path::PathBuf>,
-    /// EMBED_VERSION of the new index (must equal the embedder's when one is configured).
+    /// Version of the new index `<name>:v<version>` (with a remote embedder
+    /// and EMBED_VERSION set, it must equal EMBED_VERSION).
     #[arg(long)]
     pub version: String,
     /// Logical index name.

@@ -33,6 +33,7 @@ pub mod hash;
 pub mod judge;
 pub mod project;
 pub mod rank;
+pub mod record;
 pub mod retry;
 pub mod rules;
 pub mod search;
@@ -76,7 +77,7 @@ pub use search::{
     TimeRange, DEFAULT_K, DEFAULT_TITLE_WEIGHT, MAX_K,
 };
 pub use source::{FetchStatus, FetchedSource, Fetcher, PageSpan, ParsedDocument, SourceFormat};
-pub use store::{StoreStats, VectorStore};
+pub use store::{StoreStats, VectorStore, WriteGeneration};
 pub use watch::{
     Article, ArticleFilter, Decision, DecisionFilter, DecisionLlm, DecisionType, SourceType,
     WatchStore,

@@ -118,6 +118,11 @@ pub fn freshness(
     (0.5f64).powf(age / hl) as f32
 }
 
+/// Revision of the relevance computation ([`hit_relevance`] and its
+/// calibration), folded into retrieval cache keys: cached hits carry their
+/// relevance, so a change of its definition must make them unreachable.
+pub const RELEVANCE_REVISION: u32 = 1;
+
 /// Map a BM25 score to `[0, 1)` so that lexical hits can be compared with the
 /// guardrail threshold: `s / (s + pivot)`. With `pivot` ≈ a typical good
 /// score, a strong match lands around 0.5 and above.

@@ -6,6 +6,7 @@ mod search;
 mod write;
 
 pub use catalog::SqliteCatalog;
+pub use dense::{dump_basename, DenseLoad};
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use verity_core::{
     Document, EmbedderId, Error, Fingerprint, IndexedDocument, Result, ScoredChunk, SearchQuery,
-    StoreError, StoreStats, UpsertReport, VectorStore,
+    StoreError, StoreStats, UpsertReport, VectorStore, WriteGeneration,
 };
 
 use crate::bm25::LexicalIndexStats;
@@ -128,6 +129,8 @@ pub(crate) struct Inner {
     embedder: RwLock<Option<EmbedderId>>,
     dense: RwLock<Option<DenseIndex>>,
     dense_dirty: AtomicBool,
+    /// How the dense index was last loaded (`None`: no vectors yet).
+    dense_load: RwLock<Option<DenseLoad>>,
     lexical: Option<Accelerator>,
     /// A search saw the lexical index out of date: rebuild it after the search.
     lexical_stale: AtomicBool,
@@ -233,6 +236,7 @@ impl Inner {
             embedder: RwLock::new(embedder),
             dense: RwLock::new(None),
             dense_dirty: AtomicBool::new(false),
+            dense_load: RwLock::new(None),
             lexical,
             lexical_stale: AtomicBool::new(false),
             lexical_off: AtomicBool::new(false),
@@ -426,6 +430,12 @@ impl SqliteStore {
     pub fn generation(&self) -> Result<u64> {
         self.inner.generation()
     }
+
+    /// How the dense index came to memory at open: from its dump, or rebuilt
+    /// from SQLite (and why). `None` when the index has no vectors.
+    pub fn dense_load(&self) -> Option<DenseLoad> {
+        self.inner.dense_load.read().clone()
+    }
 }
 
 impl Drop for Inner {
@@ -481,5 +491,18 @@ impl VectorStore for SqliteStore {
     async fn stats(&self) -> Result<StoreStats> {
         let inner = self.inner.clone();
         blocking(move || inner.stats_sync()).await
+    }
+
+    async fn write_generation(&self) -> Result<Option<WriteGeneration>> {
+        let inner = self.inner.clone();
+        blocking(move || inner.write_generation().map(Some)).await
+    }
+
+    fn ranking_fingerprint(&self) -> String {
+        let o = &self.inner.opts;
+        format!(
+            "sqlite|w{},{},{}|p{}|s{}|{:?}",
+            o.title_weight, o.heading_weight, o.text_weight, o.bm25_pivot, o.drop_stopwords, o.hnsw
+        )
     }
 }
