@@ -18,7 +18,8 @@ use verity_core::{
 pub struct RetrieverConfig {
     /// Freshness re-rank (seed 001: similarity + exponential decay on `ts`).
     pub rerank: Option<Rerank>,
-    /// Guardrail: best relevance under this ⇒ `not_enough_evidence` (seed: 0.35).
+    /// Guardrail: best relevance under this ⇒ `not_enough_evidence` (seed:
+    /// 0.35, on the calibrated scale of [`verity_core::rank::relevance`]).
     pub min_relevance: f32,
     /// TTL of cached retrievals (seed: 24 h).
     pub cache_ttl: Duration,
@@ -28,7 +29,7 @@ impl Default for RetrieverConfig {
     fn default() -> Self {
         Self {
             rerank: Some(Rerank::default()),
-            min_relevance: 0.35,
+            min_relevance: verity_core::rank::GUARDRAIL,
             cache_ttl: RETRIEVAL_TTL,
         }
     }

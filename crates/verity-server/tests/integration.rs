@@ -13,5 +13,6 @@ mod research;
 mod research_llm;
 mod routes;
 mod security;
+mod seed_001;
 mod verify;
 mod watch;

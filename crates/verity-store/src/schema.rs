@@ -16,9 +16,12 @@ const V2: &str = "ALTER TABLE documents ADD COLUMN chunking TEXT;";
 /// size, and `cache_usage` keeps each class's total, maintained by triggers
 /// whatever removes an entry (expiry, prefix, tag, eviction), so that a put
 /// can evict the oldest entries of its class past the class's limit.
-const V4: &str = r#"
+const V4_COLUMNS: &str = r#"
 ALTER TABLE cache ADD COLUMN class TEXT NOT NULL DEFAULT 'other';
 ALTER TABLE cache ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+"#;
+
+const V4: &str = r#"
 UPDATE cache SET
     class = CASE
         WHEN substr(key, 1, 14) = 'rag:retrieval:' THEN 'retrieval'
@@ -32,6 +35,7 @@ CREATE TABLE IF NOT EXISTS cache_usage (
     bytes   INTEGER NOT NULL DEFAULT 0,
     entries INTEGER NOT NULL DEFAULT 0
 );
+DELETE FROM cache_usage;
 INSERT INTO cache_usage(class, bytes, entries)
     SELECT class, sum(size), count(*) FROM cache GROUP BY class;
 CREATE TRIGGER IF NOT EXISTS cache_usage_insert AFTER INSERT ON cache BEGIN
@@ -182,7 +186,20 @@ pub(crate) fn migrate(conn: &mut Connection, tokenizer: &str) -> Result<String, 
         step(conn, 3, |tx| crate::lexical::recount_totals(tx))?;
     }
     if version < 4 {
-        step(conn, 4, |tx| tx.execute_batch(V4).map_err(db_err))?;
+        step(conn, 4, |tx| {
+            // A database whose version was set back by hand may have the columns.
+            let has_class: i64 = tx
+                .query_row(
+                    "SELECT count(*) FROM pragma_table_info('cache') WHERE name = 'class'",
+                    [],
+                    |r| r.get(0),
+                )
+                .map_err(db_err)?;
+            if has_class == 0 {
+                tx.execute_batch(V4_COLUMNS).map_err(db_err)?;
+            }
+            tx.execute_batch(V4).map_err(db_err)
+        })?;
     }
     let tok: Option<String> = conn
         .query_row(

@@ -35,14 +35,11 @@ pub struct RedisStoreOptions {
     pub ef_construction: usize,
     /// HNSW `EF_RUNTIME` (raised to the number of neighbours asked for).
     pub ef_runtime: usize,
-    /// RediSearch scorer of lexical queries. `BM25STD` (default) is the
-    /// textbook BM25 whose scale matches SQLite FTS5's, so that the same
-    /// `bm25_pivot` gives comparable relevances; `BM25` is RediSearch's
-    /// length-normalised variant (scores around 0–3).
+    /// RediSearch scorer of lexical queries (`BM25STD`, the textbook BM25
+    /// whose scale matches SQLite FTS5's, by default; `BM25` is RediSearch's
+    /// length-normalised variant). Ranks only: relevance is
+    /// [`verity_core::rank::relevance`] on both backends.
     pub scorer: String,
-    /// Pivot of [`bm25_relevance`](verity_core::rank::bm25_relevance): the
-    /// BM25 score mapped to relevance 0.5.
-    pub bm25_pivot: f32,
     /// Drop common English stop words from lexical queries (same list as the embedded store).
     pub drop_stopwords: bool,
     /// Over-fetch factor when part of the filters must be applied after the
@@ -64,7 +61,6 @@ impl Default for RedisStoreOptions {
             ef_construction: 200,
             ef_runtime: 64,
             scorer: "BM25STD".to_string(),
-            bm25_pivot: 10.0,
             drop_stopwords: true,
             post_filter_factor: 10,
             embed_hash_keys: true,
@@ -253,13 +249,8 @@ impl VectorStore for RedisStore {
     fn ranking_fingerprint(&self) -> String {
         let o = &self.opts;
         format!(
-            "redis|{}|p{}|s{}|t{}|ef{}|pf{}",
-            o.scorer,
-            o.bm25_pivot,
-            o.drop_stopwords,
-            o.title_weight,
-            o.ef_runtime,
-            o.post_filter_factor
+            "redis|{}|s{}|t{}|ef{}|pf{}",
+            o.scorer, o.drop_stopwords, o.title_weight, o.ef_runtime, o.post_filter_factor
         )
     }
 }

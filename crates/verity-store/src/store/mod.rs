@@ -52,10 +52,6 @@ pub struct StoreOptions {
     pub heading_weight: f32,
     /// BM25 weight of the chunk text column.
     pub text_weight: f32,
-    /// Pivot of [`bm25_relevance`](verity_core::rank::bm25_relevance): the
-    /// BM25 score mapped to relevance 0.5 (top-1 scores on SciFact claims:
-    /// p10 ≈ 18, median ≈ 30).
-    pub bm25_pivot: f32,
     /// Drop common English stop words from lexical queries.
     pub drop_stopwords: bool,
     /// HNSW parameters of the dense index.
@@ -75,7 +71,6 @@ impl Default for StoreOptions {
             title_weight: verity_core::DEFAULT_TITLE_WEIGHT,
             heading_weight: 1.0,
             text_weight: 1.0,
-            bm25_pivot: 20.0,
             drop_stopwords: true,
             hnsw: HnswParams::default(),
             lexical_accelerator: true,
@@ -501,8 +496,8 @@ impl VectorStore for SqliteStore {
     fn ranking_fingerprint(&self) -> String {
         let o = &self.inner.opts;
         format!(
-            "sqlite|w{},{},{}|p{}|s{}|{:?}",
-            o.title_weight, o.heading_weight, o.text_weight, o.bm25_pivot, o.drop_stopwords, o.hnsw
+            "sqlite|w{},{},{}|s{}|{:?}",
+            o.title_weight, o.heading_weight, o.text_weight, o.drop_stopwords, o.hnsw
         )
     }
 }
