@@ -6,6 +6,7 @@
 
 mod check;
 mod cli;
+mod first_try;
 mod mcp_stdio;
 mod private_fetch;
 mod research;
