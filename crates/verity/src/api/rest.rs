@@ -66,7 +66,7 @@ impl EmbedRequest {
 /// One passage given to [`GenerateRequest`]: an object, or just its text
 /// (seed 001's `context_chunks[]` of strings).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(try_from = "ContextChunkForm")]
+#[serde(from = "ContextChunkForm")]
 #[schemars(with = "ContextChunkForm")]
 pub struct ContextChunk {
     /// Uid of the document the passage comes from (cited as such; default
@@ -134,10 +134,9 @@ impl<'de> Deserialize<'de> for ContextChunkForm {
     }
 }
 
-impl TryFrom<ContextChunkForm> for ContextChunk {
-    type Error = std::convert::Infallible;
-    fn try_from(f: ContextChunkForm) -> Result<Self, Self::Error> {
-        Ok(match f {
+impl From<ContextChunkForm> for ContextChunk {
+    fn from(f: ContextChunkForm) -> Self {
+        match f {
             ContextChunkForm::Text(text) => ContextChunk {
                 text,
                 ..ContextChunk::default()
@@ -149,7 +148,7 @@ impl TryFrom<ContextChunkForm> for ContextChunk {
                 url: c.url,
                 source: c.source,
             },
-        })
+        }
     }
 }
 
