@@ -108,7 +108,7 @@ impl Printer {
             } else {
                 format!(" › {}", h.chunk.heading_path.join(" › "))
             };
-            outln!("{:>2}. [{:.3}] {title}{heading}", i + 1, h.relevance);
+            outln!("{:>2}. [rel {:.3}] {title}{heading}", i + 1, h.relevance);
             let mut meta = vec![
                 format!("uid {}", h.doc.uid),
                 format!("chunk {}", h.chunk.index),
@@ -125,7 +125,15 @@ impl Printer {
             outln!("    {}", meta.join(" · "));
             outln!("    {}", snippet(&h.chunk.text, 220));
         }
-        outln!("({} search, {} hits)", r.mode, r.hits.len());
+        // The order is the ranking's (fused score, then freshness on the top
+        // hits); `rel` is each hit's relevance, the 0–1 scale the guardrail
+        // reads — not the ranking score, so it need not decrease down the list.
+        outln!(
+            "({} search, {} hits; ranked by {} score then freshness; rel = relevance 0–1, the guardrail's scale)",
+            r.mode,
+            r.hits.len(),
+            r.mode
+        );
         if r.not_enough_evidence {
             outln!("warning: weak evidence — the best hit is under the relevance threshold");
         }

@@ -764,3 +764,58 @@ fn fifos_are_skipped_with_a_note_never_waited_on() {
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("FIFO"), "{stderr}");
 }
+
+/// The README's re-index example, as written, from the repository root:
+/// `verity reindex --embed-version 2 --eval examples/checks.jsonl --gate
+/// recall@5=0.8,p95=2.5s examples/data` passes its gate and cuts over; later
+/// commands read `default:current` without a warning, and the shadow's
+/// graph (when the local model embeds) is saved under a safe file name.
+#[test]
+fn readme_reindex_example_works_as_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("store");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let run = |args: &[&str]| {
+        verity(&home)
+            .env("VERITY_EMBEDDER", "auto")
+            .env_remove("REDIS_URL")
+            .env_remove("EMBED_VERSION")
+            .current_dir(&root)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "--json",
+        "reindex",
+        "--embed-version",
+        "2",
+        "--eval",
+        "examples/checks.jsonl",
+        "--gate",
+        "recall@5=0.8,p95=2.5s",
+        "examples/data",
+    ]);
+    assert_ok(&out);
+    let r = json(&out.stdout);
+    assert_eq!(r["shadow"], "default:v2", "{r}");
+    assert_eq!(r["gate"]["passed"], true, "{r}");
+    assert_eq!(r["cut_over"], true, "{r}");
+    let out = run(&["search", "maximum number of pending HTLCs", "-k", "2"]);
+    assert_ok(&out);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!said.contains("could not persist"), "{said}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ln-htlc-001"));
+    let stats = json(&run(&["--json", "stats"]).stdout);
+    assert_eq!(stats["store"]["index"], "default:v2", "{stats}");
+    if stats["store"]["vectors"].as_u64().unwrap_or(0) > 0 {
+        let base = verity::store::dump_basename("default:v2");
+        assert!(
+            home.join("index")
+                .join(format!("{base}.hnsw.meta"))
+                .is_file(),
+            "no dump {base} in {:?}",
+            std::fs::read_dir(home.join("index")).map(|d| d.count())
+        );
+    }
+}

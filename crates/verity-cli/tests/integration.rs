@@ -7,6 +7,7 @@
 mod check;
 mod cli;
 mod help_errors;
+mod first_try;
 mod mcp_stdio;
 mod private_fetch;
 mod research;

@@ -52,7 +52,9 @@ pub struct Answer {
     pub confidence: f32,
     /// `true` when the fallback generator answered or evidence was thin.
     pub degraded: bool,
-    /// `true` when the guardrail found too little evidence to answer.
+    /// `true` when the answer is not backed by the sources: the guardrail
+    /// found too little evidence, or the answer cites no source (the
+    /// generator said the sources lack the answer, or wrote something uncited).
     pub not_enough_evidence: bool,
     /// `[n]` markers that pointed to no context block and were removed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

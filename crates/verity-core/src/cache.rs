@@ -1,9 +1,16 @@
 //! The [`Cache`] trait and the seed-001 key space.
 //!
 //! Keys (seed 001): `rag:embed:hash:{uid}`, `rag:retrieval:{query_hash}`
-//! (24 h), `rag:answer:{prompt_hash}` (6 h). Entries can carry tags (for
-//! instance `uid:{uid}` for every document an answer cites) so that
-//! re-ingesting a document busts exactly what depended on it.
+//! (24 h), `rag:answer:{prompt_hash}` (6 h). Retrieval and answer keys hash,
+//! besides the query or prompt, the index's
+//! [`WriteGeneration`](crate::WriteGeneration): a write makes every entry
+//! computed before it unreachable, whoever made the write, so caches need no
+//! busting calls to stay right. Entries can still carry tags and be removed
+//! by prefix, to reclaim space early.
+//!
+//! Each class of entries ([`CacheClass`]) has a size limit ([`CacheLimits`]);
+//! past it the oldest entries of that class are evicted, so read-only traffic
+//! cannot grow a store without bound.
 
 use std::time::Duration;
 
@@ -71,6 +78,104 @@ pub const EMBED_HASH_PREFIX: &str = "rag:embed:hash:";
 /// Prefix of the embedding-vector cache keys.
 pub const EMBEDDING_PREFIX: &str = "rag:embedding:";
 
+/// The classes of cache entries, each with its own size limit ([`CacheLimits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CacheClass {
+    /// `rag:retrieval:*`: hits of a search.
+    Retrieval,
+    /// `rag:answer:*`: generated answers.
+    Answer,
+    /// `rag:embedding:*`: vectors of texts (chunks, sentences, queries).
+    Embedding,
+    /// Anything else (bookkeeping such as `rag:embed:hash:*`): not limited.
+    Other,
+}
+
+impl CacheClass {
+    /// Every class.
+    pub const ALL: [CacheClass; 4] = [
+        CacheClass::Retrieval,
+        CacheClass::Answer,
+        CacheClass::Embedding,
+        CacheClass::Other,
+    ];
+
+    /// The class of `key`, by its prefix.
+    pub fn of(key: &str) -> Self {
+        if key.starts_with(RETRIEVAL_PREFIX) {
+            Self::Retrieval
+        } else if key.starts_with(ANSWER_PREFIX) {
+            Self::Answer
+        } else if key.starts_with(EMBEDDING_PREFIX) {
+            Self::Embedding
+        } else {
+            Self::Other
+        }
+    }
+
+    /// Its name (`retrieval`, `answer`, `embedding`, `other`), as stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Retrieval => "retrieval",
+            Self::Answer => "answer",
+            Self::Embedding => "embedding",
+            Self::Other => "other",
+        }
+    }
+}
+
+/// Size limits of the cache classes, in bytes of keys and values (`None`:
+/// unlimited). When a write takes a class past its limit, the oldest entries
+/// of that class (first written) are evicted until it fits; an entry larger
+/// than its class's limit is not stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CacheLimits {
+    /// Retrievals (default 64 MiB: ~2,000 searches of 8 long chunks).
+    pub retrieval: Option<u64>,
+    /// Answers (default 32 MiB).
+    pub answer: Option<u64>,
+    /// Embeddings (default 1 GiB: ~600k vectors of 384 dimensions, for
+    /// corpora of ~50k chunks with their sentences and the queries).
+    pub embedding: Option<u64>,
+}
+
+/// One mebibyte.
+pub const MIB: u64 = 1024 * 1024;
+
+impl Default for CacheLimits {
+    fn default() -> Self {
+        Self {
+            retrieval: Some(64 * MIB),
+            answer: Some(32 * MIB),
+            embedding: Some(1024 * MIB),
+        }
+    }
+}
+
+impl CacheLimits {
+    /// No limit on any class.
+    pub const UNLIMITED: CacheLimits = CacheLimits {
+        retrieval: None,
+        answer: None,
+        embedding: None,
+    };
+
+    /// The limit of `class` (`None`: unlimited; [`CacheClass::Other`] always is).
+    pub fn of(&self, class: CacheClass) -> Option<u64> {
+        match class {
+            CacheClass::Retrieval => self.retrieval,
+            CacheClass::Answer => self.answer,
+            CacheClass::Embedding => self.embedding,
+            CacheClass::Other => None,
+        }
+    }
+}
+
+/// Size an entry counts for against its class's limit: key plus value bytes.
+pub fn entry_size(key: &str, value: &[u8]) -> u64 {
+    (key.len() + value.len()) as u64
+}
+
 /// Normalise a query before hashing: Unicode lower case, whitespace collapsed, trimmed.
 pub fn normalize_query(q: &str) -> String {
     q.split_whitespace()
@@ -80,7 +185,8 @@ pub fn normalize_query(q: &str) -> String {
 }
 
 /// `rag:retrieval:{sha1(normalised query | scope)}`; `scope` carries
-/// whatever else changes the result (k, mode, filters, index, embed version).
+/// whatever else changes the result (the index's write generation, k, mode,
+/// filters, ranking settings, embed version).
 pub fn retrieval_key(query: &str, scope: &str) -> String {
     format!(
         "{RETRIEVAL_PREFIX}{}",
@@ -88,7 +194,8 @@ pub fn retrieval_key(query: &str, scope: &str) -> String {
     )
 }
 
-/// `rag:answer:{sha1(prompt)}`.
+/// `rag:answer:{sha1(material)}`: `material` is the prompt plus whatever
+/// else the answer depends on (model, parameters, the index's write generation).
 pub fn answer_key(prompt: &str) -> String {
     format!("{ANSWER_PREFIX}{}", sha1_hex(prompt.as_bytes()))
 }
@@ -150,6 +257,23 @@ mod tests {
         assert!(answer_key("p").starts_with("rag:answer:"));
         assert_eq!(embed_hash_key("u1"), "rag:embed:hash:u1");
         assert_eq!(embed_hash_value("abc", "2025-10-01"), "abc|2025-10-01");
+    }
+
+    #[test]
+    fn classes_follow_prefixes() {
+        assert_eq!(
+            CacheClass::of(&retrieval_key("q", "s")),
+            CacheClass::Retrieval
+        );
+        assert_eq!(CacheClass::of(&answer_key("p")), CacheClass::Answer);
+        let id = crate::EmbedderId::new("m", "v", 3);
+        assert_eq!(
+            CacheClass::of(&embedding_key("t", &id)),
+            CacheClass::Embedding
+        );
+        assert_eq!(CacheClass::of(&embed_hash_key("u")), CacheClass::Other);
+        assert_eq!(CacheLimits::default().of(CacheClass::Other), None);
+        assert_eq!(CacheLimits::UNLIMITED.of(CacheClass::Retrieval), None);
     }
 
     #[test]

@@ -8,7 +8,11 @@ use crate::hash::sha1_hex;
 
 /// A source document, in Verity's ingestion schema
 /// (`uid, source, ts, lang, title, content, tags` + free metadata).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+///
+/// Deserializing one is [`Document::from_record`] (`crate::record`): any
+/// field besides these is kept in `metadata`, never dropped.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(extend("additionalProperties" = true))]
 pub struct Document {
     /// Stable identifier. Re-ingesting the same uid replaces the document.
     pub uid: String,
@@ -32,7 +36,8 @@ pub struct Document {
     /// Canonical URL, when the document has one (cited in answers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
-    /// Any other field of the input record.
+    /// Any other field of the input record (seed 001: `node_pubkey`,
+    /// `channel_id`, `metrics`, …), filterable; a `metadata` object is merged in.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub metadata: Map<String, Value>,
 }

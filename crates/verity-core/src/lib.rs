@@ -34,6 +34,7 @@ pub mod hash;
 pub mod judge;
 pub mod project;
 pub mod rank;
+pub mod record;
 pub mod retry;
 pub mod rules;
 pub mod search;
@@ -81,7 +82,7 @@ pub use search::{
     MAX_K, MAX_QUERY_BYTES,
 };
 pub use source::{FetchStatus, FetchedSource, Fetcher, PageSpan, ParsedDocument, SourceFormat};
-pub use store::{StoreStats, VectorStore};
+pub use store::{StoreStats, VectorStore, WriteGeneration};
 pub use watch::{
     Article, ArticleFilter, Decision, DecisionFilter, DecisionLlm, DecisionType, SourceType,
     WatchStore,

@@ -118,9 +118,15 @@ pub fn freshness(
     (0.5f64).powf(age / hl) as f32
 }
 
-/// Map a BM25 score to `[0, 1)` so that lexical hits can be compared with the
-/// guardrail threshold: `s / (s + pivot)`. With `pivot` ≈ a typical good
-/// score, a strong match lands around 0.5 and above.
+/// Revision of the relevance computation ([`relevance`] and its
+/// calibration), folded into retrieval cache keys: cached hits carry their
+/// relevance, so a change of its definition must make them unreachable.
+pub const RELEVANCE_REVISION: u32 = 2;
+
+/// Map a BM25 score to `[0, 1)`: `s / (s + pivot)`. Not used for chunk
+/// relevance (a BM25 score's scale depends on the corpus: the same perfect
+/// match scores ~4 among 10 documents and ~30 among 5,000); the event
+/// memory uses it for its own lexical scores.
 pub fn bm25_relevance(score: f32, pivot: f32) -> f32 {
     if score <= 0.0 {
         0.0
@@ -129,13 +135,117 @@ pub fn bm25_relevance(score: f32, pivot: f32) -> f32 {
     }
 }
 
-/// A hit's relevance for the guardrail: the better of its lexical score (as
-/// [`bm25_relevance`]) and its cosine similarity (clamped to `[0, 1]`); 0 for
-/// a side the hit did not come from. Every store reports it this way.
-pub fn hit_relevance(lexical: Option<f32>, dense: Option<f32>, pivot: f32) -> f32 {
-    let lr = lexical.map(|s| bm25_relevance(s, pivot)).unwrap_or(0.0);
-    let dr = dense.map(|s| s.clamp(0.0, 1.0)).unwrap_or(0.0);
-    lr.max(dr)
+/// The guardrail's threshold on the relevance scale (seed 001: `score_max < 0.35`).
+pub const GUARDRAIL: f32 = 0.35;
+
+/// Cosine similarity at which a dense hit is enough evidence (mapped to
+/// [`GUARDRAIL`]), with all-MiniLM-L6-v2: the threshold that maximises the
+/// mean over the two corpora of (refusals of unanswerable − refusals of
+/// answerable questions) on the `look` half of the guardrail set
+/// (`crates/verity-eval/guardrail/`; docs/benchmarks.d/guardrail.md).
+/// Off-corpus questions reach cosine 0.34 (p90) on SciFact, answerable
+/// claims 0.46 (p05); French questions on the French sample documents reach
+/// 0.62, which only the hybrid mode's lexical half catches.
+pub const DENSE_KNEE: f32 = 0.44;
+
+/// Hybrid evidence (per hit, the mean of the cosine and the lexical
+/// evidence) at which a hybrid hit is enough evidence (mapped to
+/// [`GUARDRAIL`]), chosen the same way.
+pub const HYBRID_KNEE: f32 = 0.40;
+
+/// The content terms of a query ([`crate::text::content_terms`], distinct),
+/// computed once per search for [`relevance`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct QueryTerms {
+    terms: Vec<String>,
+}
+
+impl QueryTerms {
+    /// The distinct content terms of `query`.
+    pub fn new(query: &str) -> Self {
+        let mut terms: Vec<String> = Vec::new();
+        for t in crate::text::content_terms(query) {
+            if !terms.contains(&t) {
+                terms.push(t);
+            }
+        }
+        Self { terms }
+    }
+
+    /// Number of terms.
+    pub fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// `true` when the query has no content term.
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// Lexical evidence of a text for this query, in `[0, 1)`: the share `c`
+    /// of the query's terms the text holds, times `m / (m + 1)` for the `m`
+    /// terms it holds — one shared word is weak evidence even for a one-word
+    /// query. Independent of the corpus (unlike a BM25 score, whose scale
+    /// grows with the corpus), of the backend and of the mode.
+    pub fn lexical_evidence(&self, parts: &[&str]) -> f32 {
+        if self.terms.is_empty() {
+            return 0.0;
+        }
+        let mut have: Vec<String> = Vec::new();
+        for p in parts {
+            have.extend(crate::text::content_terms(p));
+        }
+        let m = self.terms.iter().filter(|t| have.contains(t)).count() as f32;
+        let coverage = m / self.terms.len() as f32;
+        coverage * m / (m + 1.0)
+    }
+}
+
+/// Piecewise-linear map of `[0, 1]` onto itself sending `knee` to [`GUARDRAIL`].
+fn to_scale(x: f32, knee: f32) -> f32 {
+    let x = if x.is_finite() {
+        x.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let knee = knee.clamp(f32::EPSILON, 1.0 - f32::EPSILON);
+    if x < knee {
+        GUARDRAIL * x / knee
+    } else {
+        GUARDRAIL + (1.0 - GUARDRAIL) * (x - knee) / (1.0 - knee)
+    }
+}
+
+/// A hit's relevance, the one scale the guardrail reads (threshold
+/// [`GUARDRAIL`] = 0.35 whatever the mode), calibrated per mode on data:
+///
+/// - lexical: the [lexical evidence](QueryTerms::lexical_evidence) of the
+///   hit's title and text (its knee is the guardrail itself);
+/// - dense: the cosine, [`DENSE_KNEE`] mapped to 0.35;
+/// - hybrid: the mean of the cosine (0 when the hit has no dense score) and
+///   the lexical evidence, [`HYBRID_KNEE`] mapped to 0.35 — a passage must
+///   be close in meaning *and* share words with the question (the English
+///   embedder finds any two French texts similar).
+///
+/// Every store reports relevance this way, so the guardrail agrees across
+/// backends and corpus sizes.
+pub fn relevance(
+    mode: crate::SearchMode,
+    query: &QueryTerms,
+    dense: Option<f32>,
+    title: Option<&str>,
+    text: &str,
+) -> f32 {
+    let lexical = || query.lexical_evidence(&[title.unwrap_or(""), text]);
+    let cosine = dense
+        .filter(|d| d.is_finite())
+        .unwrap_or(0.0)
+        .clamp(0.0, 1.0);
+    match mode {
+        crate::SearchMode::Lexical => lexical(),
+        crate::SearchMode::Dense => to_scale(cosine, DENSE_KNEE),
+        crate::SearchMode::Hybrid => to_scale((cosine + lexical()) / 2.0, HYBRID_KNEE),
+    }
 }
 
 /// Re-rank settings (seed 001: top-3 by similarity + freshness).
@@ -286,5 +396,31 @@ mod tests {
         assert!(not_enough_evidence([], 0.35));
         assert!(bm25_relevance(10.0, 10.0) == 0.5);
         assert_eq!(bm25_relevance(-1.0, 10.0), 0.0);
+    }
+
+    #[test]
+    fn relevance_is_one_scale_per_mode() {
+        use crate::SearchMode::*;
+        let q = QueryTerms::new("How is the fee of a forward computed?");
+        assert_eq!(q.len(), 3);
+        let text = "The fee a routing node earns for one forward is computed from the base fee.";
+        // All three terms: 1 × 3/4.
+        assert!((relevance(Lexical, &q, None, None, text) - 0.75).abs() < 1e-6);
+        // One of three: 1/3 × 1/2, under the guardrail.
+        let weak = relevance(Lexical, &q, None, Some("Fees"), "Nothing else here.");
+        assert!(weak < GUARDRAIL && weak > 0.0, "{weak}");
+        // The knees land on the guardrail; the scale keeps its ends.
+        assert!((relevance(Dense, &q, Some(DENSE_KNEE), None, "") - GUARDRAIL).abs() < 1e-6);
+        assert!((relevance(Dense, &q, Some(1.0), None, "") - 1.0).abs() < 1e-6);
+        assert_eq!(relevance(Dense, &q, Some(-0.2), None, ""), 0.0);
+        assert_eq!(relevance(Dense, &q, Some(f32::NAN), None, ""), 0.0);
+        let h = relevance(Hybrid, &q, Some(0.8), None, text);
+        assert!((h - to_scale((0.8 + 0.75) / 2.0, HYBRID_KNEE)).abs() < 1e-6);
+        // Similar in meaning, no shared word: not enough in hybrid.
+        assert!(relevance(Hybrid, &q, Some(0.6), None, "Autre chose.") < GUARDRAIL);
+        assert_eq!(
+            relevance(Lexical, &QueryTerms::new("the of"), None, None, text),
+            0.0
+        );
     }
 }

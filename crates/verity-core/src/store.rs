@@ -29,6 +29,30 @@ pub struct StoreStats {
     pub size_bytes: Option<u64>,
 }
 
+/// The state of an index that cached results were computed from.
+///
+/// Every write that can change a search result (insert, replace, delete)
+/// bumps `counter` in the same transaction as the write, and `epoch` tells
+/// apart two incarnations of one index name (dropped, then created again),
+/// so that a value never comes back. Retrieval and answer caches fold it into
+/// their keys ([`VectorStore::write_generation`]): after a write, the entries
+/// computed before it are unreachable — no caller has to remember to bust them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct WriteGeneration {
+    /// Index the searches read (aliases resolved).
+    pub index: String,
+    /// Set when the index is created.
+    pub epoch: String,
+    /// Bumped by every write to the index.
+    pub counter: u64,
+}
+
+impl std::fmt::Display for WriteGeneration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}@{}#{}", self.index, self.epoch, self.counter)
+    }
+}
+
 /// Where documents, chunks, vectors and the full-text index live.
 ///
 /// Writes are transactional per document: a reader never sees half a
@@ -68,4 +92,17 @@ pub trait VectorStore: Send + Sync {
 
     /// Counts.
     async fn stats(&self) -> Result<StoreStats>;
+
+    /// The current [`WriteGeneration`] of the index searches read. `None`
+    /// (the default) means the store cannot tell, and its results are never
+    /// cached — a store that does not implement it is slower, never stale.
+    async fn write_generation(&self) -> Result<Option<WriteGeneration>> {
+        Ok(None)
+    }
+
+    /// The store's own settings that change rankings (field weights, stop
+    /// words, HNSW search depth, …), folded into retrieval cache keys.
+    fn ranking_fingerprint(&self) -> String {
+        String::new()
+    }
 }

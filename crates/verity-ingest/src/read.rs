@@ -12,8 +12,8 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, NaiveDate, Utc};
 use serde_json::{Map, Value};
+use verity_core::record::RecordDefaults;
 use verity_core::{stable_uid, Document, InputError};
 
 use verity_extract::detect_lang;
@@ -183,151 +183,18 @@ fn unreadable(path: &Path, e: &std::io::Error) -> InputError {
     }
 }
 
-fn as_opt_string(v: Value, field: &str) -> Result<Option<String>, String> {
-    match v {
-        Value::Null => Ok(None),
-        Value::String(s) => Ok(Some(s)),
-        Value::Number(n) => Ok(Some(n.to_string())),
-        other => Err(format!(
-            "`{field}` must be a string, got {}",
-            type_name(&other)
-        )),
-    }
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// Parse an RFC 3339 timestamp (or a bare `YYYY-MM-DD`, taken as midnight UTC).
-fn parse_ts(s: &str) -> Result<DateTime<Utc>, String> {
-    if let Ok(t) = DateTime::parse_from_rfc3339(s.trim()) {
-        return Ok(t.with_timezone(&Utc));
-    }
-    if let Ok(d) = NaiveDate::parse_from_str(s.trim(), "%Y-%m-%d") {
-        if let Some(t) = d.and_hms_opt(0, 0, 0) {
-            return Ok(t.and_utc());
-        }
-    }
-    Err(format!("`ts` is not an RFC 3339 timestamp: {s:?}"))
-}
-
-/// Map one JSON object to a [`Document`] (seed-001 or BEIR field names).
+/// Map one JSON object to a [`Document`]: the one record conversion
+/// ([`Document::from_record`]) with a file's defaults, then language detection.
 fn record_to_document(
-    mut map: Map<String, Value>,
+    map: Map<String, Value>,
     path: &Path,
     detect: bool,
 ) -> Result<Document, String> {
-    let content = match map.remove("content") {
-        Some(v) => v,
-        None => map
-            .remove("text")
-            .ok_or_else(|| "missing `content` (or BEIR `text`)".to_string())?,
-    };
-    let content = match content {
-        Value::String(s) => s,
-        other => {
-            return Err(format!(
-                "`content` must be a string, got {}",
-                type_name(&other)
-            ))
-        }
-    };
-    let uid = match map.remove("uid") {
-        Some(v) => as_opt_string(v, "uid")?,
-        None => match map.remove("_id") {
-            Some(v) => as_opt_string(v, "_id")?,
-            None => None,
-        },
-    };
-    let source = match map.remove("source") {
-        Some(v) => as_opt_string(v, "source")?,
-        None => None,
+    let mut doc = Document::from_record(map, &RecordDefaults::file(path.display().to_string()))?;
+    if doc.lang.is_none() && detect {
+        doc.lang = detect_lang(&doc.content);
     }
-    .unwrap_or_else(|| path.display().to_string());
-    let uid = match uid {
-        Some(u) if !u.trim().is_empty() => u,
-        Some(_) => return Err("`uid` is empty".into()),
-        None => stable_uid(&source, &content),
-    };
-    let title = match map.remove("title") {
-        Some(v) => as_opt_string(v, "title")?.filter(|t| !t.trim().is_empty()),
-        None => None,
-    };
-    let ts = match map.remove("ts") {
-        Some(Value::Null) | None => None,
-        Some(Value::String(s)) => Some(parse_ts(&s)?),
-        Some(other) => {
-            return Err(format!(
-                "`ts` must be an RFC 3339 string, got {}",
-                type_name(&other)
-            ))
-        }
-    };
-    let lang = match map.remove("lang") {
-        Some(v) => as_opt_string(v, "lang")?
-            .map(|l| l.trim().to_ascii_lowercase())
-            .filter(|l| !l.is_empty()),
-        None => None,
-    };
-    let url = match map.remove("url") {
-        Some(v) => as_opt_string(v, "url")?,
-        None => None,
-    };
-    let tags = match map.remove("tags") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::String(s)) => s
-            .split(',')
-            .map(|t| t.trim().to_string())
-            .filter(|t| !t.is_empty())
-            .collect(),
-        Some(Value::Array(items)) => items
-            .into_iter()
-            .map(|t| match t {
-                Value::String(s) => Ok(s),
-                Value::Number(n) => Ok(n.to_string()),
-                other => Err(format!(
-                    "`tags` items must be strings, got {}",
-                    type_name(&other)
-                )),
-            })
-            .collect::<Result<Vec<_>, _>>()?,
-        Some(other) => {
-            return Err(format!(
-                "`tags` must be an array of strings, got {}",
-                type_name(&other)
-            ))
-        }
-    };
-    let mut metadata = Map::new();
-    let nested = map.remove("metadata");
-    metadata.extend(map);
-    match nested {
-        Some(Value::Object(m)) => metadata.extend(m),
-        Some(Value::Null) | None => {}
-        Some(other) => {
-            metadata.insert("metadata".into(), other);
-        }
-    }
-    let lang = lang.or_else(|| if detect { detect_lang(&content) } else { None });
-    Ok(Document {
-        uid,
-        source,
-        ts,
-        lang,
-        title,
-        content,
-        tags,
-        url,
-        metadata,
-    })
+    Ok(doc)
 }
 
 /// Why a file gave no document.

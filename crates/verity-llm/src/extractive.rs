@@ -126,9 +126,14 @@ impl ExtractiveGenerator {
             }
         }
         let n = sentences.len() as f32;
+        // A question word no context sentence uses weighs as much as the
+        // rarest word they do use (df = 1): it lowers every sentence's
+        // coverage alike and cannot tell sentences apart, so it should not
+        // outweigh the words that can ("Comment sont calculés les frais ?"
+        // against "Les frais d'un relais valent …": `calcul` is absent).
         let idf = |t: &str| -> f32 {
             let d = df.get(t).copied().unwrap_or(0) as f32;
-            (1.0 + n / d.max(0.5)).ln()
+            (1.0 + n / d.max(1.0)).ln()
         };
         let q_weights: Vec<(&str, f32)> = q_terms.iter().map(|t| (t.as_str(), idf(t))).collect();
         let total: f32 = q_weights.iter().map(|(_, w)| w).sum();

@@ -8,11 +8,13 @@
 
 pub mod citations;
 pub mod injection;
+pub mod observe;
 pub mod prompt;
 pub mod rag;
 pub mod retrieve;
 
 pub use injection::{InjectionFilter, InjectionPolicy};
+pub use observe::register_metrics;
 pub use rag::{
     AnswerCheck, AskRequest, LowEvidencePolicy, RagConfig, RagEvent, RagPipeline,
     RagPipelineBuilder, RagStream, TimeoutPolicy,

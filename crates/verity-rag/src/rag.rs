@@ -274,7 +274,8 @@ struct Prepared {
     hits: Vec<ScoredChunk>,
     retrieval: SearchResults,
     request: GenerateRequest,
-    cache_key: String,
+    /// Where the answer is cached (`None`: not cached).
+    cache_key: Option<String>,
     notes: Vec<String>,
     timings: Timings,
 }
@@ -385,7 +386,11 @@ impl RagPipeline {
         answer.timings.total_ms += ms(started.elapsed());
     }
 
-    /// Answer a question, streaming the text as it is generated.
+    /// Answer a question, streaming the text as it is generated. Returns
+    /// once the first event is there: an error before any text (generator
+    /// down, timeout before the first token) is this call's error, as
+    /// [`ask`](Self::ask) would return it, never an event of a stream that
+    /// looked like a success.
     pub async fn ask_stream(&self, req: &AskRequest) -> Result<RagStream> {
         let started = Instant::now();
         let p = match self.prepare(req, started).await? {
@@ -425,7 +430,19 @@ impl RagPipeline {
             };
             let _ = tx.unbounded_send(result);
         });
-        Ok(Box::pin(rx))
+        let mut rx = rx;
+        match rx.next().await {
+            Some(Err(e)) => Err(e),
+            Some(Ok(first)) => Ok(Box::pin(
+                futures::stream::once(async { Ok(first) }).chain(rx),
+            )),
+            None => Err(verity_core::ProviderError::new(
+                "generator",
+                ProviderErrorKind::Unavailable,
+                "the generation task ended before producing anything",
+            )
+            .into()),
+        }
     }
 
     async fn prepare(&self, req: &AskRequest, started: Instant) -> Result<Preparation> {
@@ -441,6 +458,12 @@ impl RagPipeline {
         }
         let lang = req.lang.clone().unwrap_or_else(|| cfg.default_lang.clone());
         let mut notes = Vec::new();
+        // The index's state before retrieving: part of the answer's cache key,
+        // so that no write leaves an answer computed before it reachable.
+        let generation = match &self.inner.cache {
+            Some(_) => self.inner.retriever.generation().await?,
+            None => None,
+        };
 
         // Retrieve, preferring documents in the answer language.
         let t0 = Instant::now();
@@ -506,8 +529,14 @@ impl RagPipeline {
             ));
         }
 
-        let (request, cache_key) = self.request_for(question, &lang, &hits, cfg.params.clone());
-        if let (Some(cache), false) = (&self.inner.cache, req.no_cache) {
+        let (request, cache_key) = self.request_for(
+            question,
+            &lang,
+            &hits,
+            cfg.params.clone(),
+            &format!("{weak}|{}", generation.as_deref().unwrap_or_default()),
+        );
+        if let (Some(cache), false, Some(_)) = (&self.inner.cache, req.no_cache, &generation) {
             if let Some(bytes) = cache.get(&cache_key).await? {
                 if let Ok(mut a) = serde_json::from_slice::<Answer>(&bytes) {
                     self.inner.counters.answer_cache.hit();
@@ -537,7 +566,7 @@ impl RagPipeline {
             hits,
             retrieval,
             request,
-            cache_key,
+            cache_key: generation.map(|_| cache_key),
             notes,
             timings,
         })))
@@ -580,13 +609,16 @@ impl RagPipeline {
         kept
     }
 
-    /// The strict prompt over `hits`, and its answer-cache key.
+    /// The strict prompt over `hits`, and its answer-cache key (over the
+    /// model, the parameters, the prompt and `state`: the guardrail's verdict
+    /// and the index's write generation).
     fn request_for(
         &self,
         question: &str,
         lang: &str,
         hits: &[ScoredChunk],
         params: GenerationParams,
+        state: &str,
     ) -> (GenerateRequest, String) {
         let blocks = prompt::context_blocks(hits);
         let messages = prompt::messages(question, lang, hits, &blocks);
@@ -600,7 +632,7 @@ impl RagPipeline {
             }),
         };
         let cache_key = answer_key(&format!(
-            "{}\u{1f}{}\u{1f}{}",
+            "{}\u{1f}{}\u{1f}{}\u{1f}{state}",
             self.inner.generator.model(),
             serde_json::to_string(&request.params).unwrap_or_default(),
             serde_json::to_string(&request.messages).unwrap_or_default()
@@ -646,12 +678,15 @@ impl RagPipeline {
                 "every passage looks like a prompt injection: nothing left to answer from",
             ));
         }
-        let (request, cache_key) = self.request_for(
+        let (request, _) = self.request_for(
             question,
             &lang,
             &hits,
             params.unwrap_or_else(|| cfg.params.clone()),
+            "given passages",
         );
+        // Answers from given passages are not looked up: not cached either.
+        let cache_key = None;
         let p = Prepared {
             lang,
             retrieval: SearchResults {
@@ -976,16 +1011,11 @@ impl RagPipeline {
             notes,
             verification: None,
         };
-        if let Some(cache) = &self.inner.cache {
+        if let (Some(cache), Some(key)) = (&self.inner.cache, &p.cache_key) {
             if let Ok(bytes) = serde_json::to_vec(&answer) {
                 let tags: Vec<String> = p.hits.iter().map(|h| uid_tag(&h.doc.uid)).collect();
                 cache
-                    .put(
-                        &p.cache_key,
-                        &bytes,
-                        Some(self.inner.config.answer_ttl),
-                        &tags,
-                    )
+                    .put(key, &bytes, Some(self.inner.config.answer_ttl), &tags)
                     .await?;
             }
         }

@@ -18,7 +18,8 @@ use verity_core::{
 pub struct RetrieverConfig {
     /// Freshness re-rank (seed 001: similarity + exponential decay on `ts`).
     pub rerank: Option<Rerank>,
-    /// Guardrail: best relevance under this ⇒ `not_enough_evidence` (seed: 0.35).
+    /// Guardrail: best relevance under this ⇒ `not_enough_evidence` (seed:
+    /// 0.35, on the calibrated scale of [`verity_core::rank::relevance`]).
     pub min_relevance: f32,
     /// TTL of cached retrievals (seed: 24 h).
     pub cache_ttl: Duration,
@@ -28,7 +29,7 @@ impl Default for RetrieverConfig {
     fn default() -> Self {
         Self {
             rerank: Some(Rerank::default()),
-            min_relevance: 0.35,
+            min_relevance: verity_core::rank::GUARDRAIL,
             cache_ttl: RETRIEVAL_TTL,
         }
     }
@@ -148,10 +149,13 @@ impl Retriever {
         let mut q = query.clone();
         self.resolve_mode(&mut q, &mut notes).await?;
 
-        let key = self
-            .cache
-            .as_ref()
-            .map(|_| retrieval_key(&q.text, &self.scope(&q)));
+        let key = match &self.cache {
+            Some(_) => self
+                .generation()
+                .await?
+                .map(|generation| retrieval_key(&q.text, &self.scope(&q, &generation))),
+            None => None,
+        };
         if let (Some(cache), Some(key)) = (&self.cache, &key) {
             if let Some(bytes) = cache.get(key).await? {
                 if let Ok(hits) = serde_json::from_slice::<Vec<ScoredChunk>>(&bytes) {
@@ -288,8 +292,26 @@ impl Retriever {
         })
     }
 
-    /// What, besides the query text, changes a retrieval result.
-    fn scope(&self, q: &SearchQuery) -> String {
+    /// The store's current [`WriteGeneration`] and ranking settings, as
+    /// folded into cache keys (`None`: the store cannot tell, so nothing is
+    /// cached). Read before searching: a write that commits during the
+    /// search moves the generation, and the entry written after it is never
+    /// read under the new one.
+    pub async fn generation(&self) -> Result<Option<String>> {
+        Ok(self.store.write_generation().await?.map(|g| {
+            format!(
+                "{g}|{}|{}|{}",
+                self.store.backend(),
+                self.store.ranking_fingerprint(),
+                verity_core::rank::RELEVANCE_REVISION
+            )
+        }))
+    }
+
+    /// What, besides the query text, changes a retrieval result: the state of
+    /// the index (`generation`, from [`Self::generation`]), the query's
+    /// settings and the retriever's.
+    fn scope(&self, q: &SearchQuery, generation: &str) -> String {
         let embedder = self
             .embedder
             .as_ref()
@@ -300,17 +322,10 @@ impl Retriever {
         let rerank = self
             .config
             .rerank
-            .map(|r| format!("{}:{}", r.freshness_weight, r.half_life.as_secs()));
+            .map(|r| format!("{}:{}:{}", r.freshness_weight, r.half_life.as_secs(), r.top));
         format!(
-            "{}|{}|{}|{}|{}|{}|{:?}|{}",
-            self.store.backend(),
-            self.index,
-            q.mode,
-            q.k,
-            filters,
-            fusion,
-            rerank,
-            embedder
+            "{generation}|{}|{}|{}|{}|{}|{:?}|{}",
+            self.index, q.mode, q.k, filters, fusion, rerank, embedder
         )
     }
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use redis::aio::ConnectionManager;
 use redis::{Script, Value};
+use verity_core::cache::{entry_size, CacheClass, CacheLimits};
 use verity_core::{Cache, Error, Result};
 
 use crate::conn::{as_i64, as_string, bad_reply, connect, map_err, ConnectOptions};
@@ -13,17 +14,25 @@ use crate::scripts;
 /// Prefix of the tag sets: `rag:tag:{tag}` holds the keys carrying `tag`.
 pub const TAG_PREFIX: &str = "rag:tag:";
 
+/// Prefix of each class's size bookkeeping: `rag:usage:{class}` (hash:
+/// `bytes`, `seq`), `rag:usage:{class}:order` (sorted set of keys by write
+/// order), `rag:usage:{class}:sizes` (hash of key → size).
+pub const USAGE_PREFIX: &str = "rag:usage:";
+
 /// Keys unlinked per `UNLINK` call and scanned per `SCAN` step.
 const BATCH: usize = 500;
 
 /// A [`Cache`] in Redis. Values are plain strings with `PX` TTLs; tags are
 /// sets `rag:tag:{tag}` → keys (expiring with their longest-lived entry);
 /// [`Cache::invalidate_prefix`] walks the key space with `SCAN` (never
-/// `KEYS`) and `UNLINK`s in batches.
+/// `KEYS`) and `UNLINK`s in batches. Each class of entries is kept under its
+/// [`CacheLimits`] size by the write script itself ([`crate::scripts::CACHE_PUT`]):
+/// past it, the oldest entries of the class are unlinked.
 #[derive(Clone)]
 pub struct RedisCache {
     con: ConnectionManager,
     put: std::sync::Arc<Script>,
+    limits: CacheLimits,
 }
 
 impl std::fmt::Debug for RedisCache {
@@ -55,7 +64,32 @@ impl RedisCache {
         Self {
             con,
             put: std::sync::Arc::new(Script::new(scripts::CACHE_PUT)),
+            limits: CacheLimits::default(),
         }
+    }
+
+    /// The same cache with other size limits (default [`CacheLimits::default`]).
+    pub fn with_limits(mut self, limits: CacheLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Size limits in force.
+    pub fn limits(&self) -> CacheLimits {
+        self.limits
+    }
+
+    /// Bytes counted against `class`'s limit now (entries removed by TTL, tag
+    /// or prefix stay counted until evicted; 0 for an unlimited class).
+    pub async fn usage_bytes(&self, class: CacheClass) -> Result<u64> {
+        let mut con = self.con.clone();
+        let v: Value = redis::cmd("HGET")
+            .arg(format!("{USAGE_PREFIX}{}", class.as_str()))
+            .arg("bytes")
+            .query_async(&mut con)
+            .await
+            .map_err(|e| map_err(e, "HGET usage"))?;
+        Ok(as_i64(&v).map_or(0, |b| u64::try_from(b).unwrap_or(0)))
     }
 
     /// Remaining time to live of `key` (`None`: absent or no expiry).
@@ -157,9 +191,18 @@ impl Cache for RedisCache {
             }
             Some(d) => u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1),
         };
+        let class = CacheClass::of(key);
+        let usage = format!("{USAGE_PREFIX}{}", class.as_str());
         let mut con = self.con.clone();
         let mut inv = self.put.key(key);
-        inv.arg(value).arg(ms).arg(TAG_PREFIX);
+        inv.key(format!("{usage}:order"))
+            .key(format!("{usage}:sizes"))
+            .key(&usage);
+        inv.arg(value)
+            .arg(ms)
+            .arg(TAG_PREFIX)
+            .arg(self.limits.of(class).unwrap_or(0))
+            .arg(entry_size(key, value));
         for t in tags {
             inv.arg(t);
         }

@@ -86,13 +86,26 @@ redis.call('HINCRBY', KEYS[2], 'generation', 1)
 return 1
 "#;
 
-/// Tagged cache write. `KEYS[1]` the key; `ARGV`: 1 value, 2 TTL in ms (`0`:
-/// none), 3 tag-set key prefix, then the tags. Each tag set gets at least the
-/// entry's TTL so that it expires with its last entry.
+/// Tagged, size-bounded cache write. `KEYS[1]` the key, `KEYS[2]` the
+/// class's write-order sorted set, `KEYS[3]` the class's hash of entry
+/// sizes, `KEYS[4]` the class's usage hash (`bytes`, `seq`); `ARGV`: 1 value,
+/// 2 TTL in ms (`0`: none), 3 tag-set key prefix, 4 the class's limit in
+/// bytes (`0`: none), 5 the entry's size, then the tags. Each tag set gets at
+/// least the entry's TTL so that it expires with its last entry.
+///
+/// With a limit, the entry is recorded in the class's bookkeeping and, when
+/// the class's bytes pass the limit, the oldest entries (first written) are
+/// unlinked until it holds 7/8 of the limit. Entries that left by their TTL,
+/// a tag or a prefix stay counted until their turn comes: the bytes counted
+/// are never fewer than the bytes stored, so the bound holds.
+/// Returns 1, or 0 when the entry is larger than the limit (not stored).
 pub const CACHE_PUT: &str = r#"
 local ttl = tonumber(ARGV[2])
+local limit = tonumber(ARGV[4])
+local size = tonumber(ARGV[5])
+if limit > 0 and size > limit then return 0 end
 if ttl > 0 then redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl) else redis.call('SET', KEYS[1], ARGV[1]) end
-for i = 4, #ARGV do
+for i = 6, #ARGV do
   local t = ARGV[3] .. ARGV[i]
   redis.call('SADD', t, KEYS[1])
   local cur = redis.call('PTTL', t)
@@ -102,6 +115,35 @@ for i = 4, #ARGV do
     redis.call('PEXPIRE', t, ttl)
   elseif cur == -1 and redis.call('SCARD', t) == 1 then
     redis.call('PEXPIRE', t, ttl)
+  end
+end
+if limit > 0 then
+  local old = redis.call('HGET', KEYS[3], KEYS[1])
+  if old then redis.call('HINCRBY', KEYS[4], 'bytes', -tonumber(old)) end
+  local seq = redis.call('HINCRBY', KEYS[4], 'seq', 1)
+  redis.call('ZADD', KEYS[2], seq, KEYS[1])
+  redis.call('HSET', KEYS[3], KEYS[1], size)
+  local total = redis.call('HINCRBY', KEYS[4], 'bytes', size)
+  if total > limit then
+    local target = limit - math.floor(limit / 8)
+    while total > target do
+      local popped = redis.call('ZPOPMIN', KEYS[2], 32)
+      if #popped == 0 then break end
+      local stop = false
+      for i = 1, #popped, 2 do
+        local k = popped[i]
+        if k == KEYS[1] then
+          redis.call('ZADD', KEYS[2], popped[i + 1], k)
+          stop = true
+        else
+          local s = tonumber(redis.call('HGET', KEYS[3], k) or '0')
+          redis.call('HDEL', KEYS[3], k)
+          redis.call('UNLINK', k)
+          total = redis.call('HINCRBY', KEYS[4], 'bytes', -s)
+        end
+      end
+      if stop then break end
+    end
   end
 end
 return 1

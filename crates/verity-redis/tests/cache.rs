@@ -96,3 +96,73 @@ async fn ttls_prefixes_and_tags() {
     assert!(c.invalidate_prefix("").await.is_err());
     assert!(c.put("k", b"v", Some(Duration::ZERO), &[]).await.is_err());
 }
+
+/// Read-only traffic cannot grow Redis past a class's limit: the write
+/// script evicts the oldest entries of the class; other classes are kept.
+#[tokio::test]
+async fn read_only_traffic_cannot_grow_redis_past_the_limit() {
+    use verity_core::cache::{embedding_key, CacheClass, CacheLimits};
+    let Some(srv) = common::server("read_only_traffic_cannot_grow_redis_past_the_limit") else {
+        return;
+    };
+    let limit = 256 * 1024;
+    let c = RedisCache::connect(&srv.url(), &ConnectOptions::default())
+        .await
+        .unwrap()
+        .with_limits(CacheLimits {
+            retrieval: Some(limit),
+            ..CacheLimits::default()
+        });
+    let id = verity_core::EmbedderId::new("m", "v", 4);
+    c.put(&embedding_key("kept", &id), &[0u8; 16], None, &[])
+        .await
+        .unwrap();
+    let value = vec![b'x'; 4 * 1024];
+    let mut con = redis::Client::open(srv.url())
+        .unwrap()
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap();
+    let mut counts = Vec::new();
+    for round in 0..4 {
+        for i in 0..500 {
+            let k = retrieval_key(&format!("query {round} {i}"), "scope");
+            c.put(&k, &value, Some(RETRIEVAL_TTL), &[]).await.unwrap();
+        }
+        let bytes = c.usage_bytes(CacheClass::Retrieval).await.unwrap();
+        assert!(bytes <= limit, "round {round}: {bytes} over {limit}");
+        let keys: Vec<String> = redis::cmd("KEYS")
+            .arg(format!("{RETRIEVAL_PREFIX}*"))
+            .query_async(&mut con)
+            .await
+            .unwrap();
+        assert!(
+            keys.len() as u64 * 4096 <= limit,
+            "round {round}: {} keys",
+            keys.len()
+        );
+        assert!(
+            keys.len() >= 40,
+            "round {round}: evicted too much ({})",
+            keys.len()
+        );
+        counts.push(keys.len());
+    }
+    eprintln!("retrieval keys after each 500 puts: {counts:?} (limit {limit} bytes)");
+    assert!(c
+        .get(&retrieval_key("query 3 499", "scope"))
+        .await
+        .unwrap()
+        .is_some());
+    assert!(c
+        .get(&retrieval_key("query 0 0", "scope"))
+        .await
+        .unwrap()
+        .is_none());
+    assert!(c.get(&embedding_key("kept", &id)).await.unwrap().is_some());
+    let big = retrieval_key("big", "scope");
+    c.put(&big, &vec![0u8; limit as usize + 1], None, &[])
+        .await
+        .unwrap();
+    assert!(c.get(&big).await.unwrap().is_none());
+}

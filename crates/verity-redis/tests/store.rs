@@ -141,7 +141,16 @@ async fn embedder_checks_and_dense_search() {
         "{:?} vs {expected}",
         hits[0].dense
     );
-    assert!((hits[0].relevance - expected).abs() < 1e-4);
+    // Relevance is the calibrated scale of `rank::relevance` (the cosine, its
+    // knee mapped to the guardrail), the same on every backend.
+    let relevance = verity_core::rank::relevance(
+        SearchMode::Dense,
+        &verity_core::rank::QueryTerms::new(&q.text),
+        Some(expected),
+        hits[0].doc.title.as_deref(),
+        &hits[0].chunk.text,
+    );
+    assert!((hits[0].relevance - relevance).abs() < 1e-4);
     // Another model: refused. Another version: re-index required. Wrong query dim: refused.
     let other = EmbedderId::new("other", "v1", 3);
     let d = with_vectors(

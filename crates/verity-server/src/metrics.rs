@@ -39,6 +39,8 @@ pub fn handle() -> Option<PrometheusHandle> {
                 .ok()?;
             let handle = builder.install_recorder().ok()?;
             describe();
+            // Every seed series from the first scrape, not after first use.
+            verity::rag::register_metrics();
             Some(handle)
         })
         .clone()

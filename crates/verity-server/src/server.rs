@@ -51,7 +51,7 @@ impl Server {
     pub async fn open(config: ServerConfig) -> Result<Self, ServerError> {
         config.validate()?;
         let roots = FileRoots::new(&config.roots)?;
-        let mut overrides = config.verity.clone();
+        let mut overrides = config.verity.with_rest_defaults();
         if config.allow_private {
             overrides.allow_private = Some(true);
         }
@@ -126,6 +126,19 @@ impl Server {
         });
         if let Some(h) = &self.state.metrics {
             crate::metrics::spawn_upkeep(h.clone());
+        }
+        // Seed 001: a warm-up prompt at start, so that a remote generator
+        // loads its model before the first question (in the background: the
+        // server answers meanwhile; a failure is logged, health reports it).
+        if self.state.verity.remote_generator() {
+            let verity = self.state.verity.clone();
+            tokio::spawn(async move {
+                match verity.warm_up().await {
+                    Ok(Some((model, ms))) => tracing::info!(%model, ms, "generator warmed up"),
+                    Ok(None) => {}
+                    Err(e) => tracing::warn!(error = %e, "generator warm-up failed"),
+                }
+            });
         }
         let (tx, mut rx) = watch::channel(false);
         let app = self.router();

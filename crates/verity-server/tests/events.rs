@@ -398,7 +398,7 @@ async fn health_reports_the_event_memory() {
     let (st, h) = status_json(r).await;
     assert_eq!(st, 200, "{h}");
     let m = &h["services"]["memory"];
-    assert_eq!(m["status"], "up", "{h}");
+    assert_eq!(m["status"], "ok", "{h}");
     let detail = m["detail"].as_str().unwrap();
     assert!(detail.starts_with("sqlite event store"), "{detail}");
     assert!(detail.contains("no vectors yet"), "{detail}");

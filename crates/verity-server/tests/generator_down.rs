@@ -32,6 +32,17 @@ async fn generator_down_is_503_retrieval_still_works() {
         .await;
     assert_error(st, &e, 503, "unavailable");
     assert!(e["transient"].as_bool().unwrap());
+    // Streamed, the same failure before the first token is the same 503 (not
+    // a 200 carrying an `error` event).
+    let r = s
+        .req(reqwest::Method::POST, "/v1/rag")
+        .header("accept", "text/event-stream")
+        .json(&json!({"query": "How are routing fees set?"}))
+        .send()
+        .await
+        .unwrap();
+    let (st, e) = status_json(r).await;
+    assert_error(st, &e, 503, "unavailable");
     let (st, e) = s
         .post("/v1/generate", json!({"query": "fees?", "context_chunks": [{"uid": "a", "text": "Fees are set per channel."}]}))
         .await;
@@ -45,7 +56,15 @@ async fn generator_down_is_503_retrieval_still_works() {
     let (st, h) = status_json(r).await;
     assert_eq!(st, 503, "{h}");
     assert_eq!(h["status"], "degraded");
-    assert_eq!(h["services"]["generator"]["status"], "down", "{h}");
-    assert_eq!(h["services"]["store"]["status"], "up", "{h}");
+    assert_eq!(h["services"]["generator"]["status"], "error", "{h}");
+    assert!(
+        h["services"]["generator"]["message"].as_str().is_some(),
+        "{h}"
+    );
+    assert!(
+        h["services"]["generator"]["latency_ms"].as_f64().is_some(),
+        "{h}"
+    );
+    assert_eq!(h["services"]["store"]["status"], "ok", "{h}");
     s.shutdown().await;
 }

@@ -20,5 +20,6 @@ mod research_llm;
 mod routes;
 mod security;
 mod unicode;
+mod seed_001;
 mod verify;
 mod watch;

@@ -222,10 +222,10 @@ async fn health_metrics_openapi_docs() {
     let r = s.bare(Method::GET, "/v1/health").send().await.unwrap();
     let (st, h) = status_json(r).await;
     assert_eq!(st, 200, "{h}");
-    assert_eq!(h["status"], "ok");
-    assert_eq!(h["services"]["store"]["status"], "up", "{h}");
+    assert_eq!(h["status"], "healthy");
+    assert_eq!(h["services"]["store"]["status"], "ok", "{h}");
     assert_eq!(h["services"]["embedder"]["status"], "not_configured", "{h}");
-    assert_eq!(h["services"]["generator"]["status"], "up", "{h}");
+    assert_eq!(h["services"]["generator"]["status"], "ok", "{h}");
 
     s.post("/v1/ingest", json!({"documents": docs(2)})).await;
     s.post("/v1/retrieve", json!({"query": "routing fees"}))

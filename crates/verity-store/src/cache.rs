@@ -8,6 +8,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 use serde::{Deserialize, Serialize};
+use verity_core::cache::{entry_size, CacheClass, CacheLimits};
 use verity_core::{Cache, Result, StoreError};
 
 use crate::db::{db_err, Db};
@@ -23,12 +24,24 @@ pub struct CacheStats {
     pub misses: u64,
 }
 
+/// Bytes and entries of one cache class.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassUsage {
+    /// Key and value bytes ([`verity_core::cache::entry_size`]).
+    pub bytes: u64,
+    /// Entries (live or expired but not yet removed).
+    pub entries: u64,
+}
+
 /// A TTL key-value cache with tags, stored in the `cache` tables of
 /// `verity.db`. Expired entries are removed lazily (on read, and in bulk
-/// every few hundred writes).
+/// every few hundred writes). Each class of entries is kept under its
+/// [`CacheLimits`] size: a write past it evicts the oldest entries of the
+/// class (first written first) in the same transaction.
 #[derive(Clone)]
 pub struct SqliteCache {
     db: Arc<Db>,
+    limits: CacheLimits,
     hits: Arc<AtomicU64>,
     misses: Arc<AtomicU64>,
     puts: Arc<AtomicU64>,
@@ -51,6 +64,7 @@ impl SqliteCache {
     pub(crate) fn from_db(db: Arc<Db>) -> Self {
         Self {
             db,
+            limits: CacheLimits::default(),
             hits: Arc::default(),
             misses: Arc::default(),
             puts: Arc::default(),
@@ -71,6 +85,37 @@ impl SqliteCache {
         let db = Db::open_in_memory()?;
         db.write(|c| migrate(c, DEFAULT_TOKENIZER).map(|_| ()))?;
         Ok(Self::from_db(Arc::new(db)))
+    }
+
+    /// The same cache with other size limits (default [`CacheLimits::default`]).
+    pub fn with_limits(mut self, limits: CacheLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Size limits in force.
+    pub fn limits(&self) -> CacheLimits {
+        self.limits
+    }
+
+    /// Bytes and entries of `class` now.
+    pub fn usage(&self, class: CacheClass) -> Result<ClassUsage> {
+        self.db.read(|c| {
+            c.query_row(
+                "SELECT bytes, entries FROM cache_usage WHERE class = ?1",
+                [class.as_str()],
+                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
+            )
+            .optional()
+            .map_err(db_err)
+            .map(|row| {
+                row.map(|(b, e)| ClassUsage {
+                    bytes: u64::try_from(b).unwrap_or(0),
+                    entries: u64::try_from(e).unwrap_or(0),
+                })
+                .unwrap_or_default()
+            })
+        })
     }
 
     /// Hits and misses seen through this handle (and its clones).
@@ -159,6 +204,13 @@ impl SqliteCache {
         let now = now_ms();
         let expires =
             ttl.map(|t| now.saturating_add(i64::try_from(t.as_millis()).unwrap_or(i64::MAX)));
+        let class = CacheClass::of(key);
+        let size = entry_size(key, value);
+        let limit = self.limits.of(class);
+        if limit.is_some_and(|l| size > l) {
+            // Larger than its whole class may hold: not cached (a cache may forget).
+            return Ok(());
+        }
         let purge = self.puts.fetch_add(1, Ordering::Relaxed) % 256 == 255;
         self.db.write(|c| {
             let tx = c
@@ -168,8 +220,8 @@ impl SqliteCache {
             tx.execute("DELETE FROM cache WHERE key = ?1", [key])
                 .map_err(db_err)?;
             tx.execute(
-                "INSERT INTO cache(key, value, expires_at) VALUES (?1, ?2, ?3)",
-                params![key, value, expires],
+                "INSERT INTO cache(key, value, expires_at, class, size) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![key, value, expires, class.as_str(), i64::try_from(size).unwrap_or(i64::MAX)],
             )
             .map_err(db_err)?;
             for t in tags {
@@ -185,6 +237,9 @@ impl SqliteCache {
                     [now],
                 )
                 .map_err(db_err)?;
+            }
+            if let Some(limit) = limit {
+                evict(&tx, class, limit, now, key)?;
             }
             tx.commit().map_err(db_err)
         })
@@ -279,6 +334,51 @@ impl SqliteCache {
             Ok(n)
         })
     }
+}
+
+/// Bring `class` under `limit` bytes: expired entries of the class first,
+/// then the oldest (smallest rowid: first written) in batches. Eviction goes
+/// down to 7/8 of the limit, so that a full class does not evict on every
+/// write; the entry just written (`keep`) stays.
+fn evict(
+    tx: &rusqlite::Transaction<'_>,
+    class: CacheClass,
+    limit: u64,
+    now: i64,
+    keep: &str,
+) -> Result<()> {
+    let bytes = |tx: &rusqlite::Transaction<'_>| -> Result<u64> {
+        tx.query_row(
+            "SELECT bytes FROM cache_usage WHERE class = ?1",
+            [class.as_str()],
+            |r| r.get::<_, i64>(0),
+        )
+        .optional()
+        .map_err(db_err)
+        .map(|b| b.map_or(0, |b| u64::try_from(b).unwrap_or(0)))
+    };
+    if bytes(tx)? <= limit {
+        return Ok(());
+    }
+    tx.execute(
+        "DELETE FROM cache WHERE class = ?1 AND expires_at IS NOT NULL AND expires_at <= ?2",
+        params![class.as_str(), now],
+    )
+    .map_err(db_err)?;
+    let target = limit - limit / 8;
+    while bytes(tx)? > target {
+        let n = tx
+            .execute(
+                "DELETE FROM cache WHERE rowid IN \
+                 (SELECT rowid FROM cache WHERE class = ?1 AND key <> ?2 ORDER BY rowid LIMIT 32)",
+                params![class.as_str(), keep],
+            )
+            .map_err(db_err)?;
+        if n == 0 {
+            break;
+        }
+    }
+    Ok(())
 }
 
 /// The SQLite work runs on tokio's blocking threads.

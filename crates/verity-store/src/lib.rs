@@ -3,7 +3,7 @@
 //!
 //! * [`SqliteStore`] implements [`verity_core::VectorStore`]: SQLite is the source of truth
 //!   (`home/verity.db`, WAL), the dense index is a rebuildable cache dumped beside it
-//!   (`home/index/<name>.hnsw.*`).
+//!   (`home/index/<name>.hnsw.*`, `<name>` made file-safe by [`dump_basename`]).
 //! * Lexical search is answered by an in-memory BM25 index built from FTS5's own tokenisation,
 //!   with FTS5's exact `bm25()` scores and max-score top-k; FTS5 ranks when it is off or stale.
 //! * [`SqliteCache`] implements [`verity_core::Cache`] in the same database.
@@ -24,9 +24,12 @@ mod vector_keys;
 mod watch;
 
 pub use bm25::LexicalIndexStats;
-pub use cache::{CacheStats, SqliteCache};
+pub use cache::{CacheStats, ClassUsage, SqliteCache};
 pub use events::{EventIndexLoad, EventStoreOptions, SqliteEventStore};
 pub use fts::fts_match_expression;
 pub use hnsw::{DenseIndex, HnswParams, EXACT_SCAN_MAX_POINTS};
-pub use store::{IndexInfo, SqliteCatalog, SqliteStore, StoreOptions, DB_FILE, DEFAULT_INDEX};
+pub use store::{
+    dump_basename, DenseLoad, IndexInfo, SqliteCatalog, SqliteStore, StoreOptions, DB_FILE,
+    DEFAULT_INDEX,
+};
 pub use watch::SqliteWatchStore;

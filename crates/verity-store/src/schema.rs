@@ -6,11 +6,46 @@ use verity_core::{ConfigError, Error};
 use crate::db::db_err;
 
 /// Current schema version.
-pub(crate) const SCHEMA_VERSION: i64 = 3;
+pub(crate) const SCHEMA_VERSION: i64 = 4;
 
 /// Version 2: each document records the chunking fingerprint it was cut with
 /// (`IndexedDocument::chunking`); rows from version 1 have none.
 const V2: &str = "ALTER TABLE documents ADD COLUMN chunking TEXT;";
+
+/// Version 4: cache entries record their class (`CacheClass::as_str`) and
+/// size, and `cache_usage` keeps each class's total, maintained by triggers
+/// whatever removes an entry (expiry, prefix, tag, eviction), so that a put
+/// can evict the oldest entries of its class past the class's limit.
+const V4_COLUMNS: &str = r#"
+ALTER TABLE cache ADD COLUMN class TEXT NOT NULL DEFAULT 'other';
+ALTER TABLE cache ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+"#;
+
+const V4: &str = r#"
+UPDATE cache SET
+    class = CASE
+        WHEN substr(key, 1, 14) = 'rag:retrieval:' THEN 'retrieval'
+        WHEN substr(key, 1, 11) = 'rag:answer:' THEN 'answer'
+        WHEN substr(key, 1, 14) = 'rag:embedding:' THEN 'embedding'
+        ELSE 'other' END,
+    size = length(CAST(key AS BLOB)) + length(value);
+CREATE INDEX IF NOT EXISTS cache_class ON cache(class);
+CREATE TABLE IF NOT EXISTS cache_usage (
+    class   TEXT PRIMARY KEY,
+    bytes   INTEGER NOT NULL DEFAULT 0,
+    entries INTEGER NOT NULL DEFAULT 0
+);
+DELETE FROM cache_usage;
+INSERT INTO cache_usage(class, bytes, entries)
+    SELECT class, sum(size), count(*) FROM cache GROUP BY class;
+CREATE TRIGGER IF NOT EXISTS cache_usage_insert AFTER INSERT ON cache BEGIN
+    INSERT INTO cache_usage(class, bytes, entries) VALUES (new.class, new.size, 1)
+    ON CONFLICT(class) DO UPDATE SET bytes = bytes + new.size, entries = entries + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS cache_usage_delete AFTER DELETE ON cache BEGIN
+    UPDATE cache_usage SET bytes = bytes - old.size, entries = entries - 1 WHERE class = old.class;
+END;
+"#;
 
 const V1: &str = r#"
 CREATE TABLE IF NOT EXISTS meta (
@@ -149,6 +184,22 @@ pub(crate) fn migrate(conn: &mut Connection, tokenizer: &str) -> Result<String, 
         // FTS5's totals count live rows only (see `lexical::DeletedRows`):
         // recount them once from the live rows' sizes.
         step(conn, 3, |tx| crate::lexical::recount_totals(tx))?;
+    }
+    if version < 4 {
+        step(conn, 4, |tx| {
+            // A database whose version was set back by hand may have the columns.
+            let has_class: i64 = tx
+                .query_row(
+                    "SELECT count(*) FROM pragma_table_info('cache') WHERE name = 'class'",
+                    [],
+                    |r| r.get(0),
+                )
+                .map_err(db_err)?;
+            if has_class == 0 {
+                tx.execute_batch(V4_COLUMNS).map_err(db_err)?;
+            }
+            tx.execute_batch(V4).map_err(db_err)
+        })?;
     }
     let tok: Option<String> = conn
         .query_row(

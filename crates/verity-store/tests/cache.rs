@@ -74,3 +74,62 @@ async fn cache_shares_the_store_database_and_persists() {
     assert_eq!(c.invalidate_tag("t").await.unwrap(), 1);
     assert_eq!(c.get("k").await.unwrap(), None);
 }
+
+/// Read-only traffic (every search a new key) cannot grow the store past the
+/// class's limit: the oldest entries are evicted, the database file stops
+/// growing, and other classes are untouched.
+#[tokio::test]
+async fn read_only_traffic_cannot_grow_the_store_past_the_limit() {
+    use verity_core::cache::{embedding_key, CacheClass, CacheLimits};
+    let dir = tempfile::tempdir().unwrap();
+    let limit = 256 * 1024;
+    let c = SqliteCache::open(dir.path())
+        .unwrap()
+        .with_limits(CacheLimits {
+            retrieval: Some(limit),
+            ..CacheLimits::default()
+        });
+    let id = verity_core::EmbedderId::new("m", "v", 4);
+    c.put(&embedding_key("kept", &id), &[0u8; 16], None, &[])
+        .await
+        .unwrap();
+    let value = vec![b'x'; 4 * 1024]; // one cached retrieval of ~4 KB
+    let store = SqliteStore::open(dir.path(), StoreOptions::default()).unwrap();
+    let mut sizes = Vec::new();
+    for round in 0..4 {
+        for i in 0..500 {
+            let k = retrieval_key(&format!("query {round} {i}"), "scope");
+            c.put(&k, &value, Some(Duration::from_secs(3600)), &[])
+                .await
+                .unwrap();
+        }
+        let u = c.usage(CacheClass::Retrieval).unwrap();
+        assert!(u.bytes <= limit, "round {round}: {u:?} over {limit}");
+        assert!(u.entries >= 40, "round {round}: evicted too much: {u:?}");
+        let stats = verity_core::VectorStore::stats(&store).await.unwrap();
+        sizes.push(stats.size_bytes.unwrap());
+    }
+    // The newest entries are there, the oldest gone, other classes kept.
+    assert!(c
+        .get(&retrieval_key("query 3 499", "scope"))
+        .await
+        .unwrap()
+        .is_some());
+    assert!(c
+        .get(&retrieval_key("query 0 0", "scope"))
+        .await
+        .unwrap()
+        .is_none());
+    assert!(c.get(&embedding_key("kept", &id)).await.unwrap().is_some());
+    // 2,000 distinct ~4 KB entries (8 MB written): the file stays within the
+    // limit plus SQLite's page overhead, and stops growing after the first round.
+    eprintln!("database bytes after each 500 puts: {sizes:?} (limit {limit})");
+    assert!(sizes[3] <= sizes[0] + 64 * 1024, "{sizes:?}");
+    assert!(sizes[3] < 4 * limit + 512 * 1024, "{sizes:?}");
+    // An entry larger than its class's limit is not stored.
+    let big = retrieval_key("big", "scope");
+    c.put(&big, &vec![0u8; limit as usize + 1], None, &[])
+        .await
+        .unwrap();
+    assert!(c.get(&big).await.unwrap().is_none());
+}

@@ -37,7 +37,7 @@ impl Backend {
     /// alias once a re-index created it.
     pub async fn open(config: &VerityConfig) -> Result<Opened> {
         match &config.redis_url {
-            Some(url) => open_redis(url, &config.index).await,
+            Some(url) => open_redis(url, &config.index, config.cache_limits).await,
             None => {
                 let home = config.home.clone();
                 let index = config.index.clone();
@@ -47,7 +47,7 @@ impl Backend {
                 let store = Arc::new(store);
                 Ok(Opened {
                     index: store.index_name().to_string(),
-                    cache: Arc::new(store.cache()),
+                    cache: Arc::new(store.cache().with_limits(config.cache_limits)),
                     store: store.clone(),
                     backend: Backend::Sqlite(store),
                 })
@@ -93,9 +93,13 @@ fn open_sqlite(home: &Path, index: &str) -> Result<SqliteStore> {
 }
 
 #[cfg(feature = "redis")]
-async fn open_redis(url: &str, index: &str) -> Result<Opened> {
+async fn open_redis(
+    url: &str,
+    index: &str,
+    limits: verity_core::cache::CacheLimits,
+) -> Result<Opened> {
     let store = verity_redis::RedisStore::connect_current(url, index, Default::default()).await?;
-    let cache = verity_redis::RedisCache::with_connection(store.connection());
+    let cache = verity_redis::RedisCache::with_connection(store.connection()).with_limits(limits);
     Ok(Opened {
         index: store.index_name().to_string(),
         store: Arc::new(store),
@@ -107,7 +111,11 @@ async fn open_redis(url: &str, index: &str) -> Result<Opened> {
 }
 
 #[cfg(not(feature = "redis"))]
-async fn open_redis(url: &str, _index: &str) -> Result<Opened> {
+async fn open_redis(
+    url: &str,
+    _index: &str,
+    _limits: verity_core::cache::CacheLimits,
+) -> Result<Opened> {
     Err(verity_core::ConfigError::Invalid {
         key: "redis_url".into(),
         message: format!(

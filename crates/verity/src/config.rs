@@ -105,6 +105,21 @@ impl std::fmt::Display for GeneratorSpec {
     }
 }
 
+/// A language code as answers use it (`fr`, `en`, `pt-BR`): trimmed and
+/// lower-cased; letters and `-` only.
+pub(crate) fn check_lang(key: &str, v: &str) -> Result<String> {
+    let l = v.trim().to_ascii_lowercase();
+    if l.is_empty() || l.len() > 16 || !l.chars().all(|c| c.is_ascii_alphabetic() || c == '-') {
+        return Err(invalid(key, v, "a language code such as `fr` or `en`"));
+    }
+    Ok(l)
+}
+
+/// A cache class limit given in MiB: `0` means unlimited.
+pub(crate) fn cache_limit_from_mb(mb: u64) -> Option<u64> {
+    (mb > 0).then(|| mb.saturating_mul(verity_core::cache::MIB))
+}
+
 /// `true` when `target` is an http(s) URL rather than a path.
 pub fn is_url(target: &str) -> bool {
     target.starts_with("http://") || target.starts_with("https://")
@@ -166,6 +181,9 @@ pub struct VerityConfig {
     pub rag: RagConfig,
     /// Cache retrievals and answers.
     pub cache: bool,
+    /// Size limit of each cache class (`VERITY_CACHE_RETRIEVAL_MB`,
+    /// `VERITY_CACHE_ANSWER_MB`, `VERITY_CACHE_EMBEDDING_MB`; `0`: unlimited).
+    pub cache_limits: verity_core::cache::CacheLimits,
     /// HTTP settings (proxy, timeouts, extra root certificates, retry policy)
     /// of every network call the handle makes: embedders, generators,
     /// fetchers. `None`: the process-wide client with the defaults, shared by
@@ -227,6 +245,7 @@ impl Default for VerityConfig {
             retriever: RetrieverConfig::default(),
             rag: RagConfig::default(),
             cache: true,
+            cache_limits: verity_core::cache::CacheLimits::default(),
             http: None,
             knowledge_dir: None,
             web: WebConfig::default(),
@@ -240,7 +259,8 @@ impl VerityConfig {
     /// `VERITY_EMBEDDER`, `VERITY_GENERATOR`, `VERITY_FALLBACK`, `OLLAMA_URL`,
     /// `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `EMBED_VERSION`, `VERITY_SENTENCE_VECTORS`,
     /// `VERITY_EMBED_PRECISION`, `RAG_TOPK`, `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`,
-    /// `VERITY_KNOWLEDGE_DIR`; the model names of a Docker Compose stack,
+    /// `RAG_DEFAULT_LANG`, `VERITY_KNOWLEDGE_DIR`, `VERITY_CACHE_RETRIEVAL_MB`,
+    /// `VERITY_CACHE_ANSWER_MB`, `VERITY_CACHE_EMBEDDING_MB`; the model names of a Docker Compose stack,
     /// `EMBED_MODEL` and `GEN_MODEL` (Ollama models unless they name a kind,
     /// used when `VERITY_EMBEDDER` / `VERITY_GENERATOR` are unset); and the
     /// web settings of [`WebConfig`]: `VERITY_SEARXNG_URL` (or `SEARXNG_URL`),
@@ -317,6 +337,9 @@ impl VerityConfig {
                 .parse()
                 .map_err(|_| invalid("RAG_TOPK", &v, "a positive integer"))?;
         }
+        if let Some(v) = var("RAG_DEFAULT_LANG") {
+            c.rag.default_lang = check_lang("RAG_DEFAULT_LANG", &v)?;
+        }
         if let Some(v) = var("RAG_MIN_SCORE") {
             let s: f32 = v
                 .parse()
@@ -331,6 +354,19 @@ impl VerityConfig {
         }
         if let Some(v) = var("VERITY_KNOWLEDGE_DIR") {
             c.knowledge_dir = Some(PathBuf::from(v));
+        }
+        for (key, slot) in [
+            ("VERITY_CACHE_RETRIEVAL_MB", &mut c.cache_limits.retrieval),
+            ("VERITY_CACHE_ANSWER_MB", &mut c.cache_limits.answer),
+            ("VERITY_CACHE_EMBEDDING_MB", &mut c.cache_limits.embedding),
+        ] {
+            if let Some(v) = var(key) {
+                let mb: u64 = v
+                    .trim()
+                    .parse()
+                    .map_err(|_| invalid(key, &v, "a size in MiB (0: unlimited)"))?;
+                *slot = cache_limit_from_mb(mb);
+            }
         }
         c.validate()?;
         Ok(c)

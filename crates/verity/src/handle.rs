@@ -3,12 +3,10 @@
 //! the first question — the generator and RAG pipeline. The CLI, the
 //! bindings and the servers are thin shells over it, speaking [`crate::api`].
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio::sync::OnceCell;
-use verity_core::cache::{uid_tag, ANSWER_PREFIX, RETRIEVAL_PREFIX};
 use verity_core::{
     Cache, Document, Embedder, EmbedderId, Generator, InputError, Result, SearchQuery,
     SearchResults, StoreError, VectorStore,
@@ -65,8 +63,6 @@ pub struct AnswerChannel {
 
 /// Documents read per ingest batch when reading files.
 const READ_BATCH: usize = 2_000;
-/// Cache key remembering the embedding space the caches were filled with.
-const EMBED_SPACE_KEY: &str = "verity:embed_space";
 
 /// What [`Verity::stats`] reports (the api's [`StatsResponse`]).
 pub type VerityStats = StatsResponse;
@@ -159,8 +155,6 @@ impl Verity {
                 ));
             }
         }
-        bust_on_embed_space_change(cache.as_ref(), embedder.as_ref().map(|e| e.id())).await?;
-
         let retriever = Retriever::new(store.clone())
             .with_index(opened.index.clone())
             .with_embedder(embedder.clone())
@@ -335,7 +329,9 @@ impl Verity {
     }
 
     /// Ingest documents given inline and read from paths and URLs; unchanged
-    /// documents are skipped and caches depending on replaced ones busted.
+    /// documents are skipped. Every write moves the index's write generation,
+    /// which is part of every retrieval and answer cache key: what was cached
+    /// before is unreachable afterwards (no busting call to forget).
     /// Files are read and written in batches. Unreadable records, files and
     /// URLs are reported in the outcome and skipped; with `strict`, any of
     /// them refuses the whole request before anything is written.
@@ -479,16 +475,13 @@ impl Verity {
         self.ingest(req, progress).await
     }
 
-    /// One batch: find replaced documents, ingest, bust what depended on them.
+    /// One batch through the ingest pipeline.
     async fn ingest_batch(
         &self,
         docs: Vec<Document>,
         progress: Progress<'_>,
     ) -> Result<IngestReport> {
-        let changed = self.changed_uids(&docs).await?;
-        let report = self.ingestor.ingest(docs, progress).await?;
-        self.bust(&changed).await?;
-        Ok(report)
+        self.ingestor.ingest(docs, progress).await
     }
 
     #[cfg(feature = "sources")]
@@ -587,13 +580,13 @@ impl Verity {
         })
     }
 
-    /// Delete documents and bust the cached retrievals and answers that depended on them.
+    /// Delete documents (the write generation moves: cached retrievals and
+    /// answers computed before are unreachable).
     pub async fn delete(&self, req: &DeleteRequest) -> Result<DeleteResponse> {
         if req.uids.iter().any(|u| u.trim().is_empty()) {
             return Err(InputError::Invalid("empty uid".into()).into());
         }
         let n = self.store.delete(&req.uids).await?;
-        self.bust(&req.uids).await?;
         self.backend.flush().await?;
         Ok(DeleteResponse {
             deleted: n,
@@ -686,58 +679,4 @@ impl Verity {
     pub(crate) fn backend(&self) -> &Backend {
         &self.backend
     }
-
-    /// Uids of `docs` already stored with another content hash or settings.
-    async fn changed_uids(&self, docs: &[Document]) -> Result<Vec<String>> {
-        let uids: Vec<String> = docs.iter().map(|d| d.uid.clone()).collect();
-        let known = self.store.fingerprints(&uids).await?;
-        // Re-chunked or re-embedded documents change their cached chunks too.
-        Ok(docs
-            .iter()
-            .filter(|d| {
-                known
-                    .get(&d.uid)
-                    .is_some_and(|f| !self.ingestor.is_current(d, f))
-            })
-            .map(|d| d.uid.clone())
-            .collect())
-    }
-
-    /// Seed 001 busting: answers citing a changed uid, and all retrievals.
-    async fn bust(&self, uids: &[String]) -> Result<()> {
-        bust_uids(self.cache.as_ref(), uids).await
-    }
-}
-
-/// Seed 001 busting, for every writer of the store (the facade's ingest and
-/// delete, the watch's article and context indexes): answers citing a changed
-/// uid, and all retrievals.
-pub(crate) async fn bust_uids(cache: &dyn Cache, uids: &[String]) -> Result<()> {
-    if uids.is_empty() {
-        return Ok(());
-    }
-    let unique: HashSet<&String> = uids.iter().collect();
-    for uid in unique {
-        cache.invalidate_tag(&uid_tag(uid)).await?;
-    }
-    cache.invalidate_prefix(RETRIEVAL_PREFIX).await?;
-    Ok(())
-}
-
-/// Seed 001: a change of `EMBED_VERSION` (or model) invalidates retrieval and answer caches.
-async fn bust_on_embed_space_change(cache: &dyn Cache, id: Option<&EmbedderId>) -> Result<()> {
-    let current = id
-        .map(|i| i.to_string())
-        .unwrap_or_else(|| "lexical".into());
-    let previous = cache.get(EMBED_SPACE_KEY).await?;
-    if previous.as_deref() != Some(current.as_bytes()) {
-        if previous.is_some() {
-            cache.invalidate_prefix(RETRIEVAL_PREFIX).await?;
-            cache.invalidate_prefix(ANSWER_PREFIX).await?;
-        }
-        cache
-            .put(EMBED_SPACE_KEY, current.as_bytes(), None, &[])
-            .await?;
-    }
-    Ok(())
 }

@@ -36,6 +36,7 @@ mod backend;
 pub mod config;
 pub mod eval;
 mod handle;
+mod health;
 #[cfg(feature = "memory")]
 pub mod memory;
 mod providers;

@@ -23,6 +23,16 @@ pub(crate) async fn embedder(
     cache: Arc<dyn Cache>,
     notes: &mut Vec<String>,
 ) -> Result<Option<Arc<dyn Embedder>>> {
+    if matches!(config.embedder, EmbedderSpec::Auto | EmbedderSpec::Local(_))
+        && config.embed_version.is_some()
+    {
+        notes.push(
+            "EMBED_VERSION is ignored by the local embedder: its version is the hash of its \
+             weights (and precision), recorded in the index; `reindex --version` only names \
+             the new index"
+                .into(),
+        );
+    }
     let inner: Arc<dyn Embedder> = match &config.embedder {
         EmbedderSpec::None => {
             notes.push("lexical-only: no embedder configured (BM25 search only)".into());

@@ -21,7 +21,9 @@ impl Verity {
         progress: Progress<'_>,
     ) -> Result<ReindexResponse> {
         let mut opts = ReindexOptions::new(
-            req.name.clone().unwrap_or_else(|| "default".into()),
+            req.name
+                .clone()
+                .unwrap_or_else(|| self.config().index.clone()),
             req.version.clone(),
         );
         if let Some(g) = &req.gate {
@@ -36,6 +38,12 @@ impl Verity {
             (Some(f), None) => Some(EvalSet::from_jsonl(f)?),
             (None, Some(b)) => Some(EvalSet::from_beir(&b.queries, &b.qrels)?),
             (None, None) => None,
+        };
+        opts.declared_version = match self.config().embedder {
+            crate::EmbedderSpec::Ollama(_) | crate::EmbedderSpec::OpenAi(_) => {
+                self.config().embed_version.clone()
+            }
+            _ => None,
         };
         opts.dry_run = req.dry_run;
         opts.mode = req.mode;

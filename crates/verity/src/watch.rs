@@ -21,7 +21,6 @@ use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
 use tokio::sync::OnceCell;
-use verity_core::cache::Cache;
 use verity_core::{
     Article, ConfigError, ContextEntry, Document, Embedder, Error, Fetcher, Filters, Judge, Result,
     ScoringGuide, SearchMode, SearchQuery, VectorStore,
@@ -30,7 +29,6 @@ use verity_ingest::Ingestor;
 
 pub use verity_watch::*;
 
-use crate::handle::bust_uids;
 use crate::Verity;
 
 /// How [`Verity::watch`] sets up the watch. By default it comes from the
@@ -113,7 +111,6 @@ pub(crate) struct WatchCell {
 /// search, ask and later verification find it.
 struct StoreSink {
     ingestor: Ingestor,
-    cache: Arc<dyn Cache>,
 }
 
 #[async_trait]
@@ -125,9 +122,8 @@ impl ArticleSink for StoreSink {
         doc.source = article.source.clone();
         doc.ts = Some(article.processed_at);
         doc.tags = vec!["veille".into()];
-        let uid = doc.uid.clone();
         self.ingestor.ingest(vec![doc], &|_| {}).await?;
-        bust_uids(self.cache.as_ref(), &[uid]).await
+        Ok(())
     }
 }
 
@@ -139,7 +135,6 @@ struct StoreContextIndex {
     store: Arc<dyn VectorStore>,
     embedder: Option<Arc<dyn Embedder>>,
     ingestor: Ingestor,
-    cache: Arc<dyn Cache>,
 }
 
 /// The uid of a context entry's document.
@@ -161,13 +156,12 @@ impl ContextIndex for StoreContextIndex {
         doc.ts = Some(entry.created_at);
         doc.tags = entry.tags.clone();
         self.ingestor.ingest(vec![doc], &|_| {}).await?;
-        bust_uids(self.cache.as_ref(), &[context_uid(&entry.id)]).await
+        Ok(())
     }
 
     async fn remove_context(&self, entry: &ContextEntry) -> Result<()> {
-        let uid = [context_uid(&entry.id)];
-        self.store.delete(&uid).await?;
-        bust_uids(self.cache.as_ref(), &uid).await
+        self.store.delete(&[context_uid(&entry.id)]).await?;
+        Ok(())
     }
 
     async fn search_context(
@@ -294,10 +288,7 @@ impl Verity {
             let ingestor = Ingestor::builder(self.store().clone())
                 .embedder(self.embedder().cloned())
                 .build()?;
-            b = b.article_sink(Arc::new(StoreSink {
-                ingestor,
-                cache: self.cache().clone(),
-            }));
+            b = b.article_sink(Arc::new(StoreSink { ingestor }));
         }
         let ingestor = Ingestor::builder(self.store().clone())
             .embedder(self.embedder().cloned())
@@ -306,7 +297,6 @@ impl Verity {
             store: self.store().clone(),
             embedder: self.embedder().cloned(),
             ingestor,
-            cache: self.cache().clone(),
         }));
         let watch = b.build()?;
         if let Some(path) = &config.rules_file {

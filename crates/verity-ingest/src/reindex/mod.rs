@@ -56,8 +56,14 @@ pub struct DryRunPlan {
 pub struct ReindexOptions {
     /// Logical index name (`default`).
     pub name: String,
-    /// `EMBED_VERSION` of the new index; must equal the embedder's version.
+    /// Version of the new index, named `<name>:v<version>`.
     pub version: String,
+    /// The `EMBED_VERSION` the embedder was configured with, when it was
+    /// (remote embedders: Ollama, OpenAI): `version` must then equal it
+    /// (seed 001: the shadow is `idx:…:v{EMBED_VERSION}`). `None`: the
+    /// embedder's version is not a declared label (the local embedder's is
+    /// the hash of its weights) and `version` is free.
+    pub declared_version: Option<String>,
     /// Gate thresholds.
     pub gate: GateConfig,
     /// Evaluation set (`None`: the gate is skipped and noted in the report).
@@ -76,6 +82,7 @@ impl ReindexOptions {
         Self {
             name: name.into(),
             version: version.into(),
+            declared_version: None,
             gate: GateConfig::default(),
             eval: None,
             dry_run: false,
@@ -200,12 +207,12 @@ where
     if opts.version.trim().is_empty() {
         return Err(Error::invalid_input("re-index version must not be empty"));
     }
-    if let Some(e) = &embedder {
-        if e.id().version != opts.version {
+    if let (Some(_), Some(declared)) = (&embedder, &opts.declared_version) {
+        if *declared != opts.version {
             return Err(Error::invalid_input(format!(
-                "re-index version `{}` differs from the embedder's EMBED_VERSION `{}` (set them equal)",
-                opts.version,
-                e.id().version
+                "re-index version `{}` differs from EMBED_VERSION `{declared}`: give `--version {declared}` \
+                 or set EMBED_VERSION={} (the shadow index is named after it)",
+                opts.version, opts.version
             )));
         }
     }

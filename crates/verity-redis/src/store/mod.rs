@@ -18,7 +18,7 @@ use redis::aio::ConnectionManager;
 use redis::{Cmd, Script, Value};
 use verity_core::{
     Document, EmbedderId, Error, Fingerprint, IndexedDocument, Result, ScoredChunk, SearchQuery,
-    StoreError, StoreStats, UpsertReport, VectorStore,
+    StoreError, StoreStats, UpsertReport, VectorStore, WriteGeneration,
 };
 
 use crate::conn::{connect, map_err, ConnectOptions};
@@ -35,14 +35,11 @@ pub struct RedisStoreOptions {
     pub ef_construction: usize,
     /// HNSW `EF_RUNTIME` (raised to the number of neighbours asked for).
     pub ef_runtime: usize,
-    /// RediSearch scorer of lexical queries. `BM25STD` (default) is the
-    /// textbook BM25 whose scale matches SQLite FTS5's, so that the same
-    /// `bm25_pivot` gives comparable relevances; `BM25` is RediSearch's
-    /// length-normalised variant (scores around 0–3).
+    /// RediSearch scorer of lexical queries (`BM25STD`, the textbook BM25
+    /// whose scale matches SQLite FTS5's, by default; `BM25` is RediSearch's
+    /// length-normalised variant). Ranks only: relevance is
+    /// [`verity_core::rank::relevance`] on both backends.
     pub scorer: String,
-    /// Pivot of [`bm25_relevance`](verity_core::rank::bm25_relevance): the
-    /// BM25 score mapped to relevance 0.5.
-    pub bm25_pivot: f32,
     /// Drop common English stop words from lexical queries (same list as the embedded store).
     pub drop_stopwords: bool,
     /// Over-fetch factor when part of the filters must be applied after the
@@ -64,7 +61,6 @@ impl Default for RedisStoreOptions {
             ef_construction: 200,
             ef_runtime: 64,
             scorer: "BM25STD".to_string(),
-            bm25_pivot: 10.0,
             drop_stopwords: true,
             post_filter_factor: 10,
             embed_hash_keys: true,
@@ -161,6 +157,45 @@ impl RedisStore {
         self.con.clone()
     }
 
+    /// The index searches read: the alias's target now when bound through
+    /// an alias (searches go through it), else the bound index.
+    async fn searched_index(&self) -> Result<String> {
+        if self.search_name == ft_name(&self.index) {
+            return Ok(self.index.clone());
+        }
+        let alias = self
+            .search_name
+            .strip_prefix("idx:")
+            .unwrap_or(&self.search_name);
+        Ok(resolve_alias(&self.con, alias)
+            .await?
+            .unwrap_or_else(|| self.index.clone()))
+    }
+
+    /// The [`WriteGeneration`] of the index searches read: the `generation`
+    /// of its meta hash (bumped by the write scripts) and its `created` time.
+    pub async fn write_generation_now(&self) -> Result<WriteGeneration> {
+        let index = self.searched_index().await?;
+        let v = self
+            .run(
+                redis::cmd("HMGET")
+                    .arg(meta_key(&index))
+                    .arg("generation")
+                    .arg("created"),
+                "HMGET meta",
+            )
+            .await?;
+        let Value::Array(items) = v else {
+            return Err(crate::conn::bad_reply("HMGET"));
+        };
+        let field = |i: usize| items.get(i).and_then(crate::conn::as_string);
+        Ok(WriteGeneration {
+            counter: field(0).and_then(|g| g.parse().ok()).unwrap_or(0),
+            epoch: field(1).unwrap_or_default(),
+            index,
+        })
+    }
+
     pub(super) async fn run(&self, cmd: &Cmd, what: &str) -> Result<Value> {
         let mut con = self.con.clone();
         cmd.query_async::<Value>(&mut con)
@@ -205,5 +240,17 @@ impl VectorStore for RedisStore {
 
     async fn stats(&self) -> Result<StoreStats> {
         self.stats_impl().await
+    }
+
+    async fn write_generation(&self) -> Result<Option<WriteGeneration>> {
+        self.write_generation_now().await.map(Some)
+    }
+
+    fn ranking_fingerprint(&self) -> String {
+        let o = &self.opts;
+        format!(
+            "redis|{}|s{}|t{}|ef{}|pf{}",
+            o.scorer, o.drop_stopwords, o.title_weight, o.ef_runtime, o.post_filter_factor
+        )
     }
 }

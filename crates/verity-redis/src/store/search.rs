@@ -7,7 +7,7 @@ use chrono::{TimeZone, Utc};
 use redis::Value;
 use serde_json::Map;
 use verity_core::cache::vector_to_bytes;
-use verity_core::rank::{fuse, hit_relevance};
+use verity_core::rank::{fuse, relevance, QueryTerms};
 use verity_core::validate::{candidate_depth, validate_query};
 use verity_core::{
     Chunk, DocumentMeta, Error, Result, ScoredChunk, SearchMode, SearchQuery, StoreError,
@@ -249,7 +249,7 @@ impl RedisStore {
         };
         let depth = candidate_depth(q.k);
         let cap = |n: usize| (n * factor).min(10_000);
-        let pivot = self.opts.bm25_pivot;
+        let terms = QueryTerms::new(&q.text);
         let mut ranked: Vec<(String, f32, Option<f32>, Option<f32>)> = Vec::new();
         let mut hits: HashMap<String, Hit> = HashMap::new();
         match q.mode {
@@ -311,11 +311,12 @@ impl RedisStore {
             if !q.filters.matches(&doc) {
                 continue;
             }
+            let relevance = relevance(q.mode, &terms, dense, doc.title.as_deref(), &chunk.text);
             out.push(ScoredChunk {
                 chunk,
                 doc,
                 score,
-                relevance: hit_relevance(lexical, dense, pivot),
+                relevance,
                 lexical,
                 dense,
                 freshness: None,

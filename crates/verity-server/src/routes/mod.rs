@@ -177,10 +177,10 @@ pub fn operations() -> Vec<Operation> {
             versioned: false,
             auth: false,
             success: vec![
-                (200, "Every service is up", Body::Json(schema::<service::HealthResponse>)),
-                (503, "A service is down", Body::Json(schema::<service::HealthResponse>)),
+                (200, "`healthy`: every configured service answers", Body::Json(schema::<api::health::HealthResponse>)),
+                (503, "`degraded`: a service fails (its entry says why)", Body::Json(schema::<api::health::HealthResponse>)),
             ],
-            ..data("get", "/v1/health", "health", "Per-service health", "Store (and Redis when used), embedder, event memory, generator.")
+            ..data("get", "/v1/health", "health", "Per-service health", "Store (and Redis when used), embedder, event memory, generator; each with `status` (`ok`, `error`, `not_configured`) and `latency_ms`.")
         },
         Operation {
             versioned: false,

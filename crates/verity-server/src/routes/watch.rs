@@ -206,8 +206,8 @@ pub fn operations() -> Vec<Operation> {
             auth: false,
             errors: &[],
             success: vec![
-                (200, "Every service is up", Body::Json(schema::<super::service::HealthResponse>)),
-                (503, "A service is down", Body::Json(schema::<super::service::HealthResponse>)),
+                (200, "`healthy`: every configured service answers", Body::Json(schema::<verity::api::health::HealthResponse>)),
+                (503, "`degraded`: a service fails", Body::Json(schema::<verity::api::health::HealthResponse>)),
             ],
             ..op("get", "/api/health", "api_health", "Health check (same as /v1/health)")
         },

@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
-use verity_core::{EmbedderId, Error, IndexCatalog, Result, StoreError, VectorStore};
+use verity_core::{
+    EmbedderId, Error, IndexCatalog, Result, StoreError, VectorStore, WriteGeneration,
+};
 
 use super::{
     blocking, ms_to_dt, now_ms, read_embedder, to_i64, to_usize, IndexInfo, Inner, SqliteStore,
@@ -138,10 +140,37 @@ impl Inner {
             .map_err(db_err)
         })
     }
+
+    /// The bound index's [`WriteGeneration`]: its write counter, and as
+    /// epoch its row id and creation time (an index dropped and created again
+    /// under the same name gets another).
+    pub(super) fn write_generation(&self) -> Result<WriteGeneration> {
+        self.db.read(|c| {
+            c.query_row(
+                "SELECT generation, created FROM indexes WHERE id = ?1",
+                [self.index_id],
+                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
+            )
+            .optional()
+            .map_err(db_err)?
+            .map(|(g, created)| WriteGeneration {
+                index: self.index_name.clone(),
+                epoch: format!("{}.{created}", self.index_id),
+                counter: g as u64,
+            })
+            .ok_or_else(|| {
+                StoreError::NotFound {
+                    what: "index",
+                    id: self.index_name.clone(),
+                }
+                .into()
+            })
+        })
+    }
 }
 
 fn remove_dumps(dir: &Path, name: &str) {
-    let prefix = format!("{name}.hnsw.");
+    let prefix = format!("{}.hnsw.", super::dense::dump_basename(name));
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
             if e.file_name().to_string_lossy().starts_with(&prefix) {

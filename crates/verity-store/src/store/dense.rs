@@ -13,9 +13,46 @@ use crate::db::db_err;
 use crate::hnsw::DenseIndex;
 use crate::vector_keys;
 
+/// How the dense index of an open store came to memory.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DenseLoad {
+    /// Taken from its dump (`false`: rebuilt from the vectors in SQLite).
+    pub from_dump: bool,
+    /// Vectors in the index.
+    pub vectors: usize,
+    /// Time the load or rebuild took, in milliseconds.
+    pub millis: f64,
+    /// Why the dump was not used, when it was not.
+    pub reason: Option<String>,
+}
+
+/// The file name stem of an index's HNSW dump: the index name itself when it
+/// is made of letters, digits, `_` and `-` only (at most 100), else those
+/// characters kept, the others replaced by `_`, and `.` plus the first 12 hex
+/// digits of the name's SHA-1 — so `default:v2025-10-15` and any version
+/// string give a safe, distinct name (the plain form has no `.`, the hashed
+/// one has exactly one, so the two forms never meet).
+pub fn dump_basename(index: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    if !index.is_empty() && index.len() <= 100 && index.chars().all(plain) {
+        return index.to_string();
+    }
+    let kept: String = index
+        .chars()
+        .map(|c| if plain(c) { c } else { '_' })
+        .take(64)
+        .collect();
+    let hash = verity_core::hash::sha1_hex(index.as_bytes());
+    format!("{kept}.{}", &hash[..12])
+}
+
 impl Inner {
     pub(super) fn dump_dir(&self) -> Option<PathBuf> {
         self.home.as_ref().map(|h| h.join("index"))
+    }
+
+    fn record_load(&self, load: DenseLoad) {
+        *self.dense_load.write() = Some(load);
     }
 
     /// Load the dense index dump when its generation matches SQLite's,
@@ -26,20 +63,28 @@ impl Inner {
             return Ok(());
         };
         let generation = self.generation()?;
+        let started = std::time::Instant::now();
+        let mut reason = None;
         if let Some(dir) = self.dump_dir() {
-            match DenseIndex::load(&dir, &self.index_name, emb.dim, generation) {
+            match DenseIndex::load(&dir, &dump_basename(&self.index_name), emb.dim, generation) {
                 Ok(mut idx) => {
                     idx.set_ef_search(self.opts.hnsw.ef_search);
                     tracing::debug!(index = %self.index_name, vectors = idx.len(), generation, "dense index loaded from its dump");
+                    self.record_load(DenseLoad {
+                        from_dump: true,
+                        vectors: idx.len(),
+                        millis: started.elapsed().as_secs_f64() * 1e3,
+                        reason: None,
+                    });
                     *self.dense.write() = Some(idx);
                     return Ok(());
                 }
                 Err(e) => {
-                    tracing::info!(index = %self.index_name, reason = %e, "dense index dump unusable; rebuilding from SQLite")
+                    tracing::info!(index = %self.index_name, reason = %e, "dense index dump unusable; rebuilding from SQLite");
+                    reason = Some(e.to_string());
                 }
             }
         }
-        let started = std::time::Instant::now();
         let items = self.db.read(|c| {
             let mut st = c
                 .prepare(
@@ -73,6 +118,12 @@ impl Inner {
         idx.insert_batch(&items)?;
         tracing::info!(index = %self.index_name, vectors = idx.len(), ms = started.elapsed().as_millis() as u64,
             "dense index rebuilt from SQLite vectors");
+        self.record_load(DenseLoad {
+            from_dump: false,
+            vectors: idx.len(),
+            millis: started.elapsed().as_secs_f64() * 1e3,
+            reason,
+        });
         *self.dense.write() = Some(idx);
         self.dense_dirty.store(true, Ordering::SeqCst);
         Ok(())
@@ -98,7 +149,7 @@ impl Inner {
             std::fs::create_dir_all(&dir).map_err(|e| {
                 StoreError::Backend(format!("cannot create {}: {e}", dir.display()))
             })?;
-            idx.dump(&dir, &self.index_name, g)
+            idx.dump(&dir, &dump_basename(&self.index_name), g)
         });
         if res.is_err() {
             self.dense_dirty.store(true, Ordering::SeqCst);

@@ -6,6 +6,7 @@ mod search;
 mod write;
 
 pub use catalog::SqliteCatalog;
+pub use dense::{dump_basename, DenseLoad};
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use verity_core::{
     Document, EmbedderId, Error, Fingerprint, IndexedDocument, Result, ScoredChunk, SearchQuery,
-    StoreError, StoreStats, UpsertReport, VectorStore,
+    StoreError, StoreStats, UpsertReport, VectorStore, WriteGeneration,
 };
 
 use crate::bm25::LexicalIndexStats;
@@ -51,10 +52,6 @@ pub struct StoreOptions {
     pub heading_weight: f32,
     /// BM25 weight of the chunk text column.
     pub text_weight: f32,
-    /// Pivot of [`bm25_relevance`](verity_core::rank::bm25_relevance): the
-    /// BM25 score mapped to relevance 0.5 (top-1 scores on SciFact claims:
-    /// p10 ≈ 18, median ≈ 30).
-    pub bm25_pivot: f32,
     /// Drop common English stop words from lexical queries.
     pub drop_stopwords: bool,
     /// HNSW parameters of the dense index.
@@ -74,7 +71,6 @@ impl Default for StoreOptions {
             title_weight: verity_core::DEFAULT_TITLE_WEIGHT,
             heading_weight: 1.0,
             text_weight: 1.0,
-            bm25_pivot: 20.0,
             drop_stopwords: true,
             hnsw: HnswParams::default(),
             lexical_accelerator: true,
@@ -128,6 +124,8 @@ pub(crate) struct Inner {
     embedder: RwLock<Option<EmbedderId>>,
     dense: RwLock<Option<DenseIndex>>,
     dense_dirty: AtomicBool,
+    /// How the dense index was last loaded (`None`: no vectors yet).
+    dense_load: RwLock<Option<DenseLoad>>,
     lexical: Option<Accelerator>,
     /// A search saw the lexical index out of date: rebuild it after the search.
     lexical_stale: AtomicBool,
@@ -233,6 +231,7 @@ impl Inner {
             embedder: RwLock::new(embedder),
             dense: RwLock::new(None),
             dense_dirty: AtomicBool::new(false),
+            dense_load: RwLock::new(None),
             lexical,
             lexical_stale: AtomicBool::new(false),
             lexical_off: AtomicBool::new(false),
@@ -427,6 +426,12 @@ impl SqliteStore {
     pub fn generation(&self) -> Result<u64> {
         self.inner.generation()
     }
+
+    /// How the dense index came to memory at open: from its dump, or rebuilt
+    /// from SQLite (and why). `None` when the index has no vectors.
+    pub fn dense_load(&self) -> Option<DenseLoad> {
+        self.inner.dense_load.read().clone()
+    }
 }
 
 impl Drop for Inner {
@@ -482,5 +487,18 @@ impl VectorStore for SqliteStore {
     async fn stats(&self) -> Result<StoreStats> {
         let inner = self.inner.clone();
         blocking(move || inner.stats_sync()).await
+    }
+
+    async fn write_generation(&self) -> Result<Option<WriteGeneration>> {
+        let inner = self.inner.clone();
+        blocking(move || inner.write_generation().map(Some)).await
+    }
+
+    fn ranking_fingerprint(&self) -> String {
+        let o = &self.inner.opts;
+        format!(
+            "sqlite|w{},{},{}|s{}|{:?}",
+            o.title_weight, o.heading_weight, o.text_weight, o.drop_stopwords, o.hnsw
+        )
     }
 }

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, Connection, OptionalExtension};
-use verity_core::rank::{fuse, hit_relevance};
+use verity_core::rank::{fuse, relevance, QueryTerms};
 use verity_core::validate::{candidate_depth, validate_query};
 use verity_core::{
     Chunk, Document, DocumentMeta, Fingerprint, Result, ScoredChunk, SearchMode, SearchQuery,
@@ -259,7 +259,7 @@ impl Inner {
         if q.k == 0 {
             return Ok(Vec::new());
         }
-        let pivot = self.opts.bm25_pivot;
+        let terms = QueryTerms::new(&q.text);
         let out = self.db.read(|c| {
             in_snapshot(c, |tx| {
                 let depth = candidate_depth(q.k);
@@ -307,11 +307,13 @@ impl Inner {
                     let Some((chunk, doc)) = rows.remove(&id) else {
                         continue;
                     };
+                    let relevance =
+                        relevance(q.mode, &terms, dense, doc.title.as_deref(), &chunk.text);
                     out.push(ScoredChunk {
                         chunk,
                         doc,
                         score,
-                        relevance: hit_relevance(lexical, dense, pivot),
+                        relevance,
                         lexical,
                         dense,
                         freshness: None,

@@ -188,8 +188,12 @@ impl Inner {
                     }
                 }
             }
-            tx.execute("UPDATE indexes SET generation = generation + 1 WHERE id = ?1", [self.index_id])
-                .map_err(db_err)?;
+            // Only a write that changes something moves the generation (and
+            // with it the caches' keys and the dense dump's stamp).
+            if report.inserted + report.replaced > 0 || new_embedder.is_some() {
+                tx.execute("UPDATE indexes SET generation = generation + 1 WHERE id = ?1", [self.index_id])
+                    .map_err(db_err)?;
+            }
             // The lexical index is updated from the uncommitted write and its lock
             // held across the commit (dropped if the commit fails).
             deleted.settle(&tx)?;

@@ -20,6 +20,7 @@
 //! | [`EvalBeirRequest`] | [`eval_beir`](crate::Verity::eval_beir) | [`EvalBeirResponse`] |
 //! | [`EmbedRequest`] | [`embed`](crate::Verity::embed) | [`EmbedResponse`] |
 //! | [`GenerateRequest`] | [`generate`](crate::Verity::generate) | [`GenerateResponse`] |
+//! | — | [`health`](crate::Verity::health) | [`health::HealthResponse`] |
 //! | [`EvalExtractionRequest`] | [`eval_extraction`](crate::Verity::eval_extraction) | [`EvalExtractionResponse`] |
 //! | [`CheckRequest`] | [`check`](crate::Verity::check) | [`CheckResponse`] (feature `verify`) |
 //!
@@ -28,6 +29,7 @@
 
 pub mod conform;
 pub mod error;
+pub mod health;
 mod ingest;
 #[cfg(feature = "memory")]
 pub mod memory;

@@ -88,7 +88,8 @@ pub struct BeirEvalFiles {
 pub struct ReindexRequest {
     /// Files and directories to ingest into the new index.
     pub paths: Vec<PathBuf>,
-    /// `EMBED_VERSION` of the new index (must equal the embedder's when one is configured).
+    /// Version of the new index `<name>:v<version>` (with a remote embedder
+    /// and `EMBED_VERSION` set, it must equal `EMBED_VERSION`).
     pub version: String,
     /// Logical index name (default `default`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -31,8 +31,17 @@ pub struct ConfigOverrides {
     pub k: Option<usize>,
     /// Guardrail: best relevance under this means "not enough evidence" (`RAG_MIN_SCORE`).
     pub min_relevance: Option<f32>,
+    /// Answer language of questions that name none (`RAG_DEFAULT_LANG`;
+    /// default `en`, and `fr` on the REST server: [`Self::with_rest_defaults`]).
+    pub default_lang: Option<String>,
     /// Cache retrievals and answers (default `true`).
     pub cache: Option<bool>,
+    /// Size limit of the retrieval cache in MiB, `0` for none (`VERITY_CACHE_RETRIEVAL_MB`, default 64).
+    pub cache_retrieval_mb: Option<u64>,
+    /// Size limit of the answer cache in MiB, `0` for none (`VERITY_CACHE_ANSWER_MB`, default 32).
+    pub cache_answer_mb: Option<u64>,
+    /// Size limit of the embedding cache in MiB, `0` for none (`VERITY_CACHE_EMBEDDING_MB`, default 1024).
+    pub cache_embedding_mb: Option<u64>,
     /// Ollama base URL (`OLLAMA_URL`).
     pub ollama_url: Option<String>,
     /// OpenAI-compatible base URL (`OPENAI_BASE_URL`).
@@ -71,7 +80,11 @@ impl ConfigOverrides {
             fallback: pick(&self.fallback, &lower.fallback),
             k: pick(&self.k, &lower.k),
             min_relevance: pick(&self.min_relevance, &lower.min_relevance),
+            default_lang: pick(&self.default_lang, &lower.default_lang),
             cache: pick(&self.cache, &lower.cache),
+            cache_retrieval_mb: pick(&self.cache_retrieval_mb, &lower.cache_retrieval_mb),
+            cache_answer_mb: pick(&self.cache_answer_mb, &lower.cache_answer_mb),
+            cache_embedding_mb: pick(&self.cache_embedding_mb, &lower.cache_embedding_mb),
             ollama_url: pick(&self.ollama_url, &lower.ollama_url),
             openai_url: pick(&self.openai_url, &lower.openai_url),
             knowledge_dir: pick(&self.knowledge_dir, &lower.knowledge_dir),
@@ -80,6 +93,20 @@ impl ConfigOverrides {
             allow_private: pick(&self.allow_private, &lower.allow_private),
             fast: pick(&self.fast, &lower.fast),
         }
+    }
+
+    /// These overrides with the defaults of seed 001's REST contract where
+    /// neither they nor the environment say otherwise: `RagReq.lang`
+    /// defaults to `fr`. `verity serve` opens its store with them.
+    pub fn with_rest_defaults(&self) -> ConfigOverrides {
+        let mut o = self.clone();
+        let env_lang = std::env::var("RAG_DEFAULT_LANG")
+            .ok()
+            .filter(|v| !v.trim().is_empty());
+        if o.default_lang.is_none() && env_lang.is_none() {
+            o.default_lang = Some("fr".into());
+        }
+        o
     }
 
     /// The environment defaults with these overrides applied.
@@ -123,8 +150,20 @@ impl ConfigOverrides {
             }
             c.retriever.min_relevance = m;
         }
+        if let Some(l) = &self.default_lang {
+            c.rag.default_lang = crate::config::check_lang("default_lang", l)?;
+        }
         if let Some(cache) = self.cache {
             c.cache = cache;
+        }
+        for (mb, slot) in [
+            (self.cache_retrieval_mb, &mut c.cache_limits.retrieval),
+            (self.cache_answer_mb, &mut c.cache_limits.answer),
+            (self.cache_embedding_mb, &mut c.cache_limits.embedding),
+        ] {
+            if let Some(mb) = mb {
+                *slot = crate::config::cache_limit_from_mb(mb);
+            }
         }
         if let Some(u) = &self.ollama_url {
             c.ollama_url = u.clone();

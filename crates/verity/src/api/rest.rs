@@ -63,15 +63,17 @@ impl EmbedRequest {
     }
 }
 
-/// One passage given to [`GenerateRequest`].
+/// One passage given to [`GenerateRequest`]: an object, or just its text
+/// (seed 001's `context_chunks[]` of strings).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "ContextChunkForm")]
+#[schemars(with = "ContextChunkForm")]
 pub struct ContextChunk {
-    /// Uid of the document the passage comes from (cited as such).
-    #[schemars(length(min = 1))]
+    /// Uid of the document the passage comes from (cited as such; default
+    /// `chunk-<n>` for the n-th passage).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub uid: String,
     /// The passage.
-    #[schemars(length(min = 1))]
     pub text: String,
     /// Document title.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -84,7 +86,73 @@ pub struct ContextChunk {
     pub source: Option<String>,
 }
 
-/// Sampling overrides; unset fields keep the configured values.
+/// The two forms of a [`ContextChunk`] in a request.
+#[derive(Debug, Clone, JsonSchema)]
+#[serde(untagged)]
+pub enum ContextChunkForm {
+    /// Just the passage's text.
+    Text(#[schemars(length(min = 1))] String),
+    /// The passage with where it comes from.
+    Chunk(ContextChunkFields),
+}
+
+/// A passage with where it comes from.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContextChunkFields {
+    /// Uid of the document the passage comes from (default `chunk-<n>`).
+    #[serde(default)]
+    pub uid: Option<String>,
+    /// The passage.
+    #[schemars(length(min = 1))]
+    pub text: String,
+    /// Document title.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Document URL.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// Document source.
+    #[serde(default)]
+    pub source: Option<String>,
+}
+
+/// A string, or an object read field by field (so that an error names the
+/// field rather than "no variant matched").
+impl<'de> Deserialize<'de> for ContextChunkForm {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::String(s) => Ok(Self::Text(s)),
+            v @ serde_json::Value::Object(_) => serde_json::from_value(v)
+                .map(Self::Chunk)
+                .map_err(D::Error::custom),
+            _ => Err(D::Error::custom(
+                "a context chunk is its text (a string) or an object {uid, text, title, url, source}",
+            )),
+        }
+    }
+}
+
+impl From<ContextChunkForm> for ContextChunk {
+    fn from(f: ContextChunkForm) -> Self {
+        match f {
+            ContextChunkForm::Text(text) => ContextChunk {
+                text,
+                ..ContextChunk::default()
+            },
+            ContextChunkForm::Chunk(c) => ContextChunk {
+                uid: c.uid.unwrap_or_default(),
+                text: c.text,
+                title: c.title,
+                url: c.url,
+                source: c.source,
+            },
+        }
+    }
+}
+
+/// Sampling overrides; unset fields keep the configured values (seed 001 defaults).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GenerateParams {
@@ -202,11 +270,9 @@ impl GenerateRequest {
         if let Some(i) = self
             .context_chunks
             .iter()
-            .position(|c| c.uid.trim().is_empty() || c.text.trim().is_empty())
+            .position(|c| c.text.trim().is_empty())
         {
-            return bad(format!(
-                "context_chunks[{i}]: `uid` and `text` must not be empty"
-            ));
+            return bad(format!("context_chunks[{i}]: `text` must not be empty"));
         }
         if let Some(p) = &self.params {
             if p.temperature.is_some_and(|t| !(0.0..=2.0).contains(&t)) {
@@ -222,15 +288,25 @@ impl GenerateRequest {
         Ok(())
     }
 
+    /// The uid a passage is cited under: its own, else `chunk-<n>`.
+    fn uid_of(i: usize, c: &ContextChunk) -> String {
+        if c.uid.trim().is_empty() {
+            format!("chunk-{}", i + 1)
+        } else {
+            c.uid.clone()
+        }
+    }
+
     /// The passages as scored chunks (`[n]` is the n-th).
     pub fn passages(&self) -> Vec<ScoredChunk> {
         self.context_chunks
             .iter()
             .enumerate()
-            .map(|(i, c)| ScoredChunk {
+            .map(|(i, c)| (i, c, Self::uid_of(i, c)))
+            .map(|(i, c, uid)| ScoredChunk {
                 chunk: crate::core::Chunk {
-                    id: crate::core::Chunk::make_id(&c.uid, i as u32),
-                    doc_uid: c.uid.clone(),
+                    id: crate::core::Chunk::make_id(&uid, i as u32),
+                    doc_uid: uid.clone(),
                     index: i as u32,
                     text: c.text.clone(),
                     start: 0,
@@ -239,7 +315,7 @@ impl GenerateRequest {
                     token_count: 0,
                 },
                 doc: crate::core::DocumentMeta {
-                    uid: c.uid.clone(),
+                    uid,
                     source: c.source.clone().unwrap_or_default(),
                     ts: None,
                     lang: None,

@@ -35,6 +35,9 @@ pub struct RequestFilters {
     /// Keep documents in these languages.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub langs: Vec<String>,
+    /// Seed 001's `filters.lang`: one language (`"fr"`) or a list; joins `langs`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<OneOrMany>,
     /// Keep only these document uids.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub uids: Vec<String>,
@@ -49,6 +52,25 @@ pub struct RequestFilters {
     pub until: Option<String>,
 }
 
+/// One string or a list of strings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    /// One value.
+    One(String),
+    /// Several values.
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
 impl RequestFilters {
     /// These filters and `nested` together: lists and metadata combined; a
     /// date given in both places is refused rather than guessed.
@@ -60,6 +82,9 @@ impl RequestFilters {
         self.tags.extend(n.tags.iter().cloned());
         self.tags_all.extend(n.tags_all.iter().cloned());
         self.langs.extend(n.langs.iter().cloned());
+        if let Some(l) = n.lang.clone() {
+            self.langs.extend(l.into_vec());
+        }
         self.uids.extend(n.uids.iter().cloned());
         for (k, v) in &n.metadata {
             if self.metadata.insert(k.clone(), v.clone()).is_some() {
@@ -105,9 +130,13 @@ impl RequestFilters {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
+        let mut langs = self.langs.clone();
+        if let Some(l) = self.lang.clone() {
+            langs.extend(l.into_vec());
+        }
         Ok(Filters {
             sources: self.sources.clone(),
-            langs: self.langs.clone(),
+            langs,
             tags_any: self.tags.clone(),
             tags_all: self.tags_all.clone(),
             uids: self.uids.clone(),
@@ -189,6 +218,7 @@ impl SearchRequest {
             tags: self.tags.clone(),
             tags_all: self.tags_all.clone(),
             langs: self.langs.clone(),
+            lang: None,
             uids: self.uids.clone(),
             metadata: self.metadata.clone(),
             since: self.since.clone(),
@@ -214,13 +244,18 @@ impl SearchRequest {
     }
 }
 
-/// Answer a question from the sources (`verity ask`, `store.ask`, `POST /ask`).
+/// Answer a question from the sources (`verity ask`, `store.ask`,
+/// `POST /v1/rag`: seed 001's `RagReq {query, lang}`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AskRequest {
-    /// The question.
+    /// The question (seed 001: `query`; `question` is accepted too).
+    #[serde(rename = "query", alias = "question")]
     pub question: String,
-    /// Answer language; retrieval prefers documents in it.
+    /// Answer language (ISO 639-1, e.g. `fr`, `en`); retrieval prefers
+    /// documents in it and mixes languages when they hold too little. When
+    /// absent, the configured default answer language (`RAG_DEFAULT_LANG`;
+    /// `fr` on `verity serve`, seed 001's default; `en` elsewhere).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
     /// Chunks given to the generator, 1 to [`MAX_K`] (default: the configured `k`, 8).
@@ -285,6 +320,7 @@ impl AskRequest {
             tags: self.tags.clone(),
             tags_all: self.tags_all.clone(),
             langs: self.langs.clone(),
+            lang: None,
             uids: self.uids.clone(),
             metadata: self.metadata.clone(),
             since: self.since.clone(),
