@@ -6,8 +6,8 @@
 
 mod check;
 mod cli;
-mod help_errors;
 mod first_try;
+mod help_errors;
 mod mcp_stdio;
 mod private_fetch;
 mod research;

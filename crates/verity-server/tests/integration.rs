@@ -19,7 +19,7 @@ mod research;
 mod research_llm;
 mod routes;
 mod security;
-mod unicode;
 mod seed_001;
+mod unicode;
 mod verify;
 mod watch;

@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use tokio::sync::OnceCell;
 use verity_core::{
-    Cache, Document, Embedder, EmbedderId, Generator, InputError, Result, SearchQuery,
-    SearchResults, StoreError, VectorStore,
+    Cache, Document, Embedder, Generator, InputError, Result, SearchQuery, SearchResults,
+    StoreError, VectorStore,
 };
 use verity_ingest::{read_paths, IngestProgress, IngestReport, Ingestor, RunProgress};
 use verity_rag::{RagPipeline, RagStream, Retriever};
