@@ -36,7 +36,7 @@ pub struct Document {
     /// Canonical URL, when the document has one (cited in answers).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
-    /// Any other field of the input record (seed 001: `node_pubkey`,
+    /// Any other field of the input record (e.g. `node_pubkey`,
     /// `channel_id`, `metrics`, …), filterable; a `metadata` object is merged in.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub metadata: Map<String, Value>,

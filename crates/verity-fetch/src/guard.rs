@@ -207,10 +207,15 @@ impl GuardRefusal {
         let rest = message.strip_prefix("refused by the network guard: ")?;
         let (host, rest) = rest.split_once(" resolves to ")?;
         let (addr, reason) = rest.split_once(" (")?;
+        // The reason ends where the hint on the switch begins (`Display`).
+        let reason = match reason.split_once("); ") {
+            Some((r, _)) => r,
+            None => reason.strip_suffix(')').unwrap_or(reason),
+        };
         Some(Self {
             host: host.to_string(),
             addr: addr.to_string(),
-            reason: reason.strip_suffix(')').unwrap_or(reason).to_string(),
+            reason: reason.to_string(),
         })
     }
 }

@@ -860,10 +860,13 @@ impl HttpFetcher {
         // The host refused by the guard, unreachable (refused, DNS, TLS,
         // timeout): that is what happened to the page too — say so, never
         // "disallowed by robots.txt", which only a fetched robots.txt can say.
+        // The failure is reported against the page asked for (the host's
+        // state, not a robots.txt rule).
         if raw.http_status.is_none() && raw.status != FetchStatus::Fetched {
-            return Err(raw
-                .detail
-                .unwrap_or_else(|| "the host could not be reached".into()));
+            return Err(raw.detail.map_or_else(
+                || "the host could not be reached".into(),
+                |d| d.replace(robots_url.as_str(), url.as_str()),
+            ));
         }
         Ok(match (raw.status, raw.http_status) {
             (FetchStatus::Fetched, _) => {

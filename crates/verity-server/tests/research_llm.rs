@@ -9,6 +9,7 @@
 use std::sync::{Arc, Mutex};
 
 use axum::extract::State;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
@@ -86,8 +87,10 @@ impl Fake {
             } else {
                 ("SUPPORTED", "The passage states it.")
             };
+            // As a model does: quote the passage sentence closest to the claim.
+            let (quote, passage) = closest_sentence(prompt);
             return json!({"verdict": verdict, "confidence": 0.9, "explanation": why,
-                          "source_quote": null, "passage": 1})
+                          "source_quote": quote, "passage": passage})
             .to_string();
         }
         let (Some(pe), Some(rag), Some(ag)) = (
@@ -112,7 +115,46 @@ impl Fake {
     }
 }
 
-async fn chat(State(f): State<Arc<Fake>>, Json(body): Json<Value>) -> Json<Value> {
+/// The sentence of the judge prompt's passages (`[n] text` lines) sharing
+/// the most words with its `Claim:` line, and its passage number.
+fn closest_sentence(prompt: &str) -> (Option<String>, Option<usize>) {
+    let words = |t: &str| -> std::collections::HashSet<String> {
+        t.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.len() > 3)
+            .map(str::to_lowercase)
+            .collect()
+    };
+    let claim = prompt
+        .lines()
+        .find_map(|l| l.strip_prefix("Claim: "))
+        .unwrap_or("");
+    let want = words(claim);
+    let mut best: Option<(usize, String, usize)> = None;
+    for line in prompt.lines() {
+        let Some((n, text)) = line
+            .strip_prefix('[')
+            .and_then(|l| l.split_once("] "))
+            .and_then(|(n, t)| Some((n.parse::<usize>().ok()?, t)))
+        else {
+            continue;
+        };
+        for sentence in text.split_inclusive(". ") {
+            let sentence = sentence.trim();
+            let shared = words(sentence).intersection(&want).count();
+            if best.as_ref().is_none_or(|(b, _, _)| shared > *b) {
+                best = Some((shared, sentence.to_string(), n));
+            }
+        }
+    }
+    match best {
+        Some((shared, sentence, n)) if shared > 0 => (Some(sentence), Some(n)),
+        _ => (None, None),
+    }
+}
+
+/// Chat completions as OpenAI answers them: one JSON body, or with
+/// `stream: true` server-sent events ending in `data: [DONE]`.
+async fn chat(State(f): State<Arc<Fake>>, Json(body): Json<Value>) -> Response {
     let msgs = body["messages"].as_array().cloned().unwrap_or_default();
     let text = |role: &str| {
         msgs.iter()
@@ -122,6 +164,27 @@ async fn chat(State(f): State<Arc<Fake>>, Json(body): Json<Value>) -> Json<Value
             .join("\n")
     };
     let content = f.answer(&text("system"), &text("user"));
+    if body["stream"] == true {
+        let chunk = |delta: Value, finish: Value| {
+            format!(
+                "data: {}\n\n",
+                json!({"id": "chatcmpl-1", "object": "chat.completion.chunk",
+                       "created": 1_790_000_000, "model": body["model"],
+                       "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+            )
+        };
+        let mut sse = chunk(
+            json!({"role": "assistant", "content": content}),
+            Value::Null,
+        );
+        sse.push_str(&chunk(json!({}), json!("stop")));
+        sse.push_str("data: [DONE]\n\n");
+        return (
+            [(axum::http::header::CONTENT_TYPE, "text/event-stream")],
+            sse,
+        )
+            .into_response();
+    }
     Json(json!({
         "id": "chatcmpl-1", "object": "chat.completion", "created": 1_790_000_000,
         "model": body["model"],
@@ -129,6 +192,7 @@ async fn chat(State(f): State<Arc<Fake>>, Json(body): Json<Value>) -> Json<Value
                      "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 200, "completion_tokens": 60, "total_tokens": 260}
     }))
+    .into_response()
 }
 
 async fn models() -> Json<Value> {

@@ -64,7 +64,7 @@ impl EmbedRequest {
 }
 
 /// One passage given to [`GenerateRequest`]: an object, or just its text
-/// (seed 001's `context_chunks[]` of strings).
+/// (`context_chunks` may be a list of strings).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(from = "ContextChunkForm")]
 #[schemars(with = "ContextChunkForm")]
@@ -152,7 +152,7 @@ impl From<ContextChunkForm> for ContextChunk {
     }
 }
 
-/// Sampling overrides; unset fields keep the configured values (seed 001 defaults).
+/// Sampling overrides; unset fields keep the configured values.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GenerateParams {

@@ -35,7 +35,7 @@ pub struct RequestFilters {
     /// Keep documents in these languages.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub langs: Vec<String>,
-    /// Seed 001's `filters.lang`: one language (`"fr"`) or a list; joins `langs`.
+    /// `filters.lang`: one language (`"fr"`) or a list; joins `langs`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<OneOrMany>,
     /// Keep only these document uids.
@@ -245,17 +245,17 @@ impl SearchRequest {
 }
 
 /// Answer a question from the sources (`verity ask`, `store.ask`,
-/// `POST /v1/rag`: seed 001's `RagReq {query, lang}`).
+/// `POST /v1/rag` with `{query, lang}`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AskRequest {
-    /// The question (seed 001: `query`; `question` is accepted too).
+    /// The question (`query`; `question` is accepted too).
     #[serde(rename = "query", alias = "question")]
     pub question: String,
     /// Answer language (ISO 639-1, e.g. `fr`, `en`); retrieval prefers
     /// documents in it and mixes languages when they hold too little. When
     /// absent, the configured default answer language (`RAG_DEFAULT_LANG`;
-    /// `fr` on `verity serve`, seed 001's default; `en` elsewhere).
+    /// `fr` on `verity serve`; `en` elsewhere).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lang: Option<String>,
     /// Chunks given to the generator, 1 to [`MAX_K`] (default: the configured `k`, 8).
