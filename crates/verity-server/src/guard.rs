@@ -12,7 +12,9 @@
 //! 5. `POST` and `PATCH` bodies declared `application/json` (415): a web
 //!    page can send `text/plain`, form encodings or no content type without a
 //!    CORS preflight, never JSON (and no route takes another body; `PUT` is
-//!    served nowhere).
+//!    served nowhere). A request with neither a content type nor a body
+//!    carries nothing and goes on to routing (405 where the method is not
+//!    served; an empty body is refused by every route that reads one).
 //!
 //! Together, 3–5 mean a web page the user visits cannot use a default
 //! server (loopback, no token), whatever route it aims at.
@@ -220,6 +222,19 @@ fn is_json(headers: &HeaderMap) -> bool {
         })
 }
 
+/// No content type and no body: nothing a page could deliver, so routing
+/// answers (405 for a method a path does not serve; the route's own JSON
+/// reading refuses the empty body).
+fn is_bare(headers: &HeaderMap) -> bool {
+    let no_length = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .is_none_or(|v| v.trim() == "0");
+    headers.get(header::CONTENT_TYPE).is_none()
+        && headers.get(header::TRANSFER_ENCODING).is_none()
+        && no_length
+}
+
 fn check_sizes(req: &Request) -> Result<(), ApiError> {
     let target = req.uri().path_and_query().map_or(0, |pq| pq.as_str().len());
     if target > MAX_URI_BYTES {
@@ -258,7 +273,7 @@ pub fn check(policy: &Policy, req: &Request) -> Result<(), ApiError> {
     let authority = policy.check_host(req.headers(), req.uri())?;
     policy.check_origin(req.headers(), &authority)?;
     let writes = matches!(*req.method(), Method::POST | Method::PATCH);
-    if writes && !is_json(req.headers()) {
+    if writes && !is_json(req.headers()) && !is_bare(req.headers()) {
         return Err(ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "unsupported_media_type",
@@ -391,9 +406,19 @@ mod tests {
             Some("application/x-www-form-urlencoded"),
             Some("multipart/form-data; boundary=x"),
             Some("application/jsonx"),
-            None,
         ] {
             assert_eq!(post(bad), "unsupported_media_type", "{bad:?}");
+        }
+        // No content type and no body: nothing delivered, routing answers.
+        assert_eq!(post(None), "ok");
+        // No content type with a body: refused.
+        for body in [("content-length", "5"), ("transfer-encoding", "chunked")] {
+            let h = vec![("host", "localhost"), body];
+            assert_eq!(
+                code(check(&p, &req(Method::POST, "/v1/events", &h))),
+                "unsupported_media_type",
+                "{body:?}"
+            );
         }
         let get = code(check(
             &p,
