@@ -46,7 +46,7 @@ start() { # name, extra TOML
   cat > "$TMP/$name.toml" <<TOML
 addr = "127.0.0.1:$p"
 roots = ["$TMP/root"]
-request_timeout_secs = 5.0
+request_timeout_secs = ${TIMEOUT:-5.0}
 $extra
 [verity]
 home = "$TMP/$name-store"
@@ -70,8 +70,8 @@ start token "tokens = [\"$TOKEN\", \"$TOKEN2\"]
 per_second = 100000
 burst = 100000"
 TOKENED="$ADDR" TOKEN_PID="$PID"
-start private 'allow_private_sources = true
-allow_private_fetch = true'
+# A longer timeout: its control verifies a whole page of this server.
+TIMEOUT=60.0 start private 'allow_private = true'
 PRIVATE="$ADDR"
 
 CFG=$(python3 -c 'import json,sys; a=sys.argv; print(json.dumps({"open":a[1],"token":a[2],"private":a[3],"tokens":[a[4],a[5]],"root":a[6],"outside":a[7],"open_pid":int(a[8]),"token_pid":int(a[9])}))' \

@@ -42,7 +42,7 @@ test('wrong argument types are TypeErrors', async () => {
 
 test('malformed documents are invalid_input and write nothing', async () => {
   const s = await Verity.open({ home: tmpHome(), embedder: 'none' })
-  for (const d of [{ content: 'no uid' }, { uid: 'u', content: 12 }, { uid: 'u', content: 'x', ts: 'nope' }, { uid: 'u', content: 'x', tags: 'x' }]) {
+  for (const d of [{ content: 'no uid' }, { uid: 'u', content: 12 }, { uid: 'u', content: 'x', ts: 'nope' }, { uid: 'u', content: 'x', tags: 12 }]) {
     await assert.rejects(s.ingest([d]), code('invalid_input'))
   }
   await assert.rejects(s.ingest('not a list'), code('invalid_input'))
@@ -50,6 +50,9 @@ test('malformed documents are invalid_input and write nothing', async () => {
   const r = await s.ingest([{ uid: 'e', content: '' }, { uid: 'ok', content: 'fine text' }])
   assert.equal(r.inserted, 1)
   assert.equal(r.rejected.length, 1)
+  // One tag given as a string is kept as that tag, never dropped.
+  await s.ingest([{ uid: 'one', content: 'x', tags: 'fees' }])
+  assert.deepEqual((await s.get('one')).tags, ['fees'])
 })
 
 test('empty uid delete, huge strings, lone surrogates', async () => {

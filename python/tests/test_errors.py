@@ -77,7 +77,7 @@ def test_malformed_documents(store: verity.Store) -> None:
         {"content": "no uid"},
         {"uid": "u", "content": 12},
         {"uid": "u", "content": "x", "ts": "not a date"},
-        {"uid": "u", "content": "x", "tags": "notalist"},
+        {"uid": "u", "content": "x", "tags": 12},
     ]
     for doc in bad:
         with pytest.raises(verity.InvalidInput):
@@ -85,6 +85,11 @@ def test_malformed_documents(store: verity.Store) -> None:
     with pytest.raises(TypeError):
         store.ingest([{"uid": "u", "content": b"bytes"}])
     assert store.stats()["store"]["documents"] == 0
+    # One tag given as a string is kept as that tag (every ingest path reads
+    # records the same way), never dropped.
+    store.ingest([{"uid": "one", "content": "x", "tags": "fees"}])
+    one = store.get("one")
+    assert one is not None and one.tags == ["fees"]
 
 
 def test_empty_content_is_rejected_not_crashed(store: verity.Store) -> None:

@@ -129,6 +129,17 @@ def json_req(addr, method, path, obj=None, token=None, extra=None, host=None):
     return st, as_json(b), h
 
 
+def patient_req(addr, method, path, obj=None):
+    """`json_req` as a well-behaved client: waits out a 429's Retry-After
+    (the default server's rate limit) and asks again, a few times."""
+    for _ in range(10):
+        st, j, h = json_req(addr, method, path, obj)
+        if st != 429:
+            return st, j, h
+        time.sleep(float((j or {}).get("retry_after_secs", 1)))
+    return st, j, h
+
+
 def rss_kib(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -312,19 +323,19 @@ def ssrf(open_addr, private_addr):
     for url in SSRF_URLS:
         for path, body in (("/api/crawl", {"url": url}), ("/api/tools/fetch_url", {"url": url}),
                            ("/v1/verify", {"url": url}), ("/api/tools/crawl_url", {"url": url})):
-            st, j, _ = json_req(open_addr, "POST", path, body)
+            st, j, _ = patient_req(open_addr, "POST", path, body)
             f.attack(f"{path} {url}", st in (400, 422) and j, f"{st} {j}")
             if j and isinstance(j.get("message"), str) and j["message"].count("network guard") > 1:
                 f.findings.append(f"{path} {url}: reason repeated: {j['message']}")
-        st, j, _ = json_req(open_addr, "POST", "/v1/ingest", {"paths": [url]})
+        st, j, _ = patient_req(open_addr, "POST", "/v1/ingest", {"paths": [url]})
         job = wait_job(open_addr, j["id"]) if st == 202 and j else {}
         f.attack(f"ingest {url}", st == 400 or job.get("outcome", {}).get("inserted", 1) == 0, f"{st} {job}")
     # Private fetching allowed by the operator: metadata services stay refused.
     for url in ("http://169.254.169.254/latest/meta-data/", "http://[fd00:ec2::254]/",
                 "http://metadata.google.internal/", "http://100.100.100.200/"):
-        st, j, _ = json_req(private_addr, "POST", "/v1/verify", {"url": url, "allow_private": True})
+        st, j, _ = patient_req(private_addr, "POST", "/v1/verify", {"url": url, "allow_private": True})
         f.attack(f"allow_private {url}", st == 400 and j and "metadata" in j.get("message", ""), f"{st} {j}")
-    st, j, _ = json_req(private_addr, "POST", "/v1/verify", {"url": f"http://{private_addr}/v1/docs", "allow_private": True})
+    st, j, _ = patient_req(private_addr, "POST", "/v1/verify", {"url": f"http://{private_addr}/v1/docs", "allow_private": True})
     f.control("allow_private reaches loopback", st == 200, f"{st} {str(j)[:200]}")
 
 

@@ -15,6 +15,7 @@ use crate::hash::sha1_hex;
 #[schemars(extend("additionalProperties" = true))]
 pub struct Document {
     /// Stable identifier. Re-ingesting the same uid replaces the document.
+    #[schemars(length(min = 1), regex(pattern = r"\S"))]
     pub uid: String,
     /// Where it comes from (`internal`, a file path, a host, …).
     #[serde(default)]

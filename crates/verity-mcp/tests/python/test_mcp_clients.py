@@ -78,7 +78,7 @@ async def check_session(session):
     # The SSRF guard applies to fetch_url.
     r = await session.call_tool("fetch_url", {"url": "http://127.0.0.1:9/"})
     assert r.is_error
-    assert r.structured_content["error"]["code"] == "fetch_failed"
+    assert r.structured_content["error"]["code"] == "fetch_refused"  # a guard refusal is the client's request, not an upstream failure
 
     # Protocol errors for unknown tools and invalid arguments.
     for name, args in [("nope", {}), ("search", {"query": 1}), ("search", {"q": "x"})]:
