@@ -70,10 +70,10 @@ async fn operations_are_grouped_by_capability() {
         assert!(
             at.is_none(),
             "internal wording `{internal}` in the OpenAPI document: …{}…",
-            at.map_or("", |i| {
-                let from = text.floor_char_boundary(i.saturating_sub(120));
-                let to = text.floor_char_boundary((i + 60).min(text.len()));
-                &text[from..to]
+            at.map_or(String::new(), |i| {
+                let before: String = text[..i].chars().rev().take(120).collect();
+                let after: String = text[i..].chars().take(60).collect();
+                before.chars().rev().chain(after.chars()).collect()
             })
         );
     }
