@@ -330,7 +330,8 @@ pub fn quantities(text: &str) -> Vec<Quantity> {
 }
 
 /// Capitalised words that precede ordinary numbers (sentence starts,
-/// labels, months): a number after them is not a version.
+/// labels; months and days are [`crate::terms::is_calendar`]): a number
+/// after them is not a version.
 const NOT_PRODUCTS: &[&str] = &[
     "about",
     "above",
@@ -420,37 +421,6 @@ const NOT_PRODUCTS: &[&str] = &[
     "with",
     "within",
     "year",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
 ];
 
 /// Whether `word` (the word right before a number) names a version: `version`,
@@ -476,6 +446,7 @@ fn names_version(word: &str) -> bool {
         && letters().any(char::is_uppercase)
         && letters().any(char::is_lowercase)
         && !NOT_PRODUCTS.contains(&lower.as_str())
+        && !crate::terms::is_calendar(&lower)
 }
 
 /// Components of a dotted number as written (`1.80` → `[1, 80]`); `None`

@@ -47,6 +47,11 @@ fn token(text: &str, span: Range<usize>) -> Token {
     }
 }
 
+/// Whether `folded` (lower case) names a month or a day of the week.
+pub(crate) fn is_calendar(folded: &str) -> bool {
+    CALENDAR.contains(&folded)
+}
+
 /// Month and day names: capitalised, but dates, not names (dates are compared as figures).
 const CALENDAR: &[&str] = &[
     "january",
@@ -89,7 +94,7 @@ pub fn looks_like_name(t: &Token, first: bool) -> bool {
     let letters = s.chars().filter(|c| c.is_alphabetic()).count();
     let upper = s.chars().filter(|c| c.is_uppercase()).count();
     let digits = s.chars().any(|c| c.is_ascii_digit());
-    if letters == 0 || CALENDAR.contains(&t.folded.as_str()) {
+    if letters == 0 || is_calendar(&t.folded) {
         return false;
     }
     if digits {
