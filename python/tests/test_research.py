@@ -56,33 +56,33 @@ def test_research_returns_the_checked_report(tmp_path: Path, base: str) -> None:
     store = verity.Store.open(tmp_path / "store", embedder="none", generator="extractive")
     run = tmp_path / "run"
     r = store.research(syllabus, run_dir=run, knowledge_dir=kb, allow_private=True)
-    assert r["planner"] == "deterministic"
-    assert r["coverage"] == 1.0
-    assert r["unresolved_citations"] == 0
-    assert r["supported_share"] >= 0.95, r
-    assert not r["degraded"], r["missing"]
-    refs = r["markdown"].split("## References")[1]
+    assert r.planner == "deterministic"
+    assert r.coverage == 1.0
+    assert r.unresolved_citations == 0
+    assert r.supported_share >= 0.95, r
+    assert not r.degraded, r.missing
+    refs = r.markdown.split("## References")[1]
     assert f"{base}/agents.html" in refs
-    assert any(x.get("filename") == "Prompt_Engineering_for_Developers.md" for x in r["references"])
-    assert {t["step"] for t in r["timings"]} >= {"brief", "plan", "execute", "write", "check"}
+    assert any(x.filename == "Prompt_Engineering_for_Developers.md" for x in r.references)
+    assert {t.step for t in r.timings} >= {"brief", "plan", "execute", "write", "check"}
     assert (run / "trace.jsonl").is_file()
     # The knowledge base was filled; find_by_name reads it from disk.
     entry = store.find_by_name("Prompt_Engineering_for_Developers.md", knowledge_dir=kb)
-    assert entry is not None and entry["summary"] and entry.get("file_id")
+    assert entry is not None and entry.summary and entry.file_id
     assert store.find_by_name("nope.md", knowledge_dir=kb) is None
     # Replayed from the trace, offline.
     again = store.research(run_dir=run, knowledge_dir=kb, replay=True)
-    assert again["coverage"] == 1.0
-    assert any("replayed" in n for n in again["notes"])
+    assert again.coverage == 1.0
+    assert any("replayed" in n for n in again.notes)
 
 
 def test_loopback_references_need_allow_private(tmp_path: Path, base: str) -> None:
     syllabus, kb = _setup(tmp_path, base)
     store = verity.Store.open(tmp_path / "store", embedder="none", generator="extractive")
     r = store.research(syllabus, run_dir=tmp_path / "run", knowledge_dir=kb)
-    assert r["degraded"]
-    assert any("/agents.html" in m for m in r["missing"]), r["missing"]
-    assert "Prompt_Engineering_for_Developers.md" in r["markdown"]
+    assert r.degraded
+    assert any("/agents.html" in m for m in r.missing), r.missing
+    assert "Prompt_Engineering_for_Developers.md" in r.markdown
 
 
 def test_add_reference_and_bad_input(tmp_path: Path, base: str) -> None:
@@ -90,10 +90,10 @@ def test_add_reference_and_bad_input(tmp_path: Path, base: str) -> None:
     kb.mkdir()
     store = verity.Store.open(tmp_path / "store", embedder="none", generator="extractive")
     added = store.add_reference(f"{base}/rag.html", knowledge_dir=kb, allow_private=True, keywords=["rag"])
-    assert added["downloaded"] and added["indexed"]
-    assert added["entry"]["keywords"] == ["rag"]
+    assert added.downloaded and added.indexed
+    assert added.entry.keywords == ["rag"]
     twice = store.add_reference(f"{base}/rag.html", knowledge_dir=kb, allow_private=True)
-    assert not twice["downloaded"] and not twice["indexed"]
+    assert not twice.downloaded and not twice.indexed
     with pytest.raises(verity.InvalidInput):
         store.add_reference(knowledge_dir=kb)
     with pytest.raises(verity.InvalidInput):
@@ -114,6 +114,6 @@ def test_aresearch(tmp_path: Path, base: str) -> None:
 
     async def go() -> float:
         r = await store.aresearch(syllabus, run_dir=tmp_path / "run", knowledge_dir=kb, allow_private=True)
-        return r["coverage"]
+        return r.coverage
 
     assert asyncio.run(go()) == 1.0

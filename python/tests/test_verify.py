@@ -58,13 +58,13 @@ def _doc(base: str) -> str:
 def test_check_verdicts_and_quotes(tmp_path: Path, base: str) -> None:
     store = verity.Store.open(tmp_path / "store", embedder="none")
     r = store.check(_doc(base), content_type="markdown", allow_private=True, judge="local")
-    assert [x["verdict"] for x in r["results"]] == ["SUPPORTED", "PARTIAL"]
-    assert r["summary"]["supported"] == 1
-    assert r["results"][0]["source_quote"] in SOURCE
-    assert "78" in r["results"][1]["explanation"]
+    assert [x.verdict for x in r.results] == ["SUPPORTED", "PARTIAL"]
+    assert r.summary.supported == 1
+    assert r.results[0].source_quote in SOURCE
+    assert "78" in r.results[1].explanation
     # Without the opt-in, the SSRF guard refuses the loopback source.
     guarded = store.check(_doc(base), judge="local")
-    assert guarded["summary"]["unavailable"] == 2
+    assert guarded.summary.unavailable == 2
 
 
 def test_check_bad_input(tmp_path: Path, base: str) -> None:
@@ -82,6 +82,6 @@ def test_acheck(tmp_path: Path, base: str) -> None:
 
     async def main() -> int:
         r = await store.acheck(_doc(base), allow_private=True, judge="local")
-        return r["summary"]["total"]
+        return r.summary.total
 
     assert asyncio.run(main()) == 2

@@ -4,23 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-from typing import TYPE_CHECKING, Optional
+from typing import Any, Optional
 
 import verity
-
-if TYPE_CHECKING:
-    from verity._verity import (
-        AddReferenceResult,
-        CheckArticleResult,
-        CheckReport,
-        KnowledgeEntry,
-        NextTasksResult,
-        QueryContextResult,
-        ResearchReport,
-        ScoreResult,
-        WatchDecisionsResponse,
-    )
-
 
 def top_titles(store: verity.Store, q: str) -> list[Optional[str]]:
     res: verity.SearchResults = store.search(q, k=3, mode="lexical", since=datetime.date(2024, 1, 1))
@@ -48,53 +34,69 @@ def main(path: str) -> None:
 
 
 def verdicts(store: verity.Store, doc: str) -> list[str]:
-    r: CheckReport = store.check(doc, content_type="markdown", judge="local")
-    return [x["verdict"] + x.get("source_quote", "") for x in r["results"]]
+    r: verity.CheckReport = store.check(doc, content_type="markdown", judge="local")
+    first: verity.CheckResult = r.results[0]
+    where = f"line {first.location.line}, {r.summary.supported}/{r.summary.total} supported"
+    quote = first.quote_context.quote if first.quote_context else ""
+    return [x.verdict + (x.source_quote or "") for x in r.results] + [where, quote, r.statistics.judge]
 
 
 def research_summary(store: verity.Store, syllabus: str) -> str:
-    r: ResearchReport = store.research(syllabus, allow_private=False)
-    refs = ", ".join(x.get("url") or x.get("filename") or x["title"] for x in r["references"])
-    entry: Optional[KnowledgeEntry] = store.find_by_name("notes.md")
-    added: AddReferenceResult = store.add_reference(filename="notes.md")
-    return f"{r['planner']} {r['coverage']:.2f} {refs} {entry} {added['indexed']}"
+    r: verity.ResearchReport = store.research(syllabus, allow_private=False)
+    refs = ", ".join(x.url or x.filename or x.title for x in r.references)
+    themes = [f"{t.id}: {t.covered}" for t in r.themes]
+    entry: Optional[verity.KnowledgeEntry] = store.find_by_name("notes.md")
+    added: verity.AddReferenceResult = store.add_reference(filename="notes.md")
+    title = entry.title if entry else ""
+    return f"{r.planner} {r.coverage:.2f} {refs} {themes} {title} {added.indexed} {added.entry.filename}"
 
 
 def watch_round(store: verity.Store, url: str) -> str:
     w: verity.Watch = store.watch
     w.update_veille_rule("local-llm", "include", ["ollama"], score_modifier=3, priority="high")
-    s: ScoreResult = w.score_article(title="Ollama 0.5", url=url)
-    lines = [m["rule"] + str(m["score_modifier"]) for m in s["matched_rules"]] + s["explanation"]
-    seen: CheckArticleResult = w.check_article_exists(url)
-    if not seen["exists"]:
-        logged = w.log_article(url, "Ollama 0.5", "blog", "rss", qwen_score=s["score"])
-        w.log_veille_decision("qwen", "score", f"{s['score']}", article_id=logged["article_id"])
-    back: WatchDecisionsResponse = w.get_veille_decisions(since=datetime.datetime(2024, 1, 1))
-    found = seen.get("article")
-    return f"{lines} {found['id'] if found else ''} {back['total']}"
+    s: verity.ScoreResult = w.score_article(title="Ollama 0.5", url=url)
+    lines = [m.rule + str(m.score_modifier) for m in s.matched_rules] + s.explanation
+    seen: verity.CheckArticleResult = w.check_article_exists(url)
+    if not seen.exists:
+        logged = w.log_article(url, "Ollama 0.5", "blog", "rss", qwen_score=s.score)
+        w.log_veille_decision("qwen", "score", f"{s.score}", article_id=logged.article_id)
+    back: verity.WatchDecisionsResponse = w.get_veille_decisions(since=datetime.datetime(2024, 1, 1))
+    found = seen.article
+    fact: verity.VerifyFactResult = w.verify_fact("Ollama 0.5 was released", urls=[url])
+    excerpts = [f"{src.verdict}: {src.excerpt}" for src in fact.sources]
+    return f"{lines} {found.id if found else ''} {back.total} {back.decisions[0].llm} {excerpts}"
 
 
 async def watch_async(store: verity.Store) -> int:
     r = await store.watch.aget_veille_rules("include", priority="high")
-    return len(r["rules"]) + r["scoring_guide"]["max_score"]
+    return len(r.rules) + r.scoring_guide.max_score
 
 
 def project_round(store: verity.Store) -> str:
     p: verity.Projects = store.projects
-    prj = p.create_project("verity", status="active", tags=["rust"])
-    first = p.create_task(prj["id"], "design", priority="high")
-    p.create_task(prj["id"], "build", depends_on=[first["id"]])
-    p.update_task(first["id"], status="done")
-    nxt: NextTasksResult = p.get_next_tasks(prj["id"], limit=3)
-    ctx = p.store_context(prj["id"], "SQLite by default", title="storage")
-    found: QueryContextResult = p.query_context(prj["id"], "sqlite")
-    p.delete_context(ctx["context_id"])
-    p.log_decision(prj["id"], "SQLite", alternatives=["Postgres"])
-    overview = p.get_project(prj["id"])
-    return f"{[t['title'] for t in nxt['tasks']]} {found['ran']} {overview['context_entries']}"
+    prj: verity.Project = p.create_project("verity", status="active", tags=["rust"])
+    first: verity.Task = p.create_task(prj.id, "design", priority="high")
+    p.create_task(prj.id, "build", depends_on=[first.id])
+    p.update_task(first.id, status="done")
+    nxt: verity.NextTasksResult = p.get_next_tasks(prj.id, limit=3)
+    ctx = p.store_context(prj.id, "SQLite by default", title="storage")
+    found: verity.QueryContextResult = p.query_context(prj.id, "sqlite")
+    p.delete_context(ctx.context_id)
+    p.log_decision(prj.id, "SQLite", alternatives=["Postgres"])
+    overview = p.get_project(prj.id)
+    best = found.results[0].entry.content if found.results else ""
+    return f"{[t.title for t in nxt.tasks]} {found.ran} {overview.context_entries} {overview.project.status} {best}"
 
 
 async def project_async(store: verity.Store) -> int:
     prj = await store.projects.acreate_project("x")
-    d = await store.projects.aget_decisions(prj["id"], limit=5)
-    return d["total"]
+    d = await store.projects.aget_decisions(prj.id, limit=5)
+    return d.total + len(d.decisions)
+
+
+def as_plain_data(store: verity.Store, doc: str) -> int:
+    # Every result converts to plain data, and reads as a dict for older code.
+    r = store.check(doc)
+    plain: dict[str, Any] = r.to_dict()
+    total: int = r["summary"]["total"]
+    return total + len(plain["results"])

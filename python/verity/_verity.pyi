@@ -6,7 +6,7 @@ import datetime
 import os
 from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Literal, Optional, TypedDict, Union
+from typing import Any, Literal, Optional, Union
 
 __version__: str
 
@@ -251,144 +251,467 @@ class Stats:
     def __getitem__(self, key: str) -> Any: ...
     def to_dict(self) -> dict[str, Any]: ...
 
-class SentenceVerdict(TypedDict, total=False):
-    text: str
-    citations: list[int]
-    verdict: Optional[Verdict]
-    confidence: float
-    explanation: str
-    source_quote: Optional[str]
-    quote_citation: Optional[int]
-    judge: str
-    flagged: bool
-    removed: bool
+class CheckReport:
+    """The report of one verification run."""
+    @property
+    def document(self) -> Optional[str]:
+        """Document title or name, when known."""
+    @property
+    def summary(self) -> CheckSummary:
+        """Counts."""
+    @property
+    def results(self) -> list[CheckResult]:
+        """One result per claim–citation pair, in document order."""
+    @property
+    def statistics(self) -> CheckStatistics:
+        """Statistics."""
+    @property
+    def cancelled(self) -> bool:
+        """``true`` when the run stopped early (cancelled); results hold what was done."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class AnswerVerification(TypedDict):
-    mode: Literal["flag", "strip", "off"]
-    judge: str
-    sentences: list[SentenceVerdict]
-    checked: int
-    supported: int
-    flagged: int
-    removed: int
+class CheckSummary:
+    """Counts per verdict (``summary {total, supported, issues}``)."""
+    @property
+    def total(self) -> int:
+        """Claims checked."""
+    @property
+    def supported(self) -> int:
+        """SUPPORTED."""
+    @property
+    def issues(self) -> int:
+        """Everything but SUPPORTED."""
+    @property
+    def partial(self) -> int:
+        """PARTIAL."""
+    @property
+    def not_supported(self) -> int:
+        """NOT_SUPPORTED."""
+    @property
+    def inconclusive(self) -> int:
+        """INCONCLUSIVE."""
+    @property
+    def unavailable(self) -> int:
+        """SOURCE_UNAVAILABLE."""
+    @property
+    def message(self) -> str:
+        """A sentence for people ("3 of 5 claims are supported", "the document cites no source")."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class CheckStatistics:
+    """Run statistics."""
+    @property
+    def sentences(self) -> int:
+        """Sentences read in the document."""
+    @property
+    def claims(self) -> int:
+        """Claims that cite (after atomic splitting, if any)."""
+    @property
+    def distinct_sources(self) -> int:
+        """Distinct sources cited."""
+    @property
+    def sources_fetched(self) -> int:
+        """Sources fetched with content."""
+    @property
+    def unavailable_sources(self) -> list[UnavailableSource]:
+        """Sources (or references) that could not be read."""
+    @property
+    def missing_entries(self) -> int:
+        """Citations whose reference entry is missing (``[7]`` with no entry 7)."""
+    @property
+    def quotes_replaced(self) -> int:
+        """Quotes not found verbatim and replaced by the real sentence."""
+    @property
+    def downgraded(self) -> int:
+        """Verdicts lowered by the deterministic checks."""
+    @property
+    def judge_errors(self) -> int:
+        """Judge failures (reported as INCONCLUSIVE)."""
+    @property
+    def atomic_dropped(self) -> int:
+        """Atomic claims from the splitter dropped because they were not in the text."""
+    @property
+    def skipped(self) -> int:
+        """Claims left unchecked because the run was cancelled or the claim cap was hit."""
+    @property
+    def elapsed_ms(self) -> float:
+        """Total time, ms."""
+    @property
+    def fetch_ms(self) -> float:
+        """Time fetching sources (wall clock), ms."""
+    @property
+    def ms_per_citation(self) -> float:
+        """Time per citation after fetching (retrieval + judge + checks), mean ms."""
+    @property
+    def total_ms_per_citation(self) -> float:
+        """Total wall time divided by the number of citations, ms."""
+    @property
+    def judge_tokens(self) -> int:
+        """Tokens spent by a model judge (0 for the local judge)."""
+    @property
+    def judge(self) -> str:
+        """Judge used."""
+    @property
+    def dense(self) -> bool:
+        """Whether passages were found with sentence vectors (else BM25 only)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class UnavailableSource:
+    """A source that could not be read, and why."""
+    @property
+    def source(self) -> str:
+        """URL or reference."""
+    @property
+    def status(self) -> SourceStatus:
+        """``failed`` or ``paywalled``."""
+    @property
+    def reason(self) -> str:
+        """Why."""
+    @property
+    def claims(self) -> int:
+        """Claims that cite it."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class CheckResult:
+    """The verdict on one claim, with the claim and citation it is about."""
+    @property
+    def claim(self) -> str:
+        """The claim text."""
+    @property
+    def citation_ref(self) -> str:
+        """What it cites."""
+    @property
+    def citation_type(self) -> CitationType:
+        """How it cites."""
+    @property
+    def source_url(self) -> Optional[str]:
+        """The URL fetched, if any."""
+    @property
+    def verdict(self) -> Verdict:
+        """The verdict."""
+    @property
+    def confidence(self) -> float:
+        """Confidence, 0–1."""
+    @property
+    def explanation(self) -> str:
+        """Why."""
+    @property
+    def source_quote(self) -> Optional[str]:
+        """The exact sentence of the source that decides it (verbatim in the fetched source)."""
+    @property
+    def quote_context(self) -> Optional[QuoteContext]:
+        """The quote in its context."""
+    @property
+    def location(self) -> CheckLocation:
+        """Where the claim is in the document."""
+    @property
+    def judge(self) -> str:
+        """Which judge decided (``local``, ``llm:<model>``; ``fetch`` for unavailable sources)."""
+    @property
+    def checks(self) -> list[str]:
+        """What the deterministic checks changed, if anything."""
+    @property
+    def passages(self) -> list[Passage]:
+        """The best passages of the source, best first."""
+    @property
+    def elapsed_ms(self) -> float:
+        """Time spent on this claim after fetching (retrieval + judge + checks), ms."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class CheckLocation:
+    """Where a claim sits in the document text."""
+    @property
+    def line(self) -> int:
+        """1-based line of the claim's first character."""
+    @property
+    def start(self) -> int:
+        """Byte offset of the claim's sentence (or clause) in the document text."""
+    @property
+    def end(self) -> int:
+        """Byte offset one past its end."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class QuoteContext:
+    """The quote with a little of the source around it."""
+    @property
+    def before(self) -> str:
+        """Text before the quote."""
+    @property
+    def quote(self) -> str:
+        """The quote, verbatim."""
+    @property
+    def after(self) -> str:
+        """Text after the quote."""
+    @property
+    def start(self) -> int:
+        """Byte offset of the quote in the source content."""
+    @property
+    def end(self) -> int:
+        """Byte offset one past its end."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class Passage:
+    """A passage of a source handed to a judge, with where it sits in the source."""
+    @property
+    def text(self) -> str:
+        """Passage text, verbatim from the source content."""
+    @property
+    def start(self) -> int:
+        """Byte offset of ``text`` in the source content."""
+    @property
+    def end(self) -> int:
+        """Byte offset one past its end."""
+    @property
+    def score(self) -> float:
+        """Retrieval score (higher is better; scale depends on the retriever)."""
+    @property
+    def source_url(self) -> Optional[str]:
+        """URL of the source, when known."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class AnswerVerification:
+    """The check of an answer against its sources."""
+    @property
+    def mode(self) -> Literal["flag", "strip", "off"]:
+        """What was done with unsupported sentences."""
+    @property
+    def judge(self) -> str:
+        """The judge configured for the check."""
+    @property
+    def sentences(self) -> list[SentenceVerdict]:
+        """Every sentence of the answer, in order."""
+    @property
+    def checked(self) -> int:
+        """Sentences that cite a source (and were judged)."""
+    @property
+    def supported(self) -> int:
+        """Of which SUPPORTED."""
+    @property
+    def flagged(self) -> int:
+        """Of which caught (not SUPPORTED): what ``answer_hallucination_flag`` counts."""
+    @property
+    def removed(self) -> int:
+        """Of which removed (``strip``)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class SentenceVerdict:
+    """One sentence of an answer and what its cited sources say of it."""
+    @property
+    def text(self) -> str:
+        """The sentence, citation markers removed."""
+    @property
+    def citations(self) -> list[int]:
+        """The ``[n]`` it cites."""
+    @property
+    def verdict(self) -> Optional[Verdict]:
+        """The verdict of its best-supporting citation (``None``: it cites nothing)."""
+    @property
+    def confidence(self) -> float:
+        """Confidence, 0–1."""
+    @property
+    def explanation(self) -> str:
+        """Why."""
+    @property
+    def source_quote(self) -> Optional[str]:
+        """The sentence of the cited passage that decides it (its characters)."""
+    @property
+    def quote_citation(self) -> Optional[int]:
+        """The ``[n]`` the quote comes from."""
+    @property
+    def judge(self) -> str:
+        """Which judge decided."""
+    @property
+    def flagged(self) -> bool:
+        """Caught: cited, and not SUPPORTED by what it cites."""
+    @property
+    def removed(self) -> bool:
+        """Removed from the answer text (``strip``)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class ResearchReport:
+    """Answer of ``research``: the checked report and how the run went."""
+    @property
+    def run_dir(self) -> str:
+        """Run directory (brief, plan, trace, report, ``result.json``)."""
+    @property
+    def markdown(self) -> str:
+        """The report in Markdown, ending with its references."""
+    @property
+    def coverage(self) -> float:
+        """Covered themes / themes."""
+    @property
+    def supported_share(self) -> float:
+        """Share of cited sentences the judge supports."""
+    @property
+    def cited_sentences(self) -> int:
+        """Sentences carrying a citation."""
+    @property
+    def supported_sentences(self) -> int:
+        """Of which the judge supports."""
+    @property
+    def themes(self) -> list[ThemeCoverage]:
+        """Per theme."""
+    @property
+    def writer(self) -> str:
+        """Who wrote the draft and which judge checked it."""
+    @property
+    def judge(self) -> str:
+        """Judge used."""
+    @property
+    def degraded(self) -> bool:
+        """``true`` when something failed and the report is partial."""
+    @property
+    def missing(self) -> list[str]:
+        """What is missing, in words."""
+    @property
+    def notes(self) -> list[str]:
+        """Syllabus warnings and run notes."""
+    @property
+    def tasks_ok(self) -> int:
+        """Tasks that succeeded, failed, were skipped."""
+    @property
+    def tasks_failed(self) -> int:
+        """Failed tasks."""
+    @property
+    def tasks_skipped(self) -> int:
+        """Skipped tasks."""
+    @property
+    def planner(self) -> str:
+        """How the plan was made: ``deterministic``, ``llm`` (valid after ``plan_attempts`` attempts) or ``llm_fell_back`` (every LLM plan was invalid; the deterministic plan ran — ``notes`` say why)."""
+    @property
+    def plan_attempts(self) -> int:
+        """Attempts the LLM planner used (0 for the deterministic planner)."""
+    @property
+    def unresolved_citations(self) -> int:
+        """Citations naming no retrieved source (0 in a checked report)."""
+    @property
+    def references(self) -> list[ResearchReference]:
+        """The references the report cites, by number."""
+    @property
+    def timings(self) -> list[StepTiming]:
+        """Time per step (``syllabus``, ``brief``, ``plan``, ``execute``, ``write``, ``check``, …)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class ThemeCoverage:
+    """Coverage of one theme of the brief."""
+    @property
+    def id(self) -> str:
+        """Theme id (``T1``…)."""
+    @property
+    def title(self) -> str:
+        """Title."""
+    @property
+    def cited(self) -> int:
+        """Cited sentences in its section."""
+    @property
+    def supported(self) -> int:
+        """Of which the judge supports."""
+    @property
+    def covered(self) -> bool:
+        """At least one supported, cited sentence."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class ResearchReference:
+    """One reference of the report."""
+    @property
+    def n(self) -> int:
+        """Citation number (``[n]`` in the text)."""
+    @property
+    def title(self) -> str:
+        """Title."""
+    @property
+    def url(self) -> Optional[str]:
+        """URL, for web sources."""
+    @property
+    def filename(self) -> Optional[str]:
+        """Knowledge-base file name, for internal files."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class StepTiming:
+    """Duration of one step of a run."""
+    @property
+    def step(self) -> str:
+        """Step name."""
+    @property
+    def ms(self) -> int:
+        """Milliseconds."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class KnowledgeEntry:
+    """One knowledge-base entry."""
+    @property
+    def filename(self) -> str:
+        """File name in the knowledge base directory."""
+    @property
+    def url(self) -> Optional[str]:
+        """Where it was downloaded from (absent for files placed by hand)."""
+    @property
+    def title(self) -> str:
+        """Title."""
+    @property
+    def keywords(self) -> list[str]:
+        """Keywords."""
+    @property
+    def summary(self) -> str:
+        """Summary."""
+    @property
+    def file_id(self) -> Optional[str]:
+        """Store id once indexed."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class AddReferenceResult:
+    """Answer of ``add_reference``."""
+    @property
+    def entry(self) -> KnowledgeEntry:
+        """The knowledge-base entry after the operation."""
+    @property
+    def downloaded(self) -> bool:
+        """``true`` when the document was downloaded by this call."""
+    @property
+    def indexed(self) -> bool:
+        """``true`` when it was indexed by this call (``false``: already indexed)."""
+    @property
+    def enriched_by(self) -> str:
+        """How summary and keywords were filled (``syllabus``, ``extractive``, ``llm:<model>``, ``kept``)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
 _DocIn = Union[Mapping[str, Any], Document]
 
 Verdict = Literal["SUPPORTED", "NOT_SUPPORTED", "PARTIAL", "INCONCLUSIVE", "SOURCE_UNAVAILABLE"]
-
-class CheckLocation(TypedDict):
-    line: int
-    start: int
-    end: int
-
-class QuoteContext(TypedDict):
-    before: str
-    quote: str
-    after: str
-    start: int
-    end: int
-
-class _CheckResultBase(TypedDict):
-    claim: str
-    citation_ref: str
-    citation_type: str
-    verdict: Verdict
-    confidence: float
-    explanation: str
-    location: CheckLocation
-    judge: str
-    elapsed_ms: float
-
-class CheckResult(_CheckResultBase, total=False):
-    source_url: str
-    source_quote: str
-    """A sentence that occurs verbatim in the fetched source."""
-    quote_context: QuoteContext
-    checks: list[str]
-    passages: list[dict[str, Any]]
-
-class CheckSummary(TypedDict):
-    total: int
-    supported: int
-    issues: int
-    partial: int
-    not_supported: int
-    inconclusive: int
-    unavailable: int
-    message: str
-
-class _CheckReportBase(TypedDict):
-    summary: CheckSummary
-    results: list[CheckResult]
-    statistics: dict[str, Any]
-    cancelled: bool
-
-class CheckReport(_CheckReportBase, total=False):
-    """The report of ``Store.check`` (the citation-check report)."""
-    document: str
-
-class ThemeCoverage(TypedDict):
-    """Coverage of one theme of the research brief."""
-    id: str
-    title: str
-    cited: int
-    supported: int
-    covered: bool
-
-class _ResearchReferenceBase(TypedDict):
-    n: int
-    title: str
-
-class ResearchReference(_ResearchReferenceBase, total=False):
-    """One reference of a research report: ``url`` for web sources,
-    ``filename`` for knowledge-base files."""
-    url: str
-    filename: str
-
-class StepTiming(TypedDict):
-    step: str
-    ms: int
-
-class ResearchReport(TypedDict):
-    """The checked report of ``Store.research`` (the api's ``ResearchResponse``)."""
-    run_dir: str
-    markdown: str
-    coverage: float
-    supported_share: float
-    cited_sentences: int
-    supported_sentences: int
-    themes: list[ThemeCoverage]
-    writer: str
-    judge: str
-    degraded: bool
-    missing: list[str]
-    notes: list[str]
-    tasks_ok: int
-    tasks_failed: int
-    tasks_skipped: int
-    planner: Literal["deterministic", "llm", "llm_fell_back"]
-    plan_attempts: int
-    unresolved_citations: int
-    references: list[ResearchReference]
-    timings: list[StepTiming]
-
-class _KnowledgeEntryBase(TypedDict):
-    filename: str
-    title: str
-    keywords: list[str]
-    summary: str
-
-class KnowledgeEntry(_KnowledgeEntryBase, total=False):
-    """A knowledge-base entry (``knowledge_db.json``)."""
-    url: str
-    file_id: str
-
-class AddReferenceResult(TypedDict):
-    """What ``Store.add_reference`` did."""
-    entry: KnowledgeEntry
-    downloaded: bool
-    indexed: bool
-    enriched_by: str
+CitationType = Literal["url", "doi", "arxiv", "bibliography", "footnote", "author_year"]
+SourceStatus = Literal["success", "failed", "paywalled"]
 
 # ---------------------------------------------------------------- watch
 
@@ -399,200 +722,515 @@ _DecisionLlm = Literal["qwen", "phi"]
 _DecisionType = Literal["score", "validate", "reject", "verify_fact"]
 _Verdict = Literal["SUPPORTED", "NOT_SUPPORTED", "PARTIAL", "INCONCLUSIVE", "SOURCE_UNAVAILABLE"]
 
-class ScoringGuide(TypedDict):
-    base_score: int
-    min_valid_score: int
-    max_score: int
+class RulesResponse:
+    """Output of ``get_veille_rules``."""
+    @property
+    def rules(self) -> list[RelevanceRule]:
+        """Active rules, by priority then name."""
+    @property
+    def scoring_guide(self) -> ScoringGuide:
+        """How scores read."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class _RelevanceRuleBase(TypedDict):
-    name: str
-    type: _RuleKind
-    keywords: list[str]
-    score_modifier: int
-    priority: _Priority
-    active: bool
+class RelevanceRule:
+    """A relevance rule (``update_veille_rule``)."""
+    @property
+    def name(self) -> str:
+        """Unique name."""
+    @property
+    def type(self) -> _RuleKind:
+        """Include, exclude or boost."""
+    @property
+    def keywords(self) -> list[str]:
+        """Keywords that trigger the rule (words or multi-word phrases)."""
+    @property
+    def score_modifier(self) -> int:
+        """Score change when it triggers (−10 … +5)."""
+    @property
+    def priority(self) -> _Priority:
+        """Priority."""
+    @property
+    def active(self) -> bool:
+        """Inactive rules are kept but ignored."""
+    @property
+    def description(self) -> Optional[str]:
+        """Free description."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class RelevanceRule(_RelevanceRuleBase, total=False):
-    """A relevance rule of the watch."""
-    description: str
+class ScoringGuide:
+    """How scores read (``scoring_guide``): every article starts at ``base_score``, matched rules add their modifiers, the result is clamped to ``0..=max_score``, and ``min_valid_score`` or more is relevant."""
+    @property
+    def base_score(self) -> int:
+        """Starting score (default 5)."""
+    @property
+    def min_valid_score(self) -> int:
+        """Lowest relevant score (default 7)."""
+    @property
+    def max_score(self) -> int:
+        """Highest score (default 10)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class RulesResponse(TypedDict):
-    """``get_veille_rules``: active rules by priority then name."""
-    rules: list[RelevanceRule]
-    scoring_guide: ScoringGuide
+class UpdateRuleResponse:
+    """Output of ``update_veille_rule``."""
+    @property
+    def updated(self) -> bool:
+        """Always true on success."""
+    @property
+    def created(self) -> bool:
+        """True when no rule had this name before."""
+    @property
+    def rule(self) -> RelevanceRule:
+        """The rule as stored."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class UpdateRuleResponse(TypedDict):
-    updated: bool
-    created: bool
-    rule: RelevanceRule
+class ScoreResult:
+    """Result of ``score_article``."""
+    @property
+    def score(self) -> int:
+        """Final score, clamped to ``0..=scoring_guide.max_score``."""
+    @property
+    def raw_score(self) -> int:
+        """Base score plus modifiers, before clamping."""
+    @property
+    def valid(self) -> bool:
+        """``score >= min_valid_score`` and no exclude rule matched."""
+    @property
+    def excluded(self) -> bool:
+        """Whether an exclude rule matched."""
+    @property
+    def matched_rules(self) -> list[RuleMatch]:
+        """Rules that matched, by priority then name."""
+    @property
+    def explanation(self) -> list[str]:
+        """One line per step: base, each rule, clamping, verdict."""
+    @property
+    def scoring_guide(self) -> ScoringGuide:
+        """The guide used."""
+    @property
+    def truncated(self) -> bool:
+        """Content beyond [``MAX_SCORED_BYTES``] was not read."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class KeywordHit(TypedDict):
-    keyword: str
-    count: int
-    fields: list[Literal["title", "content", "url"]]
+class RuleMatch:
+    """A rule that matched and what it did."""
+    @property
+    def rule(self) -> str:
+        """Rule name."""
+    @property
+    def type(self) -> _RuleKind:
+        """Rule type."""
+    @property
+    def priority(self) -> _Priority:
+        """Rule priority."""
+    @property
+    def score_modifier(self) -> int:
+        """Modifier applied (once per rule)."""
+    @property
+    def keywords(self) -> list[KeywordHit]:
+        """Keywords that matched."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class RuleMatch(TypedDict):
-    rule: str
-    type: _RuleKind
-    priority: _Priority
-    score_modifier: int
-    keywords: list[KeywordHit]
+class KeywordHit:
+    """A keyword of a rule that matched."""
+    @property
+    def keyword(self) -> str:
+        """The keyword as written in the rule."""
+    @property
+    def count(self) -> int:
+        """Occurrences over all fields."""
+    @property
+    def fields(self) -> list[Literal["title", "content", "url"]]:
+        """Fields it occurs in."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class _ScoreResultBase(TypedDict):
-    score: int
-    raw_score: int
-    valid: bool
-    excluded: bool
-    matched_rules: list[RuleMatch]
-    explanation: list[str]
-    scoring_guide: ScoringGuide
+class CheckArticleResult:
+    """Output of ``check_article_exists``."""
+    @property
+    def exists(self) -> bool:
+        """Whether the article was already processed."""
+    @property
+    def article(self) -> Optional[ArticleBrief]:
+        """The logged article."""
+    @property
+    def matched_by(self) -> Optional[Literal["url", "same_content", "near_duplicate"]]:
+        """How it was recognised."""
+    @property
+    def distance(self) -> Optional[int]:
+        """SimHash distance in bits, for near-duplicates."""
+    @property
+    def url(self) -> str:
+        """The URL as given (trimmed): the article's URL, never rewritten."""
+    @property
+    def canonical_url(self) -> str:
+        """The canonical form that was looked up (tracking parameters, ``www.``, AMP, trailing slash and scheme folded): a duplicate-detection key only."""
+    @property
+    def message(self) -> str:
+        """Human-readable verdict."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class ScoreResult(_ScoreResultBase, total=False):
-    """``score_article``: the reference score, the matched rules, one explanation line per step."""
-    truncated: bool
+class ArticleBrief:
+    """A logged article in short (``check_article_exists.article``)."""
+    @property
+    def id(self) -> str:
+        """Id."""
+    @property
+    def title(self) -> str:
+        """Title."""
+    @property
+    def url(self) -> str:
+        """URL as logged."""
+    @property
+    def source(self) -> str:
+        """Source."""
+    @property
+    def processed_at(self) -> str:
+        """First logged."""
+    @property
+    def qwen_score(self) -> Optional[int]:
+        """Score of the scoring LLM."""
+    @property
+    def phi_validated(self) -> bool:
+        """Validated by the validating LLM."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class _ArticleBriefBase(TypedDict):
-    id: str
-    title: str
-    url: str
-    source: str
-    processed_at: str
-    phi_validated: bool
+class LogArticleResult:
+    """Output of ``log_article``."""
+    @property
+    def logged(self) -> bool:
+        """Always true on success."""
+    @property
+    def article_id(self) -> str:
+        """Id of the article record (an existing one when this is a re-log or a duplicate)."""
+    @property
+    def created(self) -> bool:
+        """True when a new record was created."""
+    @property
+    def duplicate_of(self) -> Optional[str]:
+        """Set when the content is a near-duplicate of an article logged at another URL: this URL was added to that article instead."""
+    @property
+    def canonical_url(self) -> str:
+        """Canonical URL."""
+    @property
+    def ingested(self) -> Optional[bool]:
+        """Whether ``raw_content`` was handed to the ingest (``None``: no content or no ingest configured)."""
+    @property
+    def ingest_error(self) -> Optional[str]:
+        """Why the ingest failed (the article is logged anyway)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class ArticleBrief(_ArticleBriefBase, total=False):
-    qwen_score: int
+class ArticlesResponse:
+    """Output of ``get_articles``."""
+    @property
+    def articles(self) -> list[Article]:
+        """Articles, newest first."""
+    @property
+    def total(self) -> int:
+        """How many were returned."""
+    @property
+    def period(self) -> str:
+        """``"{days} days"``."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class _CheckArticleResultBase(TypedDict):
-    exists: bool
-    canonical_url: str
-    message: str
+class Article:
+    """A logged article: every field of ``log_article``, plus what the watch derives from it."""
+    @property
+    def id(self) -> str:
+        """Stable id (``art_`` + 16 hex digits of the canonical URL's SHA-1)."""
+    @property
+    def url(self) -> str:
+        """URL as first logged."""
+    @property
+    def canonical_url(self) -> str:
+        """Canonical form of ``url`` (see ``verity_watch::canonical_url``)."""
+    @property
+    def aliases(self) -> list[str]:
+        """Other canonical URLs the same article was seen at (republications)."""
+    @property
+    def title(self) -> str:
+        """Title."""
+    @property
+    def source(self) -> str:
+        """Source name (``ollama_blog``, …)."""
+    @property
+    def source_type(self) -> _SourceType:
+        """Source type."""
+    @property
+    def qwen_score(self) -> Optional[int]:
+        """Score given by the scoring LLM."""
+    @property
+    def qwen_keywords(self) -> list[str]:
+        """Keywords given by the scoring LLM."""
+    @property
+    def phi_validated(self) -> bool:
+        """Whether the validating LLM accepted it."""
+    @property
+    def phi_confidence(self) -> Optional[float]:
+        """Confidence of the validating LLM (0…1)."""
+    @property
+    def summary_fr(self) -> Optional[str]:
+        """French summary."""
+    @property
+    def impact(self) -> Optional[str]:
+        """Expected impact."""
+    @property
+    def hashtags(self) -> list[str]:
+        """Hashtags."""
+    @property
+    def linkedin_draft(self) -> Optional[str]:
+        """LinkedIn post draft."""
+    @property
+    def content_sha1(self) -> Optional[str]:
+        """SHA-1 of the normalised raw content, when content was given."""
+    @property
+    def simhash(self) -> Optional[int]:
+        """64-bit SimHash of the raw content (near-duplicate detection)."""
+    @property
+    def word_count(self) -> Optional[int]:
+        """Words in the raw content, when given."""
+    @property
+    def processed_at(self) -> str:
+        """First logged."""
+    @property
+    def updated_at(self) -> str:
+        """Last logged again."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class CheckArticleResult(_CheckArticleResultBase, total=False):
-    """``check_article_exists``: the logged article and how it was recognised."""
-    article: ArticleBrief
-    matched_by: Literal["url", "same_content", "near_duplicate"]
-    distance: int
+class LogDecisionResult:
+    """Output of ``log_veille_decision`` and ``log_decision``."""
+    @property
+    def logged(self) -> bool:
+        """Always true on success."""
+    @property
+    def decision_id(self) -> str:
+        """Id of the new entry."""
+    @property
+    def created_at(self) -> str:
+        """When it was logged."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class _LogArticleResultBase(TypedDict):
-    logged: bool
-    article_id: str
-    created: bool
-    canonical_url: str
+class WatchDecisionsResponse:
+    """Watch decisions, oldest first."""
+    @property
+    def decisions(self) -> list[WatchDecision]:
+        """Entries."""
+    @property
+    def total(self) -> int:
+        """How many were returned."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class LogArticleResult(_LogArticleResultBase, total=False):
-    duplicate_of: str
-    ingested: bool
-    ingest_error: str
+class WatchDecision:
+    """One entry of the append-only decision audit log (``log_veille_decision``)."""
+    @property
+    def id(self) -> str:
+        """Id (``dec_…``, time-ordered)."""
+    @property
+    def article_id(self) -> Optional[str]:
+        """Article concerned (absent for general decisions)."""
+    @property
+    def llm(self) -> _DecisionLlm:
+        """LLM that decided."""
+    @property
+    def decision_type(self) -> _DecisionType:
+        """Kind of decision."""
+    @property
+    def decision(self) -> str:
+        """The decision."""
+    @property
+    def confidence(self) -> Optional[float]:
+        """Confidence (0…1)."""
+    @property
+    def reasoning(self) -> Optional[str]:
+        """Justification."""
+    @property
+    def tools_used(self) -> list[str]:
+        """Tools called for it."""
+    @property
+    def created_at(self) -> str:
+        """When it was logged."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class _ArticleBase(TypedDict):
-    id: str
-    url: str
-    canonical_url: str
-    title: str
-    source: str
-    source_type: _SourceType
-    qwen_keywords: list[str]
-    phi_validated: bool
-    hashtags: list[str]
-    processed_at: str
-    updated_at: str
+class WebSearchResponse:
+    """Output of ``web_search``."""
+    @property
+    def query(self) -> str:
+        """The query."""
+    @property
+    def results(self) -> list[WebResult]:
+        """Results."""
+    @property
+    def total_found(self) -> int:
+        """Number of results."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class Article(_ArticleBase, total=False):
-    """A logged article."""
-    aliases: list[str]
-    qwen_score: int
-    phi_confidence: float
-    summary_fr: str
-    impact: str
-    linkedin_draft: str
-    content_sha1: str
-    simhash: int
-    word_count: int
+class WebResult:
+    """One web result."""
+    @property
+    def title(self) -> str:
+        """Title."""
+    @property
+    def url(self) -> str:
+        """URL."""
+    @property
+    def snippet(self) -> str:
+        """Snippet."""
+    @property
+    def source(self) -> str:
+        """Host."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class ArticlesResponse(TypedDict):
-    articles: list[Article]
-    total: int
-    period: str
+class CrawlResponse:
+    """Output of ``crawl_url``."""
+    @property
+    def url(self) -> str:
+        """URL after redirects."""
+    @property
+    def title(self) -> str:
+        """Title."""
+    @property
+    def content(self) -> str:
+        """Main content (Markdown), capped."""
+    @property
+    def word_count(self) -> int:
+        """Words in the full main content."""
+    @property
+    def extracted_at(self) -> str:
+        """When it was extracted."""
+    @property
+    def truncated(self) -> bool:
+        """The content was cut at the configured cap."""
+    @property
+    def paywalled(self) -> bool:
+        """The page is behind a paywall (content may be partial)."""
+    @property
+    def links(self) -> list[CrawlLink]:
+        """Links of the main content (anchor text, absolute URL): the content carries the anchor text only, the targets are here."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class LogDecisionResult(TypedDict):
-    logged: bool
-    decision_id: str
-    created_at: str
+class CrawlLink:
+    """A link of a crawled page's main content."""
+    @property
+    def text(self) -> str:
+        """Anchor text, as it reads in the content."""
+    @property
+    def url(self) -> str:
+        """Absolute target URL."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class _WatchDecisionBase(TypedDict):
-    id: str
-    llm: _DecisionLlm
-    decision_type: _DecisionType
-    decision: str
-    tools_used: list[str]
-    created_at: str
+class VerifyFactResult:
+    """Output of ``verify_fact`` (``verified``, ``confidence``, ``sources``, ``summary``, plus the verdict, the judge and the pages that could not be read)."""
+    @property
+    def claim(self) -> str:
+        """The claim."""
+    @property
+    def verified(self) -> bool:
+        """True only when a source supports the claim and none contradicts it."""
+    @property
+    def confidence(self) -> float:
+        """Confidence in the overall verdict (0…1)."""
+    @property
+    def verdict(self) -> Verdict:
+        """Overall verdict."""
+    @property
+    def sources(self) -> list[FactSource]:
+        """Pages that speak of the claim, the deciding ones first."""
+    @property
+    def summary(self) -> str:
+        """One-paragraph explanation."""
+    @property
+    def not_enough_evidence(self) -> bool:
+        """True when no page let the judge decide."""
+    @property
+    def searched(self) -> Optional[str]:
+        """The web search query, when the pages came from a search."""
+    @property
+    def unavailable(self) -> list[UnreadSource]:
+        """Pages that could not be read."""
+    @property
+    def judge(self) -> str:
+        """Which judge decided (``local``, ``llm:<model>``)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class WatchDecision(_WatchDecisionBase, total=False):
-    """An entry of the decision audit log."""
-    article_id: str
-    confidence: float
-    reasoning: str
+class FactSource:
+    """One source of a ``verify_fact`` answer."""
+    @property
+    def url(self) -> str:
+        """Page URL (after redirects)."""
+    @property
+    def excerpt(self) -> str:
+        """Sentence of the page that decided its verdict: the page's own characters (empty when the page does not discuss the claim)."""
+    @property
+    def title(self) -> str:
+        """Page title."""
+    @property
+    def verdict(self) -> Verdict:
+        """What this page says about the claim."""
+    @property
+    def confidence(self) -> float:
+        """The judge's confidence for this page (0…1)."""
+    @property
+    def judge(self) -> str:
+        """Which judge decided this page (``local``, ``llm:<model>``; ``local`` when the configured LLM judge failed on it, said in ``notes``)."""
+    @property
+    def notes(self) -> list[str]:
+        """What changed the verdict after the judge, and fallbacks."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class WatchDecisionsResponse(TypedDict):
-    decisions: list[WatchDecision]
-    total: int
-
-class WebResult(TypedDict):
-    title: str
-    url: str
-    snippet: str
-    source: str
-
-class WebSearchResponse(TypedDict):
-    query: str
-    results: list[WebResult]
-    total_found: int
-
-class CrawlLink(TypedDict):
-    text: str
-    url: str
-
-class _CrawlResponseBase(TypedDict):
-    url: str
-    title: str
-    content: str
-    word_count: int
-    extracted_at: str
-
-class CrawlResponse(_CrawlResponseBase, total=False):
-    """``crawl_url``: the main content as Markdown (capped)."""
-    truncated: bool
-    paywalled: bool
-    links: list[CrawlLink]
-
-class _FactSourceBase(TypedDict):
-    url: str
-    excerpt: str
-    verdict: _Verdict
-    confidence: float
-
-class FactSource(_FactSourceBase, total=False):
-    title: str
-
-class UnreadSource(TypedDict):
-    url: str
-    code: str
-    error: str
-
-class _VerifyFactResultBase(TypedDict):
-    claim: str
-    verified: bool
-    confidence: float
-    verdict: _Verdict
-    sources: list[FactSource]
-    summary: str
-    not_enough_evidence: bool
-    judge: str
-
-class VerifyFactResult(_VerifyFactResultBase, total=False):
-    """``verify_fact``: the verdict, the deciding sentences, the pages that could not be read."""
-    searched: str
-    unavailable: list[UnreadSource]
+class UnreadSource:
+    """A page ``verify_fact`` could not read."""
+    @property
+    def url(self) -> str:
+        """URL tried."""
+    @property
+    def code(self) -> str:
+        """Stable error code."""
+    @property
+    def error(self) -> str:
+        """What went wrong."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
 class Watch:
     """The technology watch of a store (``store.watch``); every call has an
@@ -745,98 +1383,227 @@ class Watch:
 _ProjectStatus = Literal["active", "paused", "completed", "archived"]
 _TaskStatus = Literal["todo", "in_progress", "blocked", "done", "cancelled"]
 
-class _ProjectBase(TypedDict):
-    id: str
-    name: str
-    status: _ProjectStatus
-    tags: list[str]
-    created_at: str
-    updated_at: str
+class Project:
+    """A project."""
+    @property
+    def id(self) -> str:
+        """Id (``prj_…``)."""
+    @property
+    def name(self) -> str:
+        """Name (unique is not required)."""
+    @property
+    def description(self) -> Optional[str]:
+        """Description."""
+    @property
+    def status(self) -> _ProjectStatus:
+        """Status."""
+    @property
+    def tags(self) -> list[str]:
+        """Free tags."""
+    @property
+    def created_at(self) -> str:
+        """Created."""
+    @property
+    def updated_at(self) -> str:
+        """Last changed."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class Project(_ProjectBase, total=False):
-    """An AuraCore project."""
-    description: str
+class ContextEntry:
+    """A piece of project context (notes, specs, excerpts) that ``query_context`` retrieves from."""
+    @property
+    def id(self) -> str:
+        """Id (``ctx_…``)."""
+    @property
+    def project_id(self) -> str:
+        """Project it belongs to."""
+    @property
+    def title(self) -> Optional[str]:
+        """Optional title."""
+    @property
+    def content(self) -> str:
+        """The text."""
+    @property
+    def tags(self) -> list[str]:
+        """Free tags."""
+    @property
+    def created_at(self) -> str:
+        """Created."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class _ContextEntryBase(TypedDict):
-    id: str
-    project_id: str
-    content: str
-    tags: list[str]
-    created_at: str
+class Task:
+    """A task."""
+    @property
+    def id(self) -> str:
+        """Id (``tsk_…``)."""
+    @property
+    def project_id(self) -> str:
+        """Project it belongs to."""
+    @property
+    def title(self) -> str:
+        """Title."""
+    @property
+    def description(self) -> Optional[str]:
+        """Description."""
+    @property
+    def priority(self) -> _Priority:
+        """Priority."""
+    @property
+    def status(self) -> _TaskStatus:
+        """Status."""
+    @property
+    def depends_on(self) -> list[str]:
+        """Ids of tasks (same project) that must be finished first."""
+    @property
+    def created_at(self) -> str:
+        """Created."""
+    @property
+    def updated_at(self) -> str:
+        """Last changed."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class ContextEntry(_ContextEntryBase, total=False):
-    """A piece of project context."""
-    title: str
+class ProjectDecision:
+    """A decision recorded on a project (``log_decision``)."""
+    @property
+    def id(self) -> str:
+        """Id (``pdc_…``, time-ordered)."""
+    @property
+    def project_id(self) -> str:
+        """Project."""
+    @property
+    def decision(self) -> str:
+        """The decision."""
+    @property
+    def reasoning(self) -> Optional[str]:
+        """Why."""
+    @property
+    def alternatives(self) -> list[str]:
+        """Options that were considered."""
+    @property
+    def tags(self) -> list[str]:
+        """Free tags."""
+    @property
+    def created_at(self) -> str:
+        """When."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class _TaskBase(TypedDict):
-    id: str
-    project_id: str
-    title: str
-    priority: _Priority
-    status: _TaskStatus
-    depends_on: list[str]
-    created_at: str
-    updated_at: str
+class ProjectsResponse:
+    """Output of ``list_projects``."""
+    @property
+    def projects(self) -> list[Project]:
+        """Projects, oldest first."""
+    @property
+    def total(self) -> int:
+        """How many."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class Task(_TaskBase, total=False):
-    """A project task; ``depends_on`` holds ids of tasks of the same project."""
-    description: str
+class ProjectOverview:
+    """Output of ``get_project``."""
+    @property
+    def project(self) -> Project:
+        """The project."""
+    @property
+    def tasks(self) -> list[Task]:
+        """Its tasks, oldest first."""
+    @property
+    def context_entries(self) -> int:
+        """Number of context entries."""
+    @property
+    def recent_decisions(self) -> list[ProjectDecision]:
+        """Its most recent decisions (up to 10), oldest first."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class _ProjectDecisionBase(TypedDict):
-    id: str
-    project_id: str
-    decision: str
-    alternatives: list[str]
-    tags: list[str]
-    created_at: str
+class StoreContextResult:
+    """Output of ``store_context``."""
+    @property
+    def stored(self) -> bool:
+        """Always true on success."""
+    @property
+    def context_id(self) -> str:
+        """Id of the entry."""
+    @property
+    def indexed(self) -> Optional[bool]:
+        """Whether the context index accepted it (``None``: no index configured)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class ProjectDecision(_ProjectDecisionBase, total=False):
-    """A decision recorded on a project."""
-    reasoning: str
+class QueryContextResult:
+    """Output of ``query_context``."""
+    @property
+    def results(self) -> list[ContextHit]:
+        """Best entries first."""
+    @property
+    def ran(self) -> Literal["index", "lexical"]:
+        """How they were ranked."""
+    @property
+    def degraded(self) -> Optional[str]:
+        """Why the index was not used although configured."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class ProjectsResponse(TypedDict):
-    projects: list[Project]
-    total: int
+class ContextHit:
+    """One retrieved context entry."""
+    @property
+    def entry(self) -> ContextEntry:
+        """The entry."""
+    @property
+    def score(self) -> float:
+        """Relevance (higher is better; scale depends on ``ran``)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class ProjectOverview(TypedDict):
-    """``get_project``: the project, its tasks, its context size, its recent decisions."""
-    project: Project
-    tasks: list[Task]
-    context_entries: int
-    recent_decisions: list[ProjectDecision]
+class DeleteContextResult:
+    """Output of ``delete_context``."""
+    @property
+    def deleted(self) -> bool:
+        """Always true on success (an unknown id is a not-found error)."""
+    @property
+    def context_id(self) -> str:
+        """Id removed."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class _StoreContextResultBase(TypedDict):
-    stored: bool
-    context_id: str
+class NextTasksResult:
+    """Output of ``get_next_tasks``."""
+    @property
+    def tasks(self) -> list[Task]:
+        """Ready tasks (open, every dependency finished): in progress first, then by priority, then oldest."""
+    @property
+    def waiting(self) -> int:
+        """Open tasks still waiting on unfinished dependencies."""
+    @property
+    def blocked(self) -> int:
+        """Open tasks marked blocked."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
-class StoreContextResult(_StoreContextResultBase, total=False):
-    indexed: bool
-
-class ContextHit(TypedDict):
-    entry: ContextEntry
-    score: float
-
-class _QueryContextResultBase(TypedDict):
-    results: list[ContextHit]
-    ran: Literal["index", "lexical"]
-
-class QueryContextResult(_QueryContextResultBase, total=False):
-    """``query_context``: best entries first; ``ran`` says how they were ranked."""
-    degraded: str
-
-class DeleteContextResult(TypedDict):
-    deleted: bool
-    context_id: str
-
-class NextTasksResult(TypedDict):
-    """``get_next_tasks``: the ready tasks in order, and how many wait or are blocked."""
-    tasks: list[Task]
-    waiting: int
-    blocked: int
-
-class ProjectDecisionsResponse(TypedDict):
-    decisions: list[ProjectDecision]
-    total: int
+class ProjectDecisionsResponse:
+    """Output of ``get_decisions``."""
+    @property
+    def decisions(self) -> list[ProjectDecision]:
+        """Decisions, oldest first."""
+    @property
+    def total(self) -> int:
+        """How many were returned."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
 class Projects:
     """The AuraCore project tools of a store (``store.projects``), named as

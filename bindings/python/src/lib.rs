@@ -7,6 +7,7 @@ mod conv;
 mod memory;
 mod projects;
 mod research;
+mod results;
 mod stream;
 mod types;
 mod verify;
@@ -21,6 +22,7 @@ use verity::api::{
 };
 
 use conv::{block, spawn, FilterArgs, Json};
+use results::{AddReferenceResult, CheckReport, KnowledgeEntry, ResearchReport};
 use types::{plain, wrap, Answer, Document, IngestOutcome, SearchResults, Stats};
 
 /// An open Verity store (documents, indexes, caches, embedder, generators).
@@ -468,18 +470,18 @@ impl Store {
         spawn(py, async move { v.stats().await }, wrap::<_, Stats>)
     }
 
-    /// Check that each cited source supports the claim citing it: a `CheckReport` dict.
+    /// Check that each cited source supports the claim citing it: a `CheckReport`.
     #[pyo3(signature = (content = None, **kwargs))]
     fn check(
         &self,
         py: Python<'_>,
         content: Option<String>,
         kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<CheckReport> {
         let req = verify::request(py, content, kwargs)?;
         let v = self.inner.get()?;
         let quiet = verity::api::verify::ignore_progress;
-        block(py, async move { v.check(&req, &quiet).await }).and_then(plain)
+        block(py, async move { v.check(&req, &quiet).await }).and_then(wrap)
     }
 
     /// Async [`Store.check`].
@@ -493,11 +495,15 @@ impl Store {
         let req = verify::request(py, content, kwargs)?;
         let v = self.inner.get()?;
         let quiet = verity::api::verify::ignore_progress;
-        spawn(py, async move { v.check(&req, &quiet).await }, plain)
+        spawn(
+            py,
+            async move { v.check(&req, &quiet).await },
+            wrap::<_, CheckReport>,
+        )
     }
 
     /// Research a syllabus: brief, plan, sub-agents, a report
-    /// whose cited sentences are checked; a `ResearchReport` dict. With
+    /// whose cited sentences are checked; a `ResearchReport`. With
     /// `replay=True`, re-run the writer and checks of `run_dir` offline.
     #[pyo3(signature = (syllabus = None, *, run_dir = None, knowledge_dir = None, allow_private = false, remove_unsupported = false, replay = false))]
     #[allow(clippy::too_many_arguments)]
@@ -510,7 +516,7 @@ impl Store {
         allow_private: bool,
         remove_unsupported: bool,
         replay: bool,
-    ) -> PyResult<Json> {
+    ) -> PyResult<ResearchReport> {
         let opts = verity::research::ResearchOptions {
             run_dir,
             knowledge_dir,
@@ -521,7 +527,7 @@ impl Store {
         };
         let v = self.inner.get()?;
         let s = syllabus.unwrap_or_default();
-        block(py, research::research(v, s, opts)).and_then(plain)
+        block(py, research::research(v, s, opts)).and_then(wrap)
     }
 
     /// Async [`Store.research`].
@@ -547,27 +553,31 @@ impl Store {
         };
         let v = self.inner.get()?;
         let s = syllabus.unwrap_or_default();
-        spawn(py, research::research(v, s, opts), plain)
+        spawn(
+            py,
+            research::research(v, s, opts),
+            wrap::<_, ResearchReport>,
+        )
     }
 
-    /// The knowledge-base entry of file `filename` (a `KnowledgeEntry`
-    /// dict), or `None`; default knowledge base `<home>/knowledge`.
+    /// The knowledge-base entry of file `filename` (a `KnowledgeEntry`),
+    /// or `None`; default knowledge base `<home>/knowledge`.
     #[pyo3(signature = (filename, *, knowledge_dir = None))]
     fn find_by_name(
         &self,
         py: Python<'_>,
         filename: String,
         knowledge_dir: Option<PathBuf>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Option<KnowledgeEntry>> {
         match research::find_by_name(&*self.inner.get()?, &filename, knowledge_dir) {
-            Ok(e) => plain(e),
+            Ok(e) => Ok(e.map(KnowledgeEntry::from)),
             Err(e) => Err(conv::to_pyerr(py, e)),
         }
     }
 
     /// Add a reference to the knowledge base: `url` (downloaded, saved as
     /// Markdown, indexed once) or `filename` (a file already in the
-    /// knowledge base directory); an `AddReferenceResult` dict.
+    /// knowledge base directory); an `AddReferenceResult`.
     #[pyo3(signature = (url = None, *, filename = None, title = None, description = None, keywords = None, knowledge_dir = None, allow_private = false))]
     #[allow(clippy::too_many_arguments)]
     fn add_reference(
@@ -580,7 +590,7 @@ impl Store {
         keywords: Option<Vec<String>>,
         knowledge_dir: Option<PathBuf>,
         allow_private: bool,
-    ) -> PyResult<Json> {
+    ) -> PyResult<AddReferenceResult> {
         let req = verity::api::research::AddReferenceRequest {
             url,
             filename,
@@ -594,7 +604,7 @@ impl Store {
             ..Default::default()
         };
         let v = self.inner.get()?;
-        block(py, research::add_reference(v, req, opts)).and_then(plain)
+        block(py, research::add_reference(v, req, opts)).and_then(wrap)
     }
 
     /// The event memory: `add`, `get`, `search`, `update_metadata`,
@@ -823,6 +833,56 @@ fn _verity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<memory::EventPage>()?;
     m.add_class::<watch::Watch>()?;
     m.add_class::<projects::Projects>()?;
+    m.add_class::<results::CheckReport>()?;
+    m.add_class::<results::CheckSummary>()?;
+    m.add_class::<results::CheckStatistics>()?;
+    m.add_class::<results::UnavailableSource>()?;
+    m.add_class::<results::CheckResult>()?;
+    m.add_class::<results::CheckLocation>()?;
+    m.add_class::<results::QuoteContext>()?;
+    m.add_class::<results::Passage>()?;
+    m.add_class::<results::AnswerVerification>()?;
+    m.add_class::<results::SentenceVerdict>()?;
+    m.add_class::<results::ResearchReport>()?;
+    m.add_class::<results::ThemeCoverage>()?;
+    m.add_class::<results::ResearchReference>()?;
+    m.add_class::<results::StepTiming>()?;
+    m.add_class::<results::KnowledgeEntry>()?;
+    m.add_class::<results::AddReferenceResult>()?;
+    m.add_class::<results::RulesResponse>()?;
+    m.add_class::<results::RelevanceRule>()?;
+    m.add_class::<results::ScoringGuide>()?;
+    m.add_class::<results::UpdateRuleResponse>()?;
+    m.add_class::<results::ScoreResult>()?;
+    m.add_class::<results::RuleMatch>()?;
+    m.add_class::<results::KeywordHit>()?;
+    m.add_class::<results::CheckArticleResult>()?;
+    m.add_class::<results::ArticleBrief>()?;
+    m.add_class::<results::LogArticleResult>()?;
+    m.add_class::<results::ArticlesResponse>()?;
+    m.add_class::<results::Article>()?;
+    m.add_class::<results::LogDecisionResult>()?;
+    m.add_class::<results::WatchDecisionsResponse>()?;
+    m.add_class::<results::WatchDecision>()?;
+    m.add_class::<results::WebSearchResponse>()?;
+    m.add_class::<results::WebResult>()?;
+    m.add_class::<results::CrawlResponse>()?;
+    m.add_class::<results::CrawlLink>()?;
+    m.add_class::<results::VerifyFactResult>()?;
+    m.add_class::<results::FactSource>()?;
+    m.add_class::<results::UnreadSource>()?;
+    m.add_class::<results::Project>()?;
+    m.add_class::<results::ContextEntry>()?;
+    m.add_class::<results::Task>()?;
+    m.add_class::<results::ProjectDecision>()?;
+    m.add_class::<results::ProjectsResponse>()?;
+    m.add_class::<results::ProjectOverview>()?;
+    m.add_class::<results::StoreContextResult>()?;
+    m.add_class::<results::QueryContextResult>()?;
+    m.add_class::<results::ContextHit>()?;
+    m.add_class::<results::DeleteContextResult>()?;
+    m.add_class::<results::NextTasksResult>()?;
+    m.add_class::<results::ProjectDecisionsResponse>()?;
     m.add_function(wrap_pyfunction!(fetch, m)?)?;
     m.add_function(wrap_pyfunction!(afetch, m)?)?;
     m.add_function(wrap_pyfunction!(_error_table, m)?)?;

@@ -14,7 +14,7 @@ use verity::api::memory::{
 use verity::core::events::{check_vector, field_err};
 
 use crate::conv::{self, block, spawn};
-use crate::types::{repr, wrapper};
+use crate::types::wrapper;
 
 wrapper! {
     /// One stored event (MnemoLite's `Event`).

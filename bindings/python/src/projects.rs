@@ -2,13 +2,12 @@
 //! context, tasks with dependencies, project decisions — with the tool names
 //! of the registry and an `a`-prefixed asyncio variant each. Keyword
 //! arguments become the `verity::watch` request types; results are the
-//! response types as dicts; enum values are parsed by the library, whose
+//! response types as typed classes (`crate::results`); enum values are parsed by the library, whose
 //! errors name the allowed values; an unknown id raises `NotFound`.
 
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use serde::Serialize;
 use verity::core::{Priority, Project, ProjectStatus, Task, TaskStatus};
 use verity::watch::{
     CreateProjectRequest, CreateTaskRequest, DeleteContextRequest, DeleteContextResponse,
@@ -19,8 +18,8 @@ use verity::watch::{
 };
 use verity::Verity;
 
-use crate::conv::{block, spawn, Json};
-use crate::types::plain;
+use crate::conv::{block, spawn};
+use crate::types::Attr;
 use crate::watch::named;
 
 /// The AuraCore projects of a `Store` (`store.projects`).
@@ -45,9 +44,7 @@ enum Op {
     Decisions(GetProjectDecisionsRequest),
 }
 
-/// The response of an [`Op`], serialized as the response type itself.
-#[derive(Serialize)]
-#[serde(untagged)]
+/// The response of an [`Op`], returned as its typed result class.
 enum Out {
     Project(Project),
     Projects(ProjectsResponse),
@@ -59,6 +56,27 @@ enum Out {
     NextTasks(NextTasksResponse),
     Logged(LogDecisionResponse),
     Decisions(ProjectDecisionsResponse),
+}
+
+impl<'py> IntoPyObject<'py> for Out {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self {
+            Out::Project(r) => r.attr(py),
+            Out::Projects(r) => r.attr(py),
+            Out::Overview(r) => r.attr(py),
+            Out::Stored(r) => r.attr(py),
+            Out::Context(r) => r.attr(py),
+            Out::Deleted(r) => r.attr(py),
+            Out::Task(r) => r.attr(py),
+            Out::NextTasks(r) => r.attr(py),
+            Out::Logged(r) => r.attr(py),
+            Out::Decisions(r) => r.attr(py),
+        }
+    }
 }
 
 async fn exec(v: Arc<Verity>, op: Op) -> verity::Result<Out> {
@@ -80,12 +98,12 @@ async fn exec(v: Arc<Verity>, op: Op) -> verity::Result<Out> {
 }
 
 impl Projects {
-    fn run(&self, py: Python<'_>, op: Op) -> PyResult<Json> {
-        block(py, exec(self.inner.get()?, op)).and_then(plain)
+    fn run(&self, py: Python<'_>, op: Op) -> PyResult<Out> {
+        block(py, exec(self.inner.get()?, op))
     }
 
     fn start<'py>(&self, py: Python<'py>, op: Op) -> PyResult<Bound<'py, PyAny>> {
-        spawn(py, exec(self.inner.get()?, op), plain)
+        spawn(py, exec(self.inner.get()?, op), Ok)
     }
 }
 
@@ -221,7 +239,7 @@ impl Projects {
         description: Option<String>,
         status: Option<&str>,
         tags: Option<Vec<String>>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         self.run(py, create_project(py, name, description, status, tags)?)
     }
 
@@ -240,7 +258,7 @@ impl Projects {
 
     /// Every project, oldest first, optionally with one `status`.
     #[pyo3(signature = (*, status = None))]
-    fn list_projects(&self, py: Python<'_>, status: Option<&str>) -> PyResult<Json> {
+    fn list_projects(&self, py: Python<'_>, status: Option<&str>) -> PyResult<Out> {
         let status = project_status(py, status)?;
         self.run(py, Op::List(ListProjectsRequest { status }))
     }
@@ -258,7 +276,7 @@ impl Projects {
 
     /// A project with its tasks, its number of context entries and its
     /// recent decisions.
-    fn get_project(&self, py: Python<'_>, project_id: String) -> PyResult<Json> {
+    fn get_project(&self, py: Python<'_>, project_id: String) -> PyResult<Out> {
         self.run(py, Op::Get(ProjectRef { project_id }))
     }
 
@@ -281,7 +299,7 @@ impl Projects {
         description: Option<String>,
         status: Option<&str>,
         tags: Option<Vec<String>>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         let op = update_project(py, project_id, name, description, status, tags)?;
         self.run(py, op)
     }
@@ -310,7 +328,7 @@ impl Projects {
         content: String,
         title: Option<String>,
         tags: Option<Vec<String>>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         self.run(py, store_context(project_id, content, title, tags))
     }
 
@@ -336,7 +354,7 @@ impl Projects {
         project_id: String,
         query: String,
         limit: usize,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         let req = QueryContextRequest {
             project_id,
             query,
@@ -363,7 +381,7 @@ impl Projects {
     }
 
     /// Delete a context entry by id.
-    fn delete_context(&self, py: Python<'_>, context_id: String) -> PyResult<Json> {
+    fn delete_context(&self, py: Python<'_>, context_id: String) -> PyResult<Out> {
         self.run(py, Op::DeleteContext(DeleteContextRequest { context_id }))
     }
 
@@ -390,7 +408,7 @@ impl Projects {
         priority: Option<&str>,
         status: Option<&str>,
         depends_on: Option<Vec<String>>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         let op = create_task(
             py,
             project_id,
@@ -440,7 +458,7 @@ impl Projects {
         priority: Option<&str>,
         status: Option<&str>,
         depends_on: Option<Vec<String>>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         let op = update_task(
             py,
             task_id,
@@ -481,7 +499,7 @@ impl Projects {
     /// The open tasks whose dependencies are finished: in progress first,
     /// then by priority, then oldest.
     #[pyo3(signature = (project_id, *, limit = 5))]
-    fn get_next_tasks(&self, py: Python<'_>, project_id: String, limit: usize) -> PyResult<Json> {
+    fn get_next_tasks(&self, py: Python<'_>, project_id: String, limit: usize) -> PyResult<Out> {
         self.run(py, Op::NextTasks(NextTasksRequest { project_id, limit }))
     }
 
@@ -506,7 +524,7 @@ impl Projects {
         reasoning: Option<String>,
         alternatives: Option<Vec<String>>,
         tags: Option<Vec<String>>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         let op = log_decision(project_id, decision, reasoning, alternatives, tags);
         self.run(py, op)
     }
@@ -528,7 +546,7 @@ impl Projects {
 
     /// The project's most recent decisions (at most `limit`), oldest first.
     #[pyo3(signature = (project_id, *, limit = 20))]
-    fn get_decisions(&self, py: Python<'_>, project_id: String, limit: usize) -> PyResult<Json> {
+    fn get_decisions(&self, py: Python<'_>, project_id: String, limit: usize) -> PyResult<Out> {
         let req = GetProjectDecisionsRequest { project_id, limit };
         self.run(py, Op::Decisions(req))
     }

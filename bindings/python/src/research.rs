@@ -1,6 +1,6 @@
 //! The research workflow on a `Store`: `research`, `find_by_name`
 //! and `add_reference`, returning the api's `ResearchResponse`,
-//! `KnowledgeEntryView` and `AddReferenceResponse` as dicts.
+//! `KnowledgeEntryView` and `AddReferenceResponse` (typed in `crate::results`).
 
 use std::path::PathBuf;
 use std::sync::Arc;

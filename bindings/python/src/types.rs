@@ -27,7 +27,79 @@ pub(crate) fn repr<T: Serialize>(name: &str, v: &T, fields: &[&str]) -> String {
     format!("{name}({})", parts.join(", "))
 }
 
+/// A Rust value as the Python value of an attribute: a typed result object
+/// for the types wrapped here (every [`wrapper!`] implements it for its
+/// inner type), plain data for the rest (numbers, strings, enums by their
+/// serde names, timestamps as RFC 3339 strings), lists and `None` around them.
+pub(crate) trait Attr {
+    fn attr<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
+}
+
+impl<T: Attr> Attr for Option<T> {
+    fn attr<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self {
+            Some(v) => v.attr(py),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+}
+
+impl<T: Attr> Attr for Vec<T> {
+    fn attr<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list = pyo3::types::PyList::empty(py);
+        for v in self {
+            list.append(v.attr(py)?)?;
+        }
+        Ok(list.into_any())
+    }
+}
+
+/// [`Attr`] through serde: the value as `to_dict()` shows it.
+macro_rules! plain_attr {
+    ($($t:ty),* $(,)?) => {
+        $(impl Attr for $t {
+            fn attr<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                $crate::conv::to_py(py, self)
+            }
+        })*
+    };
+}
+pub(crate) use plain_attr;
+
+plain_attr!(
+    String,
+    bool,
+    i32,
+    i64,
+    u32,
+    u64,
+    usize,
+    f32,
+    f64,
+    chrono::DateTime<chrono::Utc>,
+    serde_json::Value,
+);
+
+/// A typed, read-only result class over a `verity::api` serde type.
+/// `fields [a, b as "type"]` generates one getter per serde field (named as
+/// serialized, its value through [`Attr`]) and `__getitem__` (dict-style
+/// access, see [`item`]); a `{ … }` body lists hand-written methods instead.
 macro_rules! wrapper {
+    ($(#[$m:meta])* $name:ident($ty:ty) repr [$($f:literal),*] fields [$($field:ident $(as $py:literal)?),* $(,)?]) => {
+        $crate::types::wrapper! {
+            $(#[$m])* $name($ty) repr [$($f),*] {
+                $(
+                    #[getter] $(#[pyo3(name = $py)])?
+                    fn $field<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                        $crate::types::Attr::attr(&self.inner.$field, py)
+                    }
+                )*
+                fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+                    $crate::types::item(py, &self.inner, key)
+                }
+            }
+        }
+    };
     ($(#[$m:meta])* $name:ident($ty:ty) repr [$($f:literal),*] { $($body:tt)* }) => {
         $(#[$m])*
         #[pyclass(frozen, module = "verity")]
@@ -42,15 +114,21 @@ macro_rules! wrapper {
             }
         }
 
+        impl $crate::types::Attr for $ty {
+            fn attr<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+                Ok(Bound::new(py, $name::from(self.clone()))?.into_any())
+            }
+        }
+
         #[pymethods]
         impl $name {
             /// The object as plain Python data (dicts, lists, str, numbers, None).
             fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                conv::to_py(py, &self.inner)
+                $crate::conv::to_py(py, &self.inner)
             }
 
             fn __repr__(&self) -> String {
-                repr(stringify!($name), &self.inner, &[$($f),*])
+                $crate::types::repr(stringify!($name), &self.inner, &[$($f),*])
             }
 
             fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -198,13 +276,17 @@ wrapper! {
         #[getter] fn timings<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { data(py, &self.inner.timings) }
         #[getter] fn notes(&self) -> Vec<String> { self.inner.notes.clone() }
         /// The answer checked against its sources (`None` with `verify="off"`).
-        #[getter] fn verification<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { data(py, &self.inner.verification) }
+        #[getter] fn verification<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { Attr::attr(&self.inner.verification, py) }
     }
 }
 
 /// Dict-style access to a typed result (`outcome["inserted"]`), kept so that
 /// code written when these results were dicts keeps working.
-fn item<'py, T: Serialize>(py: Python<'py>, v: &T, key: &str) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn item<'py, T: Serialize>(
+    py: Python<'py>,
+    v: &T,
+    key: &str,
+) -> PyResult<Bound<'py, PyAny>> {
     let d = conv::to_py(py, v)?;
     d.get_item(key)
         .map_err(|_| pyo3::exceptions::PyKeyError::new_err(key.to_string()))

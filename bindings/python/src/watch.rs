@@ -2,7 +2,7 @@
 //! articles, the decision log, web search, page extraction and fact
 //! verification — each with an `a`-prefixed asyncio variant. Keyword
 //! arguments become the `verity::watch` request types; results are the
-//! response types as dicts; enum values are parsed by the library, whose
+//! response types as typed classes (`crate::results`); enum values are parsed by the library, whose
 //! errors name the allowed values.
 
 use std::str::FromStr;
@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use serde::de::value::{Error as DeError, StrDeserializer};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use verity::core::RuleUpdate;
 use verity::watch::{
     ArticlesResponse, CheckArticleRequest, CheckArticleResponse, CrawlRequest, CrawlResponse,
@@ -21,8 +21,8 @@ use verity::watch::{
 };
 use verity::Verity;
 
-use crate::conv::{self, block, spawn, Json};
-use crate::types::plain;
+use crate::conv::{self, block, spawn};
+use crate::types::Attr;
 
 /// The technology watch of a `Store` (`store.watch`).
 #[pyclass(frozen, module = "verity")]
@@ -45,9 +45,7 @@ enum Op {
     VerifyFact(VerifyFactRequest),
 }
 
-/// The response of an [`Op`], serialized as the response type itself.
-#[derive(Serialize)]
-#[serde(untagged)]
+/// The response of an [`Op`], returned as its typed result class.
 enum Out {
     Rules(RulesResponse),
     UpdateRule(UpdateRuleResponse),
@@ -60,6 +58,28 @@ enum Out {
     WebSearch(WebSearchResponse),
     Crawl(CrawlResponse),
     VerifyFact(VerifyFactResponse),
+}
+
+impl<'py> IntoPyObject<'py> for Out {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self {
+            Out::Rules(r) => r.attr(py),
+            Out::UpdateRule(r) => r.attr(py),
+            Out::Score(r) => r.attr(py),
+            Out::Check(r) => r.attr(py),
+            Out::Log(r) => r.attr(py),
+            Out::Articles(r) => r.attr(py),
+            Out::LogDecision(r) => r.attr(py),
+            Out::Decisions(r) => r.attr(py),
+            Out::WebSearch(r) => r.attr(py),
+            Out::Crawl(r) => r.attr(py),
+            Out::VerifyFact(r) => r.attr(py),
+        }
+    }
 }
 
 async fn exec(v: Arc<Verity>, op: Op) -> verity::Result<Out> {
@@ -91,12 +111,12 @@ fn wire<T: for<'de> Deserialize<'de>>(py: Python<'_>, field: &str, s: &str) -> P
 }
 
 impl Watch {
-    fn run(&self, py: Python<'_>, op: Op) -> PyResult<Json> {
-        block(py, exec(self.inner.get()?, op)).and_then(plain)
+    fn run(&self, py: Python<'_>, op: Op) -> PyResult<Out> {
+        block(py, exec(self.inner.get()?, op))
     }
 
     fn start<'py>(&self, py: Python<'py>, op: Op) -> PyResult<Bound<'py, PyAny>> {
-        spawn(py, exec(self.inner.get()?, op), plain)
+        spawn(py, exec(self.inner.get()?, op), Ok)
     }
 }
 
@@ -254,7 +274,7 @@ impl Watch {
         py: Python<'_>,
         r#type: Option<&str>,
         priority: Option<&str>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         self.run(py, get_rules(py, r#type, priority)?)
     }
 
@@ -283,7 +303,7 @@ impl Watch {
         priority: Option<&str>,
         active: Option<bool>,
         description: Option<String>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         let op = update_rule(
             py,
             name,
@@ -334,7 +354,7 @@ impl Watch {
         title: String,
         content: String,
         url: String,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         self.run(py, score(title, content, url))
     }
 
@@ -358,7 +378,7 @@ impl Watch {
         py: Python<'_>,
         url: String,
         content: Option<String>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         self.run(py, Op::Check(CheckArticleRequest { url, content }))
     }
 
@@ -393,7 +413,7 @@ impl Watch {
         hashtags: Option<Vec<String>>,
         linkedin_draft: Option<String>,
         raw_content: Option<String>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         let op = log_article(
             py,
             url,
@@ -461,7 +481,7 @@ impl Watch {
         source: Option<String>,
         validated_only: bool,
         limit: usize,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         self.run(py, articles(days, source, validated_only, limit))
     }
 
@@ -492,7 +512,7 @@ impl Watch {
         confidence: Option<f64>,
         reasoning: Option<String>,
         tools_used: Option<Vec<String>>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         let op = log_decision(
             py,
             llm,
@@ -544,7 +564,7 @@ impl Watch {
         since: Option<&Bound<'_, PyAny>>,
         until: Option<&Bound<'_, PyAny>>,
         limit: usize,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         self.run(py, decisions(py, article_id, days, since, until, limit)?)
     }
 
@@ -571,7 +591,7 @@ impl Watch {
         query: String,
         num_results: usize,
         time_range: Option<&str>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         self.run(py, web_search(py, query, num_results, time_range)?)
     }
 
@@ -588,7 +608,7 @@ impl Watch {
     }
 
     /// The main content of a web page as Markdown, with its links.
-    fn crawl_url(&self, py: Python<'_>, url: String) -> PyResult<Json> {
+    fn crawl_url(&self, py: Python<'_>, url: String) -> PyResult<Out> {
         self.run(py, Op::Crawl(CrawlRequest { url }))
     }
 
@@ -606,7 +626,7 @@ impl Watch {
         claim: String,
         context: Option<String>,
         urls: Option<Vec<String>>,
-    ) -> PyResult<Json> {
+    ) -> PyResult<Out> {
         self.run(py, verify(claim, context, urls))
     }
 
