@@ -85,3 +85,36 @@ def test_acheck(tmp_path: Path, base: str) -> None:
         return r.summary.total
 
     assert asyncio.run(main()) == 2
+
+
+def test_check_report_is_typed(tmp_path: Path, base: str) -> None:
+    store = verity.Store.open(tmp_path / "store", embedder="none")
+    r = store.check(_doc(base), content_type="markdown", allow_private=True, judge="local")
+    assert isinstance(r, verity.CheckReport) and isinstance(r.summary, verity.CheckSummary)
+    first = r.results[0]
+    assert isinstance(first, verity.CheckResult)
+    assert first.verdict == "SUPPORTED" and first.citation_type == "bibliography"
+    assert first.source_url == f"{base}/survey" and 0 < first.confidence <= 1
+    assert first.location.line == 1 and first.location.start == 0
+    assert isinstance(first.quote_context, verity.QuoteContext)
+    assert first.quote_context.quote == first.source_quote
+    assert first.passages and isinstance(first.passages[0], verity.Passage)
+    assert r.statistics.judge == "local" and r.statistics.claims == 2
+    assert r.statistics.unavailable_sources == [] and r.document is None and r.cancelled is False
+    # The same serde type as the REST and MCP JSON: attributes, `to_dict()`
+    # and dict-style access all read one value.
+    plain = r.to_dict()
+    assert plain["results"][0]["verdict"] == first.verdict == r["results"][0]["verdict"]
+    assert plain["summary"] == r.summary.to_dict() and r["summary"]["total"] == r.summary.total == 2
+    assert "source_url" not in plain["results"][1] or plain["results"][1]["source_url"] == r.results[1].source_url
+    # Read-only, comparable, with a readable repr.
+    with pytest.raises(AttributeError):
+        r.summary = r.summary  # type: ignore[misc]
+    assert r.results[0] == first and r.results[0] != r.results[1]
+    assert repr(r.summary).startswith("CheckSummary(total=2, supported=1")
+    with pytest.raises(KeyError):
+        r["claims"]
+    guarded = store.check(_doc(base), judge="local")
+    assert [x.verdict for x in guarded.results] == ["SOURCE_UNAVAILABLE"] * 2
+    assert guarded.statistics.unavailable_sources[0].status == "failed"
+    assert guarded.statistics.unavailable_sources[0].claims == 2

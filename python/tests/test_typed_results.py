@@ -1,0 +1,94 @@
+"""Typed results: every operation returns the class of its `verity::api`
+type (attributes named as the REST/MCP JSON keys), checked by mypy --strict
+the way a user's own code is."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import verity
+
+PYTHON_DIR = Path(__file__).resolve().parents[1]
+
+
+def _mypy(tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(textwrap.dedent(code))
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(snippet)],
+        capture_output=True, text=True, cwd=PYTHON_DIR, timeout=300,
+    )
+
+
+def test_mypy_reads_result_attributes(tmp_path: Path) -> None:
+    ok = _mypy(tmp_path, """
+        import verity
+
+        def report(store: verity.Store, doc: str) -> list[str]:
+            r = store.check(doc, judge="local")
+            verdict: str = r.results[0].verdict
+            line: int = r.results[0].location.line
+            rule = store.watch.score_article(title="Ollama").matched_rules[0]
+            task = store.projects.create_task("prj_1", "design")
+            return [verdict, str(line), rule.type, task.status, r.summary.message]
+    """)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = _mypy(tmp_path, """
+        import verity
+
+        def report(store: verity.Store, doc: str) -> int:
+            r = store.check(doc)
+            return r.results[0].verdikt + r.summary.total
+    """)
+    assert bad.returncode == 1
+    assert '"CheckResult" has no attribute "verdikt"' in bad.stdout, bad.stdout
+
+
+def test_watch_and_projects_results_are_typed(store: verity.Store) -> None:
+    w = store.watch
+    up = w.update_veille_rule("local-llm", "include", ["ollama"], priority="high")
+    assert isinstance(up, verity.UpdateRuleResponse) and isinstance(up.rule, verity.RelevanceRule)
+    assert up.rule.type == "include" and up.rule.priority == "high" and up.rule.description is None
+    s = w.score_article(title="Ollama 0.5 ships", content="ollama runs locally")
+    assert isinstance(s, verity.ScoreResult) and s.valid
+    m = s.matched_rules[0]
+    assert isinstance(m, verity.RuleMatch) and isinstance(m.keywords[0], verity.KeywordHit)
+    assert m.keywords[0].fields == ["title", "content"] and s.scoring_guide.max_score == 10
+    logged = w.log_article("https://blog.example/o", "Ollama 0.5", "blog", "rss", qwen_score=8)
+    seen = w.check_article_exists("https://blog.example/o?utm_source=x")
+    assert seen.exists and seen.matched_by == "url"
+    assert isinstance(seen.article, verity.ArticleBrief) and seen.article.id == logged.article_id
+    arts = w.get_articles(validated_only=False)
+    assert isinstance(arts.articles[0], verity.Article) and arts.articles[0].qwen_score == 8
+
+    p = store.projects
+    prj = p.create_project("verity", tags=["rust"])
+    assert isinstance(prj, verity.Project) and prj.status == "active" and prj.tags == ["rust"]
+    design = p.create_task(prj.id, "design", priority="high")
+    assert isinstance(design, verity.Task) and design.depends_on == []
+    over = p.get_project(prj.id)
+    assert isinstance(over, verity.ProjectOverview)
+    assert over.project == prj and over.tasks == [design]
+    assert p.get_next_tasks(prj.id).tasks[0].title == "design"
+    assert p.list_projects().projects == [prj]
+
+
+def test_answer_verification_is_typed(filled: verity.Store) -> None:
+    a = filled.ask("How are routing fees set?", verify="flag")
+    v = a.verification
+    assert isinstance(v, verity.AnswerVerification) and v.mode == "flag"
+    assert v.checked == len([s for s in v.sentences if s.citations])
+    for s in v.sentences:
+        assert isinstance(s, verity.SentenceVerdict) and isinstance(s.text, str)
+    assert filled.ask("How are routing fees set?", verify="off").verification is None
+
+
+@pytest.mark.parametrize("name", ["CheckReport", "ResearchReport", "VerifyFactResult", "ProjectOverview"])
+def test_result_classes_are_exported(name: str) -> None:
+    cls = getattr(verity, name)
+    assert cls.__module__ == "verity" and name in verity.__all__
