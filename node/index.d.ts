@@ -2,8 +2,9 @@
 // against test/typed-sample.ts in scripts/test-node.sh). Results are plain
 // objects of Verity's result types with camelCase keys (the same shapes
 // Python exposes as snake_case attributes); user data (`metadata`, an
-// event's `content`) is kept as written. `callTool` answers the registry's
-// JSON as MCP clients see it (snake_case).
+// event's `content`) is kept as written. `callTool`, the generic tool call,
+// follows the same rule: the registry's JSON with camelCase keys (the
+// snake_case MCP clients see becomes camelCase), user data kept as written.
 
 export type SearchMode = 'lexical' | 'dense' | 'hybrid'
 
@@ -721,6 +722,34 @@ export interface Projects {
 }
 
 /** An open Verity store. */
+/** What `callTool` resolves to for the watch and project tools: the same
+ * camelCase types as the `watch` and `projects` methods. */
+export interface ToolResults {
+  get_veille_rules: RulesResponse
+  update_veille_rule: UpdateRuleResponse
+  score_article: ScoreResult
+  check_article_exists: CheckArticleResult
+  log_article: LogArticleResult
+  get_articles: ArticlesResponse
+  log_veille_decision: LogDecisionResult
+  get_veille_decisions: WatchDecisionsResponse
+  web_search: WebSearchResponse
+  crawl_url: CrawlResponse
+  verify_fact: VerifyFactResult
+  create_project: Project
+  list_projects: ProjectsResponse
+  get_project: ProjectOverview
+  update_project: Project
+  store_context: StoreContextResult
+  query_context: QueryContextResult
+  delete_context: DeleteContextResult
+  create_task: Task
+  update_task: Task
+  get_next_tasks: NextTasksResult
+  log_decision: LogDecisionResult
+  get_decisions: ProjectDecisionsResponse
+}
+
 export class Verity {
   private constructor(native: unknown)
   static open(options?: OpenOptions): Promise<Verity>
@@ -747,7 +776,15 @@ export class Verity {
   readonly watch: Watch
   /** AuraCore project tools: projects, context, tasks with dependencies, project decisions. */
   readonly projects: Projects
-  /** Call a registry tool by name (`verify_fact`, `log_article`, `create_task`, …); resolves to its structured response. */
+  /**
+   * Call a registry tool by name (`verify_fact`, `log_article`, `create_task`, …);
+   * resolves to its structured response with camelCase keys, like every
+   * result here (user data such as `metadata` kept as written). Argument
+   * names may be camelCase (`sourceType`) or the tool schema's snake_case
+   * (`source_type`). The watch and project tools resolve to the same types
+   * as the `watch` and `projects` methods ({@link ToolResults}).
+   */
+  callTool<N extends keyof ToolResults>(name: N, args?: Record<string, unknown>): Promise<ToolResults[N]>
   callTool(name: string, args?: Record<string, unknown>): Promise<any>
   readonly notes: string[]
   readonly home: string

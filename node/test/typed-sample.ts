@@ -60,6 +60,16 @@ export async function projects(store: Verity): Promise<string> {
   return `${next.tasks.map((t) => t.title).join()} ${found.ran} ${overview.contextEntries} ${listed.total} ${decisions.total}`
 }
 
+export async function tools(store: Verity): Promise<string> {
+  // The generic tool call: camelCase keys, typed for the watch and project tools.
+  const s: ScoreResult = await store.callTool('score_article', { title: 'Ollama 0.5' })
+  const task = await store.callTool('create_task', { projectId: 'prj_1', title: 'design', dependsOn: [] })
+  const stats = await store.callTool('stats')
+  // @ts-expect-error the keys are camelCase: `rawScore`, not `raw_score`
+  void s.raw_score
+  return `${s.rawScore} ${s.matchedRules.map((m) => m.scoreModifier).join()} ${task.dependsOn.length} ${stats.store.documents}`
+}
+
 export async function lifecycle(home: string): Promise<string> {
   const store = await Verity.open({ home, embedder: 'none' })
   const hit: Hit | undefined = (await store.search('text', { k: 1 })).hits[0]

@@ -122,12 +122,15 @@ impl NativeVerity {
 
     /// Call a tool of the registry by name (the tech-watch tools such as
     /// `verify_fact` or `log_article`, the AuraCore project tools, `search`, …)
-    /// and resolve to its structured response.
+    /// and resolve to its structured response, its keys in camelCase like
+    /// every result ([`conv::json`]). Argument names may be camelCase
+    /// (`sourceType`) or the schema's snake_case (`source_type`).
     #[napi]
     pub async fn call_tool(&self, name: String, args: Option<Value>) -> Result<Value> {
         let v = self.inner.get()?;
-        let args = args.unwrap_or_default();
-        run(async move { v.call_tool(&name, args).await }).await
+        let args = conv::snake_keys(args.unwrap_or_default(), &[]);
+        let out = run(async move { v.call_tool(&name, args).await }).await?;
+        Ok(conv::camel_keys(out))
     }
 
     /// Benchmark helper (not API): run the same search `n` times inside Rust
