@@ -596,7 +596,7 @@ class ResearchReport:
     def tasks_skipped(self) -> int:
         """Skipped tasks."""
     @property
-    def planner(self) -> str:
+    def planner(self) -> Literal["deterministic", "llm", "llm_fell_back"]:
         """How the plan was made: ``deterministic``, ``llm`` (valid after ``plan_attempts`` attempts) or ``llm_fell_back`` (every LLM plan was invalid; the deterministic plan ran — ``notes`` say why)."""
     @property
     def plan_attempts(self) -> int:

@@ -19,7 +19,7 @@ use verity::watch::{
 use verity::Verity;
 
 use crate::conv::{block, spawn};
-use crate::types::Attr;
+use crate::types::results_enum;
 use crate::watch::named;
 
 /// The AuraCore projects of a `Store` (`store.projects`).
@@ -44,38 +44,19 @@ enum Op {
     Decisions(GetProjectDecisionsRequest),
 }
 
-/// The response of an [`Op`], returned as its typed result class.
-enum Out {
-    Project(Project),
-    Projects(ProjectsResponse),
-    Overview(Box<ProjectOverview>),
-    Stored(StoreContextResponse),
-    Context(QueryContextResponse),
-    Deleted(DeleteContextResponse),
-    Task(Task),
-    NextTasks(NextTasksResponse),
-    Logged(LogDecisionResponse),
-    Decisions(ProjectDecisionsResponse),
-}
-
-impl<'py> IntoPyObject<'py> for Out {
-    type Target = PyAny;
-    type Output = Bound<'py, PyAny>;
-    type Error = PyErr;
-
-    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match &self {
-            Out::Project(r) => r.attr(py),
-            Out::Projects(r) => r.attr(py),
-            Out::Overview(r) => r.attr(py),
-            Out::Stored(r) => r.attr(py),
-            Out::Context(r) => r.attr(py),
-            Out::Deleted(r) => r.attr(py),
-            Out::Task(r) => r.attr(py),
-            Out::NextTasks(r) => r.attr(py),
-            Out::Logged(r) => r.attr(py),
-            Out::Decisions(r) => r.attr(py),
-        }
+results_enum! {
+    /// The response of an [`Op`], returned as its typed result class.
+    enum Out {
+        Project(Project),
+        Projects(ProjectsResponse),
+        Overview(Box<ProjectOverview>),
+        Stored(StoreContextResponse),
+        Context(QueryContextResponse),
+        Deleted(DeleteContextResponse),
+        Task(Task),
+        NextTasks(NextTasksResponse),
+        Logged(LogDecisionResponse),
+        Decisions(ProjectDecisionsResponse),
     }
 }
 

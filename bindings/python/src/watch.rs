@@ -22,7 +22,7 @@ use verity::watch::{
 use verity::Verity;
 
 use crate::conv::{self, block, spawn};
-use crate::types::Attr;
+use crate::types::results_enum;
 
 /// The technology watch of a `Store` (`store.watch`).
 #[pyclass(frozen, module = "verity")]
@@ -45,40 +45,20 @@ enum Op {
     VerifyFact(VerifyFactRequest),
 }
 
-/// The response of an [`Op`], returned as its typed result class.
-enum Out {
-    Rules(RulesResponse),
-    UpdateRule(UpdateRuleResponse),
-    Score(ScoreResult),
-    Check(CheckArticleResponse),
-    Log(LogArticleResponse),
-    Articles(ArticlesResponse),
-    LogDecision(LogDecisionResponse),
-    Decisions(WatchDecisionsResponse),
-    WebSearch(WebSearchResponse),
-    Crawl(CrawlResponse),
-    VerifyFact(VerifyFactResponse),
-}
-
-impl<'py> IntoPyObject<'py> for Out {
-    type Target = PyAny;
-    type Output = Bound<'py, PyAny>;
-    type Error = PyErr;
-
-    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match &self {
-            Out::Rules(r) => r.attr(py),
-            Out::UpdateRule(r) => r.attr(py),
-            Out::Score(r) => r.attr(py),
-            Out::Check(r) => r.attr(py),
-            Out::Log(r) => r.attr(py),
-            Out::Articles(r) => r.attr(py),
-            Out::LogDecision(r) => r.attr(py),
-            Out::Decisions(r) => r.attr(py),
-            Out::WebSearch(r) => r.attr(py),
-            Out::Crawl(r) => r.attr(py),
-            Out::VerifyFact(r) => r.attr(py),
-        }
+results_enum! {
+    /// The response of an [`Op`], returned as its typed result class.
+    enum Out {
+        Rules(RulesResponse),
+        UpdateRule(UpdateRuleResponse),
+        Score(ScoreResult),
+        Check(CheckArticleResponse),
+        Log(LogArticleResponse),
+        Articles(ArticlesResponse),
+        LogDecision(LogDecisionResponse),
+        Decisions(WatchDecisionsResponse),
+        WebSearch(WebSearchResponse),
+        Crawl(CrawlResponse),
+        VerifyFact(VerifyFactResponse),
     }
 }
 
