@@ -129,3 +129,22 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
         proc.kill()
         proc.wait()
         log.close()
+
+
+def same_as_plain(obj: object, path: str = "r") -> int:
+    """Every key of `to_dict()` is an attribute holding the same value (typed
+    objects walked recursively); returns how many typed objects were seen."""
+    if isinstance(obj, list):
+        return sum(same_as_plain(x, f"{path}[{i}]") for i, x in enumerate(obj))
+    to_dict = getattr(obj, "to_dict", None)
+    if to_dict is None:
+        return 0
+    seen = 1
+    for key, value in to_dict().items():
+        assert hasattr(obj, key), f"{path}: {type(obj).__name__} has no attribute {key!r}"
+        attr = getattr(obj, key)
+        plain = attr.to_dict() if hasattr(attr, "to_dict") else (
+            [x.to_dict() if hasattr(x, "to_dict") else x for x in attr] if isinstance(attr, list) else attr)
+        assert plain == value, f"{path}.{key}: {plain!r} != {value!r}"
+        seen += same_as_plain(attr, f"{path}.{key}")
+    return seen

@@ -12,6 +12,7 @@ from typing import Iterator
 import pytest
 
 import verity
+from conftest import same_as_plain
 
 FIXTURES = Path(__file__).resolve().parents[2] / "crates" / "verity-research" / "tests" / "fixtures"
 
@@ -66,9 +67,12 @@ def test_research_returns_the_checked_report(tmp_path: Path, base: str) -> None:
     assert any(x.filename == "Prompt_Engineering_for_Developers.md" for x in r.references)
     assert {t.step for t in r.timings} >= {"brief", "plan", "execute", "write", "check"}
     assert (run / "trace.jsonl").is_file()
+    assert isinstance(r, verity.ResearchReport) and isinstance(r.themes[0], verity.ThemeCoverage)
+    assert same_as_plain(r) > len(r.references) + len(r.timings)
     # The knowledge base was filled; find_by_name reads it from disk.
     entry = store.find_by_name("Prompt_Engineering_for_Developers.md", knowledge_dir=kb)
     assert entry is not None and entry.summary and entry.file_id
+    assert isinstance(entry, verity.KnowledgeEntry) and same_as_plain(entry) == 1
     assert store.find_by_name("nope.md", knowledge_dir=kb) is None
     # Replayed from the trace, offline.
     again = store.research(run_dir=run, knowledge_dir=kb, replay=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import verity
+from conftest import same_as_plain
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
 
@@ -92,3 +93,51 @@ def test_answer_verification_is_typed(filled: verity.Store) -> None:
 def test_result_classes_are_exported(name: str) -> None:
     cls = getattr(verity, name)
     assert cls.__module__ == "verity" and name in verity.__all__
+
+
+def test_attributes_hold_the_serialized_values(store: verity.Store) -> None:
+    w, p = store.watch, store.projects
+    w.update_veille_rule("local-llm", "include", ["ollama"], description="Local inference")
+    logged = w.log_article("https://blog.example/o", "Ollama 0.5", "blog", "rss", qwen_score=8,
+                           phi_confidence=0.9, hashtags=["#llm"])
+    w.log_veille_decision("qwen", "score", "8/10", article_id=logged.article_id, confidence=0.25)
+    prj = p.create_project("verity", description="truth", tags=["rust"])
+    t = p.create_task(prj.id, "design", priority="high")
+    p.create_task(prj.id, "build", depends_on=[t.id])
+    p.store_context(prj.id, "SQLite by default", title="storage")
+    p.log_decision(prj.id, "SQLite", reasoning="zero setup", alternatives=["Postgres"])
+    results = [
+        w.get_veille_rules(), w.score_article(title="Ollama", content="ollama"),
+        w.check_article_exists("https://blog.example/o"), w.get_articles(validated_only=False),
+        w.get_veille_decisions(), p.get_project(prj.id), p.list_projects(), p.get_next_tasks(prj.id),
+        p.query_context(prj.id, "sqlite"), p.get_decisions(prj.id),
+    ]
+    assert sum(same_as_plain(r) for r in results) > 20
+
+
+def _stub_properties() -> dict[str, set[str]]:
+    import ast
+
+    tree = ast.parse((PYTHON_DIR / "verity" / "_verity.pyi").read_text())
+    out: dict[str, set[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            out[node.name] = {
+                f.name for f in node.body
+                if isinstance(f, ast.FunctionDef) and any(
+                    isinstance(d, ast.Name) and d.id == "property" for d in f.decorator_list)
+            }
+    return out
+
+
+def test_stubs_list_the_attributes_the_classes_have() -> None:
+    stubs = _stub_properties()
+    checked = 0
+    for name in verity.__all__:
+        cls = getattr(verity, name)
+        if not isinstance(cls, type) or not hasattr(cls, "to_dict"):
+            continue
+        runtime = {k for k, v in vars(cls).items() if type(v).__name__ == "getset_descriptor"}
+        assert stubs.get(name) == runtime, f"{name}: stub {sorted(stubs.get(name, set()) ^ runtime)}"
+        checked += 1
+    assert checked >= 50

@@ -11,6 +11,7 @@ from typing import Iterator
 import pytest
 
 import verity
+from conftest import same_as_plain
 
 SOURCE = (
     "<!DOCTYPE html><html><head><title>AI survey 2023</title></head><body><article><h1>AI survey 2023</h1>"
@@ -101,6 +102,7 @@ def test_check_report_is_typed(tmp_path: Path, base: str) -> None:
     assert first.passages and isinstance(first.passages[0], verity.Passage)
     assert r.statistics.judge == "local" and r.statistics.claims == 2
     assert r.statistics.unavailable_sources == [] and r.document is None and r.cancelled is False
+    assert same_as_plain(r) >= 8  # report, summary, statistics, results, locations, quotes, passages
     # The same serde type as the REST and MCP JSON: attributes, `to_dict()`
     # and dict-style access all read one value.
     plain = r.to_dict()
