@@ -115,6 +115,15 @@ def test_attributes_hold_the_serialized_values(store: verity.Store) -> None:
     assert sum(same_as_plain(r) for r in results) > 20
 
 
+def test_call_tool_answers_the_typed_methods_plain_data(store: verity.Store) -> None:
+    store.watch.update_veille_rule("local-llm", "include", ["ollama"])
+    typed = store.watch.score_article(title="Ollama 0.5", content="ollama")
+    plain = store.call_tool("score_article", {"title": "Ollama 0.5", "content": "ollama"})
+    assert plain == typed.to_dict() and plain["raw_score"] == typed.raw_score
+    prj = store.projects.create_project("verity")
+    assert store.call_tool("get_project", {"project_id": prj.id}) == store.projects.get_project(prj.id).to_dict()
+
+
 def _stub_properties() -> dict[str, set[str]]:
     import ast
 

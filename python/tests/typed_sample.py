@@ -99,4 +99,5 @@ def as_plain_data(store: verity.Store, doc: str) -> int:
     r = store.check(doc)
     plain: dict[str, Any] = r.to_dict()
     total: int = r["summary"]["total"]
-    return total + len(plain["results"])
+    tool: dict[str, Any] = store.call_tool("score_article", {"title": "Ollama 0.5"})
+    return total + len(plain["results"]) + int(tool["raw_score"])

@@ -2076,6 +2076,13 @@ class Store:
     ) -> AddReferenceResult:
         """Add ``url`` (downloaded, saved as Markdown, indexed once) or
         ``filename`` (already in the knowledge base directory)."""
+    def call_tool(self, name: str, args: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
+        """Call a registry tool by name (``verify_fact``, ``log_article``,
+        ``create_task``, ``search``, …) and return its structured response as
+        plain data, keyed as the tool's JSON (snake_case, as MCP clients see
+        it): ``call_tool("score_article", {...})`` equals
+        ``watch.score_article(...).to_dict()``."""
+    def acall_tool(self, name: str, args: Optional[Mapping[str, Any]] = None) -> Awaitable[dict[str, Any]]: ...
     @property
     def memory(self) -> Memory:
         """The event memory on this store's backend and embedder."""
