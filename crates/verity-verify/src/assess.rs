@@ -33,14 +33,19 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use verity_core::{Embedder, Judge, Passage, Result, Verdict};
+use verity_core::{Embedder, Judge, Judgement, Passage, Result, Verdict};
 
 use crate::checks;
+use crate::explain::Explain;
 use crate::evidence::{ClaimVectors, EvidenceCache, SentenceFeatures, SourceIndex};
 use crate::forest::Forest;
 use crate::judge_local::LocalJudge;
 use crate::rank;
 use crate::reader::SourceText;
+
+/// The decider named in an [`Assessment`] when the source has no passage
+/// about the claim: no judge was asked.
+pub const NO_PASSAGE_JUDGE: &str = "none (no passage)";
 use crate::types::QuoteContext;
 
 /// The verdict on one claim against one source, with everything that backs it.
@@ -256,7 +261,19 @@ impl Assessor {
         let mut fell_back = false;
         // The judge reads the title too (framing words); quotes come from the text.
         let whole = source.with_title();
-        let mut j = match self.judge.judge_in(claim, &passages, &whole).await {
+        // No passage: nothing for any judge to read, so none is asked and
+        // none is named as the decider (an LLM judge is not billed for it).
+        let judged = if passages.is_empty() {
+            Ok(Judgement::new(
+                Verdict::Inconclusive,
+                0.6,
+                Explain::for_claim(claim).no_passage(),
+                NO_PASSAGE_JUDGE,
+            ))
+        } else {
+            self.judge.judge_in(claim, &passages, &whole).await
+        };
+        let mut j = match judged {
             Ok(j) => j,
             Err(e) => {
                 fell_back = true;

@@ -165,3 +165,24 @@ async fn ollama_judge_and_checks_after_it() {
     assert_eq!(j.tokens, 105);
     common::assert_quotes_are_source_text(&j, SOURCE);
 }
+
+/// A source with no passage about the claim: no judge is asked (the LLM is not
+/// billed) and none is named as the decider.
+#[tokio::test]
+async fn no_passage_asks_no_judge() {
+    use verity_verify::assess::{Assessor, NO_PASSAGE_JUDGE};
+    use verity_verify::reader::SourceText;
+    let (base, script) = serve(&[PARTIAL]).await;
+    let assessor = Assessor::builder()
+        .judge(Arc::new(openai_judge(&base)))
+        .build();
+    let source = SourceText::plain("   ");
+    let a = assessor
+        .assess("Python 3.12 was released in 2023", &source, None)
+        .await;
+    assert_eq!(a.verdict, Verdict::Inconclusive);
+    assert_eq!(a.judge, NO_PASSAGE_JUDGE);
+    assert!(!a.fell_back, "no judge failed: {:?}", a.notes);
+    assert_eq!(a.explanation, "No passage of the source speaks of this claim.");
+    assert!(script.bodies.lock().unwrap().is_empty(), "the LLM was asked");
+}
