@@ -289,11 +289,23 @@ impl Verifier {
         Ok(r)
     }
 
-    /// Fetch `url` with the verifier's fetcher and check it.
+    /// Fetch `url` with the verifier's fetcher and check it. A refusal by
+    /// the network guard or robots.txt is typed
+    /// ([`verity_core::FetchError::Blocked`], `RobotsDisallowed`); any other
+    /// outcome that brought no document is a `Network` error naming it.
     pub async fn check_url(&self, url: &Url) -> Result<Report> {
         let f = self.fetcher.fetch(url).await?;
         let parsed = match (f.status, f.parsed) {
             (FetchStatus::Fetched, Some(p)) => p,
+            (FetchStatus::Blocked, _) if f.http_status.is_none() => {
+                let detail = f.detail.unwrap_or_default();
+                let host = f.final_url.host_str().unwrap_or_default();
+                return Err(Error::Fetch(verity_fetch::blocked_error(
+                    url.as_str(),
+                    host,
+                    &detail,
+                )));
+            }
             (status, _) => {
                 return Err(Error::Fetch(FetchError::Network {
                     url: url.to_string(),

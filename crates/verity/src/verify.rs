@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use url::Url;
-use verity_core::{Error, FetchError, FetchStatus, Fetcher, Judge, Result};
+use verity_core::{Error, FetchError, Fetcher, Judge, Result};
 use verity_fetch::NetworkGuard;
 use verity_verify::{LlmJudge, LocalJudge, Progress, Report, Verifier};
 
@@ -72,7 +72,7 @@ impl Verity {
                     Ok(r)
                 }
                 CheckInput::Url(url) => {
-                    check_url(&verifier, fetcher.as_ref(), &url, req.allow_private).await
+                    check_url(&verifier, &url, req.allow_private).await
                 }
             }
         };
@@ -162,14 +162,10 @@ impl Verity {
     }
 }
 
-/// Fetch the document at `url` and check it. A URL the SSRF guard refuses is
-/// the caller's mistake (`invalid_input`), not an upstream failure.
-async fn check_url(
-    verifier: &Verifier,
-    fetcher: &dyn Fetcher,
-    url: &Url,
-    allow_private: bool,
-) -> Result<Report> {
+/// Check the document at `url` ([`Verifier::check_url`]). A URL the SSRF
+/// guard refuses is the caller's mistake (`invalid_input`, naming the
+/// switch), not an upstream failure: read from the typed refusal.
+async fn check_url(verifier: &Verifier, url: &Url, allow_private: bool) -> Result<Report> {
     let refused = |why: String| {
         Error::invalid_input(format!(
             "{url}: {why}; private and loopback addresses need `allow_private` \
@@ -181,30 +177,8 @@ async fn check_url(
             .check_url(url)
             .map_err(|r| refused(r.to_string()))?;
     }
-    let f = fetcher.fetch(url).await?;
-    match (f.status, f.parsed) {
-        (FetchStatus::Fetched, Some(parsed)) => {
-            let mut r = verifier.check_document(&parsed).await?;
-            r.document = parsed
-                .document
-                .title
-                .clone()
-                .or_else(|| Some(url.to_string()));
-            Ok(r)
-        }
-        (FetchStatus::Blocked, _)
-            if f.detail
-                .as_deref()
-                .is_some_and(|d| d.contains("network guard")) =>
-        {
-            Err(refused(f.detail.unwrap_or_default()))
-        }
-        (status, _) => Err(Error::Fetch(FetchError::Network {
-            url: url.to_string(),
-            message: format!(
-                "the document could not be fetched ({status:?}{})",
-                f.detail.map(|d| format!(": {d}")).unwrap_or_default()
-            ),
-        })),
+    match verifier.check_url(url).await {
+        Err(Error::Fetch(e @ FetchError::Blocked { .. })) => Err(refused(e.to_string())),
+        other => other,
     }
 }
