@@ -15,7 +15,8 @@ use crate::guard::NetworkGuard;
 use verity_core::Retryable;
 use verity_net::HttpClient;
 
-use crate::http::{error_chain, validate_url};
+use crate::http::validate_url;
+use verity_net::error_chain;
 use crate::paywall;
 
 /// Reads pages through Jina Reader: `GET {base}/{url}` with

@@ -1,7 +1,8 @@
-//! Shared plumbing of the HTTP generators: the shared client, error mapping
+//! What the HTTP generators share beyond [`verity_net`] (which maps their
+//! failures and holds their common options): timeouts of a streamed answer
 //! and line splitting of streamed bodies. Retries are
 //! [`RetryPolicy::run`](verity_core::RetryPolicy::run)'s, which honours the
-//! `Retry-After` carried by [`ProviderError::retry_after`].
+//! `Retry-After` carried by [`ProviderError::retry_after`](verity_core::ProviderError::retry_after).
 
 use std::time::Duration;
 
@@ -9,14 +10,12 @@ use bytes::Bytes;
 use futures::{Stream, StreamExt};
 use tokio::time::Instant;
 use verity_core::{Error, ProviderError, ProviderErrorKind};
-use verity_net::{HttpClient, HttpConfig};
 
-/// Timeouts of one HTTP generator.
+/// Timeouts of one HTTP generator. The connect timeout is the shared
+/// client's ([`verity_net::HttpConfig::connect_timeout`]): give the builder
+/// a client built with the one you want.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {
-    /// TCP (and TLS) connection establishment; when the generator is given a
-    /// shared [`HttpClient`], that client's connect timeout applies instead.
-    pub connect: Duration,
     /// From sending the request to the first generated token (streaming) or
     /// to the response headers (non-streaming). Covers model loading.
     pub first_token: Duration,
@@ -27,7 +26,6 @@ pub struct Timeouts {
 impl Default for Timeouts {
     fn default() -> Self {
         Self {
-            connect: Duration::from_secs(5),
             first_token: Duration::from_secs(120),
             total: Duration::from_secs(600),
         }
@@ -38,42 +36,9 @@ impl Default for Timeouts {
 /// [`ProviderError`]).
 pub(crate) type CallError = Error;
 
-/// The client a generator uses: the one given, else the process-wide default
-/// (or, when only a non-default connect timeout was set, a client with it).
-pub(crate) fn client(given: Option<HttpClient>, timeouts: &Timeouts) -> Result<HttpClient, Error> {
-    match given {
-        Some(c) => Ok(c),
-        None if timeouts.connect != Timeouts::default().connect => {
-            HttpClient::new(HttpConfig::default().with_connect_timeout(timeouts.connect))
-        }
-        None => HttpClient::shared_default(),
-    }
-}
-
 /// A provider error.
 pub(crate) fn perr(provider: &str, kind: ProviderErrorKind, message: impl Into<String>) -> Error {
     Error::from(ProviderError::new(provider, kind, message))
-}
-
-/// Map a transport-level reqwest failure.
-pub(crate) fn map_reqwest(provider: &str, url: &str, e: &reqwest::Error) -> Error {
-    let kind = if e.is_timeout() {
-        ProviderErrorKind::Timeout
-    } else if e.is_builder() {
-        ProviderErrorKind::InvalidRequest
-    } else {
-        // connect refused, reset, dropped or truncated body (reqwest reports
-        // those as body/decode errors), …
-        ProviderErrorKind::Unavailable
-    };
-    let mut msg = format!("{url}: {e}");
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        msg.push_str(": ");
-        msg.push_str(&s.to_string());
-        source = s.source();
-    }
-    perr(provider, kind, msg)
 }
 
 /// A timeout error.
@@ -83,19 +48,6 @@ pub(crate) fn timeout(provider: &str, what: &str, after: Duration) -> Error {
         ProviderErrorKind::Timeout,
         format!("{what} not received within {after:?}"),
     )
-}
-
-/// Generic status → kind mapping shared by both protocols.
-pub(crate) fn kind_for_status(status: u16) -> ProviderErrorKind {
-    match status {
-        401 | 403 => ProviderErrorKind::Auth,
-        404 => ProviderErrorKind::ModelNotFound,
-        408 => ProviderErrorKind::Timeout,
-        429 => ProviderErrorKind::RateLimited,
-        s if s >= 500 => ProviderErrorKind::Unavailable,
-        s if (400..500).contains(&s) => ProviderErrorKind::InvalidRequest,
-        _ => ProviderErrorKind::BadResponse,
-    }
 }
 
 /// Cut a byte stream into lines (`\n`, `\r\n` or `\r` terminated). The final
@@ -177,17 +129,10 @@ pub(crate) async fn next_chunk(
         Err(_) => Err(timeout(provider, what, budget)),
         Ok(None) => Ok(None),
         Ok(Some(Ok(b))) => Ok(Some(b)),
-        Ok(Some(Err(e))) => Err(map_reqwest(provider, url, &e)),
+        Ok(Some(Err(e))) => {
+            Err(verity_net::status::transport_error(provider, url, &e, budget).into())
+        }
     }
-}
-
-/// Join a base URL and a path without doubling slashes.
-pub(crate) fn join(base: &str, path: &str) -> String {
-    format!(
-        "{}/{}",
-        base.trim_end_matches('/'),
-        path.trim_start_matches('/')
-    )
 }
 
 #[cfg(test)]
@@ -215,20 +160,5 @@ mod tests {
         let text = "é€\n".as_bytes();
         assert!(s.push(&text[..1]).is_empty());
         assert_eq!(s.push(&text[1..]), vec!["é€".to_string()]);
-    }
-
-    #[test]
-    fn status_kinds() {
-        assert_eq!(kind_for_status(401), ProviderErrorKind::Auth);
-        assert_eq!(kind_for_status(404), ProviderErrorKind::ModelNotFound);
-        assert_eq!(kind_for_status(429), ProviderErrorKind::RateLimited);
-        assert_eq!(kind_for_status(503), ProviderErrorKind::Unavailable);
-        assert_eq!(kind_for_status(400), ProviderErrorKind::InvalidRequest);
-    }
-
-    #[test]
-    fn joins_urls() {
-        assert_eq!(join("http://h:1/", "/api/chat"), "http://h:1/api/chat");
-        assert_eq!(join("http://h:1", "api/chat"), "http://h:1/api/chat");
     }
 }

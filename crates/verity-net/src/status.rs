@@ -55,29 +55,32 @@ impl ErrorBody {
     /// Read a JSON document (a body, or one event of a stream); `None` when it
     /// carries neither `error` nor `message`.
     pub fn from_json(v: &Value) -> Option<Self> {
-        let text = |v: Option<&Value>| match v {
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(Value::Null) | None => None,
-            Some(other) => Some(other.to_string()),
-        };
         match v.get("error") {
-            Some(Value::String(s)) => Some(Self {
-                message: s.clone(),
-                ..Self::default()
-            }),
-            Some(e @ Value::Object(_)) => Some(Self {
-                message: text(e.get("message")).unwrap_or_else(|| e.to_string()),
-                kind: text(e.get("type")),
-                code: text(e.get("code")),
-            }),
-            Some(other) => Some(Self {
-                message: other.to_string(),
-                ..Self::default()
-            }),
+            Some(e) => Some(Self::from_error(e)),
             None => text(v.get("message")).map(|message| Self {
                 message,
                 ..Self::default()
             }),
+        }
+    }
+
+    /// Read the value of an `error` member: a string, or an object with
+    /// `message`, `type` and `code`.
+    pub fn from_error(e: &Value) -> Self {
+        match e {
+            Value::String(s) => Self {
+                message: s.clone(),
+                ..Self::default()
+            },
+            Value::Object(_) => Self {
+                message: text(e.get("message")).unwrap_or_else(|| e.to_string()),
+                kind: text(e.get("type")),
+                code: text(e.get("code")),
+            },
+            other => Self {
+                message: other.to_string(),
+                ..Self::default()
+            },
         }
     }
 
@@ -106,6 +109,15 @@ impl ErrorBody {
         } else {
             format!("{} ({})", self.message, tags.join(", "))
         }
+    }
+}
+
+/// A JSON member as text (`null` and absent are none).
+fn text(v: Option<&Value>) -> Option<String> {
+    match v {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Null) | None => None,
+        Some(other) => Some(other.to_string()),
     }
 }
 

@@ -437,21 +437,6 @@ fn chat_format(ct: &gguf_file::Content, tok: &GgufTokenizer, path: &Path) -> Res
     ))
 }
 
-/// Finds the default model file.
-fn models_root() -> PathBuf {
-    if let Some(dir) = std::env::var_os("VERITY_MODEL_DIR").filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir);
-    }
-    if let Some(cache) = std::env::var_os("VERITY_CACHE").filter(|d| !d.is_empty()) {
-        return PathBuf::from(cache).join("models");
-    }
-    let home = std::env::var_os("HOME")
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .map(PathBuf::from)
-        .unwrap_or_default();
-    home.join(".cache").join("verity").join("models")
-}
-
 /// Messages sent from the inference thread.
 enum Msg {
     Text(String),
@@ -512,11 +497,12 @@ impl Utf8Assembler {
 }
 
 impl LocalGgufGenerator {
-    /// `$VERITY_MODEL_DIR/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf`
-    /// (default models directory `~/.cache/verity/models`, or `$VERITY_CACHE/models`).
-    /// When `$VERITY_MODEL_DIR` directly holds the `.gguf` file, that file is used.
+    /// `SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf` in the models
+    /// directory ([`verity_net::models_dir`]: `$VERITY_MODEL_DIR`, else
+    /// `$VERITY_CACHE/models`, else `~/.cache/verity/models`). When that
+    /// directory directly holds the `.gguf` file, that file is used.
     pub fn default_model_path() -> PathBuf {
-        let root = models_root();
+        let root = verity_net::models_dir();
         let direct = root.join(DEFAULT_FILE);
         if direct.is_file() {
             return direct;
