@@ -258,10 +258,7 @@ impl OllamaEmbedder {
             truncate: self.truncate,
             keep_alive: self.keep_alive.as_deref(),
         };
-        let resp: EmbedResponse = self
-            .remote
-            .post_json(&self.embed_url, &request)
-            .await?;
+        let resp: EmbedResponse = self.remote.post_json(&self.embed_url, &request).await?;
         self.remote.accept(batch.len(), resp.embeddings)
     }
 }

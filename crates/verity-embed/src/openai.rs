@@ -177,10 +177,7 @@ impl OpenAiEmbedder {
             input: batch.iter().map(|t| format!("{prefix}{t}")).collect(),
             encoding_format: "float",
         };
-        let resp: EmbeddingsResponse = self
-            .remote
-            .post_json(&self.url, &request)
-            .await?;
+        let resp: EmbeddingsResponse = self.remote.post_json(&self.url, &request).await?;
         // Servers may answer out of order: place each vector by its `index`.
         let mut slots: Vec<Option<Embedding>> = vec![None; batch.len()];
         let received = resp.data.len();

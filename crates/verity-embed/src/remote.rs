@@ -133,7 +133,12 @@ impl Remote {
             .retry()
             .run(|attempt| async move {
                 if attempt > 1 {
-                    tracing::debug!(provider = self.endpoint.provider(), url, attempt, "retrying");
+                    tracing::debug!(
+                        provider = self.endpoint.provider(),
+                        url,
+                        attempt,
+                        "retrying"
+                    );
                 }
                 let req = self.endpoint.request(Method::POST, url).json(body);
                 self.send(url, req).await

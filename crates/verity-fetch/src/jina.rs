@@ -16,8 +16,8 @@ use verity_core::Retryable;
 use verity_net::HttpClient;
 
 use crate::http::validate_url;
-use verity_net::error_chain;
 use crate::paywall;
+use verity_net::error_chain;
 
 /// Reads pages through Jina Reader: `GET {base}/{url}` with
 /// `Accept: application/json`, `X-Respond-With: markdown`, `X-Timeout` and an

@@ -331,7 +331,11 @@ impl OllamaGenerator {
             keep_alive: self.keep_alive.as_ref(),
         })
         .unwrap_or(Value::Null);
-        self.endpoint.retry().run(|_| self.chat_once(&body)).await.map(|_| ())
+        self.endpoint
+            .retry()
+            .run(|_| self.chat_once(&body))
+            .await
+            .map(|_| ())
     }
 }
 

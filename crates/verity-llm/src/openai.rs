@@ -399,7 +399,10 @@ impl Generator for OpenAiGenerator {
     async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, false);
-        self.endpoint.retry().run(|_| self.complete_once(&body)).await
+        self.endpoint
+            .retry()
+            .run(|_| self.complete_once(&body))
+            .await
     }
 
     async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
@@ -513,7 +516,10 @@ mod tests {
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
-        assert!(e.contains("RateLimited") && e.contains("error mid-stream: slow down"), "{e}");
+        assert!(
+            e.contains("RateLimited") && e.contains("error mid-stream: slow down"),
+            "{e}"
+        );
     }
 
     #[test]
