@@ -1,6 +1,8 @@
 //! Provider failures read off real responses: the shared client against
 //! a loopback server, through `RemoteEndpoint` as the providers use it.
 
+#![allow(clippy::expect_used, clippy::panic)] // test helpers
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
