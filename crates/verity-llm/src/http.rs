@@ -4,12 +4,15 @@
 //! [`RetryPolicy::run`](verity_core::RetryPolicy::run)'s, which honours the
 //! `Retry-After` carried by [`ProviderError::retry_after`](verity_core::ProviderError::retry_after).
 
+use std::collections::VecDeque;
+use std::future::Future;
 use std::time::Duration;
 
 use bytes::Bytes;
 use futures::{Stream, StreamExt};
 use tokio::time::Instant;
 use verity_core::{Error, ProviderError, ProviderErrorKind};
+use verity_net::RemoteEndpoint;
 
 /// Timeouts of one HTTP generator. The connect timeout is the shared
 /// client's ([`verity_net::HttpConfig::connect_timeout`]): give the builder
@@ -53,17 +56,17 @@ pub(crate) fn timeout(provider: &str, what: &str, after: Duration) -> Error {
 /// Cut a byte stream into lines (`\n`, `\r\n` or `\r` terminated). The final
 /// unterminated fragment, if any, is yielded as a last line. Transport
 /// errors are passed through as `Err`.
-pub(crate) struct LineSplitter {
+struct LineSplitter {
     buf: Vec<u8>,
 }
 
 impl LineSplitter {
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         Self { buf: Vec::new() }
     }
 
     /// Append bytes and take the complete lines now available.
-    pub(crate) fn push(&mut self, chunk: &[u8]) -> Vec<String> {
+    fn push(&mut self, chunk: &[u8]) -> Vec<String> {
         self.buf.extend_from_slice(chunk);
         let mut lines = Vec::new();
         let mut start = 0;
@@ -100,7 +103,7 @@ impl LineSplitter {
     }
 
     /// The trailing fragment left when the body ended, if any.
-    pub(crate) fn finish(&mut self) -> Option<String> {
+    fn finish(&mut self) -> Option<String> {
         if self.buf.is_empty() {
             return None;
         }
@@ -112,25 +115,126 @@ impl LineSplitter {
     }
 }
 
-/// A body byte stream with per-chunk deadlines: the first chunk must come
-/// before `first_deadline`, every chunk before `total_deadline`.
-pub(crate) type ByteStream = std::pin::Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>;
+/// A body byte stream.
+type ByteStream = std::pin::Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>;
 
-/// Wait for the next body chunk under the deadline; `Ok(None)` = end of body.
-pub(crate) async fn next_chunk(
-    provider: &str,
-    url: &str,
-    body: &mut ByteStream,
-    deadline: Instant,
-    what: &str,
-    budget: Duration,
-) -> Result<Option<Bytes>, Error> {
-    match tokio::time::timeout_at(deadline, body.next()).await {
-        Err(_) => Err(timeout(provider, what, budget)),
-        Ok(None) => Ok(None),
-        Ok(Some(Ok(b))) => Ok(Some(b)),
-        Ok(Some(Err(e))) => {
-            Err(verity_net::status::transport_error(provider, url, &e, budget).into())
+/// Send a streaming request (`post` builds one attempt) under the retry
+/// policy until its response headers arrive within the first-token
+/// deadline; the response and when its attempt started.
+pub(crate) async fn open_stream<F, Fut>(
+    endpoint: &RemoteEndpoint,
+    timeouts: Timeouts,
+    post: F,
+) -> Result<(reqwest::Response, Instant), Error>
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<reqwest::Response, Error>>,
+{
+    endpoint
+        .retry()
+        .run(|_| {
+            let attempt = post();
+            async move {
+                let start = Instant::now();
+                let deadline = start + timeouts.first_token.min(timeouts.total);
+                match tokio::time::timeout_at(deadline, attempt).await {
+                    Ok(r) => r.map(|resp| (resp, start)),
+                    Err(_) => Err(timeout(
+                        endpoint.provider(),
+                        "first token",
+                        timeouts.first_token,
+                    )),
+                }
+            }
+        })
+        .await
+}
+
+/// The lines of a streamed body under a generator's deadlines: until
+/// [`Self::started`] is set (the first token arrived) each read must end
+/// within the first-token timeout, and all of them within the total one.
+pub(crate) struct StreamedLines {
+    provider: &'static str,
+    /// The endpoint streamed from (for messages).
+    pub url: String,
+    body: ByteStream,
+    lines: LineSplitter,
+    /// Complete lines not yet consumed.
+    queue: VecDeque<String>,
+    first_deadline: Instant,
+    total_deadline: Instant,
+    timeouts: Timeouts,
+    /// Set by the protocol once the first token was produced.
+    pub started: bool,
+    eof: bool,
+}
+
+impl StreamedLines {
+    /// Read `response`, whose attempt began at `start`.
+    pub(crate) fn new(
+        provider: &'static str,
+        url: String,
+        response: reqwest::Response,
+        start: Instant,
+        timeouts: Timeouts,
+    ) -> Self {
+        Self {
+            provider,
+            url,
+            body: Box::pin(response.bytes_stream()),
+            lines: LineSplitter::new(),
+            queue: VecDeque::new(),
+            first_deadline: start + timeouts.first_token,
+            total_deadline: start + timeouts.total,
+            timeouts,
+            started: false,
+            eof: false,
+        }
+    }
+
+    /// The next line (an unterminated last one included); `Ok(None)` once
+    /// the body has ended and every line was taken.
+    pub(crate) async fn next_line(&mut self) -> Result<Option<String>, Error> {
+        loop {
+            if let Some(line) = self.queue.pop_front() {
+                return Ok(Some(line));
+            }
+            if self.eof {
+                return Ok(None);
+            }
+            let (deadline, what, budget) = if self.started {
+                (self.total_deadline, "complete answer", self.timeouts.total)
+            } else if self.first_deadline <= self.total_deadline {
+                (
+                    self.first_deadline,
+                    "first token",
+                    self.timeouts.first_token,
+                )
+            } else {
+                (self.total_deadline, "complete answer", self.timeouts.total)
+            };
+            match tokio::time::timeout_at(deadline, self.body.next()).await {
+                Err(_) => return Err(timeout(self.provider, what, budget)),
+                Ok(Some(Ok(bytes))) => {
+                    let lines = self.lines.push(&bytes);
+                    self.queue.extend(lines);
+                }
+                Ok(None) => {
+                    self.eof = true;
+                    if let Some(rest) = self.lines.finish() {
+                        self.queue.push_back(rest);
+                    }
+                }
+                Ok(Some(Err(e))) => {
+                    return Err(verity_net::status::transport_error(
+                        self.provider,
+                        &self.url,
+                        &e,
+                        budget,
+                    )
+                    .into())
+                }
+            }
         }
     }
 }

@@ -1,12 +1,10 @@
 //! [`OllamaGenerator`]: Ollama's native `/api/chat` endpoint (NDJSON streaming).
 
-use std::collections::VecDeque;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::time::Instant;
 use verity_core::{
     ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator,
     ProviderErrorKind, Result, TokenStream, Usage,
@@ -15,7 +13,7 @@ use verity_net::reqwest::Method;
 use verity_net::status::{self, ErrorBody, Remedies};
 use verity_net::{RemoteEndpoint, RemoteProviderOptions};
 
-use crate::http::{self, perr, ByteStream, CallError, LineSplitter, Timeouts};
+use crate::http::{self, perr, CallError, StreamedLines, Timeouts};
 
 const PROVIDER: &str = "ollama";
 
@@ -341,15 +339,7 @@ impl OllamaGenerator {
 
 /// Streaming state of one `/api/chat` NDJSON body.
 struct NdjsonState {
-    url: String,
-    body: ByteStream,
-    lines: LineSplitter,
-    queue: VecDeque<String>,
-    first_deadline: Instant,
-    total_deadline: Instant,
-    timeouts: Timeouts,
-    started: bool,
-    eof: bool,
+    lines: StreamedLines,
     finished: bool,
 }
 
@@ -399,51 +389,36 @@ async fn next_item(st: &mut NdjsonState) -> Option<Result<String>> {
         if st.finished {
             return None;
         }
-        if let Some(line) = st.queue.pop_front() {
-            match parse_line(&st.url, &line) {
-                Ok(Parsed::Skip) => continue,
-                Ok(Parsed::Text(t)) => {
-                    st.started = true;
-                    if t.is_empty() {
-                        continue;
-                    }
-                    return Some(Ok(t));
-                }
-                Ok(Parsed::Done(t)) => {
-                    st.finished = true;
-                    return if t.is_empty() { None } else { Some(Ok(t)) };
-                }
-                Err(e) => {
-                    st.finished = true;
-                    return Some(Err(e));
-                }
-            }
-        }
-        if st.eof {
-            st.finished = true;
-            return Some(Err(perr(
-                PROVIDER,
-                ProviderErrorKind::Unavailable,
-                format!(
-                    "{}: stream ended before `done: true` (connection dropped?)",
-                    st.url
-                ),
-            )));
-        }
-        let (deadline, what, budget) = if st.started {
-            (st.total_deadline, "complete answer", st.timeouts.total)
-        } else if st.first_deadline <= st.total_deadline {
-            (st.first_deadline, "first token", st.timeouts.first_token)
-        } else {
-            (st.total_deadline, "complete answer", st.timeouts.total)
-        };
-        match http::next_chunk(PROVIDER, &st.url, &mut st.body, deadline, what, budget).await {
-            Ok(Some(bytes)) => st.queue.extend(st.lines.push(&bytes)),
+        let line = match st.lines.next_line().await {
+            Ok(Some(line)) => line,
             Ok(None) => {
-                st.eof = true;
-                if let Some(rest) = st.lines.finish() {
-                    st.queue.push_back(rest);
+                st.finished = true;
+                return Some(Err(perr(
+                    PROVIDER,
+                    ProviderErrorKind::Unavailable,
+                    format!(
+                        "{}: stream ended before `done: true` (connection dropped?)",
+                        st.lines.url
+                    ),
+                )));
+            }
+            Err(e) => {
+                st.finished = true;
+                return Some(Err(e));
+            }
+        };
+        match parse_line(&st.lines.url, &line) {
+            Ok(Parsed::Skip) => continue,
+            Ok(Parsed::Text(t)) => {
+                st.lines.started = true;
+                if t.is_empty() {
+                    continue;
                 }
+                return Some(Ok(t));
+            }
+            Ok(Parsed::Done(t)) => {
+                st.finished = true;
+                return if t.is_empty() { None } else { Some(Ok(t)) };
             }
             Err(e) => {
                 st.finished = true;
@@ -478,32 +453,10 @@ impl Generator for OllamaGenerator {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, true);
         let url = self.chat_url();
-        let timeouts = self.timeouts;
-        let (resp, start) = self
-            .endpoint
-            .retry()
-            .run(|_| {
-                let (url, body) = (&url, &body);
-                async move {
-                    let start = Instant::now();
-                    let deadline = start + timeouts.first_token.min(timeouts.total);
-                    match tokio::time::timeout_at(deadline, self.post(url, body)).await {
-                        Ok(r) => r.map(|resp| (resp, start)),
-                        Err(_) => Err(http::timeout(PROVIDER, "first token", timeouts.first_token)),
-                    }
-                }
-            })
-            .await?;
+        let (resp, start) =
+            http::open_stream(&self.endpoint, self.timeouts, || self.post(&url, &body)).await?;
         let state = NdjsonState {
-            url,
-            body: Box::pin(resp.bytes_stream()),
-            lines: LineSplitter::new(),
-            queue: VecDeque::new(),
-            first_deadline: start + timeouts.first_token,
-            total_deadline: start + timeouts.total,
-            timeouts,
-            started: false,
-            eof: false,
+            lines: StreamedLines::new(PROVIDER, url, resp, start, self.timeouts),
             finished: false,
         };
         let s = futures::stream::unfold(state, |mut st| async move {

@@ -1,13 +1,11 @@
 //! [`OpenAiGenerator`]: any OpenAI-compatible `/v1/chat/completions` server
 //! (OpenAI, vLLM, llama.cpp server, LM Studio, Ollama's `/v1`, …), SSE streaming.
 
-use std::collections::VecDeque;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::time::Instant;
 use verity_core::{
     ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator,
     ProviderErrorKind, Result, TokenStream, Usage,
@@ -16,7 +14,7 @@ use verity_net::reqwest::Method;
 use verity_net::status::{self, ErrorBody, Remedies};
 use verity_net::{RemoteEndpoint, RemoteProviderOptions};
 
-use crate::http::{self, perr, ByteStream, CallError, LineSplitter, Timeouts};
+use crate::http::{self, perr, CallError, StreamedLines, Timeouts};
 
 const PROVIDER: &str = "openai";
 
@@ -240,19 +238,10 @@ impl OpenAiGenerator {
 
 /// Streaming state of one SSE body.
 struct SseState {
-    url: String,
-    body: ByteStream,
-    lines: LineSplitter,
-    /// Complete lines not yet consumed.
-    queue: VecDeque<String>,
+    lines: StreamedLines,
     /// `data:` lines of the event being assembled.
     data: Vec<String>,
-    first_deadline: Instant,
-    total_deadline: Instant,
-    timeouts: Timeouts,
-    started: bool,
     saw_finish: bool,
-    eof: bool,
     finished: bool,
 }
 
@@ -312,81 +301,66 @@ async fn next_item(st: &mut SseState) -> Option<Result<String>> {
         if st.finished {
             return None;
         }
-        while let Some(line) = st.queue.pop_front() {
-            if line.is_empty() {
-                // Event boundary: dispatch the accumulated data.
-                if st.data.is_empty() {
-                    continue;
-                }
-                let data = std::mem::take(&mut st.data).join("\n");
-                match parse_event(&st.url, &data, &mut st.saw_finish) {
-                    Ok(None) => continue,
-                    Ok(Some(Event::Done)) => {
-                        st.finished = true;
-                        return None;
-                    }
-                    Ok(Some(Event::Text(t))) => {
-                        st.started = true;
-                        if t.is_empty() {
-                            continue;
-                        }
-                        return Some(Ok(t));
-                    }
-                    Err(e) => {
-                        st.finished = true;
-                        return Some(Err(e));
-                    }
-                }
-            } else if line.starts_with(':') {
-                continue; // comment / keep-alive
-            } else if let Some(rest) = line.strip_prefix("data") {
-                if rest.is_empty() {
-                    st.data.push(String::new());
-                } else if let Some(value) = rest.strip_prefix(':') {
-                    st.data
-                        .push(value.strip_prefix(' ').unwrap_or(value).to_string());
-                }
-                // `dataX:` is another field name: ignored.
-            }
-            // `event:`, `id:`, `retry:` and unknown fields are ignored.
-        }
-        if st.eof {
-            st.finished = true;
-            // Lenient: a server that reported finish_reason then closed without `[DONE]` is complete.
-            if st.saw_finish && st.data.is_empty() {
-                return None;
-            }
-            return Some(Err(perr(
-                PROVIDER,
-                ProviderErrorKind::Unavailable,
-                format!(
-                    "{}: stream ended before `data: [DONE]` (connection dropped?)",
-                    st.url
-                ),
-            )));
-        }
-        let (deadline, what, budget) = if st.started {
-            (st.total_deadline, "complete answer", st.timeouts.total)
-        } else if st.first_deadline <= st.total_deadline {
-            (st.first_deadline, "first token", st.timeouts.first_token)
-        } else {
-            (st.total_deadline, "complete answer", st.timeouts.total)
-        };
-        match http::next_chunk(PROVIDER, &st.url, &mut st.body, deadline, what, budget).await {
-            Ok(Some(bytes)) => st.queue.extend(st.lines.push(&bytes)),
+        let line = match st.lines.next_line().await {
+            Ok(Some(line)) => line,
+            // Dispatch a final event that lacked its blank line.
+            Ok(None) if !st.data.is_empty() => String::new(),
             Ok(None) => {
-                st.eof = true;
-                if let Some(rest) = st.lines.finish() {
-                    st.queue.push_back(rest);
+                st.finished = true;
+                // Lenient: a server that reported finish_reason then closed without `[DONE]` is complete.
+                if st.saw_finish {
+                    return None;
                 }
-                // Dispatch a final event that lacked its blank line.
-                st.queue.push_back(String::new());
+                return Some(Err(perr(
+                    PROVIDER,
+                    ProviderErrorKind::Unavailable,
+                    format!(
+                        "{}: stream ended before `data: [DONE]` (connection dropped?)",
+                        st.lines.url
+                    ),
+                )));
             }
             Err(e) => {
                 st.finished = true;
                 return Some(Err(e));
             }
+        };
+        if line.is_empty() {
+            // Event boundary: dispatch the accumulated data.
+            if st.data.is_empty() {
+                continue;
+            }
+            let data = std::mem::take(&mut st.data).join("\n");
+            match parse_event(&st.lines.url, &data, &mut st.saw_finish) {
+                Ok(None) => continue,
+                Ok(Some(Event::Done)) => {
+                    st.finished = true;
+                    return None;
+                }
+                Ok(Some(Event::Text(t))) => {
+                    st.lines.started = true;
+                    if t.is_empty() {
+                        continue;
+                    }
+                    return Some(Ok(t));
+                }
+                Err(e) => {
+                    st.finished = true;
+                    return Some(Err(e));
+                }
+            }
+        } else if line.starts_with(':') {
+            continue; // comment / keep-alive
+        } else if let Some(rest) = line.strip_prefix("data") {
+            if rest.is_empty() {
+                st.data.push(String::new());
+            } else if let Some(value) = rest.strip_prefix(':') {
+                st.data
+                    .push(value.strip_prefix(' ').unwrap_or(value).to_string());
+            }
+            // `dataX:` is another field name: ignored.
         }
+        // `event:`, `id:`, `retry:` and unknown fields are ignored.
     }
 }
 
@@ -409,34 +383,12 @@ impl Generator for OpenAiGenerator {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, true);
         let url = self.url();
-        let timeouts = self.timeouts;
-        let (resp, start) = self
-            .endpoint
-            .retry()
-            .run(|_| {
-                let (url, body) = (&url, &body);
-                async move {
-                    let start = Instant::now();
-                    let deadline = start + timeouts.first_token.min(timeouts.total);
-                    match tokio::time::timeout_at(deadline, self.post(url, body)).await {
-                        Ok(r) => r.map(|resp| (resp, start)),
-                        Err(_) => Err(http::timeout(PROVIDER, "first token", timeouts.first_token)),
-                    }
-                }
-            })
-            .await?;
+        let (resp, start) =
+            http::open_stream(&self.endpoint, self.timeouts, || self.post(&url, &body)).await?;
         let state = SseState {
-            url,
-            body: Box::pin(resp.bytes_stream()),
-            lines: LineSplitter::new(),
-            queue: VecDeque::new(),
+            lines: StreamedLines::new(PROVIDER, url, resp, start, self.timeouts),
             data: Vec::new(),
-            first_deadline: start + timeouts.first_token,
-            total_deadline: start + timeouts.total,
-            timeouts,
-            started: false,
             saw_finish: false,
-            eof: false,
             finished: false,
         };
         let s = futures::stream::unfold(state, |mut st| async move {
