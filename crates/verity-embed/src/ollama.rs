@@ -4,11 +4,11 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
-use verity_core::{Embedder, EmbedderId, Embedding, ProviderErrorKind, Result, RetryPolicy};
+use verity_core::{Embedder, EmbedderId, Embedding, ProviderErrorKind, Result};
 
-use verity_net::HttpClient;
+use verity_net::RemoteProviderOptions;
 
-use crate::remote::{check_base_url, config_invalid, default_prefixes, Remote};
+use crate::remote::{config_invalid, default_prefixes, Remote};
 
 /// Default Ollama address.
 pub const DEFAULT_OLLAMA_URL: &str = "http://localhost:11434";
@@ -16,16 +16,12 @@ pub const DEFAULT_OLLAMA_URL: &str = "http://localhost:11434";
 /// Builder of an [`OllamaEmbedder`].
 #[derive(Debug, Clone)]
 pub struct OllamaEmbedderBuilder {
-    base_url: String,
+    opts: RemoteProviderOptions,
     model: String,
     allow_latest: bool,
     dim: Option<usize>,
     embed_version: String,
-    timeout: Duration,
-    client: Option<HttpClient>,
-    retry: Option<RetryPolicy>,
     batch_size: usize,
-    concurrency: usize,
     truncate: bool,
     keep_alive: Option<String>,
     document_prefix: Option<String>,
@@ -34,11 +30,7 @@ pub struct OllamaEmbedderBuilder {
 }
 
 impl OllamaEmbedderBuilder {
-    /// Server address (default `http://localhost:11434`).
-    pub fn base_url(mut self, url: impl Into<String>) -> Self {
-        self.base_url = url.into();
-        self
-    }
+    verity_net::remote_provider_setters!(opts, request_settings);
 
     /// Accept a `:latest` or untagged model (refused by default: such a tag can
     /// silently change the embedding space).
@@ -60,36 +52,9 @@ impl OllamaEmbedderBuilder {
         self
     }
 
-    /// Deadline of one HTTP request (default 60 s).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
-
-    /// Retries on transient failures (default: the client's policy).
-    pub fn retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = Some(retry);
-        self
-    }
-
-    /// Send requests through the shared network layer (default: the
-    /// process-wide [`HttpClient::shared_default`]).
-    pub fn client(mut self, client: &HttpClient) -> Self {
-        self.client = Some(client.clone());
-        self
-    }
-
     /// Texts per request (default 32, at least 1).
     pub fn batch_size(mut self, n: usize) -> Self {
         self.batch_size = n.max(1);
-        self
-    }
-
-    /// Requests in flight at once for one `embed` call (default
-    /// [`DEFAULT_CONCURRENCY`](crate::remote::DEFAULT_CONCURRENCY), at least 1).
-    /// Each honours the server's `Retry-After` through the retry policy.
-    pub fn concurrency(mut self, n: usize) -> Self {
-        self.concurrency = n.max(1);
         self
     }
 
@@ -126,7 +91,6 @@ impl OllamaEmbedderBuilder {
 
     /// Check the settings and build the embedder (no network call).
     pub fn build(self) -> Result<OllamaEmbedder> {
-        let base_url = check_base_url("embedder.ollama.base_url", &self.base_url)?;
         let model = self.model.trim().to_string();
         if model.is_empty() {
             return Err(config_invalid(
@@ -157,20 +121,16 @@ impl OllamaEmbedderBuilder {
             }
         }
         let (doc_default, query_default) = default_prefixes(&model);
-        let mut remote = Remote::new(
-            "ollama",
-            model.clone(),
-            self.embed_version,
-            self.dim,
-            self.timeout,
-            self.client,
-            self.retry,
-        )?;
-        remote.concurrency = self.concurrency;
+        let endpoint = self
+            .opts
+            .build("ollama", "embedder.ollama")?
+            .with_missing_model_advice(format!("run `ollama pull {model}`"));
+        let (embed_url, tags_url) = (endpoint.url("api/embed"), endpoint.url("api/tags"));
+        let remote = Remote::new(endpoint, model.clone(), self.embed_version, self.dim)?;
         Ok(OllamaEmbedder {
             remote,
-            embed_url: format!("{base_url}/api/embed"),
-            tags_url: format!("{base_url}/api/tags"),
+            embed_url,
+            tags_url,
             model,
             batch_size: self.batch_size,
             truncate: self.truncate,
@@ -233,16 +193,12 @@ impl OllamaEmbedder {
     /// Start configuring an embedder for `model` (with a pinned tag, e.g. `nomic-embed-text:v1.5`).
     pub fn builder(model: impl Into<String>) -> OllamaEmbedderBuilder {
         OllamaEmbedderBuilder {
-            base_url: DEFAULT_OLLAMA_URL.to_string(),
+            opts: RemoteProviderOptions::new(DEFAULT_OLLAMA_URL, Duration::from_secs(60)),
             model: model.into(),
             allow_latest: false,
             dim: None,
             embed_version: "1".to_string(),
-            timeout: Duration::from_secs(60),
-            client: None,
-            retry: None,
             batch_size: 32,
-            concurrency: crate::remote::DEFAULT_CONCURRENCY,
             truncate: true,
             keep_alive: None,
             document_prefix: None,
@@ -258,7 +214,7 @@ impl OllamaEmbedder {
 
     /// Models the server has pulled (`GET /api/tags`).
     pub async fn list_models(&self) -> Result<Vec<String>> {
-        let tags: TagsResponse = self.remote.get_json(&self.tags_url, None).await?;
+        let tags: TagsResponse = self.remote.get_json(&self.tags_url).await?;
         Ok(tags
             .models
             .into_iter()
@@ -302,10 +258,7 @@ impl OllamaEmbedder {
             truncate: self.truncate,
             keep_alive: self.keep_alive.as_deref(),
         };
-        let resp: EmbedResponse = self
-            .remote
-            .post_json(&self.embed_url, &request, None)
-            .await?;
+        let resp: EmbedResponse = self.remote.post_json(&self.embed_url, &request).await?;
         self.remote.accept(batch.len(), resp.embeddings)
     }
 }
@@ -325,7 +278,7 @@ impl Embedder for OllamaEmbedder {
     }
 
     fn texts_per_call(&self) -> usize {
-        self.batch_size * self.remote.concurrency.max(1)
+        self.batch_size * self.remote.concurrency()
     }
 
     async fn embed_query(&self, text: &str) -> Result<Embedding> {

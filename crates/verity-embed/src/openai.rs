@@ -5,56 +5,30 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
-use verity_core::{Embedder, EmbedderId, Embedding, ProviderErrorKind, Result, RetryPolicy};
+use verity_core::{Embedder, EmbedderId, Embedding, ProviderErrorKind, Result};
 
-use verity_net::HttpClient;
+use verity_net::RemoteProviderOptions;
 
-pub use crate::remote::DEFAULT_CONCURRENCY;
-use crate::remote::{check_base_url, config_invalid, default_prefixes, Remote};
+use crate::remote::{config_invalid, default_prefixes, Remote};
 
 /// Default base URL.
 pub const DEFAULT_OPENAI_URL: &str = "https://api.openai.com";
 
 /// Builder of an [`OpenAiEmbedder`].
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct OpenAiEmbedderBuilder {
-    base_url: String,
+    opts: RemoteProviderOptions,
     model: String,
-    api_key: Option<String>,
     dim: Option<usize>,
     embed_version: String,
-    timeout: Duration,
-    client: Option<HttpClient>,
-    retry: Option<RetryPolicy>,
     batch_size: usize,
-    concurrency: usize,
     document_prefix: Option<String>,
     query_prefix: Option<String>,
     max_tokens: usize,
 }
 
-impl std::fmt::Debug for OpenAiEmbedderBuilder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpenAiEmbedderBuilder")
-            .field("base_url", &self.base_url)
-            .field("model", &self.model)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
-            .finish_non_exhaustive()
-    }
-}
-
 impl OpenAiEmbedderBuilder {
-    /// Server base URL, with or without the trailing `/v1` (default `https://api.openai.com`).
-    pub fn base_url(mut self, url: impl Into<String>) -> Self {
-        self.base_url = url.into();
-        self
-    }
-
-    /// Bearer key sent as `Authorization: Bearer …` (default: none).
-    pub fn api_key(mut self, key: impl Into<String>) -> Self {
-        self.api_key = Some(key.into());
-        self
-    }
+    verity_net::remote_provider_setters!(opts, request_settings);
 
     /// Expected vector dimension, checked on every response (default: learnt from the first response).
     pub fn dim(mut self, dim: usize) -> Self {
@@ -68,36 +42,9 @@ impl OpenAiEmbedderBuilder {
         self
     }
 
-    /// Deadline of one HTTP request (default 60 s).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
-
-    /// Retries on transient failures (default: the client's policy).
-    pub fn retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = Some(retry);
-        self
-    }
-
-    /// Send requests through the shared network layer (default: the
-    /// process-wide [`HttpClient::shared_default`]).
-    pub fn client(mut self, client: &HttpClient) -> Self {
-        self.client = Some(client.clone());
-        self
-    }
-
     /// Texts per request (default 64, at least 1).
     pub fn batch_size(mut self, n: usize) -> Self {
         self.batch_size = n.max(1);
-        self
-    }
-
-    /// Requests in flight at once for one `embed` call (default
-    /// [`DEFAULT_CONCURRENCY`], at least 1). Each honours the server's
-    /// `Retry-After` through the retry policy.
-    pub fn concurrency(mut self, n: usize) -> Self {
-        self.concurrency = n.max(1);
         self
     }
 
@@ -121,7 +68,6 @@ impl OpenAiEmbedderBuilder {
 
     /// Check the settings and build the embedder (no network call).
     pub fn build(self) -> Result<OpenAiEmbedder> {
-        let base = check_base_url("embedder.openai.base_url", &self.base_url)?;
         let model = self.model.trim().to_string();
         if model.is_empty() {
             return Err(config_invalid(
@@ -129,27 +75,14 @@ impl OpenAiEmbedderBuilder {
                 "the model name is empty",
             ));
         }
-        let url = if base.ends_with("/v1") {
-            format!("{base}/embeddings")
-        } else {
-            format!("{base}/v1/embeddings")
-        };
+        let endpoint = self.opts.build("openai", "embedder.openai")?;
+        let url = endpoint.v1_url("embeddings");
         let (doc_default, query_default) = default_prefixes(&model);
-        let mut remote = Remote::new(
-            "openai",
-            model.clone(),
-            self.embed_version,
-            self.dim,
-            self.timeout,
-            self.client,
-            self.retry,
-        )?;
-        remote.concurrency = self.concurrency;
+        let remote = Remote::new(endpoint, model.clone(), self.embed_version, self.dim)?;
         Ok(OpenAiEmbedder {
             remote,
             url,
             model,
-            api_key: self.api_key.filter(|k| !k.is_empty()),
             batch_size: self.batch_size,
             document_prefix: self.document_prefix.unwrap_or(doc_default),
             query_prefix: self.query_prefix.unwrap_or(query_default),
@@ -169,7 +102,6 @@ pub struct OpenAiEmbedder {
     remote: Remote,
     url: String,
     model: String,
-    api_key: Option<String>,
     batch_size: usize,
     document_prefix: String,
     query_prefix: String,
@@ -181,7 +113,7 @@ impl std::fmt::Debug for OpenAiEmbedder {
         f.debug_struct("OpenAiEmbedder")
             .field("url", &self.url)
             .field("id", self.remote.id())
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("endpoint", &self.remote.endpoint)
             .finish_non_exhaustive()
     }
 }
@@ -208,16 +140,12 @@ impl OpenAiEmbedder {
     /// Start configuring an embedder for `model` (e.g. `text-embedding-3-small`).
     pub fn builder(model: impl Into<String>) -> OpenAiEmbedderBuilder {
         OpenAiEmbedderBuilder {
-            base_url: DEFAULT_OPENAI_URL.to_string(),
+            opts: RemoteProviderOptions::new(DEFAULT_OPENAI_URL, Duration::from_secs(60))
+                .with_api_key_var("OPENAI_API_KEY"),
             model: model.into(),
-            api_key: None,
             dim: None,
             embed_version: "1".to_string(),
-            timeout: Duration::from_secs(60),
-            client: None,
-            retry: None,
             batch_size: 64,
-            concurrency: DEFAULT_CONCURRENCY,
             document_prefix: None,
             query_prefix: None,
             max_tokens: 512,
@@ -249,10 +177,7 @@ impl OpenAiEmbedder {
             input: batch.iter().map(|t| format!("{prefix}{t}")).collect(),
             encoding_format: "float",
         };
-        let resp: EmbeddingsResponse = self
-            .remote
-            .post_json(&self.url, &request, self.api_key.as_deref())
-            .await?;
+        let resp: EmbeddingsResponse = self.remote.post_json(&self.url, &request).await?;
         // Servers may answer out of order: place each vector by its `index`.
         let mut slots: Vec<Option<Embedding>> = vec![None; batch.len()];
         let received = resp.data.len();
@@ -303,7 +228,7 @@ impl Embedder for OpenAiEmbedder {
     }
 
     fn texts_per_call(&self) -> usize {
-        self.batch_size * self.remote.concurrency.max(1)
+        self.batch_size * self.remote.concurrency()
     }
 
     async fn embed_query(&self, text: &str) -> Result<Embedding> {

@@ -15,8 +15,9 @@ use crate::guard::NetworkGuard;
 use verity_core::Retryable;
 use verity_net::HttpClient;
 
-use crate::http::{error_chain, validate_url};
+use crate::http::validate_url;
 use crate::paywall;
+use verity_net::error_chain;
 
 /// Reads pages through Jina Reader: `GET {base}/{url}` with
 /// `Accept: application/json`, `X-Respond-With: markdown`, `X-Timeout` and an

@@ -13,7 +13,7 @@ use verity_core::{
 
 use verity_net::HttpClient;
 
-use crate::http::error_chain;
+use verity_net::error_chain;
 
 const PROVIDER: &str = "searxng";
 

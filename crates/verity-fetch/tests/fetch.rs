@@ -300,7 +300,6 @@ fn config(port: u16) -> FetchConfig {
     FetchConfig::default()
         .with_guard(NetworkGuard::default().allow_host(&format!("127.0.0.1:{port}")))
         .with_timeout(Duration::from_secs(2))
-        .with_connect_timeout(Duration::from_secs(2))
         .with_retry(RetryPolicy::new(
             3,
             Duration::from_millis(20),

@@ -1,22 +1,24 @@
-//! Shared plumbing of the HTTP generators: the shared client, error mapping
+//! What the HTTP generators share beyond [`verity_net`] (which maps their
+//! failures and holds their common options): timeouts of a streamed answer
 //! and line splitting of streamed bodies. Retries are
 //! [`RetryPolicy::run`](verity_core::RetryPolicy::run)'s, which honours the
-//! `Retry-After` carried by [`ProviderError::retry_after`].
+//! `Retry-After` carried by [`ProviderError::retry_after`](verity_core::ProviderError::retry_after).
 
+use std::collections::VecDeque;
+use std::future::Future;
 use std::time::Duration;
 
 use bytes::Bytes;
 use futures::{Stream, StreamExt};
 use tokio::time::Instant;
 use verity_core::{Error, ProviderError, ProviderErrorKind};
-use verity_net::{HttpClient, HttpConfig};
+use verity_net::RemoteEndpoint;
 
-/// Timeouts of one HTTP generator.
+/// Timeouts of one HTTP generator. The connect timeout is the shared
+/// client's ([`verity_net::HttpConfig::connect_timeout`]): give the builder
+/// a client built with the one you want.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {
-    /// TCP (and TLS) connection establishment; when the generator is given a
-    /// shared [`HttpClient`], that client's connect timeout applies instead.
-    pub connect: Duration,
     /// From sending the request to the first generated token (streaming) or
     /// to the response headers (non-streaming). Covers model loading.
     pub first_token: Duration,
@@ -27,7 +29,6 @@ pub struct Timeouts {
 impl Default for Timeouts {
     fn default() -> Self {
         Self {
-            connect: Duration::from_secs(5),
             first_token: Duration::from_secs(120),
             total: Duration::from_secs(600),
         }
@@ -38,42 +39,9 @@ impl Default for Timeouts {
 /// [`ProviderError`]).
 pub(crate) type CallError = Error;
 
-/// The client a generator uses: the one given, else the process-wide default
-/// (or, when only a non-default connect timeout was set, a client with it).
-pub(crate) fn client(given: Option<HttpClient>, timeouts: &Timeouts) -> Result<HttpClient, Error> {
-    match given {
-        Some(c) => Ok(c),
-        None if timeouts.connect != Timeouts::default().connect => {
-            HttpClient::new(HttpConfig::default().with_connect_timeout(timeouts.connect))
-        }
-        None => HttpClient::shared_default(),
-    }
-}
-
 /// A provider error.
 pub(crate) fn perr(provider: &str, kind: ProviderErrorKind, message: impl Into<String>) -> Error {
     Error::from(ProviderError::new(provider, kind, message))
-}
-
-/// Map a transport-level reqwest failure.
-pub(crate) fn map_reqwest(provider: &str, url: &str, e: &reqwest::Error) -> Error {
-    let kind = if e.is_timeout() {
-        ProviderErrorKind::Timeout
-    } else if e.is_builder() {
-        ProviderErrorKind::InvalidRequest
-    } else {
-        // connect refused, reset, dropped or truncated body (reqwest reports
-        // those as body/decode errors), …
-        ProviderErrorKind::Unavailable
-    };
-    let mut msg = format!("{url}: {e}");
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        msg.push_str(": ");
-        msg.push_str(&s.to_string());
-        source = s.source();
-    }
-    perr(provider, kind, msg)
 }
 
 /// A timeout error.
@@ -85,33 +53,20 @@ pub(crate) fn timeout(provider: &str, what: &str, after: Duration) -> Error {
     )
 }
 
-/// Generic status → kind mapping shared by both protocols.
-pub(crate) fn kind_for_status(status: u16) -> ProviderErrorKind {
-    match status {
-        401 | 403 => ProviderErrorKind::Auth,
-        404 => ProviderErrorKind::ModelNotFound,
-        408 => ProviderErrorKind::Timeout,
-        429 => ProviderErrorKind::RateLimited,
-        s if s >= 500 => ProviderErrorKind::Unavailable,
-        s if (400..500).contains(&s) => ProviderErrorKind::InvalidRequest,
-        _ => ProviderErrorKind::BadResponse,
-    }
-}
-
 /// Cut a byte stream into lines (`\n`, `\r\n` or `\r` terminated). The final
 /// unterminated fragment, if any, is yielded as a last line. Transport
 /// errors are passed through as `Err`.
-pub(crate) struct LineSplitter {
+struct LineSplitter {
     buf: Vec<u8>,
 }
 
 impl LineSplitter {
-    pub(crate) fn new() -> Self {
+    fn new() -> Self {
         Self { buf: Vec::new() }
     }
 
     /// Append bytes and take the complete lines now available.
-    pub(crate) fn push(&mut self, chunk: &[u8]) -> Vec<String> {
+    fn push(&mut self, chunk: &[u8]) -> Vec<String> {
         self.buf.extend_from_slice(chunk);
         let mut lines = Vec::new();
         let mut start = 0;
@@ -148,7 +103,7 @@ impl LineSplitter {
     }
 
     /// The trailing fragment left when the body ended, if any.
-    pub(crate) fn finish(&mut self) -> Option<String> {
+    fn finish(&mut self) -> Option<String> {
         if self.buf.is_empty() {
             return None;
         }
@@ -160,34 +115,128 @@ impl LineSplitter {
     }
 }
 
-/// A body byte stream with per-chunk deadlines: the first chunk must come
-/// before `first_deadline`, every chunk before `total_deadline`.
-pub(crate) type ByteStream = std::pin::Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>;
+/// A body byte stream.
+type ByteStream = std::pin::Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>;
 
-/// Wait for the next body chunk under the deadline; `Ok(None)` = end of body.
-pub(crate) async fn next_chunk(
-    provider: &str,
-    url: &str,
-    body: &mut ByteStream,
-    deadline: Instant,
-    what: &str,
-    budget: Duration,
-) -> Result<Option<Bytes>, Error> {
-    match tokio::time::timeout_at(deadline, body.next()).await {
-        Err(_) => Err(timeout(provider, what, budget)),
-        Ok(None) => Ok(None),
-        Ok(Some(Ok(b))) => Ok(Some(b)),
-        Ok(Some(Err(e))) => Err(map_reqwest(provider, url, &e)),
-    }
+/// Send a streaming request (`post` builds one attempt) under the retry
+/// policy until its response headers arrive within the first-token
+/// deadline; the response and when its attempt started.
+pub(crate) async fn open_stream<F, Fut>(
+    endpoint: &RemoteEndpoint,
+    timeouts: Timeouts,
+    post: F,
+) -> Result<(reqwest::Response, Instant), Error>
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<reqwest::Response, Error>>,
+{
+    endpoint
+        .retry()
+        .run(|_| {
+            let attempt = post();
+            async move {
+                let start = Instant::now();
+                let deadline = start + timeouts.first_token.min(timeouts.total);
+                match tokio::time::timeout_at(deadline, attempt).await {
+                    Ok(r) => r.map(|resp| (resp, start)),
+                    Err(_) => Err(timeout(
+                        endpoint.provider(),
+                        "first token",
+                        timeouts.first_token,
+                    )),
+                }
+            }
+        })
+        .await
 }
 
-/// Join a base URL and a path without doubling slashes.
-pub(crate) fn join(base: &str, path: &str) -> String {
-    format!(
-        "{}/{}",
-        base.trim_end_matches('/'),
-        path.trim_start_matches('/')
-    )
+/// The lines of a streamed body under a generator's deadlines: until
+/// [`Self::started`] is set (the first token arrived) each read must end
+/// within the first-token timeout, and all of them within the total one.
+pub(crate) struct StreamedLines {
+    provider: &'static str,
+    /// The endpoint streamed from (for messages).
+    pub url: String,
+    body: ByteStream,
+    lines: LineSplitter,
+    /// Complete lines not yet consumed.
+    queue: VecDeque<String>,
+    first_deadline: Instant,
+    total_deadline: Instant,
+    timeouts: Timeouts,
+    /// Set by the protocol once the first token was produced.
+    pub started: bool,
+    eof: bool,
+}
+
+impl StreamedLines {
+    /// Read `response`, whose attempt began at `start`.
+    pub(crate) fn new(
+        provider: &'static str,
+        url: String,
+        response: reqwest::Response,
+        start: Instant,
+        timeouts: Timeouts,
+    ) -> Self {
+        Self {
+            provider,
+            url,
+            body: Box::pin(response.bytes_stream()),
+            lines: LineSplitter::new(),
+            queue: VecDeque::new(),
+            first_deadline: start + timeouts.first_token,
+            total_deadline: start + timeouts.total,
+            timeouts,
+            started: false,
+            eof: false,
+        }
+    }
+
+    /// The next line (an unterminated last one included); `Ok(None)` once
+    /// the body has ended and every line was taken.
+    pub(crate) async fn next_line(&mut self) -> Result<Option<String>, Error> {
+        loop {
+            if let Some(line) = self.queue.pop_front() {
+                return Ok(Some(line));
+            }
+            if self.eof {
+                return Ok(None);
+            }
+            let (deadline, what, budget) = if self.started {
+                (self.total_deadline, "complete answer", self.timeouts.total)
+            } else if self.first_deadline <= self.total_deadline {
+                (
+                    self.first_deadline,
+                    "first token",
+                    self.timeouts.first_token,
+                )
+            } else {
+                (self.total_deadline, "complete answer", self.timeouts.total)
+            };
+            match tokio::time::timeout_at(deadline, self.body.next()).await {
+                Err(_) => return Err(timeout(self.provider, what, budget)),
+                Ok(Some(Ok(bytes))) => {
+                    let lines = self.lines.push(&bytes);
+                    self.queue.extend(lines);
+                }
+                Ok(None) => {
+                    self.eof = true;
+                    if let Some(rest) = self.lines.finish() {
+                        self.queue.push_back(rest);
+                    }
+                }
+                Ok(Some(Err(e))) => {
+                    return Err(verity_net::status::transport_error(
+                        self.provider,
+                        &self.url,
+                        &e,
+                        budget,
+                    )
+                    .into())
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -215,20 +264,5 @@ mod tests {
         let text = "é€\n".as_bytes();
         assert!(s.push(&text[..1]).is_empty());
         assert_eq!(s.push(&text[1..]), vec!["é€".to_string()]);
-    }
-
-    #[test]
-    fn status_kinds() {
-        assert_eq!(kind_for_status(401), ProviderErrorKind::Auth);
-        assert_eq!(kind_for_status(404), ProviderErrorKind::ModelNotFound);
-        assert_eq!(kind_for_status(429), ProviderErrorKind::RateLimited);
-        assert_eq!(kind_for_status(503), ProviderErrorKind::Unavailable);
-        assert_eq!(kind_for_status(400), ProviderErrorKind::InvalidRequest);
-    }
-
-    #[test]
-    fn joins_urls() {
-        assert_eq!(join("http://h:1/", "/api/chat"), "http://h:1/api/chat");
-        assert_eq!(join("http://h:1", "api/chat"), "http://h:1/api/chat");
     }
 }

@@ -1,20 +1,19 @@
 //! [`OllamaGenerator`]: Ollama's native `/api/chat` endpoint (NDJSON streaming).
 
-use std::collections::VecDeque;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::time::Instant;
 use verity_core::{
-    ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator, ProviderError,
-    ProviderErrorKind, Result, RetryPolicy, TokenStream, Usage,
+    ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator,
+    ProviderErrorKind, Result, TokenStream, Usage,
 };
+use verity_net::reqwest::Method;
+use verity_net::status::{self, ErrorBody, Remedies};
+use verity_net::{RemoteEndpoint, RemoteProviderOptions};
 
-use verity_net::HttpClient;
-
-use crate::http::{self, perr, ByteStream, CallError, LineSplitter, Timeouts};
+use crate::http::{self, perr, CallError, StreamedLines, Timeouts};
 
 const PROVIDER: &str = "ollama";
 
@@ -29,32 +28,24 @@ pub const DEFAULT_OLLAMA_URL: &str = "http://localhost:11434";
 /// answers irreproducible.
 #[derive(Debug, Clone)]
 pub struct OllamaGenerator {
-    base_url: String,
+    endpoint: RemoteEndpoint,
     model: String,
     keep_alive: Option<Value>,
     timeouts: Timeouts,
-    retry: RetryPolicy,
-    client: HttpClient,
 }
 
 /// Builder of [`OllamaGenerator`].
 #[derive(Debug, Clone)]
 pub struct OllamaGeneratorBuilder {
-    base_url: String,
+    opts: RemoteProviderOptions,
     model: String,
     allow_latest: bool,
     keep_alive: Option<Value>,
     timeouts: Timeouts,
-    client: Option<HttpClient>,
-    retry: Option<RetryPolicy>,
 }
 
 impl OllamaGeneratorBuilder {
-    /// Server address (default `http://localhost:11434`).
-    pub fn base_url(mut self, url: impl Into<String>) -> Self {
-        self.base_url = url.into();
-        self
-    }
+    verity_net::remote_provider_setters!(opts);
 
     /// Accept `latest` or untagged model names (off by default).
     pub fn allow_latest(mut self, allow: bool) -> Self {
@@ -87,12 +78,6 @@ impl OllamaGeneratorBuilder {
         self
     }
 
-    /// Connection timeout (default 5 s).
-    pub fn connect_timeout(mut self, d: Duration) -> Self {
-        self.timeouts.connect = d;
-        self
-    }
-
     /// Time allowed until the first streamed token (default 120 s, model loading included).
     pub fn first_token_timeout(mut self, d: Duration) -> Self {
         self.timeouts.first_token = d;
@@ -105,36 +90,19 @@ impl OllamaGeneratorBuilder {
         self
     }
 
-    /// Retry policy for transient failures before any output was produced (default: 3 attempts).
-    pub fn retry(mut self, policy: RetryPolicy) -> Self {
-        self.retry = Some(policy);
-        self
-    }
-
-    /// Send requests through the shared network layer (its connection pool,
-    /// connect timeout, proxy and TLS settings, and its retry policy unless
-    /// [`Self::retry`] is called). Default: the process-wide client.
-    pub fn client(mut self, client: &HttpClient) -> Self {
-        self.client = Some(client.clone());
-        self
-    }
-
     /// Validate and build.
-    pub fn build(self) -> Result<OllamaGenerator> {
+    pub fn build(mut self) -> Result<OllamaGenerator> {
         check_pinned(&self.model, self.allow_latest)?;
-        url::Url::parse(&self.base_url).map_err(|e| ConfigError::Invalid {
-            key: "ollama.base_url".into(),
-            message: format!("`{}`: {e}", self.base_url),
-        })?;
-        let client = http::client(self.client, &self.timeouts)?;
-        let retry = self.retry.unwrap_or_else(|| client.retry());
+        self.opts.timeout = self.timeouts.total;
+        let endpoint = self
+            .opts
+            .build(PROVIDER, "ollama")?
+            .with_missing_model_advice(format!("run `ollama pull {}`", self.model.trim()));
         Ok(OllamaGenerator {
-            base_url: self.base_url.trim_end_matches('/').to_string(),
+            endpoint,
             model: self.model,
             keep_alive: self.keep_alive,
             timeouts: self.timeouts,
-            retry,
-            client,
         })
     }
 }
@@ -251,48 +219,26 @@ fn finish_reason(r: Option<&str>) -> FinishReason {
     }
 }
 
-fn error_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// Kind of an Ollama `{"error": "…"}`, given the HTTP status when known.
-fn kind_for_error(status: Option<u16>, msg: &str) -> ProviderErrorKind {
-    let lower = msg.to_ascii_lowercase();
-    let model_missing =
-        lower.contains("not found") && (lower.contains("model") || lower.contains("pull"));
-    match status {
-        Some(404) => ProviderErrorKind::ModelNotFound,
-        Some(s) if model_missing && s < 500 => ProviderErrorKind::ModelNotFound,
-        Some(s) => http::kind_for_status(s),
-        None if model_missing => ProviderErrorKind::ModelNotFound,
-        None => ProviderErrorKind::Unavailable,
-    }
-}
-
 impl OllamaGenerator {
     /// Start building a generator for `model` (e.g. `qwen2.5:7b-instruct-q4_K_M`).
     pub fn builder(model: impl Into<String>) -> OllamaGeneratorBuilder {
+        let timeouts = Timeouts::default();
         OllamaGeneratorBuilder {
-            base_url: DEFAULT_OLLAMA_URL.to_string(),
+            opts: RemoteProviderOptions::new(DEFAULT_OLLAMA_URL, timeouts.total),
             model: model.into(),
             allow_latest: false,
             keep_alive: Some(Value::String("5m".into())),
-            timeouts: Timeouts::default(),
-            client: None,
-            retry: None,
+            timeouts,
         }
     }
 
     /// Server address.
     pub fn base_url(&self) -> &str {
-        &self.base_url
+        self.endpoint.base_url()
     }
 
     fn chat_url(&self) -> String {
-        http::join(&self.base_url, "/api/chat")
+        self.endpoint.url("api/chat")
     }
 
     /// The JSON body sent to `/api/chat` for `req` (exposed for inspection and tests).
@@ -315,29 +261,6 @@ impl OllamaGenerator {
         serde_json::to_value(&body).unwrap_or(Value::Null)
     }
 
-    /// Turn a non-2xx response into a typed error.
-    async fn status_error(&self, url: &str, resp: reqwest::Response) -> CallError {
-        let status = resp.status().as_u16();
-        let retry_after = verity_net::retry_after(resp.headers());
-        let text = resp.text().await.unwrap_or_default();
-        let msg = serde_json::from_str::<Value>(&text)
-            .ok()
-            .and_then(|v| v.get("error").map(error_text))
-            .unwrap_or_else(|| text.trim().chars().take(500).collect());
-        let kind = kind_for_error(Some(status), &msg);
-        let message = if kind == ProviderErrorKind::ModelNotFound {
-            format!(
-                "{url}: HTTP {status}: {msg} (run `ollama pull {}`)",
-                self.model
-            )
-        } else {
-            format!("{url}: HTTP {status}: {msg}")
-        };
-        ProviderError::new(PROVIDER, kind, message)
-            .with_retry_after(retry_after)
-            .into()
-    }
-
     /// POST `body` and return the successful response (headers received).
     async fn post(
         &self,
@@ -345,15 +268,14 @@ impl OllamaGenerator {
         body: &Value,
     ) -> std::result::Result<reqwest::Response, CallError> {
         let resp = self
-            .client
-            .client()
-            .post(url)
+            .endpoint
+            .request(Method::POST, url)
             .json(body)
             .send()
             .await
-            .map_err(|e| http::map_reqwest(PROVIDER, url, &e))?;
+            .map_err(|e| self.endpoint.transport_error(url, &e))?;
         if !resp.status().is_success() {
-            return Err(self.status_error(url, resp).await);
+            return Err(self.endpoint.response_error(url, resp).await);
         }
         Ok(resp)
     }
@@ -366,7 +288,7 @@ impl OllamaGenerator {
             let bytes = resp
                 .bytes()
                 .await
-                .map_err(|e| http::map_reqwest(PROVIDER, &url, &e))?;
+                .map_err(|e| self.endpoint.transport_error(&url, &e))?;
             let chunk: ChatChunk = serde_json::from_slice(&bytes).map_err(|e| {
                 perr(
                     PROVIDER,
@@ -375,12 +297,7 @@ impl OllamaGenerator {
                 )
             })?;
             if let Some(err) = &chunk.error {
-                let msg = error_text(err);
-                return Err(perr(
-                    PROVIDER,
-                    kind_for_error(None, &msg),
-                    format!("{url}: {msg}"),
-                ));
+                return Err(self.endpoint.body_error(&url, &ErrorBody::from_error(err)));
             }
             if !chunk.done {
                 return Err(perr(
@@ -412,21 +329,17 @@ impl OllamaGenerator {
             keep_alive: self.keep_alive.as_ref(),
         })
         .unwrap_or(Value::Null);
-        self.retry.run(|_| self.chat_once(&body)).await.map(|_| ())
+        self.endpoint
+            .retry()
+            .run(|_| self.chat_once(&body))
+            .await
+            .map(|_| ())
     }
 }
 
 /// Streaming state of one `/api/chat` NDJSON body.
 struct NdjsonState {
-    url: String,
-    body: ByteStream,
-    lines: LineSplitter,
-    queue: VecDeque<String>,
-    first_deadline: Instant,
-    total_deadline: Instant,
-    timeouts: Timeouts,
-    started: bool,
-    eof: bool,
+    lines: StreamedLines,
     finished: bool,
 }
 
@@ -450,12 +363,13 @@ fn parse_line(url: &str, line: &str) -> Result<Parsed> {
         )
     })?;
     if let Some(err) = &chunk.error {
-        let msg = error_text(err);
-        return Err(perr(
+        return Err(status::body_error(
             PROVIDER,
-            kind_for_error(None, &msg),
-            format!("{url}: error mid-stream: {msg}"),
-        ));
+            &format!("{url}: error mid-stream"),
+            &ErrorBody::from_error(err),
+            &Remedies::default(),
+        )
+        .into());
     }
     let text = chunk.message.and_then(|m| m.content).unwrap_or_default();
     if chunk.done {
@@ -475,51 +389,36 @@ async fn next_item(st: &mut NdjsonState) -> Option<Result<String>> {
         if st.finished {
             return None;
         }
-        if let Some(line) = st.queue.pop_front() {
-            match parse_line(&st.url, &line) {
-                Ok(Parsed::Skip) => continue,
-                Ok(Parsed::Text(t)) => {
-                    st.started = true;
-                    if t.is_empty() {
-                        continue;
-                    }
-                    return Some(Ok(t));
-                }
-                Ok(Parsed::Done(t)) => {
-                    st.finished = true;
-                    return if t.is_empty() { None } else { Some(Ok(t)) };
-                }
-                Err(e) => {
-                    st.finished = true;
-                    return Some(Err(e));
-                }
-            }
-        }
-        if st.eof {
-            st.finished = true;
-            return Some(Err(perr(
-                PROVIDER,
-                ProviderErrorKind::Unavailable,
-                format!(
-                    "{}: stream ended before `done: true` (connection dropped?)",
-                    st.url
-                ),
-            )));
-        }
-        let (deadline, what, budget) = if st.started {
-            (st.total_deadline, "complete answer", st.timeouts.total)
-        } else if st.first_deadline <= st.total_deadline {
-            (st.first_deadline, "first token", st.timeouts.first_token)
-        } else {
-            (st.total_deadline, "complete answer", st.timeouts.total)
-        };
-        match http::next_chunk(PROVIDER, &st.url, &mut st.body, deadline, what, budget).await {
-            Ok(Some(bytes)) => st.queue.extend(st.lines.push(&bytes)),
+        let line = match st.lines.next_line().await {
+            Ok(Some(line)) => line,
             Ok(None) => {
-                st.eof = true;
-                if let Some(rest) = st.lines.finish() {
-                    st.queue.push_back(rest);
+                st.finished = true;
+                return Some(Err(perr(
+                    PROVIDER,
+                    ProviderErrorKind::Unavailable,
+                    format!(
+                        "{}: stream ended before `done: true` (connection dropped?)",
+                        st.lines.url
+                    ),
+                )));
+            }
+            Err(e) => {
+                st.finished = true;
+                return Some(Err(e));
+            }
+        };
+        match parse_line(&st.lines.url, &line) {
+            Ok(Parsed::Skip) => continue,
+            Ok(Parsed::Text(t)) => {
+                st.lines.started = true;
+                if t.is_empty() {
+                    continue;
                 }
+                return Some(Ok(t));
+            }
+            Ok(Parsed::Done(t)) => {
+                st.finished = true;
+                return if t.is_empty() { None } else { Some(Ok(t)) };
             }
             Err(e) => {
                 st.finished = true;
@@ -538,7 +437,7 @@ impl Generator for OllamaGenerator {
     async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, false);
-        let chunk = self.retry.run(|_| self.chat_once(&body)).await?;
+        let chunk = self.endpoint.retry().run(|_| self.chat_once(&body)).await?;
         Ok(Generation {
             text: chunk.message.and_then(|m| m.content).unwrap_or_default(),
             model: self.model.clone(),
@@ -554,31 +453,10 @@ impl Generator for OllamaGenerator {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, true);
         let url = self.chat_url();
-        let timeouts = self.timeouts;
-        let (resp, start) = self
-            .retry
-            .run(|_| {
-                let (url, body) = (&url, &body);
-                async move {
-                    let start = Instant::now();
-                    let deadline = start + timeouts.first_token.min(timeouts.total);
-                    match tokio::time::timeout_at(deadline, self.post(url, body)).await {
-                        Ok(r) => r.map(|resp| (resp, start)),
-                        Err(_) => Err(http::timeout(PROVIDER, "first token", timeouts.first_token)),
-                    }
-                }
-            })
-            .await?;
+        let (resp, start) =
+            http::open_stream(&self.endpoint, self.timeouts, || self.post(&url, &body)).await?;
         let state = NdjsonState {
-            url,
-            body: Box::pin(resp.bytes_stream()),
-            lines: LineSplitter::new(),
-            queue: VecDeque::new(),
-            first_deadline: start + timeouts.first_token,
-            total_deadline: start + timeouts.total,
-            timeouts,
-            started: false,
-            eof: false,
+            lines: StreamedLines::new(PROVIDER, url, resp, start, self.timeouts),
             finished: false,
         };
         let s = futures::stream::unfold(state, |mut st| async move {
@@ -588,18 +466,17 @@ impl Generator for OllamaGenerator {
     }
 
     async fn health(&self) -> Result<()> {
-        let url = http::join(&self.base_url, "/api/tags");
+        let url = self.endpoint.url("api/tags");
         let budget = self.timeouts.total.min(Duration::from_secs(10));
         let call = async {
             let resp = self
-                .client
-                .client()
-                .get(&url)
+                .endpoint
+                .request(Method::GET, &url)
                 .send()
                 .await
-                .map_err(|e| http::map_reqwest(PROVIDER, &url, &e))?;
+                .map_err(|e| self.endpoint.transport_error(&url, &e))?;
             if !resp.status().is_success() {
-                return Err(self.status_error(&url, resp).await);
+                return Err(self.endpoint.response_error(&url, resp).await);
             }
             let tags: TagsResponse = resp.json().await.map_err(|e| {
                 perr(
@@ -623,7 +500,7 @@ impl Generator for OllamaGenerator {
                     ProviderErrorKind::ModelNotFound,
                     format!(
                         "model `{wanted}` is not installed on {} (run `ollama pull {wanted}`)",
-                        self.base_url
+                        self.endpoint.base_url()
                     ),
                 ))
             }
@@ -651,29 +528,5 @@ mod tests {
         assert!(check_pinned("", true).is_err());
         assert!(check_pinned("qwen2.5:latest", true).is_ok());
         assert!(check_pinned("qwen2.5", true).is_ok());
-    }
-
-    #[test]
-    fn error_kinds() {
-        assert_eq!(
-            kind_for_error(Some(404), "model \"x\" not found, try pulling it first"),
-            ProviderErrorKind::ModelNotFound
-        );
-        assert_eq!(
-            kind_for_error(Some(400), "model \"x\" not found, try pulling it first"),
-            ProviderErrorKind::ModelNotFound
-        );
-        assert_eq!(
-            kind_for_error(Some(500), "boom"),
-            ProviderErrorKind::Unavailable
-        );
-        assert_eq!(
-            kind_for_error(Some(429), "slow down"),
-            ProviderErrorKind::RateLimited
-        );
-        assert_eq!(
-            kind_for_error(None, "runner crashed"),
-            ProviderErrorKind::Unavailable
-        );
     }
 }

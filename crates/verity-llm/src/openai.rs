@@ -1,89 +1,45 @@
 //! [`OpenAiGenerator`]: any OpenAI-compatible `/v1/chat/completions` server
 //! (OpenAI, vLLM, llama.cpp server, LM Studio, Ollama's `/v1`, …), SSE streaming.
 
-use std::collections::VecDeque;
 use std::time::Duration;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tokio::time::Instant;
 use verity_core::{
-    ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator, ProviderError,
-    ProviderErrorKind, Result, RetryPolicy, TokenStream, Usage,
+    ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator,
+    ProviderErrorKind, Result, TokenStream, Usage,
 };
+use verity_net::reqwest::Method;
+use verity_net::status::{self, ErrorBody, Remedies};
+use verity_net::{RemoteEndpoint, RemoteProviderOptions};
 
-use verity_net::HttpClient;
-
-use crate::http::{self, perr, ByteStream, CallError, LineSplitter, Timeouts};
+use crate::http::{self, perr, CallError, StreamedLines, Timeouts};
 
 const PROVIDER: &str = "openai";
 
 /// A generator backed by an OpenAI-compatible chat-completions server.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct OpenAiGenerator {
-    base_url: String,
+    endpoint: RemoteEndpoint,
     model: String,
-    api_key: Option<String>,
     timeouts: Timeouts,
-    retry: RetryPolicy,
-    client: HttpClient,
-}
-
-impl std::fmt::Debug for OpenAiGenerator {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpenAiGenerator")
-            .field("base_url", &self.base_url)
-            .field("model", &self.model)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
-            .field("timeouts", &self.timeouts)
-            .field("retry", &self.retry)
-            .finish()
-    }
 }
 
 /// Builder of [`OpenAiGenerator`].
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct OpenAiGeneratorBuilder {
-    base_url: String,
+    opts: RemoteProviderOptions,
     model: String,
-    api_key: Option<String>,
     timeouts: Timeouts,
-    client: Option<HttpClient>,
-    retry: Option<RetryPolicy>,
-}
-
-impl std::fmt::Debug for OpenAiGeneratorBuilder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpenAiGeneratorBuilder")
-            .field("base_url", &self.base_url)
-            .field("model", &self.model)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
-            .finish()
-    }
 }
 
 impl OpenAiGeneratorBuilder {
-    /// Bearer token sent as `Authorization: Bearer …` (none by default).
-    pub fn api_key(mut self, key: impl Into<String>) -> Self {
-        let key = key.into();
-        self.api_key = if key.trim().is_empty() {
-            None
-        } else {
-            Some(key)
-        };
-        self
-    }
+    verity_net::remote_provider_setters!(opts);
 
     /// All timeouts at once.
     pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
         self.timeouts = timeouts;
-        self
-    }
-
-    /// Connection timeout (default 5 s).
-    pub fn connect_timeout(mut self, d: Duration) -> Self {
-        self.timeouts.connect = d;
         self
     }
 
@@ -99,23 +55,8 @@ impl OpenAiGeneratorBuilder {
         self
     }
 
-    /// Retry policy for transient failures before any output was produced
-    /// (default: 3 attempts; a `Retry-After` header lengthens the delay).
-    pub fn retry(mut self, policy: RetryPolicy) -> Self {
-        self.retry = Some(policy);
-        self
-    }
-
-    /// Send requests through the shared network layer (its connection pool,
-    /// connect timeout, proxy and TLS settings, and its retry policy unless
-    /// [`Self::retry`] is called). Default: the process-wide client.
-    pub fn client(mut self, client: &HttpClient) -> Self {
-        self.client = Some(client.clone());
-        self
-    }
-
     /// Validate and build.
-    pub fn build(self) -> Result<OpenAiGenerator> {
+    pub fn build(mut self) -> Result<OpenAiGenerator> {
         if self.model.trim().is_empty() {
             return Err(ConfigError::Invalid {
                 key: "openai.model".into(),
@@ -123,19 +64,11 @@ impl OpenAiGeneratorBuilder {
             }
             .into());
         }
-        url::Url::parse(&self.base_url).map_err(|e| ConfigError::Invalid {
-            key: "openai.base_url".into(),
-            message: format!("`{}`: {e}", self.base_url),
-        })?;
-        let client = http::client(self.client, &self.timeouts)?;
-        let retry = self.retry.unwrap_or_else(|| client.retry());
+        self.opts.timeout = self.timeouts.total;
         Ok(OpenAiGenerator {
-            base_url: self.base_url.trim_end_matches('/').to_string(),
+            endpoint: self.opts.build(PROVIDER, "openai")?,
             model: self.model,
-            api_key: self.api_key,
             timeouts: self.timeouts,
-            retry,
-            client,
         })
     }
 }
@@ -198,45 +131,6 @@ fn finish_reason(r: Option<&str>) -> FinishReason {
     }
 }
 
-/// `(message, type, code)` of an OpenAI error envelope `{error:{message,type,code}}`
-/// (also accepts `{error:"…"}` and `{message:"…"}` from looser servers).
-fn envelope(v: &Value) -> Option<(String, Option<String>, Option<String>)> {
-    let as_str = |v: Option<&Value>| {
-        v.and_then(|x| match x {
-            Value::String(s) => Some(s.clone()),
-            Value::Null => None,
-            other => Some(other.to_string()),
-        })
-    };
-    match v.get("error") {
-        Some(Value::String(s)) => Some((s.clone(), None, None)),
-        Some(e @ Value::Object(_)) => Some((
-            as_str(e.get("message")).unwrap_or_else(|| e.to_string()),
-            as_str(e.get("type")),
-            as_str(e.get("code")),
-        )),
-        Some(other) => Some((other.to_string(), None, None)),
-        None => as_str(v.get("message")).map(|m| (m, None, None)),
-    }
-}
-
-/// Kind for an error status plus the envelope's `code`/`type`.
-fn kind_for(status: Option<u16>, code: Option<&str>, typ: Option<&str>) -> ProviderErrorKind {
-    let tagged = |s: &str| code == Some(s) || typ == Some(s);
-    if tagged("model_not_found") {
-        return ProviderErrorKind::ModelNotFound;
-    }
-    if tagged("invalid_api_key") || tagged("authentication_error") || tagged("permission_error") {
-        return ProviderErrorKind::Auth;
-    }
-    match status {
-        Some(s) => http::kind_for_status(s),
-        None if tagged("rate_limit_exceeded") => ProviderErrorKind::RateLimited,
-        None if tagged("invalid_request_error") => ProviderErrorKind::InvalidRequest,
-        None => ProviderErrorKind::Unavailable,
-    }
-}
-
 impl OpenAiGenerator {
     /// Start building a generator for `model` served at `base_url`
     /// (e.g. `https://api.openai.com` or `http://localhost:8080`; a trailing
@@ -245,22 +139,17 @@ impl OpenAiGenerator {
         base_url: impl Into<String>,
         model: impl Into<String>,
     ) -> OpenAiGeneratorBuilder {
+        let timeouts = Timeouts::default();
         OpenAiGeneratorBuilder {
-            base_url: base_url.into(),
+            opts: RemoteProviderOptions::new(base_url, timeouts.total)
+                .with_api_key_var("OPENAI_API_KEY"),
             model: model.into(),
-            api_key: None,
-            timeouts: Timeouts::default(),
-            client: None,
-            retry: None,
+            timeouts,
         }
     }
 
     fn url(&self) -> String {
-        if self.base_url.ends_with("/v1") {
-            http::join(&self.base_url, "/chat/completions")
-        } else {
-            http::join(&self.base_url, "/v1/chat/completions")
-        }
+        self.endpoint.v1_url("chat/completions")
     }
 
     /// The JSON body sent to `/v1/chat/completions` for `req` (exposed for inspection and tests).
@@ -279,39 +168,20 @@ impl OpenAiGenerator {
         serde_json::to_value(&body).unwrap_or(Value::Null)
     }
 
-    async fn status_error(&self, url: &str, resp: reqwest::Response) -> CallError {
-        let status = resp.status().as_u16();
-        let retry_after = verity_net::retry_after(resp.headers());
-        let text = resp.text().await.unwrap_or_default();
-        let (msg, typ, code) = serde_json::from_str::<Value>(&text)
-            .ok()
-            .and_then(|v| envelope(&v))
-            .unwrap_or_else(|| (text.trim().chars().take(500).collect(), None, None));
-        let kind = kind_for(Some(status), code.as_deref(), typ.as_deref());
-        let mut message = format!("{url}: HTTP {status}: {msg}");
-        if let Some(c) = code.or(typ) {
-            message.push_str(&format!(" ({c})"));
-        }
-        ProviderError::new(PROVIDER, kind, message)
-            .with_retry_after(retry_after)
-            .into()
-    }
-
     async fn post(
         &self,
         url: &str,
         body: &Value,
     ) -> std::result::Result<reqwest::Response, CallError> {
-        let mut rb = self.client.client().post(url).json(body);
-        if let Some(key) = &self.api_key {
-            rb = rb.bearer_auth(key);
-        }
-        let resp = rb
+        let resp = self
+            .endpoint
+            .request(Method::POST, url)
+            .json(body)
             .send()
             .await
-            .map_err(|e| http::map_reqwest(PROVIDER, url, &e))?;
+            .map_err(|e| self.endpoint.transport_error(url, &e))?;
         if !resp.status().is_success() {
-            return Err(self.status_error(url, resp).await);
+            return Err(self.endpoint.response_error(url, resp).await);
         }
         Ok(resp)
     }
@@ -323,7 +193,7 @@ impl OpenAiGenerator {
             let bytes = resp
                 .bytes()
                 .await
-                .map_err(|e| http::map_reqwest(PROVIDER, &url, &e))?;
+                .map_err(|e| self.endpoint.transport_error(&url, &e))?;
             let c: Completion = serde_json::from_slice(&bytes).map_err(|e| {
                 perr(
                     PROVIDER,
@@ -332,13 +202,7 @@ impl OpenAiGenerator {
                 )
             })?;
             if let Some(err) = &c.error {
-                let (msg, typ, code) =
-                    envelope(&serde_json::json!({ "error": err })).unwrap_or_default();
-                return Err(perr(
-                    PROVIDER,
-                    kind_for(None, code.as_deref(), typ.as_deref()),
-                    format!("{url}: {msg}"),
-                ));
+                return Err(self.endpoint.body_error(&url, &ErrorBody::from_error(err)));
             }
             let Some(choice) = c.choices.into_iter().next() else {
                 return Err(perr(
@@ -374,19 +238,10 @@ impl OpenAiGenerator {
 
 /// Streaming state of one SSE body.
 struct SseState {
-    url: String,
-    body: ByteStream,
-    lines: LineSplitter,
-    /// Complete lines not yet consumed.
-    queue: VecDeque<String>,
+    lines: StreamedLines,
     /// `data:` lines of the event being assembled.
     data: Vec<String>,
-    first_deadline: Instant,
-    total_deadline: Instant,
-    timeouts: Timeouts,
-    started: bool,
     saw_finish: bool,
-    eof: bool,
     finished: bool,
 }
 
@@ -412,13 +267,14 @@ fn parse_event(url: &str, data: &str, saw_finish: &mut bool) -> Result<Option<Ev
             format!("{url}: malformed SSE event `{shown}`: {e}"),
         )
     })?;
-    if v.get("error").is_some() {
-        let (msg, typ, code) = envelope(&v).unwrap_or_default();
-        return Err(perr(
+    if let Some(err) = v.get("error") {
+        return Err(status::body_error(
             PROVIDER,
-            kind_for(None, code.as_deref(), typ.as_deref()),
-            format!("{url}: error mid-stream: {msg}"),
-        ));
+            &format!("{url}: error mid-stream"),
+            &ErrorBody::from_error(err),
+            &Remedies::default(),
+        )
+        .into());
     }
     let c: Completion = serde_json::from_value(v).map_err(|e| {
         perr(
@@ -445,81 +301,66 @@ async fn next_item(st: &mut SseState) -> Option<Result<String>> {
         if st.finished {
             return None;
         }
-        while let Some(line) = st.queue.pop_front() {
-            if line.is_empty() {
-                // Event boundary: dispatch the accumulated data.
-                if st.data.is_empty() {
-                    continue;
-                }
-                let data = std::mem::take(&mut st.data).join("\n");
-                match parse_event(&st.url, &data, &mut st.saw_finish) {
-                    Ok(None) => continue,
-                    Ok(Some(Event::Done)) => {
-                        st.finished = true;
-                        return None;
-                    }
-                    Ok(Some(Event::Text(t))) => {
-                        st.started = true;
-                        if t.is_empty() {
-                            continue;
-                        }
-                        return Some(Ok(t));
-                    }
-                    Err(e) => {
-                        st.finished = true;
-                        return Some(Err(e));
-                    }
-                }
-            } else if line.starts_with(':') {
-                continue; // comment / keep-alive
-            } else if let Some(rest) = line.strip_prefix("data") {
-                if rest.is_empty() {
-                    st.data.push(String::new());
-                } else if let Some(value) = rest.strip_prefix(':') {
-                    st.data
-                        .push(value.strip_prefix(' ').unwrap_or(value).to_string());
-                }
-                // `dataX:` is another field name: ignored.
-            }
-            // `event:`, `id:`, `retry:` and unknown fields are ignored.
-        }
-        if st.eof {
-            st.finished = true;
-            // Lenient: a server that reported finish_reason then closed without `[DONE]` is complete.
-            if st.saw_finish && st.data.is_empty() {
-                return None;
-            }
-            return Some(Err(perr(
-                PROVIDER,
-                ProviderErrorKind::Unavailable,
-                format!(
-                    "{}: stream ended before `data: [DONE]` (connection dropped?)",
-                    st.url
-                ),
-            )));
-        }
-        let (deadline, what, budget) = if st.started {
-            (st.total_deadline, "complete answer", st.timeouts.total)
-        } else if st.first_deadline <= st.total_deadline {
-            (st.first_deadline, "first token", st.timeouts.first_token)
-        } else {
-            (st.total_deadline, "complete answer", st.timeouts.total)
-        };
-        match http::next_chunk(PROVIDER, &st.url, &mut st.body, deadline, what, budget).await {
-            Ok(Some(bytes)) => st.queue.extend(st.lines.push(&bytes)),
+        let line = match st.lines.next_line().await {
+            Ok(Some(line)) => line,
+            // Dispatch a final event that lacked its blank line.
+            Ok(None) if !st.data.is_empty() => String::new(),
             Ok(None) => {
-                st.eof = true;
-                if let Some(rest) = st.lines.finish() {
-                    st.queue.push_back(rest);
+                st.finished = true;
+                // Lenient: a server that reported finish_reason then closed without `[DONE]` is complete.
+                if st.saw_finish {
+                    return None;
                 }
-                // Dispatch a final event that lacked its blank line.
-                st.queue.push_back(String::new());
+                return Some(Err(perr(
+                    PROVIDER,
+                    ProviderErrorKind::Unavailable,
+                    format!(
+                        "{}: stream ended before `data: [DONE]` (connection dropped?)",
+                        st.lines.url
+                    ),
+                )));
             }
             Err(e) => {
                 st.finished = true;
                 return Some(Err(e));
             }
+        };
+        if line.is_empty() {
+            // Event boundary: dispatch the accumulated data.
+            if st.data.is_empty() {
+                continue;
+            }
+            let data = std::mem::take(&mut st.data).join("\n");
+            match parse_event(&st.lines.url, &data, &mut st.saw_finish) {
+                Ok(None) => continue,
+                Ok(Some(Event::Done)) => {
+                    st.finished = true;
+                    return None;
+                }
+                Ok(Some(Event::Text(t))) => {
+                    st.lines.started = true;
+                    if t.is_empty() {
+                        continue;
+                    }
+                    return Some(Ok(t));
+                }
+                Err(e) => {
+                    st.finished = true;
+                    return Some(Err(e));
+                }
+            }
+        } else if line.starts_with(':') {
+            continue; // comment / keep-alive
+        } else if let Some(rest) = line.strip_prefix("data") {
+            if rest.is_empty() {
+                st.data.push(String::new());
+            } else if let Some(value) = rest.strip_prefix(':') {
+                st.data
+                    .push(value.strip_prefix(' ').unwrap_or(value).to_string());
+            }
+            // `dataX:` is another field name: ignored.
         }
+        // `event:`, `id:`, `retry:` and unknown fields are ignored.
     }
 }
 
@@ -532,40 +373,22 @@ impl Generator for OpenAiGenerator {
     async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, false);
-        self.retry.run(|_| self.complete_once(&body)).await
+        self.endpoint
+            .retry()
+            .run(|_| self.complete_once(&body))
+            .await
     }
 
     async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, true);
         let url = self.url();
-        let timeouts = self.timeouts;
-        let (resp, start) = self
-            .retry
-            .run(|_| {
-                let (url, body) = (&url, &body);
-                async move {
-                    let start = Instant::now();
-                    let deadline = start + timeouts.first_token.min(timeouts.total);
-                    match tokio::time::timeout_at(deadline, self.post(url, body)).await {
-                        Ok(r) => r.map(|resp| (resp, start)),
-                        Err(_) => Err(http::timeout(PROVIDER, "first token", timeouts.first_token)),
-                    }
-                }
-            })
-            .await?;
+        let (resp, start) =
+            http::open_stream(&self.endpoint, self.timeouts, || self.post(&url, &body)).await?;
         let state = SseState {
-            url,
-            body: Box::pin(resp.bytes_stream()),
-            lines: LineSplitter::new(),
-            queue: VecDeque::new(),
+            lines: StreamedLines::new(PROVIDER, url, resp, start, self.timeouts),
             data: Vec::new(),
-            first_deadline: start + timeouts.first_token,
-            total_deadline: start + timeouts.total,
-            timeouts,
-            started: false,
             saw_finish: false,
-            eof: false,
             finished: false,
         };
         let s = futures::stream::unfold(state, |mut st| async move {
@@ -577,27 +400,21 @@ impl Generator for OpenAiGenerator {
     /// `GET {base}/v1/models` answers and, when it lists models, lists this one
     /// (a server without that endpoint, 404, only proves reachability).
     async fn health(&self) -> Result<()> {
-        let url = if self.base_url.ends_with("/v1") {
-            http::join(&self.base_url, "/models")
-        } else {
-            http::join(&self.base_url, "/v1/models")
-        };
+        let url = self.endpoint.v1_url("models");
         let budget = self.timeouts.total.min(Duration::from_secs(10));
         let call = async {
-            let mut rb = self.client.client().get(&url);
-            if let Some(key) = &self.api_key {
-                rb = rb.bearer_auth(key);
-            }
-            let resp = rb
+            let resp = self
+                .endpoint
+                .request(Method::GET, &url)
                 .send()
                 .await
-                .map_err(|e| http::map_reqwest(PROVIDER, &url, &e))?;
+                .map_err(|e| self.endpoint.transport_error(&url, &e))?;
             if resp.status().as_u16() == 404 {
                 // The server answers but lists no models: reachable, model unverifiable.
                 return Ok(());
             }
             if !resp.status().is_success() {
-                return Err(self.status_error(&url, resp).await);
+                return Err(self.endpoint.response_error(&url, resp).await);
             }
             let v: Value = resp.json().await.map_err(|e| {
                 perr(
@@ -621,7 +438,11 @@ impl Generator for OpenAiGenerator {
                 Err(perr(
                     PROVIDER,
                     ProviderErrorKind::ModelNotFound,
-                    format!("model `{}` is not served by {}", self.model, self.base_url),
+                    format!(
+                        "model `{}` is not served by {}",
+                        self.model,
+                        self.endpoint.base_url()
+                    ),
                 ))
             }
         };
@@ -637,32 +458,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn envelope_and_kinds() {
-        let v: Value = serde_json::json!({"error": {"message": "The model `x` does not exist", "type": "invalid_request_error", "code": "model_not_found"}});
-        let (m, t, c) = envelope(&v).unwrap();
-        assert_eq!(m, "The model `x` does not exist");
-        assert_eq!(t.as_deref(), Some("invalid_request_error"));
-        assert_eq!(
-            kind_for(Some(404), c.as_deref(), t.as_deref()),
-            ProviderErrorKind::ModelNotFound
-        );
-        assert_eq!(
-            kind_for(Some(400), c.as_deref(), t.as_deref()),
-            ProviderErrorKind::ModelNotFound
-        );
-        assert_eq!(kind_for(Some(401), None, None), ProviderErrorKind::Auth);
-        assert_eq!(kind_for(Some(403), None, None), ProviderErrorKind::Auth);
-        assert_eq!(
-            kind_for(Some(429), None, None),
-            ProviderErrorKind::RateLimited
-        );
-        assert_eq!(
-            kind_for(Some(502), None, None),
-            ProviderErrorKind::Unavailable
-        );
-        assert_eq!(
-            kind_for(None, Some("rate_limit_exceeded"), None),
-            ProviderErrorKind::RateLimited
+    fn mid_stream_errors_are_typed() {
+        let mut fin = false;
+        let e = parse_event(
+            "u",
+            r#"{"error":{"message":"slow down","type":"rate_limit_exceeded"}}"#,
+            &mut fin,
+        )
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+        assert!(
+            e.contains("RateLimited") && e.contains("error mid-stream: slow down"),
+            "{e}"
         );
     }
 

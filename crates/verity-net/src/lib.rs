@@ -12,14 +12,31 @@
 //! Servers' `Retry-After` hints are read by [`retry_after`] and carried on
 //! the error (`ProviderError::retry_after`, `FetchError::Http::retry_after`)
 //! for [`RetryPolicy::run`] to honour.
+//!
+//! The plumbing every remote model provider shares lives here too:
+//! [`status`] maps an HTTP failure to a typed
+//! [`ProviderErrorKind`](verity_core::ProviderErrorKind),
+//! [`RemoteProviderOptions`] are the settings of the Ollama and
+//! OpenAI-compatible builders, [`error_chain`] writes an error and its
+//! sources on one line, and [`models_dir`] finds the local models.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use reqwest::header::{HeaderMap, RETRY_AFTER};
-use verity_core::{ConfigError, Error, Result, RetryPolicy};
+pub use verity_core::RetryPolicy;
+use verity_core::{ConfigError, Error, Result};
 
 pub use reqwest;
+
+mod chain;
+mod model_dir;
+mod remote;
+pub mod status;
+
+pub use chain::error_chain;
+pub use model_dir::{models_dir, models_dir_from};
+pub use remote::{check_base_url, RemoteEndpoint, RemoteProviderOptions, DEFAULT_CONCURRENCY};
 
 /// Which proxy the service client uses.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -2,7 +2,7 @@
 //! that cannot run without them.
 //!
 //! Data is found at `VERITY_DATA_DIR`, else at `shared/data` beside the
-//! checkout; models at `VERITY_MODEL_DIR`, else `~/.cache/verity/models`
+//! checkout; models where the library looks (`VERITY_MODEL_DIR`, else `~/.cache/verity/models`)
 //! (where `scripts/fetch-models.sh` puts them). A test missing either calls
 //! [`skip`]: on a developer machine it prints `SKIPPED` and returns; with
 //! `VERITY_REQUIRE_DATA=1` (set by CI) it fails, so a suite cannot pass by
@@ -25,17 +25,12 @@ pub fn data(rel: &str) -> Option<PathBuf> {
     p.exists().then_some(p)
 }
 
-/// The local models directory (`VERITY_MODEL_DIR`, else
-/// `~/.cache/verity/models`), whether or not it exists.
+/// The local models directory, whether or not it exists: the library's
+/// own lookup ([`verity_net::models_dir`]: `VERITY_MODEL_DIR`, else
+/// `VERITY_CACHE/models`, else `~/.cache/verity/models` under `HOME` or
+/// `USERPROFILE`).
 pub fn model_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("VERITY_MODEL_DIR").filter(|v| !v.is_empty()) {
-        return PathBuf::from(d);
-    }
-    let home = std::env::var_os("HOME")
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .map(PathBuf::from)
-        .unwrap_or_default();
-    home.join(".cache/verity/models")
+    verity_net::models_dir()
 }
 
 /// Whether missing data or models must fail tests (`VERITY_REQUIRE_DATA=1`).

@@ -34,6 +34,8 @@ pub struct Reply {
     pub content_type: &'static str,
     /// Body (any bytes: pages, JSON, binary files).
     pub body: Vec<u8>,
+    /// Further headers (`Retry-After`, …).
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl Reply {
@@ -43,7 +45,26 @@ impl Reply {
             status: "200 OK",
             content_type,
             body: body.into(),
+            headers: Vec::new(),
         }
+    }
+
+    /// Any status line (`429 Too Many Requests`) with a JSON or text body.
+    pub fn status(
+        status: &'static str,
+        content_type: &'static str,
+        body: impl Into<Vec<u8>>,
+    ) -> Self {
+        Self {
+            status,
+            ..Self::ok(content_type, body)
+        }
+    }
+
+    /// Add a header.
+    pub fn with_header(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.headers.push((name, value.into()));
+        self
     }
 
     /// `200 OK`, an HTML page.
@@ -58,11 +79,7 @@ impl Reply {
 
     /// `404 Not Found`.
     pub fn not_found() -> Self {
-        Self {
-            status: "404 Not Found",
-            content_type: "text/plain",
-            body: "not found".into(),
-        }
+        Self::status("404 Not Found", "text/plain", "not found")
     }
 }
 
@@ -104,8 +121,13 @@ fn answer(mut stream: TcpStream, respond: &dyn Fn(&str, &str) -> Reply, base: &s
     let head = String::from_utf8_lossy(&buf[..n]);
     let path = head.split_whitespace().nth(1).unwrap_or("/");
     let reply = respond(path, base);
+    let extra: String = reply
+        .headers
+        .iter()
+        .map(|(name, value)| format!("{name}: {value}\r\n"))
+        .collect();
     let head = format!(
-        "HTTP/1.1 {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        "HTTP/1.1 {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n{extra}Connection: close\r\n\r\n",
         reply.status,
         reply.content_type,
         reply.body.len(),

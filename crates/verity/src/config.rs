@@ -107,6 +107,18 @@ impl std::fmt::Display for GeneratorSpec {
 
 /// A language code as answers use it (`fr`, `en`, `pt-BR`): trimmed and
 /// lower-cased; letters and `-` only.
+/// The facade's one read of the process environment: a variable's value,
+/// blank counting as unset. Every other module asks this one.
+fn env_var(key: &str) -> Option<String> {
+    std::env::var(key).ok().filter(|v| !v.trim().is_empty())
+}
+
+/// Whether the environment sets `RAG_DEFAULT_LANG` (the REST contract's
+/// default language applies only when it does not).
+pub(crate) fn env_sets_default_lang() -> bool {
+    env_var("RAG_DEFAULT_LANG").is_some()
+}
+
 pub(crate) fn check_lang(key: &str, v: &str) -> Result<String> {
     let l = v.trim().to_ascii_lowercase();
     if l.is_empty() || l.len() > 16 || !l.chars().all(|c| c.is_ascii_alphabetic() || c == '-') {
@@ -267,7 +279,7 @@ impl VerityConfig {
     /// `SEARXNG_TIMEOUT`, `JINA_READER_URL`, `JINA_TIMEOUT`, `JINA_API_KEY`,
     /// `VERITY_ALLOW_PRIVATE`, `VERITY_WATCH_RULES`, `VERITY_WATCH_JUDGE`.
     pub fn from_env() -> Result<Self> {
-        Self::from_vars(&|k| std::env::var(k).ok())
+        Self::from_vars(&env_var)
     }
 
     /// [`Self::from_env`] over any source of variables (tests, a host's own
@@ -515,7 +527,7 @@ impl WebConfig {
     /// The web settings of the environment; an old variable name adds a
     /// deprecation note to `notes`.
     pub fn from_env(notes: &mut Vec<String>) -> Result<Self> {
-        Self::from_vars(&|k| std::env::var(k).ok(), notes)
+        Self::from_vars(&env_var, notes)
     }
 
     /// [`Self::from_env`] over any source of variables.

@@ -158,29 +158,17 @@ fn provider_err(kind: ProviderErrorKind, msg: impl Into<String>) -> Error {
 }
 
 impl LocalEmbedder {
-    /// Default location of all-MiniLM-L6-v2: `$VERITY_MODEL_DIR` when it is a
-    /// model directory itself, else `$VERITY_MODEL_DIR/all-MiniLM-L6-v2`; without
-    /// the variable, `$VERITY_CACHE/models/all-MiniLM-L6-v2` or
-    /// `~/.cache/verity/models/all-MiniLM-L6-v2`.
+    /// Default location of all-MiniLM-L6-v2: the models directory
+    /// ([`verity_net::models_dir`]: `$VERITY_MODEL_DIR`, else
+    /// `$VERITY_CACHE/models`, else `.cache/verity/models` under `HOME` or
+    /// `USERPROFILE`) when it is a model directory itself, else its
+    /// `all-MiniLM-L6-v2` entry.
     pub fn default_model_dir() -> PathBuf {
-        if let Some(dir) = std::env::var_os("VERITY_MODEL_DIR").filter(|v| !v.is_empty()) {
-            let dir = PathBuf::from(dir);
-            if dir.join("config.json").is_file() || dir.join("snapshots").is_dir() {
-                return dir;
-            }
-            return dir.join(DEFAULT_MODEL);
+        let dir = verity_net::models_dir();
+        if dir.join("config.json").is_file() || dir.join("snapshots").is_dir() {
+            return dir;
         }
-        let cache = std::env::var_os("VERITY_CACHE")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .unwrap_or_else(|| {
-                std::env::var_os("HOME")
-                    .map(PathBuf::from)
-                    .unwrap_or_default()
-                    .join(".cache")
-                    .join("verity")
-            });
-        cache.join("models").join(DEFAULT_MODEL)
+        dir.join(DEFAULT_MODEL)
     }
 
     /// Start configuring an embedder for the model in `model_dir`.

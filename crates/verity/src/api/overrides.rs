@@ -100,10 +100,7 @@ impl ConfigOverrides {
     /// defaults to `fr`. `verity serve` opens its store with them.
     pub fn with_rest_defaults(&self) -> ConfigOverrides {
         let mut o = self.clone();
-        let env_lang = std::env::var("RAG_DEFAULT_LANG")
-            .ok()
-            .filter(|v| !v.trim().is_empty());
-        if o.default_lang.is_none() && env_lang.is_none() {
+        if o.default_lang.is_none() && !crate::config::env_sets_default_lang() {
             o.default_lang = Some("fr".into());
         }
         o

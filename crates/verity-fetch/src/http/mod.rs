@@ -11,174 +11,24 @@ use chrono::Utc;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
 use url::Url;
 use verity_core::{
-    ConfigError, Error, FetchError, FetchStatus, FetchedSource, Fetcher, ParsedDocument, Result,
+    ConfigError, FetchError, FetchStatus, FetchedSource, Fetcher, ParsedDocument, Result,
     RetryPolicy, Retryable,
 };
-use verity_net::HttpClient;
+use verity_net::{error_chain, HttpClient};
 
-use crate::guard::{find_refusal, GuardedResolver, NetworkGuard};
+use crate::guard::{find_refusal, GuardedResolver};
 use crate::paywall;
 use crate::robots::Robots;
+
+mod config;
+mod politeness;
+
+pub use config::FetchConfig;
+use politeness::{HostLimiter, ResponseCache};
 
 /// `Accept` header sent for page fetches.
 pub(crate) const PAGE_ACCEPT: &str =
     "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.9,text/markdown;q=0.8,text/plain;q=0.8,*/*;q=0.5";
-
-/// Configuration of an [`HttpFetcher`]. Start from [`FetchConfig::default`]
-/// (or a preset) and chain the `with_*` setters.
-#[derive(Debug, Clone)]
-pub struct FetchConfig {
-    /// `User-Agent` header.
-    pub user_agent: String,
-    /// Product token matched against robots.txt `User-agent` lines.
-    pub robots_agent: String,
-    /// TCP + TLS connect timeout (default 10 s).
-    pub connect_timeout: Duration,
-    /// Deadline of one request, body included (default 30 s).
-    pub timeout: Duration,
-    /// Redirects followed at most (default 5); each hop is re-checked.
-    pub max_redirects: usize,
-    /// Body size cap in bytes (default 20 MB); larger bodies are refused.
-    pub max_body_bytes: u64,
-    /// Retries of transient failures (network, timeout, 5xx, 429); `None`
-    /// (the default) uses the shared [`HttpClient`]'s policy.
-    pub retry: Option<RetryPolicy>,
-    /// Minimum interval between two requests to the same host (default 250 ms).
-    pub per_host_interval: Duration,
-    /// Obey robots.txt (default true).
-    pub respect_robots: bool,
-    /// How long a robots.txt stays cached (default 1 h).
-    pub robots_ttl: Duration,
-    /// Response cache TTL; zero disables the cache (default 15 min).
-    pub cache_ttl: Duration,
-    /// Response cache capacity in entries (default 256).
-    pub cache_capacity: usize,
-    /// Classify paywalled / login-walled pages as `paywalled` (default true).
-    pub detect_paywalls: bool,
-    /// SSRF guard (on by default).
-    pub guard: NetworkGuard,
-}
-
-impl Default for FetchConfig {
-    fn default() -> Self {
-        Self {
-            user_agent: format!(
-                "VerityBot/{} (+https://example.invalid/verity)",
-                env!("CARGO_PKG_VERSION")
-            ),
-            robots_agent: "VerityBot".into(),
-            connect_timeout: Duration::from_secs(10),
-            timeout: Duration::from_secs(30),
-            max_redirects: 5,
-            max_body_bytes: 20_000_000,
-            retry: None,
-            per_host_interval: Duration::from_millis(250),
-            respect_robots: true,
-            robots_ttl: Duration::from_secs(3600),
-            cache_ttl: Duration::from_secs(15 * 60),
-            cache_capacity: 256,
-            detect_paywalls: true,
-            guard: NetworkGuard::default(),
-        }
-    }
-}
-
-impl FetchConfig {
-    /// Preset for search-time fetches (seed: 10 s total).
-    pub fn for_search() -> Self {
-        Self {
-            timeout: Duration::from_secs(10),
-            ..Self::default()
-        }
-    }
-    /// Preset for reading full sources (seed: 30 s total).
-    pub fn for_reading() -> Self {
-        Self::default()
-    }
-    /// Set the `User-Agent` header.
-    pub fn with_user_agent(mut self, ua: impl Into<String>) -> Self {
-        self.user_agent = ua.into();
-        self
-    }
-    /// Set the robots.txt product token.
-    pub fn with_robots_agent(mut self, token: impl Into<String>) -> Self {
-        self.robots_agent = token.into();
-        self
-    }
-    /// Set the connect timeout.
-    pub fn with_connect_timeout(mut self, d: Duration) -> Self {
-        self.connect_timeout = d;
-        self
-    }
-    /// Set the per-request deadline.
-    pub fn with_timeout(mut self, d: Duration) -> Self {
-        self.timeout = d;
-        self
-    }
-    /// Set the redirect bound.
-    pub fn with_max_redirects(mut self, n: usize) -> Self {
-        self.max_redirects = n;
-        self
-    }
-    /// Set the body size cap.
-    pub fn with_max_body_bytes(mut self, n: u64) -> Self {
-        self.max_body_bytes = n;
-        self
-    }
-    /// Use this retry policy instead of the shared client's.
-    pub fn with_retry(mut self, p: RetryPolicy) -> Self {
-        self.retry = Some(p);
-        self
-    }
-    /// Set the per-host minimum interval (zero disables rate limiting).
-    pub fn with_per_host_interval(mut self, d: Duration) -> Self {
-        self.per_host_interval = d;
-        self
-    }
-    /// Obey robots.txt or not.
-    pub fn with_robots(mut self, respect: bool) -> Self {
-        self.respect_robots = respect;
-        self
-    }
-    /// Configure the response cache (`ttl` zero disables it).
-    pub fn with_cache(mut self, ttl: Duration, capacity: usize) -> Self {
-        self.cache_ttl = ttl;
-        self.cache_capacity = capacity;
-        self
-    }
-    /// Turn paywall detection on or off.
-    pub fn with_paywall_detection(mut self, on: bool) -> Self {
-        self.detect_paywalls = on;
-        self
-    }
-    /// Set the SSRF guard.
-    pub fn with_guard(mut self, guard: NetworkGuard) -> Self {
-        self.guard = guard;
-        self
-    }
-
-    fn validate(&self) -> Result<()> {
-        let bad = |key: &str, message: &str| {
-            Err(Error::from(ConfigError::Invalid {
-                key: key.into(),
-                message: message.into(),
-            }))
-        };
-        if self.timeout.is_zero() {
-            return bad("timeout", "must be positive");
-        }
-        if self.connect_timeout.is_zero() {
-            return bad("connect_timeout", "must be positive");
-        }
-        if self.max_body_bytes == 0 {
-            return bad("max_body_bytes", "must be positive");
-        }
-        if self.retry.is_some_and(|r| r.max_attempts == 0) {
-            return bad("retry.max_attempts", "must be at least 1");
-        }
-        Ok(())
-    }
-}
 
 /// What one hop chain produced, before parsing.
 #[derive(Debug, Clone)]
@@ -240,81 +90,6 @@ impl Retryable for Transient {
     }
     fn retry_after(&self) -> Option<Duration> {
         self.retry_after
-    }
-}
-
-/// Per-host minimum interval between requests (async-safe, last-request time).
-#[derive(Debug, Default)]
-struct HostLimiter {
-    slots: Mutex<HashMap<String, Arc<tokio::sync::Mutex<Option<Instant>>>>>,
-}
-
-impl HostLimiter {
-    async fn wait(&self, key: &str, interval: Duration) {
-        if interval.is_zero() {
-            return;
-        }
-        let slot = {
-            let mut map = match self.slots.lock() {
-                Ok(m) => m,
-                Err(poisoned) => poisoned.into_inner(),
-            };
-            if map.len() > 4096 {
-                map.retain(|_, s| {
-                    Arc::strong_count(s) > 1
-                        || s.try_lock()
-                            .map(|t| t.is_some_and(|t| t.elapsed() < interval))
-                            .unwrap_or(true)
-                });
-            }
-            map.entry(key.to_string()).or_default().clone()
-        };
-        let mut last = slot.lock().await;
-        if let Some(t) = *last {
-            let next = t + interval;
-            if next > Instant::now() {
-                tokio::time::sleep_until(tokio::time::Instant::from_std(next)).await;
-            }
-        }
-        *last = Some(Instant::now());
-    }
-}
-
-/// Bounded in-memory response cache with TTL.
-#[derive(Debug, Default)]
-struct ResponseCache {
-    entries: HashMap<String, (Instant, FetchedSource)>,
-}
-
-impl ResponseCache {
-    fn get(&mut self, key: &str, ttl: Duration) -> Option<FetchedSource> {
-        match self.entries.get(key) {
-            Some((at, v)) if at.elapsed() < ttl => Some(v.clone()),
-            Some(_) => {
-                self.entries.remove(key);
-                None
-            }
-            None => None,
-        }
-    }
-    fn put(&mut self, key: String, value: FetchedSource, capacity: usize) {
-        if capacity == 0 {
-            return;
-        }
-        while self.entries.len() >= capacity && !self.entries.contains_key(&key) {
-            let oldest = self
-                .entries
-                .iter()
-                .min_by_key(|(_, (at, _))| *at)
-                .map(|(k, _)| k.clone());
-            match oldest {
-                Some(k) => {
-                    self.entries.remove(&k);
-                }
-                None => break,
-            }
-        }
-        self.entries.insert(key, (Instant::now(), value));
     }
 }
 
@@ -393,7 +168,8 @@ impl HttpFetcher {
     /// Build a fetcher on the shared network layer: its open-web client is
     /// derived once from `net`'s configuration (TLS roots; no proxy and no
     /// automatic redirects, so the SSRF guard sees every connection), with
-    /// this fetcher's user agent, connect timeout and guarded resolver; the
+    /// this fetcher's user agent and guarded resolver (the connect timeout is
+    /// `net`'s, set in one place: [`verity_net::HttpConfig`]); the
     /// retry policy is `net`'s unless `config` sets one. Build one per
     /// application and share it (clone or `Arc`): the per-host rate limiter,
     /// the robots.txt cache and the response cache live inside.
@@ -404,7 +180,6 @@ impl HttpFetcher {
         let client = net
             .web_client_builder()?
             .user_agent(config.user_agent.clone())
-            .connect_timeout(config.connect_timeout)
             .dns_resolver(GuardedResolver { guard })
             .build()
             .map_err(|e| ConfigError::Invalid {
@@ -1022,20 +797,6 @@ fn network_failure(url: &Url, e: &reqwest::Error) -> String {
     } else {
         chain
     }
-}
-
-/// The error and its sources, joined.
-pub(crate) fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut parts = vec![e.to_string()];
-    let mut cur = e.source();
-    while let Some(s) = cur {
-        let m = s.to_string();
-        if !parts.iter().any(|p| p.contains(&m)) {
-            parts.push(m);
-        }
-        cur = s.source();
-    }
-    parts.join(": ")
 }
 
 #[async_trait]

@@ -1,0 +1,3 @@
+//! Integration tests of `verity-net`, linked into one test binary.
+
+mod status;
