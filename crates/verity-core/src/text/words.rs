@@ -45,20 +45,22 @@ pub fn distinct_words(text: &str) -> Vec<String> {
 }
 
 /// The terms of a lexical (BM25) store query: [`distinct_words`], with
-/// function words ([`super::is_stopword`], accents folded) dropped when
+/// English function words ([`super::is_english_stopword`]) dropped when
 /// `drop_stopwords` is set and something else remains. Both store backends
-/// build their queries from this, so they rank the same terms.
+/// build their queries from this, so they rank the same terms. French
+/// function words stay: a store does not know a query's language, and
+/// `son`, `sera`, `des` are English content words.
 ///
 /// ```
 /// use verity_core::text::query_terms;
 /// assert_eq!(query_terms("the cat", true), ["cat"]);
 /// assert_eq!(query_terms("the of", true), ["the", "of"]);
-/// assert_eq!(query_terms("Quels sont les frais été", true), ["frais"]);
+/// assert_eq!(query_terms("Son of the sera", true), ["son", "sera"]);
 /// ```
 pub fn query_terms(text: &str, drop_stopwords: bool) -> Vec<String> {
     let mut terms = distinct_words(text);
     if drop_stopwords {
-        let content = |t: &String| !super::is_stopword(&super::fold(t));
+        let content = |t: &String| !super::is_english_stopword(t);
         if terms.iter().any(content) {
             terms.retain(content);
         }
