@@ -139,11 +139,10 @@ fn split_block(text: &str, block: Range<usize>, out: &mut Vec<Range<usize>>) {
             let rest = &s[end..];
             let next = rest.trim_start();
             let has_ws = rest.len() > next.len();
-            let starts_new = next
-                .chars()
-                .next()
-                .is_some_and(|ch| ch.is_uppercase() || ch.is_ascii_digit() || OPENERS.contains(ch))
-                || is_lowercase_symbol(next);
+            let starts_new =
+                next.chars().next().is_some_and(|ch| {
+                    ch.is_uppercase() || ch.is_ascii_digit() || OPENERS.contains(ch)
+                }) || is_lowercase_symbol(next);
             if next.is_empty() || (has_ws && starts_new) {
                 push_trimmed(text, block.start + start..block.start + end, out);
                 start = end;
@@ -163,7 +162,9 @@ fn split_block(text: &str, block: Range<usize>, out: &mut Vec<Range<usize>>) {
 fn sentence_end(s: &str, mut end: usize) -> usize {
     loop {
         let rest = &s[end..];
-        end += rest.find(|ch: char| !CLOSERS.contains(ch)).unwrap_or(rest.len());
+        end += rest
+            .find(|ch: char| !CLOSERS.contains(ch))
+            .unwrap_or(rest.len());
         let rest = &s[end..];
         let ws = rest.len() - rest.trim_start().len();
         let after = &rest[ws..];
@@ -331,7 +332,12 @@ mod tests {
     fn abbreviations_initials_decimals_and_urls_do_not_split() {
         assert_eq!(
             sents("Dr. Smith arrived at 3 p.m. today. It rained! Did it? Yes."),
-            ["Dr. Smith arrived at 3 p.m. today.", "It rained!", "Did it?", "Yes."]
+            [
+                "Dr. Smith arrived at 3 p.m. today.",
+                "It rained!",
+                "Did it?",
+                "Yes."
+            ]
         );
         assert_eq!(
             sents("J. R. Tolkien wrote it. Version 2.5 is out. See https://example.org/a.b?x=1. Done."),
@@ -363,7 +369,10 @@ mod tests {
             ]
         );
         // An abbreviation that is also a word ends a sentence before a word.
-        assert_eq!(sents("It is modern art. The end."), ["It is modern art.", "The end."]);
+        assert_eq!(
+            sents("It is modern art. The end."),
+            ["It is modern art.", "The end."]
+        );
     }
 
     #[test]
@@ -396,11 +405,63 @@ mod tests {
     /// marks, emoji sequences, right-to-left scripts and marks, CJK, and the
     /// punctuation the rules look at.
     const PIECES: &[&str] = &[
-        "a", "Word", "rim1", "iHepSCs", "3", "3.5", ".", ". ", "? ", "! ", "…", "。", "！", " ",
-        "\u{a0}", "\u{2009}", "\u{202f}", "\u{3000}", "\n", "\n\n", "\r\n", "\t", "e\u{301}",
-        "\u{301}", "😀", "👩\u{200d}🔬", "🇫🇷", "שלום", "مرحبا", "\u{200f}", "\u{202e}", "日本",
-        "[1]", "[^2]", "[", "]", "«", "»", "“", "”", "(", ")", "\"", "'", "Dr.", "e.g.", "J.",
-        "art. ", "https://x.org/a.b", "# ", "- ", "1. ", "| ", "> ", "• ", "*", "_",
+        "a",
+        "Word",
+        "rim1",
+        "iHepSCs",
+        "3",
+        "3.5",
+        ".",
+        ". ",
+        "? ",
+        "! ",
+        "…",
+        "。",
+        "！",
+        " ",
+        "\u{a0}",
+        "\u{2009}",
+        "\u{202f}",
+        "\u{3000}",
+        "\n",
+        "\n\n",
+        "\r\n",
+        "\t",
+        "e\u{301}",
+        "\u{301}",
+        "😀",
+        "👩\u{200d}🔬",
+        "🇫🇷",
+        "שלום",
+        "مرحبا",
+        "\u{200f}",
+        "\u{202e}",
+        "日本",
+        "[1]",
+        "[^2]",
+        "[",
+        "]",
+        "«",
+        "»",
+        "“",
+        "”",
+        "(",
+        ")",
+        "\"",
+        "'",
+        "Dr.",
+        "e.g.",
+        "J.",
+        "art. ",
+        "https://x.org/a.b",
+        "# ",
+        "- ",
+        "1. ",
+        "| ",
+        "> ",
+        "• ",
+        "*",
+        "_",
     ];
 
     fn awkward() -> impl Strategy<Value = String> {
