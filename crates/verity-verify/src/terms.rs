@@ -266,9 +266,7 @@ pub fn source_words(text: &str) -> Vec<(String, Token)> {
         .into_iter()
         .filter(|t| {
             let w = t.folded.as_str();
-            !w.chars().all(|c| c.is_ascii_digit())
-                && w.chars().count() >= 2
-                && !is_stopword(w)
+            !w.chars().all(|c| c.is_ascii_digit()) && w.chars().count() >= 2 && !is_stopword(w)
         })
         .map(|t| (source_stem(&t.folded), t))
         .collect()

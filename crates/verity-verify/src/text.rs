@@ -4,8 +4,8 @@
 
 use std::ops::Range;
 
-pub use verity_core::text::{is_stopword, sentence_spans, strict_stem as stem, words};
 use verity_core::text::{is_english_stopword, is_french_stopword};
+pub use verity_core::text::{is_stopword, sentence_spans, strict_stem as stem, words};
 
 /// Strictly stemmed ([`stem`]) content words of `text`: English stop
 /// words dropped, French ones too when the text reads as French
