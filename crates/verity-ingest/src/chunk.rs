@@ -961,6 +961,8 @@ mod tests {
         assert!(ends_sentence("really?\""));
         assert!(!ends_sentence("e.g."));
         assert!(!ends_sentence("al."));
+        assert!(!ends_sentence("Prof."));
+        assert!(!ends_sentence("Mme."));
         assert!(!ends_sentence("word"));
     }
 }

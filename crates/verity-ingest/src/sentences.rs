@@ -26,38 +26,6 @@ mod tests {
     }
 
     #[test]
-    fn splits_at_sentence_ends_before_capitals_and_digits() {
-        assert_eq!(
-            spans("Cells were grown in culture. Levels rose by half! 12 mice were treated too."),
-            vec![
-                "Cells were grown in culture.",
-                "Levels rose by half!",
-                "12 mice were treated too."
-            ]
-        );
-    }
-
-    #[test]
-    fn abbreviations_and_lower_case_continuations_do_not_split() {
-        assert_eq!(
-            spans("As shown by Smith et al. in mice, e.g. Fig. 2 shows it. the end is lower case here."),
-            vec!["As shown by Smith et al. in mice, e.g. Fig. 2 shows it. the end is lower case here."]
-        );
-    }
-
-    #[test]
-    fn lower_case_symbols_open_sentences() {
-        assert_eq!(
-            spans("Cells were reprogrammed into stem cells (iHepSCs). iHepSCs can be expanded in vitro. rim1 mutations reduce IME1 expression."),
-            vec![
-                "Cells were reprogrammed into stem cells (iHepSCs).",
-                "iHepSCs can be expanded in vitro.",
-                "rim1 mutations reduce IME1 expression."
-            ]
-        );
-    }
-
-    #[test]
     fn blank_lines_split_and_short_fragments_merge() {
         let text = "# Results\n\nThe treatment reduced mortality strongly.\n\nSee below. It worked in all cohorts we tested.";
         assert_eq!(
@@ -74,20 +42,5 @@ mod tests {
         );
         assert!(sentence_spans("   \n ").is_empty());
         assert_eq!(spans("Too short."), vec!["Too short."]);
-    }
-
-    #[test]
-    fn spans_are_char_boundaries_for_any_text() {
-        for t in [
-            "Ünïcode façade. Ça marche très bien ici.",
-            "a.b.c. D",
-            "!!! ??? ...",
-            "日本語。テスト。",
-        ] {
-            for r in sentence_spans(t) {
-                assert!(t.is_char_boundary(r.start) && t.is_char_boundary(r.end));
-                assert!(r.start < r.end);
-            }
-        }
     }
 }

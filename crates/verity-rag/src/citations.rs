@@ -181,6 +181,20 @@ mod tests {
     }
 
     #[test]
+    fn ratio_does_not_cut_at_decimals_or_abbreviations() {
+        // Cutting at every period counted "Fees rose 3." and "Dr." as
+        // uncited sentences of their own.
+        assert_eq!(
+            cited_sentence_ratio("Fees rose 3.5 percent in 2020 [1]. Dr. Smith et al. agree [2]."),
+            1.0
+        );
+        assert_eq!(
+            cited_sentence_ratio("One fact here. [1] Another fact [2]."),
+            1.0
+        );
+    }
+
+    #[test]
     fn verbatim_quotes_are_found() {
         let q = verbatim_quote(
             "\"Fees are set per channel.\" [1]",

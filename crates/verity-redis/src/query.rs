@@ -1,7 +1,6 @@
 //! Building RediSearch queries (DIALECT 2) from free user text and
 //! [`verity_core::Filters`], with escaping so that no input is a syntax error.
 
-
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use verity_core::Filters;

@@ -384,21 +384,21 @@ mod tests {
 
     #[test]
     fn short_fragments_merge_when_asked() {
-        let t = "# Results\n\nThe treatment reduced mortality strongly.\n\nSee below. It worked in all cohorts we tested.";
+        let t = "## Methods\n\nMice were fed for ten weeks.\n\nAs planned. All of them gained weight quickly.";
         assert_eq!(
             merged(t),
             [
-                "# Results\n\nThe treatment reduced mortality strongly.",
-                "See below. It worked in all cohorts we tested."
+                "## Methods\n\nMice were fed for ten weeks.",
+                "As planned. All of them gained weight quickly."
             ]
         );
         assert_eq!(
-            merged("The first sentence is long enough. Done."),
-            ["The first sentence is long enough. Done."]
+            merged("Prof. Lee wrote the long one. Yes."),
+            ["Prof. Lee wrote the long one. Yes."]
         );
-        assert!(merged("   \n ").is_empty());
-        assert_eq!(merged("Too short."), ["Too short."]);
-        assert_eq!(sents("The first sentence is long enough. Done.").len(), 2);
+        assert!(merged(" \u{a0}\n ").is_empty());
+        assert_eq!(merged("Short one."), ["Short one."]);
+        assert_eq!(sents("Prof. Lee wrote the long one. Yes.").len(), 2);
     }
 
     /// Pieces that make awkward text: every kind of white space, combining

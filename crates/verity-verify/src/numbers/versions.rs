@@ -219,10 +219,7 @@ pub(super) fn version_cmp(a: &[u32], b: &[u32]) -> std::cmp::Ordering {
 /// The components of `q` when it can be read as a version: a version, or a
 /// bare dotted number (`the 1.80 release`); a bare integer only against a
 /// one-component version (`JDK 21` for `Java 21`).
-fn as_version<'a>(
-    q: &'a Quantity,
-    other: &[u32],
-) -> Option<std::borrow::Cow<'a, [u32]>> {
+fn as_version<'a>(q: &'a Quantity, other: &[u32]) -> Option<std::borrow::Cow<'a, [u32]>> {
     match &q.kind {
         Kind::Version(v) => Some(std::borrow::Cow::Borrowed(v)),
         Kind::Plain if q.decimals > 0 || other.len() == 1 => {
