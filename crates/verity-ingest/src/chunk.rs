@@ -403,17 +403,18 @@ fn is_indented(line: &str) -> bool {
     line.starts_with("    ") || line.starts_with('\t')
 }
 
-/// Does this word end a sentence?
+/// Does this word end a sentence? Abbreviations
+/// ([`verity_core::text::abbrev`]: `e.g.`, `al.`, `Fig.`), words of one or
+/// two letters (initials, units: `J.`, `mg.`) and dotted words are not ends.
 pub(crate) fn ends_sentence(word: &str) -> bool {
     let w = word.trim_end_matches(['"', '\'', ')', ']', '”', '’', '»', '*', '_']);
     match w.chars().last() {
         Some('!' | '?' | '。' | '！' | '？' | '…') => true,
-        // "e.g." / "i.e." / "al." / single initials are not sentence ends.
         Some('.') => {
             let core = w.trim_end_matches('.');
             core.chars().count() > 2
                 && !core.contains('.')
-                && !matches!(core, "al" | "etc" | "Fig" | "fig" | "vs" | "approx")
+                && !verity_core::text::abbrev::is_abbreviation(core, "")
         }
         _ => false,
     }
@@ -960,6 +961,8 @@ mod tests {
         assert!(ends_sentence("really?\""));
         assert!(!ends_sentence("e.g."));
         assert!(!ends_sentence("al."));
+        assert!(!ends_sentence("Prof."));
+        assert!(!ends_sentence("Mme."));
         assert!(!ends_sentence("word"));
     }
 }

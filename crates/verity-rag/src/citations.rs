@@ -120,9 +120,11 @@ fn verbatim_quote(answer: &str, n: usize, chunk: &str) -> Option<String> {
 /// Share of sentences of `text` that carry at least one citation marker.
 pub fn cited_sentence_ratio(text: &str) -> f32 {
     let Some(re) = marker_re() else { return 0.0 };
-    let sentences: Vec<&str> = text
-        .split_inclusive(['.', '!', '?', '\n'])
-        .map(str::trim)
+    // The workspace's splitter keeps a marker written after the full stop
+    // (`… here. [2]`) with the sentence it follows.
+    let sentences: Vec<&str> = verity_core::text::sentence_spans(text)
+        .into_iter()
+        .filter_map(|r| text.get(r))
         .filter(|s| s.chars().filter(|c| c.is_alphanumeric()).count() > 3)
         .collect();
     if sentences.is_empty() {
@@ -176,6 +178,20 @@ mod tests {
             0.5
         );
         assert_eq!(cited_sentence_ratio(""), 0.0);
+    }
+
+    #[test]
+    fn ratio_does_not_cut_at_decimals_or_abbreviations() {
+        // Cutting at every period counted "Fees rose 3." and "Dr." as
+        // uncited sentences of their own.
+        assert_eq!(
+            cited_sentence_ratio("Fees rose 3.5 percent in 2020 [1]. Dr. Smith et al. agree [2]."),
+            1.0
+        );
+        assert_eq!(
+            cited_sentence_ratio("One fact here. [1] Another fact [2]."),
+            1.0
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //!   generator, answer cache and prompt-injection filter.
 
 pub mod citations;
+pub mod config;
 pub mod injection;
 pub mod observe;
 pub mod prompt;

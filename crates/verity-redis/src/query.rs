@@ -1,8 +1,6 @@
 //! Building RediSearch queries (DIALECT 2) from free user text and
 //! [`verity_core::Filters`], with escaping so that no input is a syntax error.
 
-use std::collections::HashSet;
-
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use verity_core::Filters;
@@ -16,15 +14,6 @@ pub const MAX_TAG_LEN: usize = 512;
 
 /// Most distinct terms kept from a lexical query (the rest are ignored).
 pub const MAX_QUERY_TERMS: usize = 256;
-
-/// The English stop words dropped from lexical queries, the same list as the
-/// embedded store's, so both backends rank the same terms.
-const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is",
-    "it", "its", "of", "on", "or", "that", "the", "to", "was", "were", "will", "with", "this",
-    "these", "those", "which", "what", "who", "how", "not", "no", "do", "does", "did", "than",
-    "then", "there", "their", "they", "but", "if", "into", "can", "been", "being", "such",
-];
 
 /// Words the RediSearch query lexer reads as keywords even when escaped;
 /// they are quoted (verbatim) in lexical queries.
@@ -71,27 +60,9 @@ fn quote(term: &str) -> String {
 }
 
 fn text_clause_with(text: &str, drop_stopwords: bool, verbatim: bool) -> Option<String> {
-    let mut seen = HashSet::new();
-    let mut terms: Vec<String> = Vec::new();
-    for word in text.split(|c: char| !c.is_alphanumeric()) {
-        if word.is_empty() {
-            continue;
-        }
-        let w = word.to_lowercase();
-        if seen.insert(w.clone()) {
-            terms.push(w);
-        }
-    }
-    if drop_stopwords {
-        let kept: Vec<String> = terms
-            .iter()
-            .filter(|t| !STOPWORDS.contains(&t.as_str()))
-            .cloned()
-            .collect();
-        if !kept.is_empty() {
-            terms = kept;
-        }
-    }
+    // The same terms as the embedded store's (`verity_core::text::query_terms`),
+    // so both backends rank the same words.
+    let mut terms = verity_core::text::query_terms(text, drop_stopwords);
     terms.truncate(MAX_QUERY_TERMS);
     if terms.is_empty() {
         return None;

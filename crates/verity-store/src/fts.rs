@@ -1,16 +1,5 @@
 //! Turning free user text into a safe FTS5 `MATCH` expression.
 
-use std::collections::HashSet;
-
-/// A short English stop-word list dropped from lexical queries (when
-/// something else remains): they add noise and cost to OR-ed BM25 queries.
-const STOPWORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "have", "in", "is",
-    "it", "its", "of", "on", "or", "that", "the", "to", "was", "were", "will", "with", "this",
-    "these", "those", "which", "what", "who", "how", "not", "no", "do", "does", "did", "than",
-    "then", "there", "their", "they", "but", "if", "into", "can", "been", "being", "such",
-];
-
 /// Build an FTS5 `MATCH` expression from arbitrary user text: words are
 /// extracted (any Unicode letters/digits), each is quoted as an FTS5 string
 /// (so `AND`, `NEAR`, `-`, `*`, quotes or parentheses are plain words) and
@@ -19,25 +8,12 @@ pub fn fts_match_expression(text: &str) -> Option<String> {
     match_expression(text, true)
 }
 
-/// The distinct lower-cased words of a lexical query, in order (stop words
-/// dropped when asked and something else remains): each becomes one OR-ed
-/// FTS5 phrase.
+/// The distinct lower-cased words of a lexical query, in order (English
+/// stop words dropped when asked and something else remains:
+/// [`verity_core::text::query_terms`], the Redis backend's terms too): each
+/// becomes one OR-ed FTS5 phrase.
 pub(crate) fn query_words(text: &str, drop_stopwords: bool) -> Vec<String> {
-    let mut seen = HashSet::new();
-    let mut terms: Vec<String> = Vec::new();
-    for word in text.split(|c: char| !c.is_alphanumeric()) {
-        if word.is_empty() {
-            continue;
-        }
-        let w = word.to_lowercase();
-        if seen.insert(w.clone()) {
-            terms.push(w);
-        }
-    }
-    if drop_stopwords && terms.iter().any(|t| !STOPWORDS.contains(&t.as_str())) {
-        terms.retain(|t| !STOPWORDS.contains(&t.as_str()));
-    }
-    terms
+    verity_core::text::query_terms(text, drop_stopwords)
 }
 
 pub(crate) fn match_expression(text: &str, drop_stopwords: bool) -> Option<String> {

@@ -13,7 +13,7 @@
 
 use std::ops::Range;
 
-use crate::text::{is_stopword, stem};
+use crate::text::{is_function_word, stem};
 
 /// How well a sentence's word pieces align with a claim's.
 #[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -56,12 +56,13 @@ pub fn piece_weights(
     offsets: &[Range<usize>],
     weight: impl Fn(&str) -> f64,
 ) -> Vec<f64> {
+    let french = crate::lexicon::is_french(text);
     offsets
         .iter()
         .map(|o| {
             let w = word_at(text, o);
             let content = w.chars().any(char::is_alphanumeric)
-                && !is_stopword(&w)
+                && !is_function_word(&w, french)
                 && (w.chars().count() > 1 || w.chars().all(|c| c.is_ascii_digit()));
             if content {
                 weight(&stem(&w))

@@ -9,22 +9,6 @@
 //! the longest key it starts with, when at most four letters follow (the
 //! inflection: `augmente`, `augmenté`, `augmentation`).
 
-/// French function words: no content for matching.
-pub const FRENCH_STOPWORDS: &[&str] = &[
-    "a", "afin", "ainsi", "alors", "apres", "au", "aucun", "aucune", "aupres", "aussi", "autre",
-    "autres", "aux", "avant", "avec", "avoir", "c", "ce", "ceci", "cela", "celle", "celles",
-    "celui", "ces", "cet", "cette", "chaque", "chez", "comme", "comment", "d", "dans", "de",
-    "depuis", "des", "dont", "du", "elle", "elles", "en", "encore", "entre", "est", "et",
-    "etaient", "etait", "ete", "etre", "eux", "il", "ils", "j", "je", "l", "la", "le", "les",
-    "leur", "leurs", "lors", "lui", "m", "ma", "mais", "me", "meme", "mes", "moi", "mon", "n",
-    "ne", "ni", "nos", "notre", "nous", "on", "ont", "ou", "par", "parce", "pas", "pendant", "peu",
-    "peut", "peuvent", "pour", "pourrait", "pres", "qu", "quand", "que", "quel", "quelle",
-    "quelles", "quels", "qui", "s", "sa", "sans", "se", "selon", "ses", "si", "son", "sont",
-    "sous", "sur", "t", "ta", "te", "tes", "toi", "ton", "tous", "tout", "toute", "toutes", "tres",
-    "tu", "un", "une", "unes", "uns", "vers", "via", "vos", "votre", "vous", "y", "soit", "ici",
-    "fait", "etat", "doit", "doivent", "devrait", "va", "vont", "sera", "seront", "ete", "etait",
-];
-
 /// Lower-case words that mark a text as French (no English word is spelled so).
 const FRENCH_MARKERS: &[&str] = &[
     "le", "la", "les", "des", "du", "une", "est", "sont", "dans", "pour", "avec", "selon", "qui",
@@ -426,11 +410,6 @@ pub fn retrieval_text(claim: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
-}
-
-/// Whether `word` (folded, lower case) is a French function word.
-pub fn is_french_stopword(word: &str) -> bool {
-    FRENCH_STOPWORDS.contains(&word)
 }
 
 #[cfg(test)]

@@ -6,8 +6,10 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-use crate::lexicon::{self, fold, is_french_stopword};
-use crate::text::{is_stopword, stem};
+use verity_core::text::is_stopword;
+
+use crate::lexicon::{self, fold};
+use crate::text::{is_function_word, stem};
 
 /// A word of a text with where it is.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,7 +109,7 @@ pub fn looks_like_name(t: &Token, first: bool) -> bool {
     if letters >= 2 && upper == letters && !SHOUTED.contains(&t.folded.as_str()) {
         return true; // NASA, LA, IA
     }
-    if is_stopword(&t.folded) || is_french_stopword(&t.folded) {
+    if is_stopword(&t.folded) {
         return false;
     }
     let capital = s.chars().next().is_some_and(char::is_uppercase);
@@ -212,7 +214,7 @@ pub fn claim_terms(claim: &str) -> Vec<Term> {
         if w.chars().all(|c| c.is_ascii_digit()) || w.chars().count() < 2 {
             continue;
         }
-        if is_stopword(w) || (french && is_french_stopword(w)) {
+        if is_function_word(w, french) {
             continue;
         }
         // A prefix bound to the next word (`anti-meth`, `non-profit`) says
@@ -264,10 +266,7 @@ pub fn source_words(text: &str) -> Vec<(String, Token)> {
         .into_iter()
         .filter(|t| {
             let w = t.folded.as_str();
-            !w.chars().all(|c| c.is_ascii_digit())
-                && w.chars().count() >= 2
-                && !is_stopword(w)
-                && !is_french_stopword(w)
+            !w.chars().all(|c| c.is_ascii_digit()) && w.chars().count() >= 2 && !is_stopword(w)
         })
         .map(|t| (source_stem(&t.folded), t))
         .collect()
