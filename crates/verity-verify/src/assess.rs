@@ -36,8 +36,8 @@ use serde::{Deserialize, Serialize};
 use verity_core::{Embedder, Judge, Judgement, Passage, Result, Verdict};
 
 use crate::checks;
-use crate::explain::Explain;
 use crate::evidence::{ClaimVectors, EvidenceCache, SentenceFeatures, SourceIndex};
+use crate::explain::Explain;
 use crate::forest::Forest;
 use crate::judge_local::LocalJudge;
 use crate::rank;

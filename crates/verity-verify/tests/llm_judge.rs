@@ -183,6 +183,12 @@ async fn no_passage_asks_no_judge() {
     assert_eq!(a.verdict, Verdict::Inconclusive);
     assert_eq!(a.judge, NO_PASSAGE_JUDGE);
     assert!(!a.fell_back, "no judge failed: {:?}", a.notes);
-    assert_eq!(a.explanation, "No passage of the source speaks of this claim.");
-    assert!(script.bodies.lock().unwrap().is_empty(), "the LLM was asked");
+    assert_eq!(
+        a.explanation,
+        "No passage of the source speaks of this claim."
+    );
+    assert!(
+        script.bodies.lock().unwrap().is_empty(),
+        "the LLM was asked"
+    );
 }

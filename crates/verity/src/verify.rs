@@ -71,9 +71,7 @@ impl Verity {
                     r.document = r.document.or_else(|| Some(p.to_string()));
                     Ok(r)
                 }
-                CheckInput::Url(url) => {
-                    check_url(&verifier, &url, req.allow_private).await
-                }
+                CheckInput::Url(url) => check_url(&verifier, &url, req.allow_private).await,
             }
         };
         tokio::pin!(run);
