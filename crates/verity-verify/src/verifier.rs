@@ -297,23 +297,21 @@ impl Verifier {
         let f = self.fetcher.fetch(url).await?;
         let parsed = match (f.status, f.parsed) {
             (FetchStatus::Fetched, Some(p)) => p,
-            (FetchStatus::Blocked, _) if f.http_status.is_none() => {
-                let detail = f.detail.unwrap_or_default();
-                let host = f.final_url.host_str().unwrap_or_default();
-                return Err(Error::Fetch(verity_fetch::blocked_error(
-                    url.as_str(),
-                    host,
-                    &detail,
-                )));
-            }
-            (status, _) => {
+            (status, parsed) => {
+                // The one reading of fetch outcomes names refusals by type.
+                let f = verity_core::FetchedSource { parsed, ..f };
+                if let Some(e @ (FetchError::Blocked { .. } | FetchError::RobotsDisallowed(_))) =
+                    verity_fetch::fetch_error(&f)
+                {
+                    return Err(Error::Fetch(e));
+                }
                 return Err(Error::Fetch(FetchError::Network {
                     url: url.to_string(),
                     message: format!(
                         "the document could not be fetched ({status:?}{})",
                         f.detail.map(|d| format!(": {d}")).unwrap_or_default()
                     ),
-                }))
+                }));
             }
         };
         let mut r = self.check_document(&parsed).await?;
