@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -148,3 +151,14 @@ def same_as_plain(obj: object, path: str = "r") -> int:
         assert plain == value, f"{path}.{key}: {plain!r} != {value!r}"
         seen += same_as_plain(attr, f"{path}.{key}")
     return seen
+
+
+def run_mypy(tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:
+    """`mypy --strict` on a snippet, the way a user's own code is checked
+    against the stubs."""
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(textwrap.dedent(code))
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(snippet)],
+        capture_output=True, text=True, cwd=REPO / "python", timeout=300,
+    )
