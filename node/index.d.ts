@@ -30,7 +30,8 @@ export interface Chunk {
   /** Byte offsets in the document content (UTF-8). */
   start: number
   end: number
-  headingPath: string[]
+  /** Headings enclosing the chunk, outermost first (absent when there are none). */
+  headingPath?: string[]
   tokenCount: number
 }
 

@@ -804,7 +804,11 @@ fn afetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<Bound
         target,
         allow_private,
     };
-    spawn(py, async move { verity::sources::fetch(&req).await }, wrap::<_, FetchedSource>)
+    spawn(
+        py,
+        async move { verity::sources::fetch(&req).await },
+        wrap::<_, FetchedSource>,
+    )
 }
 
 /// The error table of `verity::api::error`: one dict per error code with its
