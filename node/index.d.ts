@@ -37,7 +37,19 @@ export interface Chunk {
 
 export type DocumentMeta = Omit<Document, 'content'>
 
-export interface Hit {
+/** A search hit as the `search` tool answers it: a chunk, its document (without content) and its scores. */
+export interface ScoredChunk {
+  chunk: Chunk
+  doc: DocumentMeta
+  score: number
+  relevance: number
+  lexical?: number
+  dense?: number
+  freshness?: number
+}
+
+/** A search hit: a {@link ScoredChunk} with shortcuts to its document and chunk. */
+export interface Hit extends ScoredChunk {
   /** The document's uid (also `doc.uid`). */
   uid: string
   /** The chunk's id (also `chunk.id`). */
@@ -47,13 +59,6 @@ export interface Hit {
   title?: string | null
   source: string
   url?: string | null
-  chunk: Chunk
-  doc: DocumentMeta
-  score: number
-  relevance: number
-  lexical?: number
-  dense?: number
-  freshness?: number
 }
 
 export interface SearchResults {
@@ -720,17 +725,6 @@ export interface Projects {
   getNextTasks(query: { projectId: string; limit?: number }): Promise<NextTasksResult>
   logDecision(decision: { projectId: string; decision: string; reasoning?: string; alternatives?: string[]; tags?: string[] }): Promise<LogDecisionResult>
   getDecisions(query: { projectId: string; limit?: number }): Promise<ProjectDecisionsResponse>
-}
-
-/** A hit as the `search` tool answers it: a {@link Hit} without its shortcut fields (`uid`, `chunkId`, `text`, `title`, `source`, `url`). */
-export interface ScoredChunk {
-  chunk: Chunk
-  doc: DocumentMeta
-  score: number
-  relevance: number
-  lexical?: number
-  dense?: number
-  freshness?: number
 }
 
 /** What the `search` tool answers. */

@@ -87,16 +87,17 @@ async function startRedis() {
 
 // The keys an interface of index.d.ts declares (`{ required, optional,
 // types }`, `types` mapping each key to its type as written), read from its
-// multi-line `export interface Name { key?: type }` block, so that a test
-// can hold a runtime result to its declared type.
+// multi-line `export interface Name { key?: type }` block (with those of
+// the interface it extends), so that a test can hold a runtime result to its
+// declared type.
 function declaredKeys(name) {
   const dts = fs.readFileSync(path.join(__dirname, '..', 'index.d.ts'), 'utf8')
-  const m = new RegExp(`^export interface ${name}(?: extends \\w+)? \\{\\n([\\s\\S]*?)^\\}`, 'm').exec(dts)
+  const m = new RegExp(`^export interface ${name}(?: extends (\\w+))? \\{\\n([\\s\\S]*?)^\\}`, 'm').exec(dts)
   if (!m) throw new Error(`index.d.ts declares no multi-line interface ${name}`)
-  const required = new Set()
-  const optional = new Set()
-  const types = new Map()
-  for (const line of m[1].split('\n')) {
+  const { required, optional, types } = m[1]
+    ? declaredKeys(m[1])
+    : { required: new Set(), optional: new Set(), types: new Map() }
+  for (const line of m[2].split('\n')) {
     const k = /^ {2}(\w+)(\??): (.*)$/.exec(line)
     if (!k) continue
     ;(k[2] ? optional : required).add(k[1])

@@ -5,15 +5,13 @@ served on loopback, and a fetch the network guard refuses."""
 from __future__ import annotations
 
 import asyncio
-import http.server
-import threading
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
 import verity
-from conftest import DATA, REPO, run_mypy, same_as_plain
+from conftest import DATA, REPO, run_mypy, same_as_plain, serve_pages
 
 PDF = REPO / "crates" / "verity-extract" / "tests" / "fixtures" / "pdf" / "single.pdf"
 
@@ -29,30 +27,10 @@ PAGE = (
 )
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        if self.path == "/fees":
-            body = PAGE.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-        else:
-            body = b"not found"
-            self.send_response(404)
-            self.send_header("Content-Type", "text/plain")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture()
 def base() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with serve_pages(lambda path: ("text/html; charset=utf-8", PAGE.encode()) if path == "/fees" else None) as url:
+        yield url
 
 
 def test_fetch_local_file_is_typed() -> None:
