@@ -5,14 +5,12 @@
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use verity::tools::ToolError;
 use verity::watch;
 
 use crate::error::{ApiError, ApiResult};
@@ -22,24 +20,11 @@ use crate::server::AppState;
 
 /// Run tool `name` of the server's registry (the one the MCP endpoint
 /// serves, with the server's roots) and answer its structured response.
+/// Errors, `unknown_tool` and `invalid_arguments` included, take their
+/// status from the error table.
 async fn call(s: &AppState, name: &str, args: Value) -> ApiResult<Response> {
-    match s.tools.call(&s.verity, name, args).await {
-        Ok(out) => Ok(Json(out.structured).into_response()),
-        Err(ToolError::UnknownTool { name, available }) => Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            format!(
-                "no tool `{}`; available: {available}",
-                name.chars().take(80).collect::<String>()
-            ),
-        )),
-        Err(ToolError::InvalidArguments { tool, message }) => Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_input",
-            format!("invalid arguments for `{tool}`: {message}"),
-        )),
-        Err(ToolError::Failed(e)) => Err(e.into()),
-    }
+    let out = s.tools.call(&s.verity, name, args).await?;
+    Ok(Json(out.structured).into_response())
 }
 
 /// Query string → the tool's request type (so `days=7` reads as a number) → JSON.
