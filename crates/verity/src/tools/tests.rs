@@ -85,6 +85,17 @@ async fn unknown_tools_invalid_arguments_and_failures_stay_distinct() {
             other => panic!("{bad}: {other:?}"),
         }
     }
+    // A request naming nothing is the library's `invalid_input`, as on REST
+    // and in the bindings.
+    for empty in [json!({}), json!({"documents": []})] {
+        match registry.call(&verity, "ingest", empty.clone()).await {
+            Err(ToolError::Failed(e)) => {
+                assert_eq!(e.code(), "invalid_input", "{empty}");
+                assert!(e.to_string().contains("nothing to ingest"), "{e}");
+            }
+            other => panic!("{empty}: {other:?}"),
+        }
+    }
     // No file roots configured: reading files is a failed call with the input code.
     match registry
         .call(&verity, "ingest", json!({"paths": ["docs"]}))
