@@ -24,6 +24,23 @@ fn builtin_tools_have_valid_distinct_names_and_object_schemas() {
     let search = registry.get("search").unwrap();
     assert!(search.input_schema()["properties"]["query"].is_object());
     assert_eq!(search.input_schema()["required"], json!(["query"]));
+    // One operation, one response shape: `search` answers `RetrieveResponse`.
+    let required = search.output_schema()["required"].clone();
+    for field in [
+        "uids",
+        "scores",
+        "sources",
+        "hits",
+        "mode",
+        "not_enough_evidence",
+    ] {
+        assert!(
+            required
+                .as_array()
+                .is_some_and(|r| r.contains(&json!(field))),
+            "{field}: {required}"
+        );
+    }
 }
 
 #[test]
@@ -60,6 +77,14 @@ async fn calls_deserialize_run_and_serialize() {
         .await
         .unwrap();
     assert_eq!(out.structured["hits"][0]["doc"]["uid"], "fees");
+    // The shape of `POST /v1/retrieve` (seed 001's `uids`, `scores`, `sources`).
+    assert_eq!(out.structured["uids"], json!(["fees"]));
+    assert_eq!(out.structured["sources"], json!(["handbook"]));
+    assert_eq!(
+        out.structured["scores"][0], out.structured["hits"][0]["score"],
+        "{}",
+        out.structured
+    );
     assert!(out.text.contains("node operator"), "{}", out.text);
     // `null` arguments read as `{}`.
     let out = registry.call(&verity, "stats", json!(null)).await.unwrap();
