@@ -223,7 +223,7 @@ export interface AskOptions extends FilterOptions {
 /** Every rejection of this package is a `VerityError` (or a `TypeError` for wrong argument types). */
 export class VerityError extends Error {
   constructor(message: string, code?: string, transient?: boolean)
-  /** `invalid_input`, `not_found`, `unavailable`, `embedder_mismatch`, `model_not_found`, `config_error`, `timeout`, … */
+  /** `invalid_input`, `not_found`, `unavailable`, `embedder_mismatch`, `model_not_found`, `config_error`, `timeout`; from `callTool` also `unknown_tool`, `invalid_arguments`; … */
   code: string
   transient: boolean
 }

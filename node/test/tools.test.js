@@ -69,7 +69,7 @@ test('callTool: user data keeps its keys; errors keep their codes', async () => 
   const added = await v.callTool('remember', { text: 'cache keys carry a write generation', metadata: { node_pubkey: '02ab' } })
   assert.ok('embeddingSource' in added && !('embedding_source' in added), Object.keys(added).join(', '))
   assert.deepEqual(added.event.metadata, { node_pubkey: '02ab' })
-  await assert.rejects(v.callTool('no_such_tool', {}), (e) => e instanceof VerityError && e.code === 'invalid_input')
+  await assert.rejects(v.callTool('no_such_tool', {}), (e) => e instanceof VerityError && e.code === 'unknown_tool')
   await assert.rejects(v.callTool('get_project', { projectId: 'prj_missing' }), (e) => e instanceof VerityError && e.code === 'not_found')
   await v.close()
 })
