@@ -727,8 +727,15 @@ export interface Projects {
   getDecisions(query: { projectId: string; limit?: number }): Promise<ProjectDecisionsResponse>
 }
 
-/** What the `search` tool answers. */
-export interface SearchResponse {
+/** What the `search` tool answers: the shape of `POST /v1/retrieve`
+ * (the hits, plus their uids, scores and sources side by side). */
+export interface RetrieveResponse {
+  /** Document uid of each hit. */
+  uids: string[]
+  /** Score of each hit. */
+  scores: number[]
+  /** Source of each hit. */
+  sources: string[]
   hits: ScoredChunk[]
   mode: SearchMode
   notEnoughEvidence: boolean
@@ -763,7 +770,7 @@ export interface FindByNameResponse {
  * as the methods doing the same thing (`watch`, `projects`, `check`,
  * `research`, `fetch`, …), and the tool's own response where it differs. */
 export interface ToolResults {
-  search: SearchResponse
+  search: RetrieveResponse
   ask: Answer
   ingest: IngestOutcome
   fetch_url: FetchedSource
