@@ -30,6 +30,16 @@ impl EmbedderId {
             dim,
         }
     }
+
+    /// Whether this embedder's vectors can be searched in an index built
+    /// with `indexed`: same model and version, and the same dimension or one
+    /// not known yet (`dim` 0: a remote embedder learns it from its first
+    /// answer, which the caller then checks against `indexed.dim`).
+    pub fn same_space(&self, indexed: &EmbedderId) -> bool {
+        self.model == indexed.model
+            && self.version == indexed.version
+            && (self.dim == indexed.dim || self.dim == 0)
+    }
 }
 
 impl std::fmt::Display for EmbedderId {

@@ -1,11 +1,16 @@
 //! The ingest pipeline: fingerprint → chunk → embed → upsert, batch by batch.
 //!
+//! Two batches are in flight: while batch k is written, batch k + 1 is
+//! checked, chunked and embedded. Writes stay in order, one at a time.
+//!
 //! Resumable by construction: each batch is committed by the store before the
-//! next one starts, and documents whose content hash and embedding version
+//! next one is written, and documents whose content hash and embedding version
 //! are unchanged are skipped, so re-running an interrupted job only does the
 //! remaining work.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -245,6 +250,30 @@ impl std::fmt::Debug for Ingestor {
     }
 }
 
+/// A batch ready to be written.
+struct Staged {
+    indexed: Vec<IndexedDocument>,
+    /// Documents skipped as up to date.
+    unchanged: usize,
+    /// Documents with unchanged content processed again (other settings).
+    reprocessed: usize,
+}
+
+/// What the store write of a batch reports back.
+struct Written {
+    upsert: UpsertReport,
+    /// Documents and content bytes of the batch.
+    n: usize,
+    bytes: u64,
+}
+
+/// The store write of one batch, running while the next batch is staged.
+type PendingWrite<'a> = Pin<Box<dyn Future<Output = Result<Written>> + Send + 'a>>;
+
+fn ms(d: std::time::Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
 /// A document ready for embedding.
 struct Prepared {
     doc: Document,
@@ -336,6 +365,14 @@ impl Ingestor {
             lexical_only: self.embedder.is_none(),
             ..IngestReport::default()
         };
+        // Two batches in flight: batch k is written (SQLite, then the dense
+        // index) while batch k + 1 is checked, chunked and embedded, so that
+        // a remote embedder's requests and the graph insertion overlap. With
+        // an instant embedder, HNSW insertion was 84 % of the CPU of a
+        // SciFact ingest and everything else waited for it; the overlap
+        // saved 7 % (1k abstracts) and 3 % (5k) there, the graph being the
+        // critical path (docs/benchmarks.d/ingest.md).
+        let mut writing: Option<PendingWrite<'_>> = None;
         loop {
             let batch: Vec<Document> = iter.by_ref().take(self.batch_size).collect();
             if batch.is_empty() {
@@ -348,74 +385,139 @@ impl Ingestor {
             state.phase = IngestPhase::Checking;
             progress(&state);
             let batch = self.validate(batch, &mut report.errors);
-
-            let uids: Vec<String> = batch.iter().map(|d| d.uid.clone()).collect();
-            let known = if uids.is_empty() {
-                HashMap::new()
-            } else {
-                self.store.fingerprints(&uids).await?
-            };
-
-            state.phase = IngestPhase::Chunking;
-            progress(&state);
-            let chunker = self.chunker.clone();
-            let settings = self.settings.clone();
-            let work = move || prepare(&chunker, batch, &known, &settings);
-            let (prepared, unchanged, reprocessed) = match tokio::runtime::Handle::try_current() {
-                Ok(h) => h
-                    .spawn_blocking(work)
-                    .await
-                    .map_err(|e| Error::invalid_input(format!("chunking task failed: {e}")))?,
-                Err(_) => work(),
-            };
-            report.upsert.unchanged += unchanged;
-            report.reprocessed += reprocessed;
-            state.docs_chunked += n;
-
-            let embeddings = match &self.embedder {
-                Some(embedder) if !prepared.is_empty() => {
-                    state.phase = IngestPhase::Embedding;
-                    Some(
-                        self.embed_all(embedder.as_ref(), &prepared, &mut state, progress)
-                            .await?,
-                    )
+            let stage = self.stage(batch, &mut state, progress);
+            let (staged, written) = match writing.take() {
+                Some(w) => {
+                    let (staged, written) = tokio::join!(stage, w);
+                    (staged, Some(written))
                 }
-                _ => None,
+                None => (stage.await, None),
             };
-
-            if !prepared.is_empty() {
-                state.phase = IngestPhase::Writing;
+            if let Some(written) = written {
+                self.account(written?, &mut state, &mut report);
                 progress(&state);
-                let embedder_id = self.embedder.as_ref().map(|e| e.id().clone());
-                let mut vectors = embeddings.map(|e| e.into_iter());
-                let mut indexed = Vec::with_capacity(prepared.len());
-                for p in prepared {
-                    let (embeddings, sentence_embeddings) =
-                        match vectors.as_mut().and_then(Iterator::next) {
-                            Some((chunks, sentences)) => (Some(chunks), sentences),
-                            None => (None, None),
-                        };
-                    indexed.push(IndexedDocument {
-                        document: p.doc,
-                        chunks: p.chunks,
-                        embeddings,
-                        sentence_embeddings,
-                        embedder: embedder_id.clone(),
-                        content_hash: p.hash,
-                        chunking: Some(self.settings.chunking.clone()),
-                    });
-                }
-                let r = self.store.upsert(indexed).await?;
-                report.upsert.merge(&r);
             }
-            state.docs_done += n;
-            state.bytes_done += bytes;
-            report.bytes += bytes;
+            let staged = staged?;
+            report.upsert.unchanged += staged.unchanged;
+            report.reprocessed += staged.reprocessed;
+            writing = Some(self.write(staged.indexed, n, bytes));
+        }
+        if let Some(w) = writing.take() {
+            state.phase = IngestPhase::Writing;
+            progress(&state);
+            let written = w.await?;
+            self.account(written, &mut state, &mut report);
         }
         state.phase = IngestPhase::Done;
         progress(&state);
         report.seconds = started.elapsed().as_secs_f64();
         Ok(report)
+    }
+
+    /// Everything a batch needs before it is written: fingerprints of the
+    /// stored documents, chunks of the new or changed ones, their vectors.
+    async fn stage(
+        &self,
+        batch: Vec<Document>,
+        state: &mut IngestProgress,
+        progress: &(dyn Fn(&IngestProgress) + Sync),
+    ) -> Result<Staged> {
+        let n = batch.len();
+        let started = Instant::now();
+        let uids: Vec<String> = batch.iter().map(|d| d.uid.clone()).collect();
+        let known = if uids.is_empty() {
+            HashMap::new()
+        } else {
+            self.store.fingerprints(&uids).await?
+        };
+        let checked = started.elapsed();
+
+        state.phase = IngestPhase::Chunking;
+        progress(state);
+        let chunker = self.chunker.clone();
+        let settings = self.settings.clone();
+        let work = move || prepare(&chunker, batch, &known, &settings);
+        let (prepared, unchanged, reprocessed) = match tokio::runtime::Handle::try_current() {
+            Ok(h) => h
+                .spawn_blocking(work)
+                .await
+                .map_err(|e| Error::invalid_input(format!("chunking task failed: {e}")))?,
+            Err(_) => work(),
+        };
+        state.docs_chunked += n;
+        let chunked = started.elapsed();
+
+        let embeddings = match &self.embedder {
+            Some(embedder) if !prepared.is_empty() => {
+                state.phase = IngestPhase::Embedding;
+                Some(
+                    self.embed_all(embedder.as_ref(), &prepared, state, progress)
+                        .await?,
+                )
+            }
+            _ => None,
+        };
+        tracing::debug!(
+            batch = state.batch,
+            docs = n,
+            to_write = prepared.len(),
+            fingerprints_ms = ms(checked),
+            chunking_ms = ms(chunked.saturating_sub(checked)),
+            embedding_ms = ms(started.elapsed().saturating_sub(chunked)),
+            "ingest batch staged"
+        );
+        let embedder_id = self.embedder.as_ref().map(|e| e.id().clone());
+        let mut vectors = embeddings.map(|e| e.into_iter());
+        let mut indexed = Vec::with_capacity(prepared.len());
+        for p in prepared {
+            let (embeddings, sentence_embeddings) = match vectors.as_mut().and_then(Iterator::next)
+            {
+                Some((chunks, sentences)) => (Some(chunks), sentences),
+                None => (None, None),
+            };
+            indexed.push(IndexedDocument {
+                document: p.doc,
+                chunks: p.chunks,
+                embeddings,
+                sentence_embeddings,
+                embedder: embedder_id.clone(),
+                content_hash: p.hash,
+                chunking: Some(self.settings.chunking.clone()),
+            });
+        }
+        Ok(Staged {
+            indexed,
+            unchanged,
+            reprocessed,
+        })
+    }
+
+    /// The store write of a staged batch of `n` documents and `bytes` content bytes.
+    fn write(&self, indexed: Vec<IndexedDocument>, n: usize, bytes: u64) -> PendingWrite<'_> {
+        let store = &self.store;
+        Box::pin(async move {
+            let started = Instant::now();
+            let upsert = if indexed.is_empty() {
+                UpsertReport::default()
+            } else {
+                store.upsert(indexed).await?
+            };
+            tracing::debug!(
+                docs = n,
+                chunks = upsert.chunks,
+                write_ms = ms(started.elapsed()),
+                "ingest batch written"
+            );
+            Ok(Written { upsert, n, bytes })
+        })
+    }
+
+    /// Count a written batch in the progress and the report.
+    fn account(&self, w: Written, state: &mut IngestProgress, report: &mut IngestReport) {
+        report.upsert.merge(&w.upsert);
+        state.docs_done += w.n;
+        state.bytes_done += w.bytes;
+        report.bytes += w.bytes;
     }
 
     /// Drop refused documents (recording why) and duplicate uids (last one wins).

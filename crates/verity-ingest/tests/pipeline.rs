@@ -2,8 +2,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test helpers outside #[test] fns
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use verity_core::{
@@ -21,6 +22,10 @@ struct MemStore {
     fail_on: Mutex<Option<usize>>,
     /// Whether the store says it indexes sentence vectors.
     sentences: bool,
+    /// The next upsert waits (at most 5 s) until this embedder has been
+    /// called this many times, and records in `overlapped` whether it was.
+    wait_for_calls: Mutex<Option<(Arc<FakeEmbedder>, usize)>>,
+    overlapped: AtomicBool,
 }
 
 #[async_trait]
@@ -56,6 +61,15 @@ impl VectorStore for MemStore {
             .collect())
     }
     async fn upsert(&self, docs: Vec<IndexedDocument>) -> Result<UpsertReport> {
+        let gate = self.wait_for_calls.lock().unwrap().take();
+        if let Some((emb, calls)) = gate {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while emb.calls.load(Ordering::SeqCst) < calls && Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            self.overlapped
+                .store(emb.calls.load(Ordering::SeqCst) >= calls, Ordering::SeqCst);
+        }
         let call = self.upserts.fetch_add(1, Ordering::SeqCst) + 1;
         let mut fail = self.fail_on.lock().unwrap();
         if *fail == Some(call) {
@@ -275,6 +289,72 @@ async fn resumes_after_a_crash() {
     let r = ing.ingest(docs(6, 20), &no_progress).await.unwrap();
     assert_eq!((r.upsert.inserted, r.upsert.unchanged), (4, 2));
     assert_eq!(store.docs.lock().unwrap().len(), 6);
+}
+
+#[tokio::test]
+async fn the_next_batch_is_embedded_while_the_previous_one_is_written() {
+    let store = Arc::new(MemStore::default());
+    let emb = Arc::new(FakeEmbedder::new("v1", 512));
+    // One embedder call per batch of two short documents: the first write
+    // waits for the second batch's call.
+    *store.wait_for_calls.lock().unwrap() = Some((emb.clone(), 2));
+    let ing = Ingestor::builder(store.clone())
+        .embedder(Some(emb.clone() as Arc<dyn Embedder>))
+        .batch_size(2)
+        .build()
+        .unwrap();
+    let done = Mutex::new(Vec::new());
+    let r = ing
+        .ingest(docs(6, 20), &|p: &IngestProgress| {
+            done.lock().unwrap().push((p.docs_done, p.phase))
+        })
+        .await
+        .unwrap();
+    assert!(
+        store.overlapped.load(Ordering::SeqCst),
+        "batch 2 was embedded while batch 1 was being written"
+    );
+    assert_eq!(emb.calls.load(Ordering::SeqCst), 3);
+    assert_eq!(store.upserts.load(Ordering::SeqCst), 3);
+    assert_eq!((r.upsert.inserted, r.upsert.chunks), (6, 6));
+    assert_eq!(store.docs.lock().unwrap().len(), 6);
+    let done = done.into_inner().unwrap();
+    assert!(
+        done.windows(2).all(|w| w[0].0 <= w[1].0),
+        "written count never goes back: {done:?}"
+    );
+    assert_eq!(done.last(), Some(&(6, IngestPhase::Done)));
+}
+
+#[tokio::test]
+async fn a_document_repeated_in_a_later_batch_keeps_its_later_version() {
+    let store = Arc::new(MemStore::default());
+    let emb = Arc::new(FakeEmbedder::new("v1", 512));
+    let ing = Ingestor::builder(store.clone())
+        .embedder(Some(emb as Arc<dyn Embedder>))
+        .batch_size(2)
+        .build()
+        .unwrap();
+    // doc-0 in batch 1, then again (changed) in batch 2, staged while batch 1
+    // is written; and doc-1 repeated unchanged in batch 3.
+    let mut input = docs(2, 10);
+    let mut newer = Document::new("doc-0", "The newer version of document zero.");
+    newer.lang = Some("en".into());
+    input.push(newer);
+    input.extend(docs(3, 10).into_iter().skip(2));
+    input.push(docs(2, 10).remove(1));
+    let r = ing.ingest(input, &no_progress).await.unwrap();
+    let stored = store.docs.lock().unwrap();
+    assert_eq!(
+        stored["doc-0"].document.content,
+        "The newer version of document zero."
+    );
+    assert_eq!(stored.len(), 3);
+    assert_eq!(
+        (r.upsert.inserted, r.upsert.replaced, r.upsert.unchanged),
+        (3, 1, 1),
+        "doc-0 replaced, doc-1 skipped as unchanged: {r:?}"
+    );
 }
 
 #[tokio::test]

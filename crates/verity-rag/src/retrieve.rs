@@ -10,7 +10,8 @@ use tracing::{debug, info_span, Instrument};
 use verity_core::cache::{retrieval_key, RETRIEVAL_TTL};
 use verity_core::rank::{freshness, not_enough_evidence, Rerank};
 use verity_core::{
-    Cache, Embedder, Result, ScoredChunk, SearchMode, SearchQuery, SearchResults, VectorStore,
+    Cache, Embedder, EmbedderId, Result, ScoredChunk, SearchMode, SearchQuery, SearchResults,
+    VectorStore,
 };
 
 /// Settings of a [`Retriever`].
@@ -241,7 +242,7 @@ impl Retriever {
             q.mode = SearchMode::Lexical;
             return Ok(());
         };
-        match self.store.embedder().await? {
+        let indexed = match self.store.embedder().await? {
             None => {
                 notes.push(match self.empty_store_note().await {
                     Some(n) => n,
@@ -256,22 +257,30 @@ impl Retriever {
                 q.mode = SearchMode::Lexical;
                 return Ok(());
             }
-            Some(indexed) if indexed != *embedder.id() => {
-                notes.push(format!(
-                    "{} search requested but the index was built with {indexed} and the configured \
-                     embedder is {}: ran lexical (BM25) search only. Re-index to search densely.",
-                    q.mode,
-                    embedder.id()
-                ));
-                q.mode = SearchMode::Lexical;
-                return Ok(());
-            }
-            Some(_) => {}
+            Some(indexed) => indexed,
+        };
+        let other_space = |notes: &mut Vec<String>, q: &mut SearchQuery, id: &EmbedderId| {
+            notes.push(format!(
+                "{} search requested but the index was built with {indexed} and the configured \
+                 embedder is {id}: ran lexical (BM25) search only. Re-index to search densely.",
+                q.mode,
+            ));
+            q.mode = SearchMode::Lexical;
+        };
+        if !embedder.id().same_space(&indexed) {
+            other_space(notes, q, embedder.id());
+            return Ok(());
         }
         let v = embedder
             .embed_query(&q.text)
             .instrument(info_span!("embed", n = 1))
             .await?;
+        // A remote embedder's dimension is known from its first answer only.
+        if v.len() != indexed.dim {
+            let answered = EmbedderId::new(&embedder.id().model, &embedder.id().version, v.len());
+            other_space(notes, q, &answered);
+            return Ok(());
+        }
         q.vector = Some(v);
         Ok(())
     }

@@ -6,3 +6,4 @@
 
 mod answer_from;
 mod pipeline;
+mod remote_dimension;

@@ -151,6 +151,11 @@ fn invalid(key: &str, value: &str, expected: &str) -> Error {
     .into()
 }
 
+/// Most requests a remote embedder may keep in flight
+/// ([`VerityConfig::embed_concurrency`]): beyond it a self-hosted server
+/// only queues them.
+pub const MAX_EMBED_CONCURRENCY: usize = 64;
+
 /// Everything a [`crate::Verity`] handle needs.
 #[derive(Debug, Clone)]
 pub struct VerityConfig {
@@ -187,6 +192,12 @@ pub struct VerityConfig {
     /// embedder version (an f32 index is re-embedded). See
     /// `verity_embed::Precision` and docs/benchmarks.d/embed.md.
     pub embed_int8: bool,
+    /// Requests a remote embedder (Ollama, OpenAI-compatible) keeps in flight
+    /// at once (`VERITY_EMBED_CONCURRENCY`, 1 to
+    /// [`MAX_EMBED_CONCURRENCY`]; `None`: [`verity_net::DEFAULT_CONCURRENCY`]).
+    /// Each request carries up to 64 texts (Ollama: 32) and honours the server's
+    /// `Retry-After` through the one retry policy.
+    pub embed_concurrency: Option<usize>,
     /// Retrieval settings (re-rank, guardrail threshold, cache TTL).
     pub retriever: RetrieverConfig,
     /// Pipeline settings (top-k, context size, low-evidence policy, timeouts, …).
@@ -254,6 +265,7 @@ impl Default for VerityConfig {
             embed_version: None,
             sentence_spans: None,
             embed_int8: false,
+            embed_concurrency: None,
             retriever: RetrieverConfig::default(),
             rag: RagConfig::default(),
             cache: true,
@@ -270,7 +282,7 @@ impl VerityConfig {
     /// Defaults overridden by the environment: `VERITY_HOME`, `REDIS_URL`, `VERITY_INDEX`,
     /// `VERITY_EMBEDDER`, `VERITY_GENERATOR`, `VERITY_FALLBACK`, `OLLAMA_URL`,
     /// `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `EMBED_VERSION`, `VERITY_SENTENCE_VECTORS`,
-    /// `VERITY_EMBED_PRECISION`, `RAG_TOPK`, `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`,
+    /// `VERITY_EMBED_PRECISION`, `VERITY_EMBED_CONCURRENCY`, `RAG_TOPK`, `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`,
     /// `RAG_DEFAULT_LANG`, `VERITY_KNOWLEDGE_DIR`, `VERITY_CACHE_RETRIEVAL_MB`,
     /// `VERITY_CACHE_ANSWER_MB`, `VERITY_CACHE_EMBEDDING_MB`; the model names of a Docker Compose stack,
     /// `EMBED_MODEL` and `GEN_MODEL` (Ollama models unless they name a kind,
@@ -343,6 +355,16 @@ impl VerityConfig {
                 "f32" => false,
                 _ => return Err(invalid("VERITY_EMBED_PRECISION", &v, "`int8` or `f32`")),
             };
+        }
+        if let Some(v) = var("VERITY_EMBED_CONCURRENCY") {
+            let expected = format!("an integer from 1 to {MAX_EMBED_CONCURRENCY}");
+            c.embed_concurrency = Some(
+                v.trim()
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=MAX_EMBED_CONCURRENCY).contains(n))
+                    .ok_or_else(|| invalid("VERITY_EMBED_CONCURRENCY", &v, &expected))?,
+            );
         }
         if let Some(v) = var("RAG_TOPK") {
             c.rag.k = v
@@ -595,6 +617,22 @@ mod tests {
                 assert_eq!(e.code(), "config_error", "{e}");
                 crate::api::error::ErrorBody::from(&e).message
             }
+        }
+    }
+
+    #[test]
+    fn embed_concurrency_is_read_and_bounded() {
+        assert_eq!(ok(&[]).embed_concurrency, None);
+        assert_eq!(
+            ok(&[("VERITY_EMBED_CONCURRENCY", " 8 ")]).embed_concurrency,
+            Some(8)
+        );
+        for bad in ["0", "65", "four", "-1"] {
+            let m = err(&[("VERITY_EMBED_CONCURRENCY", bad)]);
+            assert!(
+                m.contains("VERITY_EMBED_CONCURRENCY") && m.contains("from 1 to 64"),
+                "{bad}: {m}"
+            );
         }
     }
 

@@ -147,7 +147,9 @@ impl Verity {
             }
         }
         if let (Some(e), Some(indexed)) = (&embedder, indexed_with) {
-            if indexed != *e.id() {
+            // A remote embedder without a configured dimension says 0 until
+            // its first answer: the same space if model and version match.
+            if !e.id().same_space(&indexed) {
                 notes.push(format!(
                     "the index was built with {indexed} but the configured embedder is {}: \
                      searches run lexical (BM25) until you re-index (re-ingest into a new index)",

@@ -52,7 +52,7 @@ mod verify;
 pub mod watch;
 
 pub use api::{AskRequest, ConfigOverrides, IngestOutcome, IngestRequest, SearchRequest};
-pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig};
+pub use config::{EmbedderSpec, GeneratorSpec, VerityConfig, MAX_EMBED_CONCURRENCY};
 pub use handle::{AnswerChannel, Progress, Verity, VerityStats};
 pub use providers::{generator, local_models};
 #[cfg(feature = "research")]

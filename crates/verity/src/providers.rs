@@ -65,6 +65,9 @@ pub(crate) async fn embedder(
             if let Some(v) = &config.embed_version {
                 b = b.embed_version(v.clone());
             }
+            if let Some(n) = config.embed_concurrency {
+                b = b.concurrency(n);
+            }
             Arc::new(b.build()?)
         }
         EmbedderSpec::OpenAi(model) => {
@@ -76,6 +79,9 @@ pub(crate) async fn embedder(
             }
             if let Some(v) = &config.embed_version {
                 b = b.embed_version(v.clone());
+            }
+            if let Some(n) = config.embed_concurrency {
+                b = b.concurrency(n);
             }
             Arc::new(b.build()?)
         }

@@ -22,7 +22,8 @@ impl Inner {
         }
         let mut removed: Vec<u64> = Vec::new();
         let mut added: Vec<(u64, Vec<f32>)> = Vec::new();
-        let new_embedder = self.db.write(|c| {
+        let started = std::time::Instant::now();
+        let (new_embedder, mut dense) = self.db.write(|c| {
             let tx = c.transaction_with_behavior(TransactionBehavior::Immediate).map_err(db_err)?;
             let current = index_embedder(&tx, self.index_id)?;
             let emb = validate_batch(&docs, current.as_ref(), &self.index_name, true)?;
@@ -199,9 +200,10 @@ impl Inner {
             deleted.settle(&tx)?;
             delta.removed = removed.iter().map(|&id| id as i64).collect();
             let mut lex_guard = lex.map(|acc| acc.apply(&tx, &delta));
-            // Apply to the dense index while holding its lock across the commit, so
-            // that a dense search never sees ids that SQLite does not have yet.
-            let mut dense = self.dense.write();
+            // Take the dense index's lock before the commit, so that a dense
+            // search never sees ids that SQLite does not have yet, and keep it
+            // until the vectors are in.
+            let dense = self.dense.write();
             if let Err(e) = tx.commit() {
                 if let Some(g) = lex_guard.as_mut() {
                     **g = None;
@@ -211,30 +213,49 @@ impl Inner {
             drop(lex_guard);
             if let Some(e) = &new_embedder {
                 *self.embedder.write() = Some(e.clone());
-                if dense.is_none() {
-                    *dense = Some(DenseIndex::new(e.dim, self.opts.hnsw, 1024));
-                }
             }
-            if let Some(idx) = dense.as_mut() {
-                for id in &removed {
-                    vector_keys::remove_chunk(idx, *id as i64);
-                }
-                // Vectors were validated before the commit; a failure here leaves
-                // SQLite right and the cache stale, so rebuild it at next open.
-                if let Err(e) = idx.insert_batch(&added) {
-                    tracing::error!(error = %e, "dense index update failed; it will be rebuilt from SQLite");
-                    *dense = None;
-                    return Err(e);
-                }
-                if idx.needs_rebuild() {
-                    idx.rebuild()?;
-                }
-            }
-            Ok(new_embedder)
+            Ok((new_embedder, dense))
         })?;
+        // The SQLite writer is free again (the next batch's cache writes and
+        // transaction need not wait for the graph): HNSW insertion is most of
+        // an ingest's CPU (84 % of a SciFact ingest with an instant embedder,
+        // docs/benchmarks.d/ingest.md).
+        let committed = started.elapsed();
+        if let Some(e) = &new_embedder {
+            if dense.is_none() {
+                *dense = Some(DenseIndex::new(e.dim, self.opts.hnsw, 1024));
+            }
+        }
+        let mut points = 0;
+        if let Some(idx) = dense.as_mut() {
+            for id in &removed {
+                vector_keys::remove_chunk(idx, *id as i64);
+            }
+            // Vectors were validated before the commit; a failure here leaves
+            // SQLite right and the cache stale, so rebuild it at next open.
+            if let Err(e) = idx.insert_batch(&added) {
+                tracing::error!(error = %e, "dense index update failed; it will be rebuilt from SQLite");
+                *dense = None;
+                return Err(e);
+            }
+            if idx.needs_rebuild() {
+                idx.rebuild()?;
+            }
+            points = idx.points();
+        }
+        drop(dense);
         if new_embedder.is_some() || !added.is_empty() || !removed.is_empty() {
             self.dense_dirty.store(true, Ordering::SeqCst);
         }
+        tracing::debug!(
+            docs = docs.len(),
+            chunks = report.chunks,
+            vectors = added.len(),
+            dense_points = points,
+            sqlite_ms = committed.as_secs_f64() * 1e3,
+            dense_ms = started.elapsed().saturating_sub(committed).as_secs_f64() * 1e3,
+            "store upsert"
+        );
         Ok(report)
     }
 
