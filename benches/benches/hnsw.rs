@@ -244,6 +244,7 @@ fn report_dataset(
                 m: c.m,
                 ef_construction: c.efc,
                 ef_search: c.efs[0],
+                min_graph_points: 0,
             },
         );
         let truths = truths.get_or_insert_with(|| {

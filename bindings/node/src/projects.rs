@@ -11,7 +11,7 @@
 use napi::Result;
 use napi_derive::napi;
 use serde_json::Value;
-use verity::watch::{
+use verity::api::watch::{
     CreateProjectRequest, CreateTaskRequest, DeleteContextRequest, GetProjectDecisionsRequest,
     ListProjectsRequest, LogProjectDecisionRequest, NextTasksRequest, ProjectRef,
     QueryContextRequest, StoreContextRequest, UpdateProjectRequest, UpdateTaskRequest,

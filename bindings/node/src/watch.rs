@@ -11,12 +11,12 @@ use napi::Result;
 use napi_derive::napi;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use verity::core::RuleUpdate;
-use verity::watch::{
+use verity::api::watch::{
     CheckArticleRequest, CrawlRequest, GetArticlesRequest, GetRulesRequest,
     GetWatchDecisionsRequest, LogArticleRequest, LogDecisionRequest, ScoreRequest,
     VerifyFactRequest, WebSearchRequest,
 };
+use verity::core::RuleUpdate;
 
 use crate::conv::{self, json, napi_error, run, snake_keys};
 use crate::NativeVerity;

@@ -8,14 +8,14 @@
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use verity::core::{Priority, Project, ProjectStatus, Task, TaskStatus};
-use verity::watch::{
+use verity::api::watch::{
     CreateProjectRequest, CreateTaskRequest, DeleteContextRequest, DeleteContextResponse,
     GetProjectDecisionsRequest, ListProjectsRequest, LogDecisionResponse,
     LogProjectDecisionRequest, NextTasksRequest, NextTasksResponse, ProjectDecisionsResponse,
     ProjectOverview, ProjectRef, ProjectsResponse, QueryContextRequest, QueryContextResponse,
     StoreContextRequest, StoreContextResponse, UpdateProjectRequest, UpdateTaskRequest,
 };
+use verity::core::{Priority, Project, ProjectStatus, Task, TaskStatus};
 use verity::Verity;
 
 use crate::conv::{block, spawn};

@@ -22,9 +22,9 @@ plain_attr!(
     verity::core::SourceType,
     verity::core::DecisionLlm,
     verity::core::DecisionType,
-    verity::watch::MatchedBy,
-    verity::watch::ContextRanking,
-    verity::watch::Field,
+    verity::api::watch::MatchedBy,
+    verity::api::watch::ContextRanking,
+    verity::api::watch::Field,
 );
 
 wrapper! {
@@ -144,7 +144,7 @@ wrapper! {
 
 wrapper! {
     /// Output of `get_veille_rules`.
-    RulesResponse(verity::watch::RulesResponse) repr ["rules"]
+    RulesResponse(verity::api::watch::RulesResponse) repr ["rules"]
     fields [rules, scoring_guide]
 }
 
@@ -162,49 +162,49 @@ wrapper! {
 
 wrapper! {
     /// Output of `update_veille_rule`.
-    UpdateRuleResponse(verity::watch::UpdateRuleResponse) repr ["updated", "created"]
+    UpdateRuleResponse(verity::api::watch::UpdateRuleResponse) repr ["updated", "created"]
     fields [updated, created, rule]
 }
 
 wrapper! {
     /// Result of `score_article`.
-    ScoreResult(verity::watch::ScoreResult) repr ["score", "raw_score", "valid", "excluded"]
+    ScoreResult(verity::api::watch::ScoreResult) repr ["score", "raw_score", "valid", "excluded"]
     fields [score, raw_score, valid, excluded, matched_rules, explanation, scoring_guide, truncated]
 }
 
 wrapper! {
     /// A rule that matched and what it did.
-    RuleMatch(verity::watch::RuleMatch) repr ["rule", "type", "priority", "score_modifier"]
+    RuleMatch(verity::api::watch::RuleMatch) repr ["rule", "type", "priority", "score_modifier"]
     fields [rule, kind as "type", priority, score_modifier, keywords]
 }
 
 wrapper! {
     /// A keyword of a rule that matched.
-    KeywordHit(verity::watch::KeywordHit) repr ["keyword", "count"]
+    KeywordHit(verity::api::watch::KeywordHit) repr ["keyword", "count"]
     fields [keyword, count, fields]
 }
 
 wrapper! {
     /// Output of `check_article_exists`.
-    CheckArticleResult(verity::watch::CheckArticleResponse) repr ["exists", "matched_by", "distance", "url"]
+    CheckArticleResult(verity::api::watch::CheckArticleResponse) repr ["exists", "matched_by", "distance", "url"]
     fields [exists, article, matched_by, distance, url, canonical_url, message]
 }
 
 wrapper! {
     /// A logged article in short (`check_article_exists.article`).
-    ArticleBrief(verity::watch::ArticleBrief) repr ["id", "title", "url", "source"]
+    ArticleBrief(verity::api::watch::ArticleBrief) repr ["id", "title", "url", "source"]
     fields [id, title, url, source, processed_at, qwen_score, phi_validated]
 }
 
 wrapper! {
     /// Output of `log_article`.
-    LogArticleResult(verity::watch::LogArticleResponse) repr ["logged", "article_id", "created", "duplicate_of"]
+    LogArticleResult(verity::api::watch::LogArticleResponse) repr ["logged", "article_id", "created", "duplicate_of"]
     fields [logged, article_id, created, duplicate_of, canonical_url, ingested, ingest_error]
 }
 
 wrapper! {
     /// Output of `get_articles`.
-    ArticlesResponse(verity::watch::ArticlesResponse) repr ["total", "period"]
+    ArticlesResponse(verity::api::watch::ArticlesResponse) repr ["total", "period"]
     fields [articles, total, period]
 }
 
@@ -216,13 +216,13 @@ wrapper! {
 
 wrapper! {
     /// Output of `log_veille_decision` and `log_decision`.
-    LogDecisionResult(verity::watch::LogDecisionResponse) repr ["logged", "decision_id", "created_at"]
+    LogDecisionResult(verity::api::watch::LogDecisionResponse) repr ["logged", "decision_id", "created_at"]
     fields [logged, decision_id, created_at]
 }
 
 wrapper! {
     /// Watch decisions, oldest first.
-    WatchDecisionsResponse(verity::watch::WatchDecisionsResponse) repr ["total"]
+    WatchDecisionsResponse(verity::api::watch::WatchDecisionsResponse) repr ["total"]
     fields [decisions, total]
 }
 
@@ -234,43 +234,43 @@ wrapper! {
 
 wrapper! {
     /// Output of `web_search`.
-    WebSearchResponse(verity::watch::WebSearchResponse) repr ["query", "total_found"]
+    WebSearchResponse(verity::api::watch::WebSearchResponse) repr ["query", "total_found"]
     fields [query, results, total_found]
 }
 
 wrapper! {
     /// One web result.
-    WebResult(verity::watch::WebResult) repr ["title", "url", "snippet", "source"]
+    WebResult(verity::api::watch::WebResult) repr ["title", "url", "snippet", "source"]
     fields [title, url, snippet, source]
 }
 
 wrapper! {
     /// Output of `crawl_url`.
-    CrawlResponse(verity::watch::CrawlResponse) repr ["url", "title", "word_count"]
+    CrawlResponse(verity::api::watch::CrawlResponse) repr ["url", "title", "word_count"]
     fields [url, title, content, word_count, extracted_at, truncated, paywalled, links]
 }
 
 wrapper! {
     /// A link of a crawled page's main content.
-    CrawlLink(verity::watch::CrawlLink) repr ["text", "url"]
+    CrawlLink(verity::api::watch::CrawlLink) repr ["text", "url"]
     fields [text, url]
 }
 
 wrapper! {
     /// Output of `verify_fact` (`verified`, `confidence`, `sources`, `summary`, plus the verdict, the judge and the pages that could not be read).
-    VerifyFactResult(verity::watch::VerifyFactResponse) repr ["claim", "verified", "confidence", "verdict"]
+    VerifyFactResult(verity::api::watch::VerifyFactResponse) repr ["claim", "verified", "confidence", "verdict"]
     fields [claim, verified, confidence, verdict, sources, summary, not_enough_evidence, searched, unavailable, judge]
 }
 
 wrapper! {
     /// One source of a `verify_fact` answer.
-    FactSource(verity::watch::FactSource) repr ["url", "excerpt", "title", "verdict"]
+    FactSource(verity::api::watch::FactSource) repr ["url", "excerpt", "title", "verdict"]
     fields [url, excerpt, title, verdict, confidence, judge, notes]
 }
 
 wrapper! {
     /// A page `verify_fact` could not read.
-    UnreadSource(verity::watch::UnreadSource) repr ["url", "code", "error"]
+    UnreadSource(verity::api::watch::UnreadSource) repr ["url", "code", "error"]
     fields [url, code, error]
 }
 
@@ -300,48 +300,48 @@ wrapper! {
 
 wrapper! {
     /// Output of `list_projects`.
-    ProjectsResponse(verity::watch::ProjectsResponse) repr ["total"]
+    ProjectsResponse(verity::api::watch::ProjectsResponse) repr ["total"]
     fields [projects, total]
 }
 
 wrapper! {
     /// Output of `get_project`.
-    ProjectOverview(verity::watch::ProjectOverview) repr ["context_entries"]
+    ProjectOverview(verity::api::watch::ProjectOverview) repr ["context_entries"]
     fields [project, tasks, context_entries, recent_decisions]
 }
 
 wrapper! {
     /// Output of `store_context`.
-    StoreContextResult(verity::watch::StoreContextResponse) repr ["stored", "context_id", "indexed"]
+    StoreContextResult(verity::api::watch::StoreContextResponse) repr ["stored", "context_id", "indexed"]
     fields [stored, context_id, indexed]
 }
 
 wrapper! {
     /// Output of `query_context`.
-    QueryContextResult(verity::watch::QueryContextResponse) repr ["ran", "degraded"]
+    QueryContextResult(verity::api::watch::QueryContextResponse) repr ["ran", "degraded"]
     fields [results, ran, degraded]
 }
 
 wrapper! {
     /// One retrieved context entry.
-    ContextHit(verity::watch::ContextHit) repr ["score"]
+    ContextHit(verity::api::watch::ContextHit) repr ["score"]
     fields [entry, score]
 }
 
 wrapper! {
     /// Output of `delete_context`.
-    DeleteContextResult(verity::watch::DeleteContextResponse) repr ["deleted", "context_id"]
+    DeleteContextResult(verity::api::watch::DeleteContextResponse) repr ["deleted", "context_id"]
     fields [deleted, context_id]
 }
 
 wrapper! {
     /// Output of `get_next_tasks`.
-    NextTasksResult(verity::watch::NextTasksResponse) repr ["waiting", "blocked"]
+    NextTasksResult(verity::api::watch::NextTasksResponse) repr ["waiting", "blocked"]
     fields [tasks, waiting, blocked]
 }
 
 wrapper! {
     /// Output of `get_decisions`.
-    ProjectDecisionsResponse(verity::watch::ProjectDecisionsResponse) repr ["total"]
+    ProjectDecisionsResponse(verity::api::watch::ProjectDecisionsResponse) repr ["total"]
     fields [decisions, total]
 }

@@ -11,14 +11,14 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use serde::de::value::{Error as DeError, StrDeserializer};
 use serde::Deserialize;
-use verity::core::RuleUpdate;
-use verity::watch::{
+use verity::api::watch::{
     ArticlesResponse, CheckArticleRequest, CheckArticleResponse, CrawlRequest, CrawlResponse,
     GetArticlesRequest, GetRulesRequest, GetWatchDecisionsRequest, LogArticleRequest,
     LogArticleResponse, LogDecisionRequest, LogDecisionResponse, RulesResponse, ScoreRequest,
     ScoreResult, UpdateRuleResponse, VerifyFactRequest, VerifyFactResponse, WatchDecisionsResponse,
     WebSearchRequest, WebSearchResponse,
 };
+use verity::core::RuleUpdate;
 use verity::Verity;
 
 use crate::conv::{self, block, spawn};

@@ -6,11 +6,14 @@
 //! contract; where the two differ the response schema is published as
 //! `<Name>Output`. The MCP tool schemas come from the same derives.
 
+use axum::handler::Handler;
+use axum::routing::{on, MethodFilter, MethodRouter};
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::JsonSchema;
 use serde_json::{json, Map, Value};
 
 use crate::error::ErrorResponse;
+use crate::server::AppState;
 use crate::version;
 
 /// Where component schemas live.
@@ -33,11 +36,59 @@ pub enum Body {
     Html,
 }
 
-/// One documented operation.
+/// The HTTP method of an operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verb {
+    /// `GET`
+    Get,
+    /// `POST`
+    Post,
+    /// `PATCH`
+    Patch,
+    /// `DELETE`
+    Delete,
+}
+
+impl Verb {
+    /// Lower-case name, as OpenAPI keys it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verb::Get => "get",
+            Verb::Post => "post",
+            Verb::Patch => "patch",
+            Verb::Delete => "delete",
+        }
+    }
+
+    fn filter(self) -> MethodFilter {
+        match self {
+            Verb::Get => MethodFilter::GET,
+            Verb::Post => MethodFilter::POST,
+            Verb::Patch => MethodFilter::PATCH,
+            Verb::Delete => MethodFilter::DELETE,
+        }
+    }
+}
+
+/// What an operation does with the `X-API-Version` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VersionHeader {
+    /// Required and checked (the `/v1` data routes).
+    Required,
+    /// Checked when sent (the MnemoLite event routes: its clients send none).
+    Optional,
+    /// Not read (probes, documentation, metrics, the `/api` routes for n8n).
+    Ignored,
+}
+
+/// One operation: its route, its handler and its OpenAPI description. The
+/// server's routers and its OpenAPI document are both built from the one
+/// list of these ([`crate::operations`]), so a route cannot exist
+/// undocumented or be documented unrouted.
 #[derive(Debug, Clone)]
 pub struct Operation {
-    /// HTTP method, lower case.
-    pub method: &'static str,
+    /// HTTP method.
+    pub method: Verb,
     /// Path template (`/v1/documents/{uid}`).
     pub path: &'static str,
     /// operationId.
@@ -46,8 +97,8 @@ pub struct Operation {
     pub summary: &'static str,
     /// Longer description.
     pub description: &'static str,
-    /// Requires `X-API-Version`.
-    pub versioned: bool,
+    /// What the route does with `X-API-Version`.
+    pub version: VersionHeader,
     /// Requires a bearer token (when the server has tokens).
     pub auth: bool,
     /// Path parameters (name, description).
@@ -60,6 +111,48 @@ pub struct Operation {
     pub success: Vec<(u16, &'static str, Body)>,
     /// Error statuses this operation can answer (besides the common ones).
     pub errors: &'static [u16],
+    /// Other paths serving the same handler, undocumented (`/v1/events/`).
+    pub aliases: &'static [&'static str],
+    /// The registry tool (MCP, `/api/tools/{name}`, the bindings' `call_tool`)
+    /// that does the same thing, when there is one: its request and response
+    /// are this operation's (checked by a test).
+    pub tool: Option<&'static str>,
+    /// The handler, routed on [`Self::path`] and [`Self::aliases`] for [`Self::method`].
+    pub handler: MethodRouter<AppState>,
+}
+
+impl Operation {
+    /// An authenticated operation requiring `X-API-Version`, with no
+    /// parameters, bodies or errors yet (set them with struct update syntax).
+    pub fn new<H, T>(
+        method: Verb,
+        path: &'static str,
+        id: &'static str,
+        summary: &'static str,
+        handler: H,
+    ) -> Self
+    where
+        H: Handler<T, AppState>,
+        T: 'static,
+    {
+        Self {
+            method,
+            path,
+            id,
+            summary,
+            description: "",
+            version: VersionHeader::Required,
+            auth: true,
+            path_params: &[],
+            query: None,
+            request: None,
+            success: Vec::new(),
+            errors: &[],
+            aliases: &[],
+            tool: None,
+            handler: on(method.filter(), handler),
+        }
+    }
 }
 
 /// Schema reference of `T` for a generator.
@@ -302,9 +395,10 @@ pub fn document(ops: &[Operation]) -> Value {
         if let Some(q) = op.query {
             params.extend(q());
         }
-        if op.versioned {
+        if op.version != VersionHeader::Ignored {
             params.push(json!({
-                "name": "X-API-Version", "in": "header", "required": true,
+                "name": "X-API-Version", "in": "header",
+                "required": op.version == VersionHeader::Required,
                 "description": "API version; echoed on the response.",
                 "schema": {"type": "string", "enum": version::SUPPORTED_VERSIONS}
             }));
@@ -344,7 +438,7 @@ pub fn document(ops: &[Operation]) -> Value {
                     r["content"] = json!({"text/html": {"schema": {"type": "string"}}});
                 }
             }
-            if op.versioned {
+            if op.version == VersionHeader::Required {
                 r["headers"] = version_header.clone();
             }
             responses.insert(status.to_string(), r);
@@ -391,7 +485,7 @@ pub fn document(ops: &[Operation]) -> Value {
         let entry = paths
             .entry(op.path.to_string())
             .or_insert_with(|| Value::Object(Map::new()));
-        entry[op.method] = o;
+        entry[op.method.as_str()] = o;
     }
     let tags: Vec<Value> = CAPABILITIES
         .iter()

@@ -31,9 +31,14 @@ const SIMPLE_SHAPES: &[(&str, Option<&str>)] = &[
 fn post_routes() -> Vec<(String, Value)> {
     let mut routes: Vec<(String, Value)> = verity_server::operations()
         .iter()
-        .filter(|o| o.method == "post")
-        .map(|o| {
-            let path = o.path.replace("{name}", "log_article");
+        .filter(|o| o.method == verity_server::openapi::Verb::Post)
+        .flat_map(|o| {
+            std::iter::once(o.path)
+                .chain(o.aliases.iter().copied())
+                .map(move |p| (o, p))
+        })
+        .map(|(o, p)| {
+            let path = p.replace("{name}", "log_article");
             let body = match o.path {
                 "/v1/events" => json!({"content": {"text": "planted"}}),
                 "/api/veille/rules" => {
@@ -50,10 +55,10 @@ fn post_routes() -> Vec<(String, Value)> {
             (path, body)
         })
         .collect();
-    routes.push((
-        "/v1/events/".into(),
-        json!({"content": {"text": "planted"}}),
-    ));
+    assert!(
+        routes.iter().any(|(p, _)| p == "/v1/events/"),
+        "the alias /v1/events/ is tried too"
+    );
     routes.push((
         "/mcp".into(),
         json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",

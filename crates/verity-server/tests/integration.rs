@@ -14,6 +14,7 @@ mod generator_down;
 mod limits;
 mod mcp_mount;
 mod n8n_workflow;
+mod operations;
 mod protocol;
 mod research;
 mod research_llm;

@@ -44,6 +44,7 @@ fn main() {
     let params = HnswParams {
         m,
         ef_construction: efc,
+        min_graph_points: 0,
         ..HnswParams::default()
     };
     let mut idx = DenseIndex::new(dim, params, 1024);

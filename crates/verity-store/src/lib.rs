@@ -27,7 +27,7 @@ pub use bm25::LexicalIndexStats;
 pub use cache::{CacheStats, ClassUsage, SqliteCache};
 pub use events::{EventIndexLoad, EventStoreOptions, SqliteEventStore};
 pub use fts::fts_match_expression;
-pub use hnsw::{DenseIndex, HnswParams, EXACT_SCAN_MAX_POINTS};
+pub use hnsw::{DenseIndex, HnswParams, DEFAULT_MIN_GRAPH_POINTS, EXACT_SCAN_MAX_POINTS};
 pub use store::{
     dump_basename, DenseLoad, IndexInfo, SqliteCatalog, SqliteStore, StoreOptions, DB_FILE,
     DEFAULT_INDEX,

@@ -71,6 +71,7 @@ fn options() -> EventStoreOptions {
             m: 8,
             ef_construction: 32,
             ef_search: 64,
+            min_graph_points: 0,
         },
         ..EventStoreOptions::default()
     }

@@ -33,6 +33,7 @@ fn params() -> HnswParams {
         m: 16,
         ef_construction: 100,
         ef_search: 64,
+        min_graph_points: 0,
     }
 }
 
@@ -380,6 +381,126 @@ fn dump_load_round_trip_gives_the_same_results() {
             .all(|n| n == "default.hnsw.meta" || n.starts_with("default.hnsw.g4.")),
         "{names:?}"
     );
+}
+
+/// Settings with a graph only from `min` live vectors on.
+fn graph_from(min: usize) -> HnswParams {
+    HnswParams {
+        min_graph_points: min,
+        ..params()
+    }
+}
+
+fn random_items(n: usize, seed: u64) -> Vec<(u64, Vec<f32>)> {
+    let mut rng = Rng(seed);
+    (0..n as u64)
+        .map(|i| (i * 7 + 1_000_000, rng.vector(DIM)))
+        .collect()
+}
+
+#[test]
+fn an_index_below_min_graph_points_has_no_graph_and_finds_the_exact_top_k() {
+    // Past EXACT_SCAN_MAX_POINTS, so `search` takes the int8 scan, not the small-index path.
+    let n = verity_store::EXACT_SCAN_MAX_POINTS + 2_000;
+    let items = random_items(n, 41);
+    let mut index = DenseIndex::new(DIM, graph_from(n + 1), 16);
+    for part in items.chunks(1_000) {
+        index.insert_batch(part).unwrap();
+    }
+    assert!(!index.has_graph());
+    assert_eq!(index.len(), n);
+    assert!(index.prefers_scan(10));
+    let mut rng = Rng(42);
+    let third = |id: u64| id % 3 == 0;
+    for _ in 0..20 {
+        let q = rng.vector(DIM);
+        let hits = index.search(&q, 10, None).unwrap();
+        assert_eq!(ids(&hits), ids(&brute_force(&items, &q, 10, |_| true)));
+        for ((_, a), (_, b)) in hits.iter().zip(&brute_force(&items, &q, 10, |_| true)) {
+            assert!((a - b).abs() < 1e-4);
+        }
+        let filtered = index.search(&q, 10, Some(&third)).unwrap();
+        assert_eq!(ids(&filtered), ids(&brute_force(&items, &q, 10, third)));
+        // The diagnostic walk has no graph to walk: it scans.
+        assert_eq!(ids(&index.search_graph(&q, 10, None).unwrap()), ids(&hits));
+    }
+}
+
+#[test]
+fn the_insert_that_reaches_min_graph_points_builds_the_graph_of_the_live_vectors() {
+    let items = random_items(3_000, 43);
+    let mut index = DenseIndex::new(DIM, graph_from(2_500), 16);
+    index.insert_batch(&items[..2_000]).unwrap();
+    assert!(!index.has_graph());
+    // Deletes and replacements while graphless.
+    let mut live: Vec<(u64, Vec<f32>)> = items.clone();
+    for (id, _) in items.iter().take(100) {
+        assert!(index.remove(*id));
+    }
+    live.retain(|(id, _)| !items[..100].iter().any(|(d, _)| d == id));
+    let replaced = (items[150].0, Rng(44).vector(DIM));
+    index.insert_batch(std::slice::from_ref(&replaced)).unwrap();
+    for item in live.iter_mut().filter(|(id, _)| *id == replaced.0) {
+        item.1 = replaced.1.clone();
+    }
+    assert!(!index.has_graph());
+    index.insert_batch(&items[2_000..]).unwrap();
+    assert!(index.has_graph());
+    assert_eq!(index.len(), live.len());
+    assert_eq!(
+        index.tombstones(),
+        0,
+        "the graph holds the live vectors only"
+    );
+    let mut rng = Rng(45);
+    let (mut found, mut total) = (0usize, 0usize);
+    for _ in 0..50 {
+        let q = rng.vector(DIM);
+        let hits = index.search_graph(&q, 10, None).unwrap();
+        assert!(hits
+            .iter()
+            .all(|(id, _)| !items[..100].iter().any(|(d, _)| d == id)));
+        let truth: HashSet<u64> = ids(&brute_force(&live, &q, 10, |_| true))
+            .into_iter()
+            .collect();
+        found += hits.iter().filter(|h| truth.contains(&h.0)).count();
+        total += 10;
+    }
+    assert!(
+        found as f64 / total as f64 >= 0.95,
+        "recall {found}/{total}"
+    );
+    // The replacement's new vector is the one stored.
+    assert_eq!(index.search(&replaced.1, 1, None).unwrap()[0].0, replaced.0);
+}
+
+#[test]
+fn a_graphless_dump_round_trips_and_a_damaged_one_is_corrupt() {
+    let items = random_items(800, 46);
+    let mut index = DenseIndex::new(DIM, graph_from(5_000), 16);
+    index.insert_batch(&items).unwrap();
+    index.remove(items[3].0);
+    let dir = tempfile::tempdir().unwrap();
+    index.dump(dir.path(), "idx", 1).unwrap();
+    let loaded = DenseIndex::load(dir.path(), "idx", DIM, 1).unwrap();
+    assert!(!loaded.has_graph());
+    assert_eq!(loaded.params(), index.params());
+    assert_eq!(
+        (loaded.len(), loaded.points(), loaded.tombstones()),
+        (799, 800, 1)
+    );
+    let mut rng = Rng(47);
+    for _ in 0..10 {
+        let q = rng.vector(DIM);
+        assert_eq!(
+            ids(&loaded.search(&q, 10, None).unwrap()),
+            ids(&index.search(&q, 10, None).unwrap())
+        );
+    }
+    let vectors = file(dir.path(), "vectors");
+    let bytes = std::fs::read(&vectors).unwrap();
+    std::fs::write(&vectors, &bytes[..bytes.len() - 4]).unwrap();
+    expect_corrupt(dir.path());
 }
 
 fn dumped(dir: &Path) -> DenseIndex {

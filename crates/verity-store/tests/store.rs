@@ -760,7 +760,9 @@ async fn bad_sentence_vectors_are_refused_whole() {
 /// during the walk.
 #[tokio::test]
 async fn sentence_vectors_through_the_graph_walk() {
-    let s = SqliteStore::open_in_memory(StoreOptions::default()).unwrap();
+    let mut opts = StoreOptions::default();
+    opts.hnsw.min_graph_points = 0; // the graph from the first vector
+    let s = SqliteStore::open_in_memory(opts).unwrap();
     let dim = 8;
     let id = EmbedderId::new("toy8", "v1", dim);
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);

@@ -40,8 +40,11 @@ impl Backend {
             Some(url) => open_redis(url, &config.index, config.cache_limits).await,
             None => {
                 let home = config.home.clone();
-                let index = config.index.clone();
-                let store = tokio::task::spawn_blocking(move || open_sqlite(&home, &index))
+                let mut options = StoreOptions::default().index(config.index.clone());
+                if let Some(n) = config.graph_min_vectors {
+                    options.hnsw.min_graph_points = n;
+                }
+                let store = tokio::task::spawn_blocking(move || open_sqlite(&home, options))
                     .await
                     .map_err(|e| StoreError::Backend(format!("store open task failed: {e}")))??;
                 let store = Arc::new(store);
@@ -81,12 +84,13 @@ impl Backend {
 
 /// Open `index` in `home`, or the index its alias `<index>:current` points at once a
 /// re-index has switched it (as `RedisStore::connect_current` does on Redis).
-fn open_sqlite(home: &Path, index: &str) -> Result<SqliteStore> {
-    let store = SqliteStore::open(home, StoreOptions::default().index(index))?;
-    match store.resolve_alias(&format!("{index}:current"))? {
+fn open_sqlite(home: &Path, options: StoreOptions) -> Result<SqliteStore> {
+    let alias = format!("{}:current", options.index);
+    let store = SqliteStore::open(home, options.clone())?;
+    match store.resolve_alias(&alias)? {
         Some(target) if target != store.index_name() => {
             drop(store);
-            SqliteStore::open(home, StoreOptions::default().index(target))
+            SqliteStore::open(home, options.index(target))
         }
         _ => Ok(store),
     }

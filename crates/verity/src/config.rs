@@ -198,6 +198,11 @@ pub struct VerityConfig {
     /// Each request carries up to 64 texts (Ollama: 32) and honours the server's
     /// `Retry-After` through the one retry policy.
     pub embed_concurrency: Option<usize>,
+    /// Fewest vectors for which the embedded store builds its HNSW graph
+    /// (`VERITY_GRAPH_MIN_VECTORS`; `None`: `verity_store::DEFAULT_MIN_GRAPH_POINTS`;
+    /// `0`: always). Smaller indexes are scanned (int8, re-scored exactly) and
+    /// their ingest pays no graph insertion (docs/benchmarks.d/ingest.md).
+    pub graph_min_vectors: Option<usize>,
     /// Retrieval settings (re-rank, guardrail threshold, cache TTL).
     pub retriever: RetrieverConfig,
     /// Pipeline settings (top-k, context size, low-evidence policy, timeouts, …).
@@ -266,6 +271,7 @@ impl Default for VerityConfig {
             sentence_spans: None,
             embed_int8: false,
             embed_concurrency: None,
+            graph_min_vectors: None,
             retriever: RetrieverConfig::default(),
             rag: RagConfig::default(),
             cache: true,
@@ -282,7 +288,7 @@ impl VerityConfig {
     /// Defaults overridden by the environment: `VERITY_HOME`, `REDIS_URL`, `VERITY_INDEX`,
     /// `VERITY_EMBEDDER`, `VERITY_GENERATOR`, `VERITY_FALLBACK`, `OLLAMA_URL`,
     /// `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `EMBED_VERSION`, `VERITY_SENTENCE_VECTORS`,
-    /// `VERITY_EMBED_PRECISION`, `VERITY_EMBED_CONCURRENCY`, `RAG_TOPK`, `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`,
+    /// `VERITY_EMBED_PRECISION`, `VERITY_EMBED_CONCURRENCY`, `VERITY_GRAPH_MIN_VECTORS`, `RAG_TOPK`, `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`,
     /// `RAG_DEFAULT_LANG`, `VERITY_KNOWLEDGE_DIR`, `VERITY_CACHE_RETRIEVAL_MB`,
     /// `VERITY_CACHE_ANSWER_MB`, `VERITY_CACHE_EMBEDDING_MB`; the model names of a Docker Compose stack,
     /// `EMBED_MODEL` and `GEN_MODEL` (Ollama models unless they name a kind,
@@ -365,6 +371,15 @@ impl VerityConfig {
                     .filter(|n| (1..=MAX_EMBED_CONCURRENCY).contains(n))
                     .ok_or_else(|| invalid("VERITY_EMBED_CONCURRENCY", &v, &expected))?,
             );
+        }
+        if let Some(v) = var("VERITY_GRAPH_MIN_VECTORS") {
+            c.graph_min_vectors = Some(v.trim().parse::<usize>().map_err(|_| {
+                invalid(
+                    "VERITY_GRAPH_MIN_VECTORS",
+                    &v,
+                    "a number of vectors (0: always build the graph)",
+                )
+            })?);
         }
         if let Some(v) = var("RAG_TOPK") {
             c.rag.k = v
@@ -618,6 +633,17 @@ mod tests {
                 crate::api::error::ErrorBody::from(&e).message
             }
         }
+    }
+
+    #[test]
+    fn graph_min_vectors_is_read() {
+        assert_eq!(ok(&[]).graph_min_vectors, None);
+        assert_eq!(
+            ok(&[("VERITY_GRAPH_MIN_VECTORS", "0")]).graph_min_vectors,
+            Some(0)
+        );
+        let m = err(&[("VERITY_GRAPH_MIN_VECTORS", "many")]);
+        assert!(m.contains("VERITY_GRAPH_MIN_VECTORS"), "{m}");
     }
 
     #[test]

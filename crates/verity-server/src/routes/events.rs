@@ -20,12 +20,10 @@
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Path, Query, Request, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, StatusCode};
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, patch, post};
-use axum::{Json, Router};
+use axum::Json;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -37,27 +35,6 @@ use crate::server::AppState;
 
 /// Header telling how an event was indexed when it needs saying (no text field, no embedder).
 pub const NOTE_HEADER: &str = "x-verity-note";
-
-/// The event routes (merged into the protected router).
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/v1/events", post(add))
-        .route("/v1/events/", post(add))
-        .route("/v1/events/{id}", get(get_one).delete(delete_one))
-        .route("/v1/events/{id}/metadata", patch(update_metadata))
-        .route("/v1/search/", get(search))
-        .route("/v1/search", get(search))
-        .route_layer(axum::middleware::from_fn(version_if_sent))
-}
-
-/// `X-API-Version` is optional here (MnemoLite clients don't send it); when sent, it is checked.
-async fn version_if_sent(req: Request, next: Next) -> Response {
-    if req.headers().contains_key(crate::version::HEADER) {
-        crate::version::require(req, next).await
-    } else {
-        next.run(req).await
-    }
-}
 
 /// One FastAPI validation issue.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -12,7 +12,7 @@ use verity::research::ResearchOptions;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
 use crate::jobs::JobStatus;
-use crate::openapi::{schema, Body, Operation};
+use crate::openapi::{schema, Body, Operation, Verb};
 use crate::server::AppState;
 
 /// `POST /v1/research`. The syllabus is resolved under the roots before the
@@ -47,13 +47,9 @@ pub async fn research(
     Ok(resp)
 }
 
-/// The OpenAPI operation of this file.
+/// The operation of this file.
 pub fn operations() -> Vec<Operation> {
     vec![Operation {
-        method: "post",
-        path: "/v1/research",
-        id: "research",
-        summary: "Research a syllabus: brief, plan, sub-agents, a checked and sourced report (job)",
         description: "Runs the research workflow on `syllabus`, a Markdown, PDF or \
             HTML file under the server's roots (`roots` / VERITY_ROOTS; none configured: 400). \
             Answers 202 with a job; `GET /v1/jobs/{id}` lists each finished step and plan \
@@ -62,10 +58,6 @@ pub fn operations() -> Vec<Operation> {
             References on private or loopback addresses are fetched only when the operator \
             set `allow_private`; otherwise the SSRF guard refuses them and the report \
             says they are missing. Runs are cut after `research_timeout_secs`.",
-        versioned: true,
-        auth: true,
-        path_params: &[],
-        query: None,
         request: Some(schema::<ResearchRequest>),
         success: vec![(
             202,
@@ -73,5 +65,12 @@ pub fn operations() -> Vec<Operation> {
             Body::Json(schema::<JobStatus>),
         )],
         errors: &[503],
+        ..Operation::new(
+            Verb::Post,
+            "/v1/research",
+            "research",
+            "Research a syllabus: brief, plan, sub-agents, a checked and sourced report (job)",
+            research,
+        )
     }]
 }

@@ -10,7 +10,7 @@ use verity::api::CheckRequest;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::openapi::{schema, Body, Operation};
+use crate::openapi::{schema, Body, Operation, Verb, VersionHeader};
 use crate::server::AppState;
 
 /// Content-Security-Policy of the web page: nothing from the network but
@@ -70,13 +70,9 @@ pub async fn page() -> Response {
         .into_response()
 }
 
-/// The OpenAPI operations of this file.
+/// The operations of this file.
 pub fn operations() -> Vec<Operation> {
-    let check = |path, id, summary, versioned| Operation {
-        method: "post",
-        path,
-        id,
-        summary,
+    let check = |path, id, summary, version| Operation {
         description: "Finds every claim of the document that cites a source (links, URLs, DOIs, \
             arXiv ids, numbered references, footnotes, author–year), fetches each source once \
             (SSRF guard on; `allow_private` only when the server's operator set \
@@ -87,10 +83,7 @@ pub fn operations() -> Vec<Operation> {
             The report is JSON unless `format` asks for `md`, `html` or `terminal` (then \
             text/markdown, text/html or text/plain). A document URL that cannot be fetched \
             is 502 `fetch_failed`; unavailable sources are reported per claim.",
-        versioned,
-        auth: true,
-        path_params: &[],
-        query: None,
+        version,
         request: Some(schema::<CheckRequest>),
         success: vec![(
             200,
@@ -101,34 +94,34 @@ pub fn operations() -> Vec<Operation> {
             ),
         )],
         errors: &[404, 502, 503, 504],
+        ..Operation::new(Verb::Post, path, id, summary, verify)
     };
     vec![
         check(
             "/v1/verify",
             "verify",
             "Check that each cited source supports the claim citing it",
-            true,
+            VersionHeader::Required,
         ),
         check(
             "/verify",
             "verify_unversioned",
             "Check citations (unversioned route; same as /v1/verify)",
-            false,
+            VersionHeader::Ignored,
         ),
         Operation {
-            method: "get",
-            path: "/",
-            id: "verify_page",
-            summary: "Web page to check the citations of a document",
             description: "Self-contained page (no network but this API): paste text, give a URL \
                 or upload a file and see the report. It posts to /v1/verify.",
-            versioned: false,
+            version: VersionHeader::Ignored,
             auth: false,
-            path_params: &[],
-            query: None,
-            request: None,
             success: vec![(200, "The page", Body::Html)],
-            errors: &[],
+            ..Operation::new(
+                Verb::Get,
+                "/",
+                "verify_page",
+                "Web page to check the citations of a document",
+                page,
+            )
         },
     ]
 }

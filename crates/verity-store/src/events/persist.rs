@@ -17,7 +17,7 @@ use verity_core::{Result, StoreError};
 
 use super::catalog::Catalog;
 use super::{sql, SqliteEventStore};
-use crate::hnsw::DenseIndex;
+use crate::hnsw::{DenseIndex, HnswParams};
 
 /// Folder of the dump inside the home's `index/` (where chunk indexes dump
 /// as `index/<name>.hnsw.*`: a folder cannot clash with those files).
@@ -64,7 +64,7 @@ impl SqliteEventStore {
         let dir = self.dump_dir();
         let mut report = EventIndexLoad::default();
         if let (false, Some(dir)) = (batch.is_empty(), &dir) {
-            match load_dump(dir, &c, self.opts.hnsw.ef_search).and_then(|d| c.adopt(d)) {
+            match load_dump(dir, &c, self.opts.hnsw).and_then(|d| c.adopt(d)) {
                 Ok(()) => {
                     report.loaded_from_dump = true;
                     tracing::debug!(
@@ -149,13 +149,13 @@ impl SqliteEventStore {
 fn load_dump(
     dir: &std::path::Path,
     c: &Catalog,
-    ef_search: usize,
+    hnsw: HnswParams,
 ) -> std::result::Result<DenseIndex, String> {
     let dim = c.dim.ok_or("no vector dimension recorded")?;
     let generation = u64::try_from(c.generation).map_err(|_| "negative generation".to_string())?;
     let mut idx =
         DenseIndex::load(dir, DUMP_BASENAME, dim, generation).map_err(|e| e.to_string())?;
-    idx.set_ef_search(ef_search);
+    idx.apply_search_params(hnsw);
     Ok(idx)
 }
 

@@ -52,6 +52,20 @@ impl DenseIndex {
             for ext in ["hnsw.graph", "hnsw.data"] {
                 files.push(FileEntry::of(stage, format!("{gen_base}.{ext}"))?);
             }
+        } else if !self.slots.is_empty() {
+            // No graph yet: the vectors themselves, per slot `dim` f32 LE.
+            let name = format!("{gen_base}.vectors");
+            let mut bytes = Vec::with_capacity(self.slots.len() * self.dim * 4);
+            for (slot, s) in self.slots.iter().enumerate() {
+                let v = s
+                    .vector()
+                    .ok_or_else(|| store_err(format!("slot {slot} has no vector")))?;
+                for x in v {
+                    bytes.extend_from_slice(&x.to_le_bytes());
+                }
+            }
+            write_synced(&stage.join(&name), &bytes)?;
+            files.push(FileEntry::of(stage, name)?);
         }
         // Slot table: per slot, the external id (u64 LE) and a live flag (u8).
         let ids_name = format!("{gen_base}.ids");
@@ -72,6 +86,7 @@ impl DenseIndex {
         let _ = writeln!(meta, "m {}", self.params.m);
         let _ = writeln!(meta, "ef_construction {}", self.params.ef_construction);
         let _ = writeln!(meta, "ef_search {}", self.params.ef_search);
+        let _ = writeln!(meta, "min_graph_points {}", self.params.min_graph_points);
         for f in &files {
             let _ = writeln!(meta, "file {} {} {:08x}", f.name, f.size, f.crc);
         }
@@ -141,7 +156,14 @@ impl DenseIndex {
         }
         let gen_base = format!("{basename}.hnsw.g{}", meta.generation);
         let mut ids_bytes = None;
-        for ext in if meta.points > 0 {
+        let mut vector_bytes = None;
+        let graphless = meta
+            .files
+            .iter()
+            .any(|f| f.name == format!("{gen_base}.vectors"));
+        for ext in if graphless {
+            &["vectors", "ids"][..]
+        } else if meta.points > 0 {
             &["hnsw.graph", "hnsw.data", "ids"][..]
         } else {
             &["ids"][..]
@@ -153,8 +175,10 @@ impl DenseIndex {
                 .find(|f| f.name == name)
                 .ok_or_else(|| corrupt(format!("sidecar lists no `{name}`")))?;
             let bytes = entry.verify(dir)?;
-            if *ext == "ids" {
-                ids_bytes = bytes;
+            match *ext {
+                "ids" => ids_bytes = bytes,
+                "vectors" => vector_bytes = bytes,
+                _ => {}
             }
         }
         let ids_bytes = ids_bytes.ok_or_else(|| corrupt("slot table not read"))?;
@@ -188,6 +212,7 @@ impl DenseIndex {
                 id,
                 live,
                 point: None,
+                raw: None,
             });
         }
         if by_id.len() != meta.count {
@@ -201,8 +226,43 @@ impl DenseIndex {
             m: meta.m,
             ef_construction: meta.ef_construction,
             ef_search: meta.ef_search,
+            min_graph_points: meta.min_graph_points,
         }
         .sanitized();
+        if let Some(bytes) = vector_bytes {
+            if bytes.len() != meta.points * dim * 4 {
+                return Err(corrupt(format!(
+                    "vectors file has {} bytes for {} points of dimension {dim}",
+                    bytes.len(),
+                    meta.points
+                )));
+            }
+            let floats: Vec<f32> = bytes
+                .chunks_exact(4)
+                .map(|b| {
+                    let mut w = [0u8; 4];
+                    w.copy_from_slice(b);
+                    f32::from_le_bytes(w)
+                })
+                .collect();
+            let mut quant = QuantizedVectors::new(dim);
+            for (s, v) in slots.iter_mut().zip(floats.chunks_exact(dim.max(1))) {
+                if v.iter().any(|x| !x.is_finite()) {
+                    return Err(corrupt(format!("vector of id {} is not finite", s.id)));
+                }
+                quant.push(v);
+                s.raw = Some(v.into());
+            }
+            return Ok(DenseIndex {
+                dim,
+                params,
+                graph: new_graph(params, 16),
+                slots,
+                by_id,
+                tombstones,
+                quant,
+            });
+        }
         let graph = if meta.points == 0 {
             new_graph(params, 16)
         } else {
@@ -312,7 +372,7 @@ impl FileEntry {
                 self.size
             )));
         }
-        let keep = self.name.ends_with(".ids");
+        let keep = self.name.ends_with(".ids") || self.name.ends_with(".vectors");
         let (size, crc, bytes) = checksum(&path, keep)?;
         if size != self.size || crc != self.crc {
             return Err(corrupt(format!("{}: checksum mismatch", path.display())));
@@ -352,6 +412,8 @@ struct Meta {
     m: usize,
     ef_construction: usize,
     ef_search: usize,
+    /// Absent from dumps written before graphless indexes: the default.
+    min_graph_points: usize,
     files: Vec<FileEntry>,
 }
 
@@ -412,6 +474,10 @@ impl Meta {
             m: size("m")?,
             ef_construction: size("ef_construction")?,
             ef_search: size("ef_search")?,
+            min_graph_points: match kv.get("min_graph_points") {
+                Some(_) => size("min_graph_points")?,
+                None => super::DEFAULT_MIN_GRAPH_POINTS,
+            },
             files,
         })
     }

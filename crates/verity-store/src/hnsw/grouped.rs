@@ -58,10 +58,10 @@ impl pulp::WithSimd for Rescore<'_> {
             let Some(s) = self.index.slots.get(row as usize) else {
                 continue;
             };
-            let Some(p) = s.point.as_ref() else {
+            let Some(v) = s.vector() else {
                 continue;
             };
-            out.push((s.id, dot(self.q, p.get_v()).clamp(-1.0, 1.0)));
+            out.push((s.id, dot(self.q, v).clamp(-1.0, 1.0)));
         }
         out
     }
@@ -70,10 +70,12 @@ impl pulp::WithSimd for Rescore<'_> {
 impl DenseIndex {
     /// `true` when finding `k` vectors by walking the graph would compute at least as many
     /// distances, weighted by their cost, as one pass of [`Self::search_grouped`]:
-    /// `max(ef_search, k) × 2m × 4 ≥ live points`, or an index small enough to be scanned.
+    /// `max(ef_search, k) × 2m × 4 ≥ live points`, or an index small enough to be scanned, or
+    /// one without a graph.
     pub fn prefers_scan(&self, k: usize) -> bool {
         let n = self.by_id.len();
         n <= super::EXACT_SCAN_MAX_POINTS
+            || !self.has_graph()
             || self
                 .params
                 .ef_search

@@ -36,7 +36,18 @@ pub struct HnswParams {
     pub ef_construction: usize,
     /// Candidate list size while searching (raised to `k` when smaller); larger = better recall, slower queries.
     pub ef_search: usize,
+    /// Fewest live vectors for which the graph is built: smaller indexes are searched by a scan
+    /// of their int8 copy (exact after f32 re-scoring) and cost no graph insertion at all; the
+    /// ingest that crosses the size builds the graph of every live vector in one parallel pass.
+    /// `0`: always a graph. Default [`DEFAULT_MIN_GRAPH_POINTS`].
+    pub min_graph_points: usize,
 }
+
+/// Default [`HnswParams::min_graph_points`]. Graph insertion was 84 % of the CPU of a SciFact
+/// ingest (49,880 vectors) with an instant embedder, and the cost per vector grows with the
+/// graph; the int8 scan that replaces the walk below this size answers a grouped top-10 in a few
+/// milliseconds (docs/benchmarks.d/ingest.md), less than embedding the query.
+pub const DEFAULT_MIN_GRAPH_POINTS: usize = 100_000;
 
 impl Default for HnswParams {
     /// Defaults chosen by measurement (see `docs/benchmarks.d/hnsw.md`).
@@ -45,6 +56,7 @@ impl Default for HnswParams {
             m: 24,
             ef_construction: 200,
             ef_search: 128,
+            min_graph_points: DEFAULT_MIN_GRAPH_POINTS,
         }
     }
 }
@@ -56,6 +68,7 @@ impl HnswParams {
             m,
             ef_construction: self.ef_construction.max(m).max(8),
             ef_search: self.ef_search.max(1),
+            min_graph_points: self.min_graph_points,
         }
     }
 }
@@ -142,11 +155,26 @@ struct Slot {
     id: u64,
     /// `false` once deleted or replaced.
     live: bool,
-    /// The hnsw_rs point (shares the stored vector; no copy).
+    /// The hnsw_rs point (shares the stored vector; no copy), once the graph is built.
     point: Option<PointRef>,
+    /// The vector while the index has no graph ([`HnswParams::min_graph_points`]).
+    raw: Option<Box<[f32]>>,
+}
+
+impl Slot {
+    /// The stored (L2-normalised) vector, in the graph or not.
+    fn vector(&self) -> Option<&[f32]> {
+        match &self.point {
+            Some(p) => Some(p.get_v()),
+            None => self.raw.as_deref(),
+        }
+    }
 }
 
 /// Approximate cosine index (HNSW) over `u64` ids. `Send + Sync`; searches take `&self`.
+///
+/// Below [`HnswParams::min_graph_points`] live vectors the index holds no graph: searches scan
+/// the int8 copy and re-score exactly, and inserts cost only a copy.
 pub struct DenseIndex {
     dim: usize,
     params: HnswParams,
@@ -258,6 +286,14 @@ impl DenseIndex {
         self.params.ef_search = ef_search.max(1);
     }
 
+    /// Apply the settings that need no rebuild (`ef_search`, `min_graph_points`) of `params`,
+    /// e.g. to an index loaded from a dump written under other settings. A graphless index
+    /// that is already at least `min_graph_points` large builds its graph at its next insert.
+    pub fn apply_search_params(&mut self, params: HnswParams) {
+        self.set_ef_search(params.ef_search);
+        self.params.min_graph_points = params.min_graph_points;
+    }
+
     /// Number of live (non-deleted) vectors.
     pub fn len(&self) -> usize {
         self.by_id.len()
@@ -268,9 +304,14 @@ impl DenseIndex {
         self.by_id.is_empty()
     }
 
-    /// Number of points in the graph, tombstones included.
+    /// Number of stored vectors, tombstones included.
     pub fn points(&self) -> usize {
         self.slots.len()
+    }
+
+    /// `true` once the graph is built (see [`HnswParams::min_graph_points`]).
+    pub fn has_graph(&self) -> bool {
+        self.graph.get_nb_point() > 0
     }
 
     /// Number of tombstoned (deleted or replaced) points still in the graph.
@@ -286,12 +327,14 @@ impl DenseIndex {
     /// The stored (L2-normalised) vector of a live `id`.
     pub fn vector(&self, id: u64) -> Option<&[f32]> {
         let slot = *self.by_id.get(&id)?;
-        self.slots.get(slot)?.point.as_ref().map(|p| p.get_v())
+        self.slots.get(slot)?.vector()
     }
 
     /// Insert or replace vectors. All vectors are checked first (dimension, finite, non-zero):
     /// on error nothing is inserted. Within one batch the last vector of a repeated id wins.
-    /// Large batches are inserted in parallel (rayon).
+    /// Large batches are inserted in the graph in parallel (rayon); without a graph (fewer than
+    /// [`HnswParams::min_graph_points`] live vectors) they are only stored, and the batch that
+    /// reaches that size builds the graph of every live vector.
     pub fn insert_batch(&mut self, items: &[(u64, Vec<f32>)]) -> Result<()> {
         let mut last: HashMap<u64, usize> = HashMap::with_capacity(items.len());
         for (i, (id, _)) in items.iter().enumerate() {
@@ -323,8 +366,49 @@ impl DenseIndex {
                 id: *id,
                 live: true,
                 point: None,
+                raw: None,
             });
         }
+        if !self.has_graph() {
+            for (i, (_, v)) in prepared.into_iter().enumerate() {
+                self.quant.push(&v);
+                if let Some(s) = self.slots.get_mut(first + i) {
+                    s.raw = Some(v.into_boxed_slice());
+                }
+            }
+            if self.by_id.len() >= self.params.min_graph_points {
+                self.build_graph()?;
+            }
+            return Ok(());
+        }
+        self.insert_in_graph(first, &prepared)
+    }
+
+    /// Replace a graphless index by one whose graph holds every live vector (one parallel pass).
+    fn build_graph(&mut self) -> Result<()> {
+        let live: Vec<(u64, Vec<f32>)> = self
+            .slots
+            .iter()
+            .filter(|s| s.live)
+            .filter_map(|s| s.vector().map(|v| (s.id, v.to_vec())))
+            .collect();
+        let mut fresh = DenseIndex::new(self.dim, self.params, live.len());
+        for (slot, (id, _)) in live.iter().enumerate() {
+            fresh.by_id.insert(*id, slot);
+            fresh.slots.push(Slot {
+                id: *id,
+                live: true,
+                point: None,
+                raw: None,
+            });
+        }
+        fresh.insert_in_graph(0, &live)?;
+        *self = fresh;
+        Ok(())
+    }
+
+    /// Insert `prepared` (normalised, the vectors of slots `first..`) in the graph.
+    fn insert_in_graph(&mut self, first: usize, prepared: &[(u64, Vec<f32>)]) -> Result<()> {
         let data: Vec<(&Vec<f32>, usize)> = prepared
             .iter()
             .enumerate()
@@ -403,12 +487,13 @@ impl DenseIndex {
             && self.tombstones as f64 > REBUILD_TOMBSTONE_RATIO * self.slots.len() as f64
     }
 
-    /// Rebuild the graph from the live vectors only (drops tombstones).
+    /// Rebuild the index from the live vectors only (drops tombstones); the graph is built when
+    /// they are at least [`HnswParams::min_graph_points`].
     pub fn rebuild(&mut self) -> Result<()> {
         let mut live: Vec<(u64, Vec<f32>)> = Vec::with_capacity(self.by_id.len());
         for s in self.slots.iter().filter(|s| s.live) {
-            if let Some(p) = &s.point {
-                live.push((s.id, p.get_v().to_vec()));
+            if let Some(v) = s.vector() {
+                live.push((s.id, v.to_vec()));
             }
         }
         let mut fresh = DenseIndex::new(self.dim, self.params, live.len());
@@ -450,6 +535,10 @@ impl DenseIndex {
         if self.by_id.len() <= EXACT_SCAN_MAX_POINTS {
             return Ok(self.exact(&q, k, filter));
         }
+        if !self.has_graph() {
+            // The int8 scan, re-scored exactly: every vector its own group.
+            return self.search_grouped(query, k, &|id| id, filter);
+        }
         // Deep requests (a store over-fetching sentence vectors, an evaluator
         // asking for hundreds of chunks): a walk whose candidate list is `ef`
         // long computes about `ef × 2m` distances (layer 0 keeps 2m links),
@@ -476,7 +565,8 @@ impl DenseIndex {
         Ok(hits)
     }
 
-    /// Always walk the graph (no exact fallback); for benchmarks and diagnostics.
+    /// Always walk the graph (no exact fallback; an index without a graph is scanned); for
+    /// benchmarks and diagnostics.
     pub fn search_graph(
         &self,
         query: &[f32],
@@ -486,6 +576,9 @@ impl DenseIndex {
         let q = normalized(query, self.dim, "query")?;
         if k == 0 || self.by_id.is_empty() {
             return Ok(Vec::new());
+        }
+        if !self.has_graph() {
+            return Ok(self.exact(&q, k, filter));
         }
         self.graph_search(&q, k, filter)
     }
@@ -546,10 +639,10 @@ impl DenseIndex {
         let mut best: Vec<(u64, f32)> = Vec::with_capacity(cap.min(self.slots.len()));
         let mut floor = f32::NEG_INFINITY;
         for (slot, s) in self.slots.iter().enumerate() {
-            let (Some(id), Some(p)) = (self.allowed(slot, filter), &s.point) else {
+            let (Some(id), Some(v)) = (self.allowed(slot, filter), s.vector()) else {
                 continue;
             };
-            let sim = dot(q, p.get_v()).clamp(-1.0, 1.0);
+            let sim = dot(q, v).clamp(-1.0, 1.0);
             if sim < floor {
                 continue;
             }

@@ -68,7 +68,7 @@ impl Inner {
         if let Some(dir) = self.dump_dir() {
             match DenseIndex::load(&dir, &dump_basename(&self.index_name), emb.dim, generation) {
                 Ok(mut idx) => {
-                    idx.set_ef_search(self.opts.hnsw.ef_search);
+                    idx.apply_search_params(self.opts.hnsw);
                     tracing::debug!(index = %self.index_name, vectors = idx.len(), generation, "dense index loaded from its dump");
                     self.record_load(DenseLoad {
                         from_dump: true,

@@ -23,6 +23,7 @@
 //! | — | [`health`](crate::Verity::health) | [`health::HealthResponse`] |
 //! | [`EvalExtractionRequest`] | [`eval_extraction`](crate::Verity::eval_extraction) | [`EvalExtractionResponse`] |
 //! | [`CheckRequest`] | [`check`](crate::Verity::check) | [`CheckResponse`] (feature `verify`) |
+//! | [`watch`]`::*Request` | [`watch`](crate::Verity::watch)`().…` | [`watch`]`::*Response` (feature `watch`) |
 //!
 //! Configuration: [`ConfigOverrides`] merged over [`crate::VerityConfig::from_env`].
 //! Errors: [`error`] maps each [`crate::Error::code`] to what each host reports.
@@ -42,6 +43,17 @@ mod search;
 pub mod time;
 #[cfg(feature = "verify")]
 pub mod verify;
+
+/// Technology watch and AuraCore project requests and responses (seed 000):
+/// what [`crate::watch`]'s operations and their registry tools take and
+/// answer, defined by the watch library and named here with the other api
+/// types.
+#[cfg(feature = "watch")]
+pub mod watch {
+    pub use verity_core::RuleUpdate;
+    pub use verity_watch::api::*;
+    pub use verity_watch::{Field, KeywordHit, RuleMatch, ScoreRequest, ScoreResult};
+}
 
 pub use error::{ErrorBody, ErrorMapping};
 pub use ingest::{IngestOutcome, IngestRequest};
