@@ -8,7 +8,7 @@ use axum::Json;
 use verity::api::verify::{ignore_progress, render, ReportFormat};
 use verity::api::CheckRequest;
 
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::extract::ApiJson;
 use crate::openapi::{schema, Body, Operation, Verb, VersionHeader};
 use crate::server::AppState;
@@ -25,25 +25,9 @@ pub async fn verify(
     State(s): State<AppState>,
     ApiJson(mut req): ApiJson<CheckRequest>,
 ) -> ApiResult<Response> {
-    if req.allow_private && !s.config.allow_private {
-        return Err(ApiError::invalid(
-            "`allow_private` is refused: this server checks only public addresses \
-             (its operator can allow private ones with `allow_private = true`, \
-             VERITY_ALLOW_PRIVATE=true or `verity serve --allow-private`)",
-        ));
-    }
-    // Client-named files are read only under the configured roots.
-    if let Some(p) = &req.path {
-        let resolved = s.roots.resolve(p)?;
-        match resolved.files.as_slice() {
-            [file] => req.path = Some(file.to_string_lossy().into_owned()),
-            _ => {
-                return Err(ApiError::invalid(format!(
-                    "`path` `{p}`: name one file, not a directory"
-                )))
-            }
-        }
-    }
+    // Client-named files only under the roots; the SSRF guard only off
+    // when the operator said so.
+    s.roots.confine_check(&mut req, s.config.allow_private)?;
     let report = s.verity.check(&req, &ignore_progress).await?;
     Ok(match req.format.unwrap_or_default() {
         ReportFormat::Json => Json(report).into_response(),

@@ -82,6 +82,30 @@ impl FileRoots {
         self.roots.is_empty()
     }
 
+    /// Confine a client's citation check (REST `/v1/verify`): a `path` must
+    /// name one file under the roots (replaced by its resolved path), and
+    /// `allow_private` — which turns the SSRF guard off — is refused unless
+    /// the operator allows private addresses.
+    #[cfg(feature = "verify")]
+    pub fn confine_check(
+        &self,
+        req: &mut crate::api::CheckRequest,
+        operator_allows_private: bool,
+    ) -> Result<()> {
+        if req.allow_private && !operator_allows_private {
+            return Err(Error::invalid_input(
+                "`allow_private` is refused: this server checks only public addresses \
+                 (its operator can allow private ones with `allow_private = true`, \
+                 VERITY_ALLOW_PRIVATE=true or `verity serve --allow-private`)",
+            ));
+        }
+        if let Some(p) = &req.path {
+            let file = self.resolve_file(p)?;
+            req.path = Some(file.to_string_lossy().into_owned());
+        }
+        Ok(())
+    }
+
     /// Confine an ingest request to the roots: each file or directory path
     /// is replaced by the files it names inside a root (URLs are kept for the
     /// guarded fetcher). Returns the entries left out while walking; with
@@ -261,6 +285,42 @@ mod tests {
         let abs = root.path().join("docs/a.md");
         let r = roots.resolve(abs.to_str().unwrap()).unwrap();
         assert_eq!(r.files, vec![std::fs::canonicalize(abs).unwrap()]);
+    }
+
+    #[cfg(feature = "verify")]
+    #[test]
+    fn a_client_check_names_one_file_inside_and_cannot_lift_the_guard() {
+        use crate::api::CheckRequest;
+        let (root, outside, roots) = setup();
+        let mut req = CheckRequest {
+            path: Some("docs/a.md".into()),
+            ..CheckRequest::default()
+        };
+        roots.confine_check(&mut req, false).unwrap();
+        let resolved = std::fs::canonicalize(root.path().join("docs/a.md")).unwrap();
+        assert_eq!(req.path.as_deref(), resolved.to_str());
+        for bad in ["docs", "docs/../docs/a.md"] {
+            let mut req = CheckRequest {
+                path: Some(bad.into()),
+                ..CheckRequest::default()
+            };
+            let e = roots.confine_check(&mut req, false).unwrap_err();
+            assert_eq!(e.code(), "invalid_input", "{bad}: {e}");
+        }
+        let secret = outside.path().join("secret.txt");
+        let mut req = CheckRequest {
+            path: Some(secret.to_string_lossy().into_owned()),
+            ..CheckRequest::default()
+        };
+        assert!(roots.confine_check(&mut req, true).is_err());
+        let mut req = CheckRequest {
+            content: Some("text".into()),
+            allow_private: true,
+            ..CheckRequest::default()
+        };
+        let e = roots.confine_check(&mut req, false).unwrap_err();
+        assert!(e.to_string().contains("allow_private"), "{e}");
+        assert!(roots.confine_check(&mut req, true).is_ok());
     }
 
     #[test]
