@@ -261,41 +261,15 @@ impl OllamaGenerator {
         serde_json::to_value(&body).unwrap_or(Value::Null)
     }
 
-    /// POST `body` and return the successful response (headers received).
-    async fn post(
-        &self,
-        url: &str,
-        body: &Value,
-    ) -> std::result::Result<reqwest::Response, CallError> {
-        let resp = self
-            .endpoint
-            .request(Method::POST, url)
-            .json(body)
-            .send()
-            .await
-            .map_err(|e| self.endpoint.transport_error(url, &e))?;
-        if !resp.status().is_success() {
-            return Err(self.endpoint.response_error(url, resp).await);
-        }
-        Ok(resp)
-    }
-
     /// One non-streaming call under the total timeout.
     async fn chat_once(&self, body: &Value) -> std::result::Result<ChatChunk, CallError> {
         let url = self.chat_url();
         let call = async {
-            let resp = self.post(&url, body).await?;
-            let bytes = resp
-                .bytes()
-                .await
-                .map_err(|e| self.endpoint.transport_error(&url, &e))?;
-            let chunk: ChatChunk = serde_json::from_slice(&bytes).map_err(|e| {
-                perr(
-                    PROVIDER,
-                    ProviderErrorKind::BadResponse,
-                    format!("{url}: unparseable /api/chat response: {e}"),
-                )
-            })?;
+            let resp = self.endpoint.post_json(&url, body).await?;
+            let chunk: ChatChunk = self
+                .endpoint
+                .read_json(&url, resp, "/api/chat response")
+                .await?;
             if let Some(err) = &chunk.error {
                 return Err(self.endpoint.body_error(&url, &ErrorBody::from_error(err)));
             }
@@ -453,8 +427,10 @@ impl Generator for OllamaGenerator {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, true);
         let url = self.chat_url();
-        let (resp, start) =
-            http::open_stream(&self.endpoint, self.timeouts, || self.post(&url, &body)).await?;
+        let (resp, start) = http::open_stream(&self.endpoint, self.timeouts, || {
+            self.endpoint.post_json(&url, &body)
+        })
+        .await?;
         let state = NdjsonState {
             lines: StreamedLines::new(PROVIDER, url, resp, start, self.timeouts),
             finished: false,

@@ -168,39 +168,14 @@ impl OpenAiGenerator {
         serde_json::to_value(&body).unwrap_or(Value::Null)
     }
 
-    async fn post(
-        &self,
-        url: &str,
-        body: &Value,
-    ) -> std::result::Result<reqwest::Response, CallError> {
-        let resp = self
-            .endpoint
-            .request(Method::POST, url)
-            .json(body)
-            .send()
-            .await
-            .map_err(|e| self.endpoint.transport_error(url, &e))?;
-        if !resp.status().is_success() {
-            return Err(self.endpoint.response_error(url, resp).await);
-        }
-        Ok(resp)
-    }
-
     async fn complete_once(&self, body: &Value) -> std::result::Result<Generation, CallError> {
         let url = self.url();
         let call = async {
-            let resp = self.post(&url, body).await?;
-            let bytes = resp
-                .bytes()
-                .await
-                .map_err(|e| self.endpoint.transport_error(&url, &e))?;
-            let c: Completion = serde_json::from_slice(&bytes).map_err(|e| {
-                perr(
-                    PROVIDER,
-                    ProviderErrorKind::BadResponse,
-                    format!("{url}: unparseable chat completion: {e}"),
-                )
-            })?;
+            let resp = self.endpoint.post_json(&url, body).await?;
+            let c: Completion = self
+                .endpoint
+                .read_json(&url, resp, "chat completion")
+                .await?;
             if let Some(err) = &c.error {
                 return Err(self.endpoint.body_error(&url, &ErrorBody::from_error(err)));
             }
@@ -383,8 +358,10 @@ impl Generator for OpenAiGenerator {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, true);
         let url = self.url();
-        let (resp, start) =
-            http::open_stream(&self.endpoint, self.timeouts, || self.post(&url, &body)).await?;
+        let (resp, start) = http::open_stream(&self.endpoint, self.timeouts, || {
+            self.endpoint.post_json(&url, &body)
+        })
+        .await?;
         let state = SseState {
             lines: StreamedLines::new(PROVIDER, url, resp, start, self.timeouts),
             data: Vec::new(),

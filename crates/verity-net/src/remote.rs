@@ -222,6 +222,47 @@ impl RemoteEndpoint {
         }
     }
 
+    /// POST `body` as JSON to `url` (with the key) and return the response
+    /// once its headers say success; a transport failure or an error status
+    /// is this provider's typed error.
+    pub async fn post_json<B: serde::Serialize + ?Sized>(
+        &self,
+        url: &str,
+        body: &B,
+    ) -> Result<reqwest::Response> {
+        let resp = self
+            .request(reqwest::Method::POST, url)
+            .json(body)
+            .send()
+            .await
+            .map_err(|e| self.transport_error(url, &e))?;
+        if !resp.status().is_success() {
+            return Err(self.response_error(url, resp).await);
+        }
+        Ok(resp)
+    }
+
+    /// The body of a successful `response` from `url`, parsed as `T`; a
+    /// transport failure or an unparseable body (`BadResponse`, naming
+    /// `what`) is this provider's typed error.
+    pub async fn read_json<T: serde::de::DeserializeOwned>(
+        &self,
+        url: &str,
+        response: reqwest::Response,
+        what: &str,
+    ) -> Result<T> {
+        let bytes = response
+            .bytes()
+            .await
+            .map_err(|e| self.transport_error(url, &e))?;
+        serde_json::from_slice(&bytes).map_err(|e| {
+            self.err(
+                ProviderErrorKind::BadResponse,
+                format!("{url}: unparseable {what}: {e}"),
+            )
+        })
+    }
+
     /// A provider error.
     pub fn err(&self, kind: ProviderErrorKind, message: impl Into<String>) -> Error {
         ProviderError::new(self.provider, kind, message).into()
