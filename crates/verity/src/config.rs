@@ -187,6 +187,15 @@ pub struct VerityConfig {
     /// embedder version (an f32 index is re-embedded). See
     /// `verity_embed::Precision` and docs/benchmarks.d/embed.md.
     pub embed_int8: bool,
+    /// How the local generator writes a grounded answer
+    /// (`VERITY_LOCAL_ANSWER=quoted|cited|free`, default `quoted`): see
+    /// [`verity_llm::LocalAnswerFormat`].
+    pub local_answer: verity_llm::LocalAnswerFormat,
+    /// Budget of each local generation (`VERITY_LOCAL_BUDGET_SECS`: its
+    /// time, with the default 512 new tokens); `None`: the local
+    /// generator's default, 30 s and 512 new tokens. Past it the generation
+    /// stops and the fallback answers (`degraded`).
+    pub local_budget: Option<verity_core::GenerationBudget>,
     /// Retrieval settings (re-rank, guardrail threshold, cache TTL).
     pub retriever: RetrieverConfig,
     /// Pipeline settings (top-k, context size, low-evidence policy, timeouts, …).
@@ -254,6 +263,8 @@ impl Default for VerityConfig {
             embed_version: None,
             sentence_spans: None,
             embed_int8: false,
+            local_answer: verity_llm::LocalAnswerFormat::default(),
+            local_budget: None,
             retriever: RetrieverConfig::default(),
             rag: RagConfig::default(),
             cache: true,
@@ -270,7 +281,8 @@ impl VerityConfig {
     /// Defaults overridden by the environment: `VERITY_HOME`, `REDIS_URL`, `VERITY_INDEX`,
     /// `VERITY_EMBEDDER`, `VERITY_GENERATOR`, `VERITY_FALLBACK`, `OLLAMA_URL`,
     /// `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `EMBED_VERSION`, `VERITY_SENTENCE_VECTORS`,
-    /// `VERITY_EMBED_PRECISION`, `RAG_TOPK`, `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`,
+    /// `VERITY_EMBED_PRECISION`, `VERITY_LOCAL_ANSWER`, `VERITY_LOCAL_BUDGET_SECS`,
+    /// `RAG_TOPK`, `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`,
     /// `RAG_DEFAULT_LANG`, `VERITY_KNOWLEDGE_DIR`, `VERITY_CACHE_RETRIEVAL_MB`,
     /// `VERITY_CACHE_ANSWER_MB`, `VERITY_CACHE_EMBEDDING_MB`; the model names of a Docker Compose stack,
     /// `EMBED_MODEL` and `GEN_MODEL` (Ollama models unless they name a kind,
@@ -343,6 +355,22 @@ impl VerityConfig {
                 "f32" => false,
                 _ => return Err(invalid("VERITY_EMBED_PRECISION", &v, "`int8` or `f32`")),
             };
+        }
+        if let Some(v) = var("VERITY_LOCAL_ANSWER") {
+            c.local_answer = v
+                .parse()
+                .map_err(|_| invalid("VERITY_LOCAL_ANSWER", &v, "`quoted`, `cited` or `free`"))?;
+        }
+        if let Some(v) = var("VERITY_LOCAL_BUDGET_SECS") {
+            let secs: f64 = v
+                .parse()
+                .ok()
+                .filter(|s: &f64| s.is_finite() && *s > 0.0)
+                .ok_or_else(|| invalid("VERITY_LOCAL_BUDGET_SECS", &v, "seconds (> 0)"))?;
+            c.local_budget = Some(verity_core::GenerationBudget::new(
+                Duration::from_secs_f64(secs),
+                512,
+            ));
         }
         if let Some(v) = var("RAG_TOPK") {
             c.rag.k = v

@@ -25,14 +25,18 @@ use verity_core::{
 
 use crate::http::perr;
 use crate::stop::StopMatcher;
+use crate::LocalAnswerFormat;
 
 mod engine;
+mod format;
 mod gguf_tokenizer;
 #[cfg(feature = "llama-cpp")]
 mod llama_cpp;
 
 pub use engine::LocalEngine;
 use engine::{CandleSession, Session, Weights};
+use format::Constraint;
+pub use format::{ANSWER_TOKENS as CITED_ANSWER_TOKENS, MAX_SENTENCES as ANSWER_SENTENCES};
 use gguf_tokenizer::{build_tokenizer, chat_format, md_u32, ChatFormat, GgufTokenizer};
 
 const PROVIDER: &str = "local";
@@ -90,6 +94,15 @@ pub struct LocalGgufConfig {
     /// Reaching it stops the generation with a transient timeout, so the
     /// caller falls back.
     pub budget: GenerationBudget,
+    /// How a grounded request (one that carries a
+    /// [`Grounding`](verity_core::Grounding)) is answered (default
+    /// [`LocalAnswerFormat::Quoted`]): decoding is constrained to the format
+    /// and the answer gets at most [`CITED_ANSWER_TOKENS`] new tokens, within
+    /// which it always ends by itself. Other requests are not constrained.
+    pub answer_format: LocalAnswerFormat,
+    /// Sentences of a constrained grounded answer at most (default
+    /// [`ANSWER_SENTENCES`], at least 1).
+    pub answer_sentences: usize,
 }
 
 impl Default for LocalGgufConfig {
@@ -112,7 +125,21 @@ impl LocalGgufConfig {
             engine: LocalEngine::Auto,
             threads: None,
             budget: DEFAULT_LOCAL_BUDGET,
+            answer_format: LocalAnswerFormat::default(),
+            answer_sentences: ANSWER_SENTENCES,
         }
+    }
+
+    /// How grounded requests are answered ([`Self::answer_format`]).
+    pub fn answer_format(mut self, format: LocalAnswerFormat) -> Self {
+        self.answer_format = format;
+        self
+    }
+
+    /// Sentences of a constrained grounded answer at most (at least 1).
+    pub fn answer_sentences(mut self, sentences: usize) -> Self {
+        self.answer_sentences = sentences.max(1);
+        self
     }
 
     /// Pick the engine (default [`LocalEngine::Auto`]).
@@ -476,6 +503,18 @@ impl LocalGgufGenerator {
         crate::validate_params(PROVIDER, &req.params)?;
         let (prompt, ctx) = self.fitted_prompt(req)?;
         let (tx, rx) = mpsc::channel::<Msg>(64);
+        let constraint = req.grounding.as_ref().and_then(|g| {
+            Constraint::new(
+                self.config.answer_format,
+                self.config.answer_sentences.max(1),
+                g,
+                |text| self.tokenize(text).map_or(text.len(), |ids| ids.len()),
+            )
+        });
+        let max_tokens = match constraint {
+            Some(_) => req.params.max_tokens.min(CITED_ANSWER_TOKENS),
+            None => req.params.max_tokens,
+        };
         let job = Job {
             weights: self.weights.clone(),
             started: Instant::now(),
@@ -483,7 +522,8 @@ impl LocalGgufGenerator {
             tok: Arc::clone(&self.tok),
             prompt,
             ctx,
-            max_tokens: req.params.max_tokens as usize,
+            max_tokens: max_tokens as usize,
+            constraint,
             temperature: req.params.temperature,
             top_p: req.params.top_p,
             seed: req.params.seed.unwrap_or(self.config.default_seed),
@@ -518,6 +558,8 @@ struct Job {
     prompt: Vec<u32>,
     ctx: usize,
     max_tokens: usize,
+    /// The format a grounded answer is constrained to.
+    constraint: Option<Constraint>,
     temperature: f32,
     top_p: f32,
     seed: u64,
@@ -536,18 +578,19 @@ fn candle_err(e: candle_core::Error) -> Error {
 
 impl Job {
     /// Run to completion; returns early (Ok) when the receiver is gone.
-    fn run(self, tx: &mpsc::Sender<Msg>) -> Result<()> {
+    fn run(mut self, tx: &mpsc::Sender<Msg>) -> Result<()> {
+        let constraint = self.constraint.take();
         match &self.weights {
             Weights::Candle(m) => {
                 let mut session = CandleSession::new(m.clone());
-                self.generate(&mut session, tx)
+                self.generate(&mut session, tx, constraint)
             }
             #[cfg(feature = "llama-cpp")]
             Weights::LlamaCpp(m) => {
                 let (max_new, _) = self.budget.token_limit(self.max_tokens_u32());
                 let room = self.prompt.len() + max_new as usize + 1;
                 let mut session = m.session(room.min(self.ctx))?;
-                self.generate(&mut session, tx)
+                self.generate(&mut session, tx, constraint)
             }
         }
     }
@@ -572,7 +615,12 @@ impl Job {
         )
     }
 
-    fn generate(&self, session: &mut dyn Session, tx: &mpsc::Sender<Msg>) -> Result<()> {
+    fn generate(
+        &self,
+        session: &mut dyn Session,
+        tx: &mpsc::Sender<Msg>,
+        mut constraint: Option<Constraint>,
+    ) -> Result<()> {
         let device = Device::Cpu;
         let sampling = if self.temperature <= 1e-7 {
             Sampling::ArgMax
@@ -597,6 +645,7 @@ impl Job {
                 Err(self.over_budget(0))
             };
         };
+        let prompt_done = Instant::now();
         let (token_limit, budget_limits) = self.budget.token_limit(self.max_tokens_u32());
         let max_new = (token_limit as usize).min(self.ctx.saturating_sub(prompt_len));
         let mut utf8 = Utf8Assembler::default();
@@ -604,6 +653,12 @@ impl Job {
         let mut generated = 0usize;
         let finish = loop {
             if generated >= max_new {
+                // A constrained answer always ends within its allowance; one
+                // that did not (a tokenisation longer than the usual one) is
+                // incomplete, and never returned as an answer.
+                if constraint.as_ref().is_some_and(|c| !c.is_complete()) {
+                    return Err(self.over_budget(generated));
+                }
                 if budget_limits && generated >= token_limit as usize {
                     return Err(self.over_budget(generated));
                 }
@@ -611,6 +666,21 @@ impl Job {
             }
             if self.out_of_time() {
                 return Err(self.over_budget(generated));
+            }
+            if let Some(c) = &constraint {
+                let open = c.mask(
+                    max_new - generated,
+                    &self.tok.bytes,
+                    &self.tok.stop_ids,
+                    &mut logits,
+                );
+                if open == 0 {
+                    return Err(perr(
+                        PROVIDER,
+                        ProviderErrorKind::BadResponse,
+                        "no token continues the grounded answer format",
+                    ));
+                }
             }
             let n = logits.len();
             let mut l =
@@ -634,6 +704,16 @@ impl Job {
             let next = sampler.sample(&l).map_err(candle_err)?;
             if self.tok.stop_ids.contains(&next) {
                 break FinishReason::Stop;
+            }
+            if let Some(c) = &mut constraint {
+                let bytes = self.tok.bytes.get(next as usize).map(Vec::as_slice);
+                if !bytes.is_some_and(|b| c.advance(b, max_new - generated)) {
+                    return Err(perr(
+                        PROVIDER,
+                        ProviderErrorKind::BadResponse,
+                        "the sampler left the grounded answer format",
+                    ));
+                }
             }
             tokens.push(next);
             generated += 1;
@@ -662,6 +742,18 @@ impl Job {
         if !tail.is_empty() && tx.blocking_send(Msg::Text(tail)).is_err() {
             return Ok(());
         }
+        // Where the time of a local answer goes (`RUST_LOG=verity_llm=info`;
+        // scripts/bench/ask_local.sh reads it).
+        tracing::info!(
+            engine = self.weights.engine().name(),
+            prompt_tokens = prompt_len,
+            prompt_ms = ms(prompt_done.duration_since(self.started)),
+            tokens = generated,
+            generation_ms = ms(prompt_done.elapsed()),
+            finish = ?finish,
+            constrained = constraint.is_some(),
+            "local generation"
+        );
         let as_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         let _ = tx.blocking_send(Msg::Done {
             finish,
@@ -670,6 +762,11 @@ impl Job {
         });
         Ok(())
     }
+}
+
+/// Milliseconds, rounded to 0.1.
+fn ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 10_000.0).round() / 10.0
 }
 
 fn thread_died() -> Error {
