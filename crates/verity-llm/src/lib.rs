@@ -28,7 +28,7 @@ pub use http::Timeouts;
 #[cfg(feature = "local")]
 pub use local::{
     ContextOverflow, LocalEngine, LocalGgufConfig, LocalGgufGenerator, ANSWER_SENTENCES,
-    CITED_ANSWER_TOKENS, DEFAULT_LOCAL_BUDGET,
+    CITED_ANSWER_TOKENS, DEFAULT_LOCAL_BUDGET, PASSAGE_TOKENS,
 };
 pub use local_answer::LocalAnswerFormat;
 pub use ollama::{unpinned_tag, OllamaGenerator, OllamaGeneratorBuilder, DEFAULT_OLLAMA_URL};

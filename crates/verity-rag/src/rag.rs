@@ -189,7 +189,7 @@ impl RagPipeline {
         let started = Instant::now();
         let p = match self.prepare(req, started).await? {
             Preparation::Answered(mut a, hits) => {
-                self.verify(&mut a, &hits, req.verify).await;
+                self.verify(&mut a, &hits, req).await;
                 return Ok(*a);
             }
             Preparation::Ready(p) => *p,
@@ -207,13 +207,23 @@ impl RagPipeline {
     /// Check `answer` against `context` in the request's mode (else the
     /// configured one), when a check is plugged in; counts what it caught in
     /// `answer_hallucination_flag`.
-    async fn verify(&self, answer: &mut Answer, context: &[ScoredChunk], mode: Option<VerifyMode>) {
-        self.check(answer, context, mode.unwrap_or(self.inner.config.verify))
-            .await;
+    async fn verify(&self, answer: &mut Answer, context: &[ScoredChunk], req: &AskRequest) {
+        let lang = req.lang.as_deref().unwrap_or(&self.inner.config.default_lang);
+        let mode = req.verify.unwrap_or(self.inner.config.verify);
+        self.check(answer, context, mode, lang).await;
     }
 
-    /// [`verify`](Self::verify) in a resolved mode.
-    async fn check(&self, answer: &mut Answer, context: &[ScoredChunk], mode: VerifyMode) {
+    /// [`verify`](Self::verify) in a resolved mode. An answer none of whose
+    /// checked sentences is supported by what it cites becomes "not enough
+    /// evidence" (in `lang`), its verification kept to show why: a wrong
+    /// answer is worse than none.
+    async fn check(
+        &self,
+        answer: &mut Answer,
+        context: &[ScoredChunk],
+        mode: VerifyMode,
+        lang: &str,
+    ) {
         let Some(checker) = &self.inner.checker else {
             return;
         };
@@ -239,6 +249,15 @@ impl RagPipeline {
                     }
                 ));
             }
+            if v.checked > 0 && v.supported == 0 {
+                answer.notes.push(format!(
+                    "none of the {} checked sentences is supported by what it cites: not enough evidence",
+                    v.checked
+                ));
+                answer.text = prompt::not_enough_evidence_text(lang).to_string();
+                answer.citations.clear();
+                answer.not_enough_evidence = true;
+            }
         }
         answer.timings.total_ms += ms(started.elapsed());
     }
@@ -252,7 +271,7 @@ impl RagPipeline {
         let started = Instant::now();
         let p = match self.prepare(req, started).await? {
             Preparation::Answered(mut a, hits) => {
-                self.verify(&mut a, &hits, req.verify).await;
+                self.verify(&mut a, &hits, req).await;
                 let text = a.text.clone();
                 let events = vec![Ok(RagEvent::Delta(text)), Ok(RagEvent::Done(a))];
                 return Ok(Box::pin(futures::stream::iter(events)));
@@ -820,7 +839,9 @@ impl RagPipeline {
     /// request that reads it). When the check leaves no supported sentence
     /// in the main generator's answer, the fallback generator answers
     /// instead (`degraded`, with a note saying why): a cited answer whose
-    /// every sentence its sources do not support is not an answer.
+    /// every sentence its sources do not support is not an answer. When the
+    /// fallback's is not either, the answer is "not enough evidence"
+    /// ([`check`](Self::check)).
     #[allow(clippy::too_many_arguments)]
     async fn finish(
         &self,
@@ -834,7 +855,7 @@ impl RagPipeline {
     ) -> Result<Answer> {
         let unchecked = self.compose(p, generation, degraded, notes.clone(), timings, started);
         let mut answer = unchecked.clone();
-        self.check(&mut answer, &p.hits, mode).await;
+        self.check(&mut answer, &p.hits, mode, &p.lang).await;
         let unsupported = answer
             .verification
             .as_ref()
@@ -861,11 +882,11 @@ impl RagPipeline {
                 if let Err(e) = other {
                     warn!(error = %e, "fallback failed after an unsupported answer");
                 }
-                // Nothing better: the checked answer stays, unsupported
-                // sentences marked or removed as the mode says.
+                // Nothing better: the checked answer stays ("not enough
+                // evidence", its verification saying why).
                 answer
                     .notes
-                    .push("the fallback gave no cited answer: kept the first one".into());
+                    .push("the fallback gave no cited answer either".into());
                 self.store(p, &unchecked).await?;
                 return Ok(answer);
             }
@@ -875,7 +896,7 @@ impl RagPipeline {
         timings.generation_ms += ms(gen_started.elapsed());
         let unchecked = self.compose(p, g, true, notes, timings, started);
         let mut answer = unchecked.clone();
-        self.check(&mut answer, &p.hits, mode).await;
+        self.check(&mut answer, &p.hits, mode, &p.lang).await;
         self.store(p, &unchecked).await?;
         Ok(answer)
     }

@@ -634,10 +634,20 @@ async fn an_answer_its_sources_do_not_support_falls_back() {
     assert_eq!((a.model.as_str(), a.degraded), ("main", false), "{a:?}");
     assert_eq!(fb.calls(), 0);
 
-    // Without a fallback the checked answer is returned, its sentences marked.
+    // Without a fallback nothing supported is left: "not enough evidence",
+    // the verification saying why.
     let main = Scripted::ok("main", "Fees are always nine percent [1].");
     let rag = checked_pipeline(&s, main, None);
     let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
-    assert_eq!(a.model, "main");
+    assert!(a.not_enough_evidence, "{a:?}");
+    assert!(a.citations.is_empty() && !a.text.contains("nine percent"), "{a:?}");
     assert_eq!(a.verification.as_ref().map(|v| v.flagged), Some(1));
+
+    // Nor when the fallback's answer is not supported either.
+    let main = Scripted::ok("main", "Fees are always nine percent [1].");
+    let fb = Scripted::ok("fallback", "Fees are always ten percent [1].");
+    let rag = checked_pipeline(&s, main, Some(fb.clone()));
+    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    assert!(a.not_enough_evidence && a.citations.is_empty(), "{a:?}");
+    assert_eq!(fb.calls(), 1);
 }

@@ -36,7 +36,9 @@ mod llama_cpp;
 pub use engine::LocalEngine;
 use engine::{CandleSession, Session, Weights};
 use format::Constraint;
-pub use format::{ANSWER_TOKENS as CITED_ANSWER_TOKENS, MAX_SENTENCES as ANSWER_SENTENCES};
+pub use format::{
+    ANSWER_TOKENS as CITED_ANSWER_TOKENS, MAX_SENTENCES as ANSWER_SENTENCES, PASSAGE_TOKENS,
+};
 use gguf_tokenizer::{build_tokenizer, chat_format, md_u32, ChatFormat, GgufTokenizer};
 
 const PROVIDER: &str = "local";
@@ -86,8 +88,9 @@ pub struct LocalGgufConfig {
     pub min_answer_tokens: usize,
     /// Where the forward passes run (default: llama.cpp when built in, else candle).
     pub engine: LocalEngine,
-    /// Threads of one generation (default: the CPUs available; llama.cpp only,
-    /// candle uses its own pool).
+    /// Threads of one generation (default: the CPUs available, one for a
+    /// model under 512 MB, which also generates its tokens on one thread;
+    /// llama.cpp only, candle uses its own pool).
     pub threads: Option<usize>,
     /// Budget of every generation ([`DEFAULT_LOCAL_BUDGET`]); a request's own
     /// (`GenerationParams::budget`) applies too, the tighter limit winning.
@@ -103,6 +106,13 @@ pub struct LocalGgufConfig {
     /// Sentences of a constrained grounded answer at most (default
     /// [`ANSWER_SENTENCES`], at least 1).
     pub answer_sentences: usize,
+    /// Tokens of passage text in the prompt of a constrained grounded answer
+    /// at most (default [`PASSAGE_TOKENS`]): the pipeline's passages in
+    /// their order, cut at a sentence boundary; those left out cannot be
+    /// cited. The prompt is then one line of instruction, the numbered
+    /// passages and the question (prompt processing is most of a local
+    /// answer's time).
+    pub passage_tokens: usize,
 }
 
 impl Default for LocalGgufConfig {
@@ -127,6 +137,7 @@ impl LocalGgufConfig {
             budget: DEFAULT_LOCAL_BUDGET,
             answer_format: LocalAnswerFormat::default(),
             answer_sentences: ANSWER_SENTENCES,
+            passage_tokens: PASSAGE_TOKENS,
         }
     }
 
@@ -139,6 +150,13 @@ impl LocalGgufConfig {
     /// Sentences of a constrained grounded answer at most (at least 1).
     pub fn answer_sentences(mut self, sentences: usize) -> Self {
         self.answer_sentences = sentences.max(1);
+        self
+    }
+
+    /// Tokens of passage text in a constrained grounded prompt at most
+    /// ([`Self::passage_tokens`]; the best passage keeps one sentence).
+    pub fn passage_tokens(mut self, tokens: usize) -> Self {
+        self.passage_tokens = tokens;
         self
     }
 
@@ -341,10 +359,7 @@ impl LocalGgufGenerator {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "local-gguf".to_string());
         let engine = config.engine.resolve()?;
-        let threads = config.threads.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        });
-        let weights = Weights::load(engine, ct, &mut file, &path, threads)
+        let weights = Weights::load(engine, ct, &mut file, &path, config.threads)
             .map_err(|e| cfg_err("cannot load the model weights", &path, e))?;
         Ok(Self {
             weights,
@@ -457,14 +472,18 @@ impl LocalGgufGenerator {
     }
 
     /// Prompt ids that fit the context window, per the overflow policy.
-    fn fitted_prompt(&self, req: &GenerateRequest) -> Result<(Vec<u32>, usize)> {
+    fn fitted_prompt(
+        &self,
+        req: &GenerateRequest,
+        messages: Vec<ChatMessage>,
+    ) -> Result<(Vec<u32>, usize)> {
         let ctx = self.context.min((req.params.num_ctx as usize).max(2));
         let reserve = self
             .config
             .min_answer_tokens
             .min(req.params.max_tokens as usize)
             .max(1);
-        let mut messages = req.messages.clone();
+        let mut messages = messages;
         loop {
             let ids = self.prompt_tokens(&messages)?;
             if ids.len() + reserve <= ctx {
@@ -501,16 +520,23 @@ impl LocalGgufGenerator {
     /// Start generation on a dedicated thread; messages arrive on the receiver.
     fn spawn(&self, req: &GenerateRequest) -> Result<mpsc::Receiver<Msg>> {
         crate::validate_params(PROVIDER, &req.params)?;
-        let (prompt, ctx) = self.fitted_prompt(req)?;
-        let (tx, rx) = mpsc::channel::<Msg>(64);
-        let constraint = req.grounding.as_ref().and_then(|g| {
-            Constraint::new(
+        let count_tokens = |text: &str| self.tokenize(text).map_or(text.len(), |ids| ids.len());
+        // A grounded answer in a constrained format gets the short prompt
+        // over the passages that fit (format::prompt), and may cite only those.
+        let (constraint, messages) = match req.grounding.as_ref().and_then(|g| {
+            Constraint::grounded(
                 self.config.answer_format,
                 self.config.answer_sentences.max(1),
                 g,
-                |text| self.tokenize(text).map_or(text.len(), |ids| ids.len()),
+                self.config.passage_tokens,
+                count_tokens,
             )
-        });
+        }) {
+            Some((c, messages)) => (Some(c), messages),
+            None => (None, req.messages.clone()),
+        };
+        let (prompt, ctx) = self.fitted_prompt(req, messages)?;
+        let (tx, rx) = mpsc::channel::<Msg>(64);
         let max_tokens = match constraint {
             Some(_) => req.params.max_tokens.min(CITED_ANSWER_TOKENS),
             None => req.params.max_tokens,
@@ -731,11 +757,49 @@ impl Job {
             if stop.is_stopped() {
                 break FinishReason::Stop;
             }
+            // What the format forces next (the rest of a quoted sentence)
+            // goes to the model in one batch with `next`, at the speed of a
+            // prompt rather than a token at a time: nothing to sample there.
+            let forced = constraint
+                .as_ref()
+                .and_then(Constraint::forced)
+                .and_then(|rest| self.tok.tokenizer.encode(rest, false).ok())
+                .map(|e| e.get_ids().to_vec())
+                .filter(|ids| generated + ids.len() < max_new)
+                .unwrap_or_default();
+            let mut batch = vec![next];
+            for &id in &forced {
+                let bytes = self.tok.bytes.get(id as usize).map(Vec::as_slice);
+                let fits = match (&mut constraint, bytes) {
+                    (Some(c), Some(b)) => c.advance(b, max_new - generated),
+                    _ => false,
+                };
+                if !fits {
+                    return Err(perr(
+                        PROVIDER,
+                        ProviderErrorKind::BadResponse,
+                        "the forced text left the grounded answer format",
+                    ));
+                }
+                tokens.push(id);
+                batch.push(id);
+                generated += 1;
+                let out = stop.push(&utf8.push(bytes.unwrap_or_default()));
+                if !out.is_empty() && tx.blocking_send(Msg::Text(out)).is_err() {
+                    return Ok(());
+                }
+                if stop.is_stopped() {
+                    break;
+                }
+            }
+            if stop.is_stopped() {
+                break FinishReason::Stop;
+            }
             if generated >= max_new {
                 continue;
             }
             let mut never_stop = || true;
-            logits = session.feed(&[next], &mut never_stop)?.unwrap_or_default();
+            logits = session.feed(&batch, &mut never_stop)?.unwrap_or_default();
         };
         let mut tail = stop.push(&utf8.finish());
         tail.push_str(&stop.finish());

@@ -18,15 +18,17 @@
 //! Rust check serves both, deterministically.
 
 mod cited;
+mod prompt;
 mod quoted;
 
 use std::collections::HashSet;
 
-use verity_core::Grounding;
+use verity_core::{ChatMessage, ContextBlock, Grounding};
 
 use crate::extractive::quotable_sentences;
 use crate::{ExtractiveGenerator, LocalAnswerFormat};
 pub(crate) use cited::CitedFormat;
+pub use prompt::PASSAGE_TOKENS;
 pub(crate) use quoted::QuotedFormat;
 
 /// Sentences of a constrained answer at most (default).
@@ -87,34 +89,62 @@ pub(crate) enum Constraint {
 }
 
 impl Constraint {
-    /// The constraint of an answer to `grounding` in `format`, with at most
-    /// `sentences` sentences; `count_tokens` counts the tokens of a text.
-    /// `None` for [`LocalAnswerFormat::Free`], or when nothing could be
-    /// written in the format (no passage, no sentence to quote).
-    pub(crate) fn new(
+    /// The constraint and the short prompt of an answer to `grounding` in
+    /// `format`, with at most `sentences` sentences, over the passages that
+    /// fit in `passage_tokens` ([`prompt::fitting_passages`]); `count_tokens`
+    /// counts the tokens of a text. A quoted answer's prompt shows only the
+    /// sentences it may quote. `None` for [`LocalAnswerFormat::Free`], or
+    /// when nothing could be written in the format (no passage, no sentence
+    /// to quote).
+    pub(crate) fn grounded(
         format: LocalAnswerFormat,
         sentences: usize,
         grounding: &Grounding,
-        count_tokens: impl Fn(&str) -> usize,
-    ) -> Option<Self> {
+        passage_tokens: usize,
+        count_tokens: impl Fn(&str) -> usize + Copy,
+    ) -> Option<(Self, Vec<ChatMessage>)> {
+        if format == LocalAnswerFormat::Free {
+            return None;
+        }
+        let fitted = prompt::fitting_passages(grounding, passage_tokens, count_tokens);
         match format {
             LocalAnswerFormat::Free => None,
             LocalAnswerFormat::Cited => {
-                let f = CitedFormat::new(grounding.blocks.iter().map(|b| b.index), sentences)?;
+                let f = CitedFormat::new(fitted.blocks.iter().map(|b| b.index), sentences)?;
                 let s = f.start();
-                Some(Self::Cited(f, s))
+                let messages = prompt::messages(format, &fitted.question, &fitted.blocks);
+                Some((Self::Cited(f, s), messages))
             }
             LocalAnswerFormat::Quoted => {
                 // The model chooses among the sentences relevant to the
                 // question (the extractive generator's choice, uncapped);
                 // among all of them when none is.
-                let mut quotable = ExtractiveGenerator::new().relevant_sentences(grounding);
+                let mut quotable = ExtractiveGenerator::new().relevant_sentences(&fitted);
                 if quotable.is_empty() {
-                    quotable = quotable_sentences(&grounding.blocks);
+                    quotable = quotable_sentences(&fitted.blocks);
                 }
                 let f = QuotedFormat::new(&quotable, sentences, count_tokens)?;
                 let s = f.start();
-                Some(Self::Quoted(f, s))
+                // Each passage shows the sentences that may be quoted from
+                // it, in the passage's order.
+                quotable.sort_by_key(|q| (q.block_rank, q.position));
+                let mut shown: Vec<ContextBlock> = Vec::new();
+                for q in &quotable {
+                    match shown.last_mut() {
+                        Some(b) if b.index == q.citation => {
+                            b.text.push(' ');
+                            b.text.push_str(&q.text);
+                        }
+                        _ => shown.push(ContextBlock {
+                            index: q.citation,
+                            chunk_id: String::new(),
+                            doc_uid: String::new(),
+                            text: q.text.clone(),
+                        }),
+                    }
+                }
+                let messages = prompt::messages(format, &fitted.question, &shown);
+                Some((Self::Quoted(f, s), messages))
             }
         }
     }
@@ -139,6 +169,16 @@ impl Constraint {
         match self {
             Self::Cited(f, s) => f.advance(*s, bytes, remaining).map(|n| *s = n).is_some(),
             Self::Quoted(f, s) => f.advance(*s, bytes, remaining).map(|n| *s = n).is_some(),
+        }
+    }
+
+    /// The text that must follow now, when the format leaves no choice
+    /// (the rest of the one sentence a quote can be copying), as long as it
+    /// is whole characters; `None` otherwise.
+    pub(crate) fn forced(&self) -> Option<&str> {
+        match self {
+            Self::Cited(..) => None,
+            Self::Quoted(f, s) => f.forced(*s).and_then(|b| std::str::from_utf8(b).ok()),
         }
     }
 

@@ -159,6 +159,24 @@ impl QuotedFormat {
     }
 }
 
+impl QuotedFormat {
+    /// The bytes that must follow in `state`, when only one sentence can be
+    /// being copied: the rest of it, citation included (nothing to choose,
+    /// so the generator feeds them to the model in one batch).
+    pub(crate) fn forced(&self, state: QuoteState) -> Option<&[u8]> {
+        let QuoteState::In { set, off, .. } = state else {
+            return None;
+        };
+        if set.count_ones() != 1 {
+            return None;
+        }
+        self.targets
+            .get(set.trailing_zeros() as usize)
+            .and_then(|t| t.get(off..))
+            .filter(|rest| !rest.is_empty())
+    }
+}
+
 impl AnswerShape for QuotedFormat {
     type State = QuoteState;
 
@@ -214,6 +232,24 @@ mod tests {
     /// One token per word (tests only need a count).
     fn words(s: &str) -> usize {
         s.split_whitespace().count()
+    }
+
+    #[test]
+    fn the_rest_of_the_one_sentence_left_is_forced() {
+        let f = QuotedFormat::new(&sentences(), 3, words).unwrap();
+        // "Answers" and "Retrievals" are two sentences of passage 2: nothing
+        // is forced at the start, nor after a byte both could start with.
+        assert_eq!(f.forced(f.start()), None);
+        let s = f.advance(f.start(), b"Re", usize::MAX).unwrap();
+        assert_eq!(
+            f.forced(s),
+            Some(&b"trievals are cached for 24 hours. [2]"[..])
+        );
+        let s = f
+            .advance(s, b"trievals are cached for 24 hours. [2]", usize::MAX)
+            .unwrap();
+        assert!(f.can_end(s));
+        assert_eq!(f.forced(s), None, "between sentences the model chooses");
     }
 
     #[test]
