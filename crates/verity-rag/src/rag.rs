@@ -208,7 +208,10 @@ impl RagPipeline {
     /// configured one), when a check is plugged in; counts what it caught in
     /// `answer_hallucination_flag`.
     async fn verify(&self, answer: &mut Answer, context: &[ScoredChunk], req: &AskRequest) {
-        let lang = req.lang.as_deref().unwrap_or(&self.inner.config.default_lang);
+        let lang = req
+            .lang
+            .as_deref()
+            .unwrap_or(&self.inner.config.default_lang);
         let mode = req.verify.unwrap_or(self.inner.config.verify);
         self.check(answer, context, mode, lang).await;
     }

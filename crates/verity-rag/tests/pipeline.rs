@@ -640,7 +640,10 @@ async fn an_answer_its_sources_do_not_support_falls_back() {
     let rag = checked_pipeline(&s, main, None);
     let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
     assert!(a.not_enough_evidence, "{a:?}");
-    assert!(a.citations.is_empty() && !a.text.contains("nine percent"), "{a:?}");
+    assert!(
+        a.citations.is_empty() && !a.text.contains("nine percent"),
+        "{a:?}"
+    );
     assert_eq!(a.verification.as_ref().map(|v| v.flagged), Some(1));
 
     // Nor when the fallback's answer is not supported either.

@@ -149,10 +149,16 @@ mod tests {
 
     #[test]
     fn the_best_passage_always_keeps_a_sentence() {
-        let g = grounding(&["A long first sentence of many words here. Then more.", "x y z."]);
+        let g = grounding(&[
+            "A long first sentence of many words here. Then more.",
+            "x y z.",
+        ]);
         let f = fitting_passages(&g, 2, words);
         assert_eq!(f.blocks.len(), 1);
-        assert_eq!(f.blocks[0].text, "A long first sentence of many words here.");
+        assert_eq!(
+            f.blocks[0].text,
+            "A long first sentence of many words here."
+        );
         let m = messages(LocalAnswerFormat::Cited, &f.question, &f.blocks);
         assert_eq!(m.len(), 2);
         assert!(m[1].content.starts_with("[1] A long first sentence"));
