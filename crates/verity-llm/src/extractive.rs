@@ -108,6 +108,23 @@ impl ExtractiveGenerator {
             .as_deref()
             .map(str::to_ascii_lowercase)
             .unwrap_or_else(|| guess_lang(&g.question).into());
+        let chosen = self.relevant_sentences(g);
+        if chosen.is_empty() {
+            return insufficient(&lang).to_string();
+        }
+        chosen
+            .iter()
+            .take(self.max_sentences)
+            .map(Quotable::quoted)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The context sentences that answer the question, best first: those
+    /// that cover at least `min_coverage` of it and score at least
+    /// `relative_cutoff` of the best, near-duplicates left out (not limited
+    /// to `max_sentences`). Empty when none does.
+    pub(crate) fn relevant_sentences(&self, g: &Grounding) -> Vec<Quotable> {
         let q_terms: Vec<String> = {
             let mut seen = HashSet::new();
             terms(&g.question)
@@ -117,7 +134,7 @@ impl ExtractiveGenerator {
         };
         let sentences = collect_sentences(&g.blocks);
         if q_terms.is_empty() || sentences.is_empty() {
-            return insufficient(&lang).to_string();
+            return Vec::new();
         }
         // Document frequency over sentences.
         let mut df: HashMap<&str, usize> = HashMap::new();
@@ -139,7 +156,7 @@ impl ExtractiveGenerator {
         let q_weights: Vec<(&str, f32)> = q_terms.iter().map(|t| (t.as_str(), idf(t))).collect();
         let total: f32 = q_weights.iter().map(|(_, w)| w).sum();
         if total <= 0.0 {
-            return insufficient(&lang).to_string();
+            return Vec::new();
         }
         let mut scored: Vec<(f32, f32, usize)> = sentences
             .iter()
@@ -151,14 +168,14 @@ impl ExtractiveGenerator {
                     .map(|(_, w)| w)
                     .sum();
                 let coverage = covered / total;
-                let words = s.text.split_whitespace().count() as f32;
+                let words = s.quotable.text.split_whitespace().count() as f32;
                 let short = if words <= 25.0 {
                     1.0
                 } else {
                     ((60.0 - words) / 35.0).clamp(0.0, 1.0)
                 };
-                let bonus = 0.05 / (1.0 + s.block_rank as f32)
-                    + 0.05 / (1.0 + s.position as f32)
+                let bonus = 0.05 / (1.0 + s.quotable.block_rank as f32)
+                    + 0.05 / (1.0 + s.quotable.position as f32)
                     + 0.05 * short;
                 (coverage + bonus, coverage, i)
             })
@@ -166,49 +183,44 @@ impl ExtractiveGenerator {
         // Best first; ties broken by block order then position (stable sort keeps input order).
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         let Some(&(best_score, best_cov, _)) = scored.first() else {
-            return insufficient(&lang).to_string();
+            return Vec::new();
         };
         if best_cov < self.min_coverage || best_cov <= 0.0 {
-            return insufficient(&lang).to_string();
+            return Vec::new();
         }
-        let mut chosen: Vec<&Sentence> = Vec::new();
+        let mut chosen: Vec<usize> = Vec::new();
         for &(score, cov, i) in &scored {
-            if chosen.len() >= self.max_sentences {
-                break;
-            }
             if cov < self.min_coverage || score < self.relative_cutoff * best_score {
                 break;
             }
             let Some(s) = sentences.get(i) else { continue };
-            if chosen.iter().any(|c| near_duplicate(c, s)) {
+            if chosen
+                .iter()
+                .filter_map(|&c| sentences.get(c))
+                .any(|c| near_duplicate(c, s))
+            {
                 continue;
             }
-            chosen.push(s);
+            chosen.push(i);
         }
+        let mut sentences: Vec<Option<Sentence>> = sentences.into_iter().map(Some).collect();
         chosen
-            .iter()
-            .map(|s| format!("{} [{}]", s.text, s.citation))
-            .collect::<Vec<_>>()
-            .join(" ")
+            .into_iter()
+            .filter_map(|i| sentences.get_mut(i).and_then(Option::take))
+            .map(|s| s.quotable)
+            .collect()
     }
 }
 
 /// One candidate sentence.
 struct Sentence {
-    /// Verbatim text with whitespace runs collapsed.
-    text: String,
+    quotable: Quotable,
     /// Distinct normalised terms.
     terms: HashSet<String>,
-    /// Citation number (`ContextBlock::index`).
-    citation: usize,
-    /// Order of the block in the context (0 = first).
-    block_rank: usize,
-    /// Order of the sentence in its block.
-    position: usize,
 }
 
 fn near_duplicate(a: &Sentence, b: &Sentence) -> bool {
-    if a.text == b.text {
+    if a.quotable.text == b.quotable.text {
         return true;
     }
     let inter = a.terms.intersection(&b.terms).count() as f32;
@@ -216,7 +228,29 @@ fn near_duplicate(a: &Sentence, b: &Sentence) -> bool {
     union > 0.0 && inter / union > 0.8
 }
 
-fn collect_sentences(blocks: &[ContextBlock]) -> Vec<Sentence> {
+/// A sentence of a context block that an answer may quote.
+pub(crate) struct Quotable {
+    /// Verbatim text with whitespace runs collapsed and the source's own
+    /// reference markers removed.
+    pub(crate) text: String,
+    /// Citation number (`ContextBlock::index`).
+    pub(crate) citation: usize,
+    /// Order of the block in the context (0 = first).
+    pub(crate) block_rank: usize,
+    /// Order of the sentence in its block.
+    pub(crate) position: usize,
+}
+
+impl Quotable {
+    /// The sentence as an answer quotes it: its text, then its citation.
+    pub(crate) fn quoted(&self) -> String {
+        format!("{} [{}]", self.text, self.citation)
+    }
+}
+
+/// The sentences of `blocks` an answer may quote, in order: headings and
+/// fragments of fewer than three words left out.
+pub(crate) fn quotable_sentences(blocks: &[ContextBlock]) -> Vec<Quotable> {
     let mut out = Vec::new();
     for (rank, b) in blocks.iter().enumerate() {
         for (position, raw) in split_sentences(&b.text).into_iter().enumerate() {
@@ -227,13 +261,8 @@ fn collect_sentences(blocks: &[ContextBlock]) -> Vec<Sentence> {
             if text.starts_with('#') || text.split_whitespace().count() < 3 {
                 continue; // headings and fragments are not answers
             }
-            let terms: HashSet<String> = terms(&text).into_iter().collect();
-            if terms.is_empty() {
-                continue;
-            }
-            out.push(Sentence {
+            out.push(Quotable {
                 text,
-                terms,
                 citation: b.index,
                 block_rank: rank,
                 position,
@@ -241,6 +270,16 @@ fn collect_sentences(blocks: &[ContextBlock]) -> Vec<Sentence> {
         }
     }
     out
+}
+
+fn collect_sentences(blocks: &[ContextBlock]) -> Vec<Sentence> {
+    quotable_sentences(blocks)
+        .into_iter()
+        .filter_map(|q| {
+            let terms: HashSet<String> = terms(&q.text).into_iter().collect();
+            (!terms.is_empty()).then_some(Sentence { terms, quotable: q })
+        })
+        .collect()
 }
 
 /// Remove the source's own numeric reference markers (`[14]`, `[3, 5]`, `[2–4]`) so

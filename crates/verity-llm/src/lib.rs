@@ -18,6 +18,7 @@ mod extractive;
 mod http;
 #[cfg(feature = "local")]
 mod local;
+mod local_answer;
 mod ollama;
 mod openai;
 mod stop;
@@ -26,8 +27,10 @@ pub use extractive::{ExtractiveGenerator, ExtractiveGeneratorBuilder};
 pub use http::Timeouts;
 #[cfg(feature = "local")]
 pub use local::{
-    ContextOverflow, LocalEngine, LocalGgufConfig, LocalGgufGenerator, DEFAULT_LOCAL_BUDGET,
+    ContextOverflow, LocalEngine, LocalGgufConfig, LocalGgufGenerator, ANSWER_SENTENCES,
+    CITED_ANSWER_TOKENS, DEFAULT_LOCAL_BUDGET, PASSAGE_TOKENS,
 };
+pub use local_answer::LocalAnswerFormat;
 pub use ollama::{unpinned_tag, OllamaGenerator, OllamaGeneratorBuilder, DEFAULT_OLLAMA_URL};
 pub use openai::{OpenAiGenerator, OpenAiGeneratorBuilder};
 pub use stop::StopMatcher;

@@ -7,9 +7,13 @@ use std::sync::OnceLock;
 
 use futures::StreamExt;
 use verity_core::{
-    ChatMessage, FinishReason, GenerateRequest, GenerationBudget, Generator, ProviderErrorKind,
+    ChatMessage, ContextBlock, FinishReason, GenerateRequest, GenerationBudget, Generator,
+    Grounding, ProviderErrorKind,
 };
-use verity_llm::{ContextOverflow, LocalGgufConfig, LocalGgufGenerator};
+use verity_llm::{
+    ContextOverflow, LocalAnswerFormat, LocalGgufConfig, LocalGgufGenerator, ANSWER_SENTENCES,
+    CITED_ANSWER_TOKENS,
+};
 
 fn model() -> Option<&'static LocalGgufGenerator> {
     static MODEL: OnceLock<Option<LocalGgufGenerator>> = OnceLock::new();
@@ -293,4 +297,159 @@ async fn budgets_stop_a_generation_with_a_transient_timeout() {
         .await
         .unwrap_err();
     assert!(err.to_string().contains("token budget of 3"), "{err}");
+}
+
+/// The passages of `examples/data` a grounded answer is given, by uid (the
+/// JSON lines' `uid`, or the Markdown file's name).
+fn example_passage(uid: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/data");
+    if let Ok(text) = std::fs::read_to_string(dir.join(format!("{uid}.md"))) {
+        return text;
+    }
+    let lines = std::fs::read_to_string(dir.join("lightning-fees.jsonl")).unwrap();
+    lines
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["uid"] == uid)
+        .and_then(|v| v["content"].as_str().map(str::to_string))
+        .unwrap()
+}
+
+/// A grounded request as the RAG pipeline builds it (numbered context, the
+/// question, the ask's default sampling parameters).
+fn grounded(question: &str, uids: &[&str]) -> GenerateRequest {
+    let blocks: Vec<ContextBlock> = uids
+        .iter()
+        .enumerate()
+        .map(|(i, uid)| ContextBlock {
+            index: i + 1,
+            chunk_id: format!("{uid}#0"),
+            doc_uid: (*uid).into(),
+            text: example_passage(uid),
+        })
+        .collect();
+    let mut context = String::from("CONTEXT:\n");
+    for b in &blocks {
+        context.push_str(&format!("[{}]\n{}\n---\n", b.index, b.text.trim()));
+    }
+    let mut req = GenerateRequest::new(vec![
+        ChatMessage::system(
+            "You answer strictly from the provided CONTEXT.\nCite every statement with the \
+             number of its context block in square brackets, like [1] or [2].",
+        ),
+        ChatMessage::user(format!("{context}\nQUESTION: {question}\n")),
+    ]);
+    req.grounding = Some(Grounding {
+        question: question.into(),
+        blocks,
+        lang: Some("en".into()),
+    });
+    req
+}
+
+/// The sentences of an answer with the passage number each cites (`None`:
+/// a sentence without a citation).
+fn cited_sentences(text: &str) -> Vec<(String, Option<usize>)> {
+    verity_core::text::sentence_spans(text)
+        .into_iter()
+        .map(|r| {
+            let s = text[r].trim().to_string();
+            let n = s
+                .rfind('[')
+                .filter(|_| s.ends_with(']') || s.ends_with("]."))
+                .and_then(|open| s[open + 1..].split(']').next()?.parse().ok());
+            (s, n)
+        })
+        .collect()
+}
+
+/// `ask`'s grounded answers with SmolLM2 (default format, quoted): every
+/// sentence is copied from the passage it cites, and the generation ends by
+/// itself (end of turn) well within its token allowance — SmolLM2 ran to a
+/// 512-token budget on these questions when it was free to write.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn grounded_answers_quote_their_passages_and_stop() {
+    let Some(m) = model() else { return };
+    let fees = ["ln-fees-001", "ln-fees-002", "ln-fees-003"];
+    for (question, uids) in [
+        ("How is the fee of a forward computed?", &fees[..]),
+        (
+            "Why do many routing nodes set their base fee to zero?",
+            &fees[..],
+        ),
+        (
+            "How long are answers cached?",
+            &["caching", "verity-overview", "ln-liq-001"][..],
+        ),
+    ] {
+        let req = grounded(question, uids);
+        let g = m.generate(&req).await.unwrap();
+        eprintln!(
+            "{question} → {:?} ({:?}, {:?})",
+            g.text, g.finish_reason, g.usage
+        );
+        assert_eq!(
+            g.finish_reason,
+            FinishReason::Stop,
+            "{question}: {:?}",
+            g.text
+        );
+        let tokens = g.usage.completion_tokens.unwrap();
+        assert!(
+            tokens > 0 && tokens < CITED_ANSWER_TOKENS,
+            "{tokens} tokens"
+        );
+        let sentences = cited_sentences(&g.text);
+        assert!(!sentences.is_empty() && sentences.len() <= ANSWER_SENTENCES);
+        let blocks = &req.grounding.as_ref().unwrap().blocks;
+        for (s, n) in sentences {
+            let n = n.unwrap_or_else(|| panic!("uncited sentence {s:?}"));
+            let passage = blocks[n - 1]
+                .text
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            let quote = s.rsplit_once(" [").unwrap().0;
+            assert!(passage.contains(quote), "{quote:?} is not in passage [{n}]");
+        }
+        if question.starts_with("How long") {
+            // Deterministic, like every generation with a seed.
+            assert_eq!(m.generate(&req).await.unwrap().text, g.text);
+        }
+    }
+}
+
+/// The `cited` format (sentences of the model's own, here one): each
+/// sentence ends with a citation of a passage it was given, and the
+/// generation ends by itself within the allowance.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cited_answers_end_every_sentence_with_a_citation() {
+    if model().is_none() {
+        return;
+    }
+    let m = LocalGgufConfig::new(LocalGgufGenerator::default_model_path())
+        .budget(GenerationBudget::UNLIMITED)
+        .answer_format(LocalAnswerFormat::Cited)
+        .answer_sentences(1)
+        .build()
+        .unwrap();
+    let req = grounded(
+        "How is the fee of a forward computed?",
+        &["ln-fees-001", "ln-fees-002", "ln-fees-003"],
+    );
+    let g = m.generate(&req).await.unwrap();
+    eprintln!(
+        "cited → {:?} ({:?}, {:?})",
+        g.text, g.finish_reason, g.usage
+    );
+    assert_eq!(g.finish_reason, FinishReason::Stop, "{:?}", g.text);
+    assert!(g.usage.completion_tokens.unwrap() <= CITED_ANSWER_TOKENS);
+    let sentences = cited_sentences(&g.text);
+    assert_eq!(sentences.len(), 1, "{sentences:?}");
+    for (s, n) in sentences {
+        assert!(
+            matches!(n, Some(1..=3)),
+            "{s:?} cites no passage it was given"
+        );
+    }
 }

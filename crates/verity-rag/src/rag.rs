@@ -189,7 +189,7 @@ impl RagPipeline {
         let started = Instant::now();
         let p = match self.prepare(req, started).await? {
             Preparation::Answered(mut a, hits) => {
-                self.verify(&mut a, &hits, req.verify).await;
+                self.verify(&mut a, &hits, req).await;
                 return Ok(*a);
             }
             Preparation::Ready(p) => *p,
@@ -199,18 +199,34 @@ impl RagPipeline {
         let mut timings = p.timings;
         timings.generation_ms = ms(gen_started.elapsed());
         notes.splice(0..0, p.notes.iter().cloned());
-        let mut answer = self
-            .finish(&p, generation, degraded, notes, timings, started)
-            .await?;
-        self.verify(&mut answer, &p.hits, req.verify).await;
-        Ok(answer)
+        let mode = req.verify.unwrap_or(self.inner.config.verify);
+        self.finish(&p, generation, degraded, notes, timings, started, mode)
+            .await
     }
 
     /// Check `answer` against `context` in the request's mode (else the
     /// configured one), when a check is plugged in; counts what it caught in
     /// `answer_hallucination_flag`.
-    async fn verify(&self, answer: &mut Answer, context: &[ScoredChunk], mode: Option<VerifyMode>) {
-        let mode = mode.unwrap_or(self.inner.config.verify);
+    async fn verify(&self, answer: &mut Answer, context: &[ScoredChunk], req: &AskRequest) {
+        let lang = req
+            .lang
+            .as_deref()
+            .unwrap_or(&self.inner.config.default_lang);
+        let mode = req.verify.unwrap_or(self.inner.config.verify);
+        self.check(answer, context, mode, lang).await;
+    }
+
+    /// [`verify`](Self::verify) in a resolved mode. An answer none of whose
+    /// checked sentences is supported by what it cites becomes "not enough
+    /// evidence" (in `lang`), its verification kept to show why: a wrong
+    /// answer is worse than none.
+    async fn check(
+        &self,
+        answer: &mut Answer,
+        context: &[ScoredChunk],
+        mode: VerifyMode,
+        lang: &str,
+    ) {
         let Some(checker) = &self.inner.checker else {
             return;
         };
@@ -236,6 +252,15 @@ impl RagPipeline {
                     }
                 ));
             }
+            if v.checked > 0 && v.supported == 0 {
+                answer.notes.push(format!(
+                    "none of the {} checked sentences is supported by what it cites: not enough evidence",
+                    v.checked
+                ));
+                answer.text = prompt::not_enough_evidence_text(lang).to_string();
+                answer.citations.clear();
+                answer.not_enough_evidence = true;
+            }
         }
         answer.timings.total_ms += ms(started.elapsed());
     }
@@ -249,7 +274,7 @@ impl RagPipeline {
         let started = Instant::now();
         let p = match self.prepare(req, started).await? {
             Preparation::Answered(mut a, hits) => {
-                self.verify(&mut a, &hits, req.verify).await;
+                self.verify(&mut a, &hits, req).await;
                 let text = a.text.clone();
                 let events = vec![Ok(RagEvent::Delta(text)), Ok(RagEvent::Done(a))];
                 return Ok(Box::pin(futures::stream::iter(events)));
@@ -267,18 +292,12 @@ impl RagPipeline {
                     let mut timings = p.timings;
                     timings.generation_ms = ms(gen_started.elapsed());
                     notes.splice(0..0, p.notes.iter().cloned());
-                    match this
-                        .finish(&p, generation, degraded, notes, timings, started)
+                    let mode = mode.unwrap_or(this.inner.config.verify);
+                    // The deltas were the generation as it came; the final
+                    // answer is checked (and may come from the fallback).
+                    this.finish(&p, generation, degraded, notes, timings, started, mode)
                         .await
-                    {
-                        // The deltas were the generation as it came; the
-                        // final answer is checked.
-                        Ok(mut a) => {
-                            this.verify(&mut a, &p.hits, mode).await;
-                            Ok(RagEvent::Done(Box::new(a)))
-                        }
-                        Err(e) => Err(e),
-                    }
+                        .map(|a| RagEvent::Done(Box::new(a)))
                 }
                 Err(e) => Err(e),
             };
@@ -560,8 +579,17 @@ impl RagPipeline {
         let mut timings = p.timings;
         timings.generation_ms = ms(gen_started.elapsed());
         notes.splice(0..0, p.notes.iter().cloned());
-        self.finish(&p, generation, degraded, notes, timings, started)
-            .await
+        // Answers from given passages are returned as generated (unchecked).
+        self.finish(
+            &p,
+            generation,
+            degraded,
+            notes,
+            timings,
+            started,
+            VerifyMode::Off,
+        )
+        .await
     }
 
     /// Check that the main generator answers (its `health`).
@@ -809,7 +837,89 @@ impl RagPipeline {
         confidence(&parsed, hits, text)
     }
 
+    /// The answer of `generation`, checked in `mode` against what it cites,
+    /// and cached (unchecked: a cached answer is checked in the mode of the
+    /// request that reads it). When the check leaves no supported sentence
+    /// in the main generator's answer, the fallback generator answers
+    /// instead (`degraded`, with a note saying why): a cited answer whose
+    /// every sentence its sources do not support is not an answer. When the
+    /// fallback's is not either, the answer is "not enough evidence"
+    /// ([`check`](Self::check)).
+    #[allow(clippy::too_many_arguments)]
     async fn finish(
+        &self,
+        p: &Prepared,
+        generation: Generation,
+        degraded: bool,
+        notes: Vec<String>,
+        timings: Timings,
+        started: Instant,
+        mode: VerifyMode,
+    ) -> Result<Answer> {
+        let unchecked = self.compose(p, generation, degraded, notes.clone(), timings, started);
+        let mut answer = unchecked.clone();
+        self.check(&mut answer, &p.hits, mode, &p.lang).await;
+        let unsupported = answer
+            .verification
+            .as_ref()
+            .filter(|v| v.checked > 0 && v.supported == 0);
+        let (Some(v), Some(fb), false) = (unsupported, &self.inner.fallback, degraded) else {
+            self.store(p, &unchecked).await?;
+            return Ok(answer);
+        };
+        let mut notes = notes;
+        notes.push(format!(
+            "no sentence of {}'s answer is supported by what it cites ({} of {} caught by the {} judge): \
+             answered by fallback {}",
+            answer.model,
+            v.flagged,
+            v.checked,
+            v.judge,
+            fb.model()
+        ));
+        let gen_started = Instant::now();
+        let span = info_span!("fallback", reason = "unsupported");
+        let g = match self.run_once(fb, &p.request).instrument(span).await {
+            Ok(g) if self.cites(&g.text, &p.hits) => g,
+            other => {
+                if let Err(e) = other {
+                    warn!(error = %e, "fallback failed after an unsupported answer");
+                }
+                // Nothing better: the checked answer stays ("not enough
+                // evidence", its verification saying why).
+                answer
+                    .notes
+                    .push("the fallback gave no cited answer either".into());
+                self.store(p, &unchecked).await?;
+                return Ok(answer);
+            }
+        };
+        self.note_fallback();
+        let mut timings = timings;
+        timings.generation_ms += ms(gen_started.elapsed());
+        let unchecked = self.compose(p, g, true, notes, timings, started);
+        let mut answer = unchecked.clone();
+        self.check(&mut answer, &p.hits, mode, &p.lang).await;
+        self.store(p, &unchecked).await?;
+        Ok(answer)
+    }
+
+    /// Cache `answer` under the key of `p`, when answers are cached.
+    async fn store(&self, p: &Prepared, answer: &Answer) -> Result<()> {
+        if let (Some(cache), Some(key)) = (&self.inner.cache, &p.cache_key) {
+            if let Ok(bytes) = serde_json::to_vec(answer) {
+                let tags: Vec<String> = p.hits.iter().map(|h| uid_tag(&h.doc.uid)).collect();
+                cache
+                    .put(key, &bytes, Some(self.inner.config.answer_ttl), &tags)
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The answer of `generation`: citations parsed and resolved, an
+    /// uncited or empty text replaced by "not enough evidence".
+    fn compose(
         &self,
         p: &Prepared,
         generation: Generation,
@@ -817,7 +927,7 @@ impl RagPipeline {
         mut notes: Vec<String>,
         mut timings: Timings,
         started: Instant,
-    ) -> Result<Answer> {
+    ) -> Answer {
         let parsed = citations::parse(&generation.text, p.hits.len());
         let cites = citations::resolve(&parsed, &p.hits);
         if !parsed.invalid.is_empty() {
@@ -852,7 +962,7 @@ impl RagPipeline {
             text.push_str(prompt::request_for_sources_text(&p.lang));
         }
         timings.total_ms = ms(started.elapsed());
-        let answer = Answer {
+        Answer {
             text,
             citations: cites,
             confidence,
@@ -864,16 +974,7 @@ impl RagPipeline {
             timings,
             notes,
             verification: None,
-        };
-        if let (Some(cache), Some(key)) = (&self.inner.cache, &p.cache_key) {
-            if let Ok(bytes) = serde_json::to_vec(&answer) {
-                let tags: Vec<String> = p.hits.iter().map(|h| uid_tag(&h.doc.uid)).collect();
-                cache
-                    .put(key, &bytes, Some(self.inner.config.answer_ttl), &tags)
-                    .await?;
-            }
         }
-        Ok(answer)
     }
 }
 

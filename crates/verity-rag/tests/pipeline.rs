@@ -539,3 +539,118 @@ async fn extractive_generator_end_to_end() {
         "{a:?}"
     );
 }
+
+/// A check that supports the answer only when it contains `supported`.
+struct Supports(&'static str);
+
+#[async_trait]
+impl verity_rag::AnswerCheck for Supports {
+    async fn check(
+        &self,
+        answer: &mut verity_core::Answer,
+        _context: &[verity_core::ScoredChunk],
+        mode: verity_core::VerifyMode,
+    ) {
+        let supported = usize::from(answer.text.contains(self.0));
+        answer.verification = Some(verity_core::AnswerVerification {
+            mode,
+            judge: "scripted".into(),
+            sentences: vec![],
+            checked: 1,
+            supported,
+            flagged: 1 - supported,
+            removed: 0,
+        });
+    }
+}
+
+fn checked_pipeline(
+    store: &Arc<SqliteStore>,
+    g: Arc<dyn Generator>,
+    fb: Option<Arc<dyn Generator>>,
+) -> RagPipeline {
+    let dyn_store: Arc<dyn VectorStore> = store.clone();
+    let retriever = Retriever::new(dyn_store).with_config(verity_rag::RetrieverConfig {
+        min_relevance: 0.0,
+        ..Default::default()
+    });
+    RagPipeline::builder(retriever, g)
+        .fallback(fb)
+        .answer_check(Some(Arc::new(Supports("proportional"))))
+        .config(RagConfig {
+            mode: SearchMode::Lexical,
+            ..RagConfig::default()
+        })
+        .build()
+}
+
+#[tokio::test]
+async fn an_answer_its_sources_do_not_support_falls_back() {
+    let s = store().await;
+    let main = Scripted::ok("main", "Fees are always nine percent [1].");
+    let fb = Scripted::ok("fallback", "Base fee plus proportional fee [1].");
+    let rag = checked_pipeline(&s, main.clone(), Some(fb.clone()));
+    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    assert_eq!((a.model.as_str(), a.degraded), ("fallback", true), "{a:?}");
+    assert_eq!(a.verification.as_ref().map(|v| v.supported), Some(1));
+    assert!(
+        a.notes
+            .iter()
+            .any(|n| n.contains("no sentence of main's answer is supported")),
+        "{:?}",
+        a.notes
+    );
+    assert_eq!((main.calls(), fb.calls()), (1, 1));
+
+    // Streamed: the deltas were the main generator's, the answer is the fallback's.
+    let mut events = rag.ask_stream(&AskRequest::new(Q)).await.unwrap();
+    let mut done = None;
+    while let Some(e) = events.next().await {
+        if let RagEvent::Done(a) = e.unwrap() {
+            done = Some(a);
+        }
+    }
+    let a = done.unwrap();
+    assert_eq!((a.model.as_str(), a.degraded), ("fallback", true), "{a:?}");
+
+    // Unchecked (verify off), the cited answer stands as today.
+    let a = rag
+        .ask(&AskRequest {
+            verify: Some(verity_core::VerifyMode::Off),
+            ..AskRequest::new(Q)
+        })
+        .await
+        .unwrap();
+    assert_eq!((a.model.as_str(), a.degraded), ("main", false), "{a:?}");
+
+    // A supported answer is kept; no fallback call.
+    let good = Scripted::ok(
+        "main",
+        "The fee is a base fee plus a proportional part [1].",
+    );
+    let fb = Scripted::ok("fallback", "Base fee plus proportional fee [1].");
+    let rag = checked_pipeline(&s, good, Some(fb.clone()));
+    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    assert_eq!((a.model.as_str(), a.degraded), ("main", false), "{a:?}");
+    assert_eq!(fb.calls(), 0);
+
+    // Without a fallback nothing supported is left: "not enough evidence",
+    // the verification saying why.
+    let main = Scripted::ok("main", "Fees are always nine percent [1].");
+    let rag = checked_pipeline(&s, main, None);
+    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    assert!(a.not_enough_evidence, "{a:?}");
+    assert!(
+        a.citations.is_empty() && !a.text.contains("nine percent"),
+        "{a:?}"
+    );
+    assert_eq!(a.verification.as_ref().map(|v| v.flagged), Some(1));
+
+    // Nor when the fallback's answer is not supported either.
+    let main = Scripted::ok("main", "Fees are always nine percent [1].");
+    let fb = Scripted::ok("fallback", "Fees are always ten percent [1].");
+    let rag = checked_pipeline(&s, main, Some(fb.clone()));
+    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    assert!(a.not_enough_evidence && a.citations.is_empty(), "{a:?}");
+    assert_eq!(fb.calls(), 1);
+}

@@ -203,6 +203,15 @@ pub struct VerityConfig {
     /// `0`: always). Smaller indexes are scanned (int8, re-scored exactly) and
     /// their ingest pays no graph insertion (docs/benchmarks.d/ingest.md).
     pub graph_min_vectors: Option<usize>,
+    /// How the local generator writes a grounded answer
+    /// (`VERITY_LOCAL_ANSWER=quoted|cited|free`, default `quoted`): see
+    /// [`verity_llm::LocalAnswerFormat`].
+    pub local_answer: verity_llm::LocalAnswerFormat,
+    /// Budget of each local generation (`VERITY_LOCAL_BUDGET_SECS`: its
+    /// time, with the default 512 new tokens); `None`: the local
+    /// generator's default, 30 s and 512 new tokens. Past it the generation
+    /// stops and the fallback answers (`degraded`).
+    pub local_budget: Option<verity_core::GenerationBudget>,
     /// Retrieval settings (re-rank, guardrail threshold, cache TTL).
     pub retriever: RetrieverConfig,
     /// Pipeline settings (top-k, context size, low-evidence policy, timeouts, …).
@@ -272,6 +281,8 @@ impl Default for VerityConfig {
             embed_int8: false,
             embed_concurrency: None,
             graph_min_vectors: None,
+            local_answer: verity_llm::LocalAnswerFormat::default(),
+            local_budget: None,
             retriever: RetrieverConfig::default(),
             rag: RagConfig::default(),
             cache: true,
@@ -288,7 +299,8 @@ impl VerityConfig {
     /// Defaults overridden by the environment: `VERITY_HOME`, `REDIS_URL`, `VERITY_INDEX`,
     /// `VERITY_EMBEDDER`, `VERITY_GENERATOR`, `VERITY_FALLBACK`, `OLLAMA_URL`,
     /// `OPENAI_BASE_URL`, `OPENAI_API_KEY`, `EMBED_VERSION`, `VERITY_SENTENCE_VECTORS`,
-    /// `VERITY_EMBED_PRECISION`, `VERITY_EMBED_CONCURRENCY`, `VERITY_GRAPH_MIN_VECTORS`, `RAG_TOPK`, `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`,
+    /// `VERITY_EMBED_PRECISION`, `VERITY_EMBED_CONCURRENCY`, `VERITY_GRAPH_MIN_VECTORS`,
+    /// `VERITY_LOCAL_ANSWER`, `VERITY_LOCAL_BUDGET_SECS`, `RAG_TOPK`, `RAG_MIN_SCORE`, `RAG_TIMEOUT_SECS`,
     /// `RAG_DEFAULT_LANG`, `VERITY_KNOWLEDGE_DIR`, `VERITY_CACHE_RETRIEVAL_MB`,
     /// `VERITY_CACHE_ANSWER_MB`, `VERITY_CACHE_EMBEDDING_MB`; the model names of a Docker Compose stack,
     /// `EMBED_MODEL` and `GEN_MODEL` (Ollama models unless they name a kind,
@@ -380,6 +392,22 @@ impl VerityConfig {
                     "a number of vectors (0: always build the graph)",
                 )
             })?);
+        }
+        if let Some(v) = var("VERITY_LOCAL_ANSWER") {
+            c.local_answer = v
+                .parse()
+                .map_err(|_| invalid("VERITY_LOCAL_ANSWER", &v, "`quoted`, `cited` or `free`"))?;
+        }
+        if let Some(v) = var("VERITY_LOCAL_BUDGET_SECS") {
+            let secs: f64 = v
+                .parse()
+                .ok()
+                .filter(|s: &f64| s.is_finite() && *s > 0.0)
+                .ok_or_else(|| invalid("VERITY_LOCAL_BUDGET_SECS", &v, "seconds (> 0)"))?;
+            c.local_budget = Some(verity_core::GenerationBudget::new(
+                Duration::from_secs_f64(secs),
+                512,
+            ));
         }
         if let Some(v) = var("RAG_TOPK") {
             c.rag.k = v

@@ -201,7 +201,7 @@ pub(crate) async fn generator_on(
 ) -> Result<Arc<dyn Generator>> {
     Ok(match spec {
         GeneratorSpec::Extractive => Arc::new(ExtractiveGenerator::new()),
-        GeneratorSpec::Local(path) => local_generator(path.clone()).await?,
+        GeneratorSpec::Local(path) => local_generator(path.clone(), config).await?,
         GeneratorSpec::Ollama(model) => Arc::new(
             OllamaGenerator::builder(model.clone())
                 .base_url(config.ollama_url.clone())
@@ -220,20 +220,27 @@ pub(crate) async fn generator_on(
 }
 
 #[cfg(feature = "local-llm")]
-async fn local_generator(path: Option<std::path::PathBuf>) -> Result<Arc<dyn Generator>> {
+async fn local_generator(
+    path: Option<std::path::PathBuf>,
+    config: &VerityConfig,
+) -> Result<Arc<dyn Generator>> {
     let path = path.unwrap_or_else(verity_llm::LocalGgufGenerator::default_model_path);
     if !path.is_file() {
         return Err(missing_model("local GGUF model", &path));
     }
-    let g = blocking(move || {
-        verity_llm::LocalGgufGenerator::new(verity_llm::LocalGgufConfig::new(path))
-    })
-    .await?;
+    let mut local = verity_llm::LocalGgufConfig::new(path).answer_format(config.local_answer);
+    if let Some(budget) = config.local_budget {
+        local = local.budget(budget);
+    }
+    let g = blocking(move || verity_llm::LocalGgufGenerator::new(local)).await?;
     Ok(Arc::new(g))
 }
 
 #[cfg(not(feature = "local-llm"))]
-async fn local_generator(path: Option<std::path::PathBuf>) -> Result<Arc<dyn Generator>> {
+async fn local_generator(
+    path: Option<std::path::PathBuf>,
+    _config: &VerityConfig,
+) -> Result<Arc<dyn Generator>> {
     Err(verity_core::ConfigError::Invalid {
         key: "generator".into(),
         message: format!("`local` needs the `local-llm` feature of the verity crate ({path:?})"),

@@ -7,5 +7,6 @@
 mod cache_coherence;
 mod facade;
 mod http_client;
+mod local_ask;
 mod watch;
 mod web_config;

@@ -112,7 +112,7 @@ impl Weights {
         ct: gguf_file::Content,
         file: &mut std::fs::File,
         path: &std::path::Path,
-        threads: usize,
+        threads: Option<usize>,
     ) -> std::result::Result<Self, String> {
         match engine {
             #[cfg(feature = "llama-cpp")]

@@ -43,21 +43,44 @@ static NEW_CONTEXT: Mutex<()> = Mutex::new(());
 /// Prompt tokens per decode call (llama.cpp's default batch).
 const BATCH: usize = 512;
 
+/// Models whose GGUF file is smaller than this run on one thread unless the
+/// configuration names a count: a new token of SmolLM2-135M (a 92 MB file)
+/// is too little work to share, and with two threads ggml spends most of
+/// the time in its barrier waiting for the other one — 58% of the cycles
+/// of a local `ask` on the 2-core machine (perf). On a shared machine (load
+/// 8–10) one thread answered in 8–11 s where two took 19–21 s, prompts
+/// included (docs/benchmarks.d/generate.md); idle, a second thread would
+/// save well under a second on the short grounded prompt.
+const SMALL_MODEL_BYTES: u64 = 512 << 20;
+
 /// A model loaded in llama.cpp.
 pub(crate) struct Model {
     model: LlamaModel,
+    /// Threads of a prompt's batches.
     threads: usize,
+    /// Threads of one new token.
+    token_threads: usize,
 }
 
 impl Model {
-    /// Load the GGUF file at `path` (memory-mapped), to run on `threads` threads.
-    pub(crate) fn load(path: &Path, threads: usize) -> std::result::Result<Self, String> {
+    /// Load the GGUF file at `path` (memory-mapped), to run on `threads`
+    /// threads (`None`: the CPUs available, one for a small model:
+    /// [`SMALL_MODEL_BYTES`]; a small model generates on one thread anyway).
+    pub(crate) fn load(path: &Path, threads: Option<usize>) -> std::result::Result<Self, String> {
         let backend = backend()?;
         let model = LlamaModel::load_from_file(backend, path, &LlamaModelParams::default())
             .map_err(|e| e.to_string())?;
+        let small = std::fs::metadata(path).is_ok_and(|m| m.len() < SMALL_MODEL_BYTES);
+        let cpus = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        let threads = match (threads, small) {
+            (Some(n), _) => n.max(1),
+            (None, true) => 1,
+            (None, false) => cpus,
+        };
         Ok(Self {
             model,
-            threads: threads.max(1),
+            threads,
+            token_threads: if small { 1 } else { threads },
         })
     }
 
@@ -65,13 +88,14 @@ impl Model {
     pub(crate) fn session(&self, n_ctx: usize) -> Result<LlamaSession<'_>> {
         let backend = backend().map_err(engine_err)?;
         let threads = i32::try_from(self.threads).unwrap_or(1);
+        let token_threads = i32::try_from(self.token_threads).unwrap_or(1);
         let n_ctx = u32::try_from(n_ctx.max(16)).unwrap_or(u32::MAX);
         let batch = u32::try_from(BATCH).unwrap_or(512);
         let params = LlamaContextParams::default()
             .with_n_ctx(NonZeroU32::new(n_ctx))
             .with_n_batch(batch)
             .with_n_ubatch(batch)
-            .with_n_threads(threads)
+            .with_n_threads(token_threads)
             .with_n_threads_batch(threads);
         let ctx = {
             let _one = NEW_CONTEXT.lock().unwrap_or_else(|p| p.into_inner());

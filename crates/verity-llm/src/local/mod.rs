@@ -25,14 +25,20 @@ use verity_core::{
 
 use crate::http::perr;
 use crate::stop::StopMatcher;
+use crate::LocalAnswerFormat;
 
 mod engine;
+mod format;
 mod gguf_tokenizer;
 #[cfg(feature = "llama-cpp")]
 mod llama_cpp;
 
 pub use engine::LocalEngine;
 use engine::{CandleSession, Session, Weights};
+use format::Constraint;
+pub use format::{
+    ANSWER_TOKENS as CITED_ANSWER_TOKENS, MAX_SENTENCES as ANSWER_SENTENCES, PASSAGE_TOKENS,
+};
 use gguf_tokenizer::{build_tokenizer, chat_format, md_u32, ChatFormat, GgufTokenizer};
 
 const PROVIDER: &str = "local";
@@ -82,14 +88,31 @@ pub struct LocalGgufConfig {
     pub min_answer_tokens: usize,
     /// Where the forward passes run (default: llama.cpp when built in, else candle).
     pub engine: LocalEngine,
-    /// Threads of one generation (default: the CPUs available; llama.cpp only,
-    /// candle uses its own pool).
+    /// Threads of one generation (default: the CPUs available, one for a
+    /// model under 512 MB, which also generates its tokens on one thread;
+    /// llama.cpp only, candle uses its own pool).
     pub threads: Option<usize>,
     /// Budget of every generation ([`DEFAULT_LOCAL_BUDGET`]); a request's own
     /// (`GenerationParams::budget`) applies too, the tighter limit winning.
     /// Reaching it stops the generation with a transient timeout, so the
     /// caller falls back.
     pub budget: GenerationBudget,
+    /// How a grounded request (one that carries a
+    /// [`Grounding`](verity_core::Grounding)) is answered (default
+    /// [`LocalAnswerFormat::Quoted`]): decoding is constrained to the format
+    /// and the answer gets at most [`CITED_ANSWER_TOKENS`] new tokens, within
+    /// which it always ends by itself. Other requests are not constrained.
+    pub answer_format: LocalAnswerFormat,
+    /// Sentences of a constrained grounded answer at most (default
+    /// [`ANSWER_SENTENCES`], at least 1).
+    pub answer_sentences: usize,
+    /// Tokens of passage text in the prompt of a constrained grounded answer
+    /// at most (default [`PASSAGE_TOKENS`]): the pipeline's passages in
+    /// their order, cut at a sentence boundary; those left out cannot be
+    /// cited. The prompt is then one line of instruction, the numbered
+    /// passages and the question (prompt processing is most of a local
+    /// answer's time).
+    pub passage_tokens: usize,
 }
 
 impl Default for LocalGgufConfig {
@@ -112,7 +135,29 @@ impl LocalGgufConfig {
             engine: LocalEngine::Auto,
             threads: None,
             budget: DEFAULT_LOCAL_BUDGET,
+            answer_format: LocalAnswerFormat::default(),
+            answer_sentences: ANSWER_SENTENCES,
+            passage_tokens: PASSAGE_TOKENS,
         }
+    }
+
+    /// How grounded requests are answered ([`Self::answer_format`]).
+    pub fn answer_format(mut self, format: LocalAnswerFormat) -> Self {
+        self.answer_format = format;
+        self
+    }
+
+    /// Sentences of a constrained grounded answer at most (at least 1).
+    pub fn answer_sentences(mut self, sentences: usize) -> Self {
+        self.answer_sentences = sentences.max(1);
+        self
+    }
+
+    /// Tokens of passage text in a constrained grounded prompt at most
+    /// ([`Self::passage_tokens`]; the best passage keeps one sentence).
+    pub fn passage_tokens(mut self, tokens: usize) -> Self {
+        self.passage_tokens = tokens;
+        self
     }
 
     /// Pick the engine (default [`LocalEngine::Auto`]).
@@ -314,10 +359,7 @@ impl LocalGgufGenerator {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "local-gguf".to_string());
         let engine = config.engine.resolve()?;
-        let threads = config.threads.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        });
-        let weights = Weights::load(engine, ct, &mut file, &path, threads)
+        let weights = Weights::load(engine, ct, &mut file, &path, config.threads)
             .map_err(|e| cfg_err("cannot load the model weights", &path, e))?;
         Ok(Self {
             weights,
@@ -430,14 +472,18 @@ impl LocalGgufGenerator {
     }
 
     /// Prompt ids that fit the context window, per the overflow policy.
-    fn fitted_prompt(&self, req: &GenerateRequest) -> Result<(Vec<u32>, usize)> {
+    fn fitted_prompt(
+        &self,
+        req: &GenerateRequest,
+        messages: Vec<ChatMessage>,
+    ) -> Result<(Vec<u32>, usize)> {
         let ctx = self.context.min((req.params.num_ctx as usize).max(2));
         let reserve = self
             .config
             .min_answer_tokens
             .min(req.params.max_tokens as usize)
             .max(1);
-        let mut messages = req.messages.clone();
+        let mut messages = messages;
         loop {
             let ids = self.prompt_tokens(&messages)?;
             if ids.len() + reserve <= ctx {
@@ -474,8 +520,27 @@ impl LocalGgufGenerator {
     /// Start generation on a dedicated thread; messages arrive on the receiver.
     fn spawn(&self, req: &GenerateRequest) -> Result<mpsc::Receiver<Msg>> {
         crate::validate_params(PROVIDER, &req.params)?;
-        let (prompt, ctx) = self.fitted_prompt(req)?;
+        let count_tokens = |text: &str| self.tokenize(text).map_or(text.len(), |ids| ids.len());
+        // A grounded answer in a constrained format gets the short prompt
+        // over the passages that fit (format::prompt), and may cite only those.
+        let (constraint, messages) = match req.grounding.as_ref().and_then(|g| {
+            Constraint::grounded(
+                self.config.answer_format,
+                self.config.answer_sentences.max(1),
+                g,
+                self.config.passage_tokens,
+                count_tokens,
+            )
+        }) {
+            Some((c, messages)) => (Some(c), messages),
+            None => (None, req.messages.clone()),
+        };
+        let (prompt, ctx) = self.fitted_prompt(req, messages)?;
         let (tx, rx) = mpsc::channel::<Msg>(64);
+        let max_tokens = match constraint {
+            Some(_) => req.params.max_tokens.min(CITED_ANSWER_TOKENS),
+            None => req.params.max_tokens,
+        };
         let job = Job {
             weights: self.weights.clone(),
             started: Instant::now(),
@@ -483,7 +548,8 @@ impl LocalGgufGenerator {
             tok: Arc::clone(&self.tok),
             prompt,
             ctx,
-            max_tokens: req.params.max_tokens as usize,
+            max_tokens: max_tokens as usize,
+            constraint,
             temperature: req.params.temperature,
             top_p: req.params.top_p,
             seed: req.params.seed.unwrap_or(self.config.default_seed),
@@ -518,6 +584,8 @@ struct Job {
     prompt: Vec<u32>,
     ctx: usize,
     max_tokens: usize,
+    /// The format a grounded answer is constrained to.
+    constraint: Option<Constraint>,
     temperature: f32,
     top_p: f32,
     seed: u64,
@@ -536,18 +604,19 @@ fn candle_err(e: candle_core::Error) -> Error {
 
 impl Job {
     /// Run to completion; returns early (Ok) when the receiver is gone.
-    fn run(self, tx: &mpsc::Sender<Msg>) -> Result<()> {
+    fn run(mut self, tx: &mpsc::Sender<Msg>) -> Result<()> {
+        let constraint = self.constraint.take();
         match &self.weights {
             Weights::Candle(m) => {
                 let mut session = CandleSession::new(m.clone());
-                self.generate(&mut session, tx)
+                self.generate(&mut session, tx, constraint)
             }
             #[cfg(feature = "llama-cpp")]
             Weights::LlamaCpp(m) => {
                 let (max_new, _) = self.budget.token_limit(self.max_tokens_u32());
                 let room = self.prompt.len() + max_new as usize + 1;
                 let mut session = m.session(room.min(self.ctx))?;
-                self.generate(&mut session, tx)
+                self.generate(&mut session, tx, constraint)
             }
         }
     }
@@ -572,7 +641,12 @@ impl Job {
         )
     }
 
-    fn generate(&self, session: &mut dyn Session, tx: &mpsc::Sender<Msg>) -> Result<()> {
+    fn generate(
+        &self,
+        session: &mut dyn Session,
+        tx: &mpsc::Sender<Msg>,
+        mut constraint: Option<Constraint>,
+    ) -> Result<()> {
         let device = Device::Cpu;
         let sampling = if self.temperature <= 1e-7 {
             Sampling::ArgMax
@@ -597,6 +671,7 @@ impl Job {
                 Err(self.over_budget(0))
             };
         };
+        let prompt_done = Instant::now();
         let (token_limit, budget_limits) = self.budget.token_limit(self.max_tokens_u32());
         let max_new = (token_limit as usize).min(self.ctx.saturating_sub(prompt_len));
         let mut utf8 = Utf8Assembler::default();
@@ -604,6 +679,12 @@ impl Job {
         let mut generated = 0usize;
         let finish = loop {
             if generated >= max_new {
+                // A constrained answer always ends within its allowance; one
+                // that did not (a tokenisation longer than the usual one) is
+                // incomplete, and never returned as an answer.
+                if constraint.as_ref().is_some_and(|c| !c.is_complete()) {
+                    return Err(self.over_budget(generated));
+                }
                 if budget_limits && generated >= token_limit as usize {
                     return Err(self.over_budget(generated));
                 }
@@ -611,6 +692,21 @@ impl Job {
             }
             if self.out_of_time() {
                 return Err(self.over_budget(generated));
+            }
+            if let Some(c) = &constraint {
+                let open = c.mask(
+                    max_new - generated,
+                    &self.tok.bytes,
+                    &self.tok.stop_ids,
+                    &mut logits,
+                );
+                if open == 0 {
+                    return Err(perr(
+                        PROVIDER,
+                        ProviderErrorKind::BadResponse,
+                        "no token continues the grounded answer format",
+                    ));
+                }
             }
             let n = logits.len();
             let mut l =
@@ -635,6 +731,16 @@ impl Job {
             if self.tok.stop_ids.contains(&next) {
                 break FinishReason::Stop;
             }
+            if let Some(c) = &mut constraint {
+                let bytes = self.tok.bytes.get(next as usize).map(Vec::as_slice);
+                if !bytes.is_some_and(|b| c.advance(b, max_new - generated)) {
+                    return Err(perr(
+                        PROVIDER,
+                        ProviderErrorKind::BadResponse,
+                        "the sampler left the grounded answer format",
+                    ));
+                }
+            }
             tokens.push(next);
             generated += 1;
             let piece = utf8.push(
@@ -651,17 +757,67 @@ impl Job {
             if stop.is_stopped() {
                 break FinishReason::Stop;
             }
+            // What the format forces next (the rest of a quoted sentence)
+            // goes to the model in one batch with `next`, at the speed of a
+            // prompt rather than a token at a time: nothing to sample there.
+            let forced = constraint
+                .as_ref()
+                .and_then(Constraint::forced)
+                .and_then(|rest| self.tok.tokenizer.encode(rest, false).ok())
+                .map(|e| e.get_ids().to_vec())
+                .filter(|ids| generated + ids.len() < max_new)
+                .unwrap_or_default();
+            let mut batch = vec![next];
+            for &id in &forced {
+                let bytes = self.tok.bytes.get(id as usize).map(Vec::as_slice);
+                let fits = match (&mut constraint, bytes) {
+                    (Some(c), Some(b)) => c.advance(b, max_new - generated),
+                    _ => false,
+                };
+                if !fits {
+                    return Err(perr(
+                        PROVIDER,
+                        ProviderErrorKind::BadResponse,
+                        "the forced text left the grounded answer format",
+                    ));
+                }
+                tokens.push(id);
+                batch.push(id);
+                generated += 1;
+                let out = stop.push(&utf8.push(bytes.unwrap_or_default()));
+                if !out.is_empty() && tx.blocking_send(Msg::Text(out)).is_err() {
+                    return Ok(());
+                }
+                if stop.is_stopped() {
+                    break;
+                }
+            }
+            if stop.is_stopped() {
+                break FinishReason::Stop;
+            }
             if generated >= max_new {
                 continue;
             }
             let mut never_stop = || true;
-            logits = session.feed(&[next], &mut never_stop)?.unwrap_or_default();
+            logits = session.feed(&batch, &mut never_stop)?.unwrap_or_default();
         };
         let mut tail = stop.push(&utf8.finish());
         tail.push_str(&stop.finish());
         if !tail.is_empty() && tx.blocking_send(Msg::Text(tail)).is_err() {
             return Ok(());
         }
+        // Where the time of a local answer goes (`RUST_LOG=verity_llm=info`;
+        // scripts/bench/ask_local.sh reads it).
+        tracing::info!(
+            engine = self.weights.engine().name(),
+            prompt_tokens = prompt_len,
+            prompt_ms = ms(prompt_done.duration_since(self.started)),
+            tokens = generated,
+            generation_ms = ms(prompt_done.elapsed()),
+            finish = ?finish,
+            constrained = constraint.is_some(),
+            "local generation"
+        );
         let as_u32 = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         let _ = tx.blocking_send(Msg::Done {
             finish,
@@ -670,6 +826,11 @@ impl Job {
         });
         Ok(())
     }
+}
+
+/// Milliseconds, rounded to 0.1.
+fn ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 10_000.0).round() / 10.0
 }
 
 fn thread_died() -> Error {
