@@ -30,13 +30,26 @@ export interface Chunk {
   /** Byte offsets in the document content (UTF-8). */
   start: number
   end: number
-  headingPath: string[]
+  /** Headings enclosing the chunk, outermost first (absent when there are none). */
+  headingPath?: string[]
   tokenCount: number
 }
 
 export type DocumentMeta = Omit<Document, 'content'>
 
-export interface Hit {
+/** A search hit as the `search` tool answers it: a chunk, its document (without content) and its scores. */
+export interface ScoredChunk {
+  chunk: Chunk
+  doc: DocumentMeta
+  score: number
+  relevance: number
+  lexical?: number
+  dense?: number
+  freshness?: number
+}
+
+/** A search hit: a {@link ScoredChunk} with shortcuts to its document and chunk. */
+export interface Hit extends ScoredChunk {
   /** The document's uid (also `doc.uid`). */
   uid: string
   /** The chunk's id (also `chunk.id`). */
@@ -46,13 +59,6 @@ export interface Hit {
   title?: string | null
   source: string
   url?: string | null
-  chunk: Chunk
-  doc: DocumentMeta
-  score: number
-  relevance: number
-  lexical?: number
-  dense?: number
-  freshness?: number
 }
 
 export interface SearchResults {
@@ -97,8 +103,8 @@ export interface SentenceVerdict {
   confidence: number
   explanation?: string
   /** The sentence of the cited passage that decides it (its characters). */
-  source_quote?: string
-  quote_citation?: number
+  sourceQuote?: string
+  quoteCitation?: number
   judge?: string
   /** Cited, and not SUPPORTED by what it cites. */
   flagged: boolean
@@ -217,7 +223,7 @@ export interface AskOptions extends FilterOptions {
 /** Every rejection of this package is a `VerityError` (or a `TypeError` for wrong argument types). */
 export class VerityError extends Error {
   constructor(message: string, code?: string, transient?: boolean)
-  /** `invalid_input`, `not_found`, `unavailable`, `embedder_mismatch`, `model_not_found`, `config_error`, `timeout`, … */
+  /** `invalid_input`, `not_found`, `unavailable`, `embedder_mismatch`, `model_not_found`, `config_error`, `timeout`; from `callTool` also `unknown_tool`, `invalid_arguments`; … */
   code: string
   transient: boolean
 }
@@ -721,10 +727,62 @@ export interface Projects {
   getDecisions(query: { projectId: string; limit?: number }): Promise<ProjectDecisionsResponse>
 }
 
-/** An open Verity store. */
-/** What `callTool` resolves to for the watch and project tools: the same
- * camelCase types as the `watch` and `projects` methods. */
+/** What the `search` tool answers: the shape of `POST /v1/retrieve`
+ * (the hits, plus their uids, scores and sources side by side). */
+export interface RetrieveResponse {
+  /** Document uid of each hit. */
+  uids: string[]
+  /** Score of each hit. */
+  scores: number[]
+  /** Source of each hit. */
+  sources: string[]
+  hits: ScoredChunk[]
+  mode: SearchMode
+  notEnoughEvidence: boolean
+  notes?: string[]
+}
+
+/** What the `get_document` tool answers (`null` when no document has the uid). */
+export interface GetDocumentResponse {
+  document: (Document & { source: string }) | null
+}
+
+/** What the `remember` tool answers: the stored event and where its vector came from. */
+export interface Remembered {
+  event: MemoryEvent
+  embeddingSource: { kind: 'supplied' } | { kind: 'auto'; field: string } | { kind: 'none' }
+  /** Said when the event is only findable by metadata and time (or lexically). */
+  note?: string
+}
+
+/** What the `forget` tool answers. */
+export interface ForgetResponse {
+  deleted: number
+}
+
+/** What the `find_by_name` tool answers. */
+export interface FindByNameResponse {
+  found: boolean
+  entry?: KnowledgeEntry
+}
+
+/** What `callTool` resolves to, per registry tool: the same camelCase types
+ * as the methods doing the same thing (`watch`, `projects`, `check`,
+ * `research`, `fetch`, …), and the tool's own response where it differs. */
 export interface ToolResults {
+  search: RetrieveResponse
+  ask: Answer
+  ingest: IngestOutcome
+  fetch_url: FetchedSource
+  get_document: GetDocumentResponse
+  stats: Stats
+  remember: Remembered
+  recall: MemoryPage
+  forget: ForgetResponse
+  verify_citations: CheckReport
+  research: ResearchReport
+  find_by_name: FindByNameResponse
+  add_reference: AddReferenceResult
   get_veille_rules: RulesResponse
   update_veille_rule: UpdateRuleResponse
   score_article: ScoreResult
@@ -750,6 +808,7 @@ export interface ToolResults {
   get_decisions: ProjectDecisionsResponse
 }
 
+/** An open Verity store. */
 export class Verity {
   private constructor(native: unknown)
   static open(options?: OpenOptions): Promise<Verity>
@@ -782,10 +841,11 @@ export class Verity {
    * result here (user data such as `metadata` kept as written). Argument
    * names may be camelCase (`sourceType`) or the tool schema's snake_case
    * (`source_type`). The watch and project tools resolve to the same types
-   * as the `watch` and `projects` methods ({@link ToolResults}).
+   * as the methods doing the same thing ({@link ToolResults}).
    */
   callTool<N extends keyof ToolResults>(name: N, args?: Record<string, unknown>): Promise<ToolResults[N]>
-  callTool(name: string, args?: Record<string, unknown>): Promise<any>
+  /** A name known only at run time: every registry tool is in {@link ToolResults}; narrow the result yourself. */
+  callTool(name: string, args?: Record<string, unknown>): Promise<unknown>
   readonly notes: string[]
   readonly home: string
   /** Flush the store and release it; later calls reject. */
@@ -815,5 +875,48 @@ export interface ErrorMapping {
 /** The error table shared by every host. */
 export function errorTable(): ErrorMapping[]
 
+/** Outcome of a fetch: `fetched`, or why not (`blocked` by the network guard, robots.txt or a 401/403, …). */
+export type FetchStatus = 'fetched' | 'failed' | 'paywalled' | 'not_found' | 'timeout' | 'rate_limited' | 'blocked'
+
+/** Format a source was parsed from. */
+export type SourceFormat = 'pdf' | 'html' | 'markdown' | 'text' | 'json'
+
+/** Where a page of the original (PDF) sits in the document content. */
+export interface PageSpan {
+  /** 1-based page number. */
+  page: number
+  /** Byte offset in the document content where the page starts. */
+  start: number
+  /** Byte offset one past its end. */
+  end: number
+}
+
+/** A parsed source: the document (content in Markdown) and where its pieces came from. */
+export interface ParsedDocument {
+  /** The document (title, lang, url, ts and `metadata.author` filled when known). */
+  document: Document & { source: string }
+  format: SourceFormat
+  /** Page map (PDF); absent for formats without pages. */
+  pages?: PageSpan[]
+}
+
+/** What `fetch` resolves to: the source fetched (or the local file read), how that went, and its parsed content. */
+export interface FetchedSource {
+  /** URL asked for (`file://` for a local file). */
+  url: string
+  /** URL after redirects. */
+  finalUrl: string
+  status: FetchStatus
+  /** Last HTTP status, when a response was received. */
+  httpStatus?: number
+  contentType?: string
+  /** Set when `status` is `fetched`, possibly for `paywalled`. */
+  parsed?: ParsedDocument
+  /** Why it was not fetched, in words (statuses other than `fetched`). */
+  detail?: string
+  /** RFC 3339. */
+  fetchedAt: string
+}
+
 /** Fetch a URL (SSRF guard on unless `allowPrivate`) or parse a local file. */
-export function fetch(target: string, options?: { allowPrivate?: boolean }): Promise<Record<string, unknown>>
+export function fetch(target: string, options?: { allowPrivate?: boolean }): Promise<FetchedSource>

@@ -4,7 +4,7 @@ const assert = require('node:assert/strict')
 const fs = require('node:fs')
 const path = require('node:path')
 const { Verity, VerityError, fetch } = require('..')
-const { DATA, DOCS, tmpHome, modelDir } = require('./helpers')
+const { DATA, DOCS, tmpHome, modelDir, assertDeclared } = require('./helpers')
 
 async function filled() {
   const s = await Verity.open({ home: tmpHome(), embedder: 'none' })
@@ -73,6 +73,17 @@ test('ask answers with citations or says evidence is thin', async () => {
   const none = await s.ask('zebra migration patterns in the serengeti', { mode: 'lexical', noCache: true })
   assert.equal(none.notEnoughEvidence, true)
   assert.deepEqual(none.citations, [])
+})
+
+test('ask: the verification holds the declared camelCase keys', async () => {
+  const s = await filled()
+  const a = await s.ask('How are routing fees set?', { verify: 'flag' })
+  assertDeclared(a, 'Answer')
+  assertDeclared(a.verification, 'AnswerVerification')
+  assert.ok(a.verification.sentences.length > 0)
+  for (const v of a.verification.sentences) assertDeclared(v, 'SentenceVerdict')
+  assert.ok(a.verification.sentences.some((v) => 'sourceQuote' in v), JSON.stringify(a.verification))
+  assert.ok(!('verification' in await s.ask('How are routing fees set?', { verify: 'off' })))
 })
 
 test('get and delete', async () => {

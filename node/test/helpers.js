@@ -85,4 +85,36 @@ async function startRedis() {
   return unavailable('no answer within 20 s')
 }
 
-module.exports = { DATA, DOCS, tmpHome, modelDir, startRedis }
+// The keys an interface of index.d.ts declares (`{ required, optional,
+// types }`, `types` mapping each key to its type as written), read from its
+// multi-line `export interface Name { key?: type }` block (with those of
+// the interface it extends), so that a test can hold a runtime result to its
+// declared type.
+function declaredKeys(name) {
+  const dts = fs.readFileSync(path.join(__dirname, '..', 'index.d.ts'), 'utf8')
+  const m = new RegExp(`^export interface ${name}(?: extends (\\w+))? \\{\\n([\\s\\S]*?)^\\}`, 'm').exec(dts)
+  if (!m) throw new Error(`index.d.ts declares no multi-line interface ${name}`)
+  const { required, optional, types } = m[1]
+    ? declaredKeys(m[1])
+    : { required: new Set(), optional: new Set(), types: new Map() }
+  for (const line of m[2].split('\n')) {
+    const k = /^ {2}(\w+)(\??): (.*)$/.exec(line)
+    if (!k) continue
+    ;(k[2] ? optional : required).add(k[1])
+    types.set(k[1], k[3].trim())
+  }
+  return { required, optional, types }
+}
+
+// `value` has every required key of interface `name` and no key it does not declare.
+function assertDeclared(value, name) {
+  const { required, optional } = declaredKeys(name)
+  const keys = Object.keys(value)
+  const undeclared = keys.filter((k) => !required.has(k) && !optional.has(k))
+  const missing = [...required].filter((k) => !(k in value))
+  if (undeclared.length || missing.length) {
+    throw new Error(`${name}: undeclared keys [${undeclared}], missing keys [${missing}] (has ${keys})`)
+  }
+}
+
+module.exports = { DATA, DOCS, tmpHome, modelDir, startRedis, declaredKeys, assertDeclared }

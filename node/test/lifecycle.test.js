@@ -4,7 +4,7 @@
 const test = require('node:test')
 const assert = require('node:assert/strict')
 const { Verity, VerityError } = require('..')
-const { DOCS, tmpHome } = require('./helpers')
+const { DOCS, tmpHome, assertDeclared } = require('./helpers')
 
 async function filled() {
   const store = await Verity.open({ home: tmpHome(), embedder: 'none' })
@@ -22,7 +22,11 @@ test('results have camelCase keys and the hit fields Python has', async () => {
   assert.equal(h.text, h.chunk.text)
   assert.equal(h.chunk.docUid, h.uid)
   assert.deepEqual(h.doc.metadata, { channel: 7 }, 'user metadata kept as written')
+  assertDeclared(res, 'SearchResults')
+  assertDeclared(h, 'Hit')
+  assertDeclared(h.chunk, 'Chunk')
   const st = await store.stats()
+  assertDeclared(st, 'Stats')
   assert.equal(st.store.documents, DOCS.length)
   await store.close()
 })

@@ -28,6 +28,7 @@ test('the README Node snippet runs as written (ES module)', () => {
   const out = spawnSync(process.execPath, ['quickstart.mjs'], { cwd: dir, env, encoding: 'utf8', timeout: 600_000 })
   assert.equal(out.status, 0, out.stderr)
   assert.match(out.stdout, /invalid_input/)
+  assert.match(out.stdout, /^fetched /m)
   assert.ok(fs.existsSync(path.join(dir, '.verity')))
 })
 

@@ -1,5 +1,5 @@
 // Type-checked (not run) by `tsc --noEmit`: the declared API in use.
-import { Verity, VerityError, AnswerStream, fetch, type AddReferenceResult, type Answer, type CheckReport, type Hit, type KnowledgeEntry, type ResearchReport, type SearchResults, type ScoreResult, type CheckArticleResult, type WatchDecisionsResponse, type NextTasksResult, type QueryContextResult, type Task } from '../index.js'
+import { Verity, VerityError, AnswerStream, fetch, type AddReferenceResult, type FetchedSource, type PageSpan, type Answer, type CheckReport, type Hit, type KnowledgeEntry, type ResearchReport, type SearchResults, type ScoreResult, type CheckArticleResult, type WatchDecisionsResponse, type NextTasksResult, type QueryContextResult, type Task } from '../index.js'
 
 export async function sample(home: string): Promise<string> {
   const store: Verity = await Verity.open({ home, embedder: 'none', k: 4, minRelevance: 0.3 })
@@ -65,9 +65,29 @@ export async function tools(store: Verity): Promise<string> {
   const s: ScoreResult = await store.callTool('score_article', { title: 'Ollama 0.5' })
   const task = await store.callTool('create_task', { projectId: 'prj_1', title: 'design', dependsOn: [] })
   const stats = await store.callTool('stats')
+  const page = await store.callTool('fetch_url', { url: 'https://example.com/' })
+  const found = await store.callTool('search', { query: 'fees', k: 3 })
+  const doc = await store.callTool('get_document', { uid: 'a' })
   // @ts-expect-error the keys are camelCase: `rawScore`, not `raw_score`
   void s.raw_score
-  return `${s.rawScore} ${s.matchedRules.map((m) => m.scoreModifier).join()} ${task.dependsOn.length} ${stats.store.documents}`
+  const name: string = ['stats', 'ask'][0]
+  // @ts-expect-error a name known only at run time resolves to `unknown`: narrow it first
+  void (await store.callTool(name)).store
+  const hits = found.hits.map((h) => `${h.doc.uid}:${h.chunk.id}:${h.relevance}`).join()
+  return `${s.rawScore} ${s.matchedRules.map((m) => m.scoreModifier).join()} ${task.dependsOn.length} ${stats.store.documents} ${page.parsed?.document.title ?? page.status} ${hits} ${doc.document?.uid ?? ''}`
+}
+
+export async function fetched(target: string): Promise<string> {
+  const src: FetchedSource = await fetch(target, { allowPrivate: false })
+  const code: number | undefined = src.httpStatus
+  if (src.status !== 'fetched' || !src.parsed) return `${src.status} ${code ?? ''} ${src.detail ?? ''}`
+  const pages: PageSpan[] = src.parsed.pages ?? []
+  const source: string = src.parsed.document.source
+  // @ts-expect-error the keys are camelCase: `finalUrl`, not `final_url`
+  void src.final_url
+  // @ts-expect-error `parsed` may be absent (not fetched): narrowed above, not here
+  void (await fetch(target)).parsed.format
+  return `${src.parsed.document.title ?? src.finalUrl} ${src.parsed.format} ${pages.map((p) => p.page).join()} ${source} ${src.fetchedAt}`
 }
 
 export async function lifecycle(home: string): Promise<string> {

@@ -1,8 +1,14 @@
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
+import subprocess
+import sys
+import textwrap
+import threading
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Optional
 
 import pytest
 
@@ -148,3 +154,41 @@ def same_as_plain(obj: object, path: str = "r") -> int:
         assert plain == value, f"{path}.{key}: {plain!r} != {value!r}"
         seen += same_as_plain(attr, f"{path}.{key}")
     return seen
+
+
+def run_mypy(tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:
+    """`mypy --strict` on a snippet, the way a user's own code is checked
+    against the stubs."""
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(textwrap.dedent(code))
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(snippet)],
+        capture_output=True, text=True, cwd=REPO / "python", timeout=300,
+    )
+
+
+@contextlib.contextmanager
+def serve_pages(page: Callable[[str], Optional[tuple[str, bytes]]]) -> Iterator[str]:
+    """Serve GET requests on a loopback port, `page(path)` giving the content
+    type and body of a path (`None`: 404); yields the base URL."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            found = page(self.path)
+            content_type, body = found if found else ("text/plain", b"not found")
+            self.send_response(200 if found else 404)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

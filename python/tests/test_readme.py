@@ -30,4 +30,5 @@ def test_readme_python_snippet_runs_as_written(tmp_path: pathlib.Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "invalid_input" in out.stdout, out.stdout
+    assert "\nfetched " in out.stdout, out.stdout
     assert (tmp_path / ".verity").is_dir()

@@ -3,44 +3,29 @@ crates/verity-research, its pages served on loopback, the whole run offline."""
 
 from __future__ import annotations
 
-import http.server
 import shutil
-import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Optional
 
 import pytest
 
 import verity
-from conftest import same_as_plain
+from conftest import same_as_plain, serve_pages
 
 FIXTURES = Path(__file__).resolve().parents[2] / "crates" / "verity-research" / "tests" / "fixtures"
 
 
-class _Pages(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        file = FIXTURES / "web" / self.path.lstrip("/")
-        if ".." not in self.path and file.is_file():
-            body = file.read_bytes()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-        else:
-            body = b"not found"
-            self.send_response(404)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
+def _page(path: str) -> Optional[tuple[str, bytes]]:
+    file = FIXTURES / "web" / path.lstrip("/")
+    if ".." in path or not file.is_file():
+        return None
+    return "text/html; charset=utf-8", file.read_bytes()
 
 
 @pytest.fixture()
 def base() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with serve_pages(_page) as url:
+        yield url
 
 
 def _setup(tmp: Path, base: str) -> tuple[Path, Path]:

@@ -4,30 +4,18 @@ the way a user's own code is."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 import verity
-from conftest import same_as_plain
+from conftest import run_mypy, same_as_plain
 
 PYTHON_DIR = Path(__file__).resolve().parents[1]
 
 
-def _mypy(tmp_path: Path, code: str) -> subprocess.CompletedProcess[str]:
-    snippet = tmp_path / "snippet.py"
-    snippet.write_text(textwrap.dedent(code))
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", str(snippet)],
-        capture_output=True, text=True, cwd=PYTHON_DIR, timeout=300,
-    )
-
-
 def test_mypy_reads_result_attributes(tmp_path: Path) -> None:
-    ok = _mypy(tmp_path, """
+    ok = run_mypy(tmp_path, """
         import verity
 
         def report(store: verity.Store, doc: str) -> list[str]:
@@ -39,7 +27,7 @@ def test_mypy_reads_result_attributes(tmp_path: Path) -> None:
             return [verdict, str(line), rule.type, task.status, r.summary.message]
     """)
     assert ok.returncode == 0, ok.stdout + ok.stderr
-    bad = _mypy(tmp_path, """
+    bad = run_mypy(tmp_path, """
         import verity
 
         def report(store: verity.Store, doc: str) -> int:

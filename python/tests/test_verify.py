@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import http.server
-import threading
 from pathlib import Path
 from typing import Iterator
 
 import pytest
 
 import verity
-from conftest import same_as_plain
+from conftest import same_as_plain, serve_pages
 
 SOURCE = (
     "<!DOCTYPE html><html><head><title>AI survey 2023</title></head><body><article><h1>AI survey 2023</h1>"
@@ -23,29 +21,10 @@ SOURCE = (
 )
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-        if self.path == "/survey":
-            body = SOURCE.encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-        else:
-            body = b"not found"
-            self.send_response(404)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 @pytest.fixture()
 def base() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with serve_pages(lambda path: ("text/html; charset=utf-8", SOURCE.encode()) if path == "/survey" else None) as url:
+        yield url
 
 
 def _doc(base: str) -> str:

@@ -94,6 +94,20 @@ async def project_async(store: verity.Store) -> int:
     return d.total + len(d.decisions)
 
 
+def fetched_title(target: str) -> str:
+    src: verity.FetchedSource = verity.fetch(target, allow_private=False)
+    if src.parsed is None:
+        return f"{src.status}: {src.detail or ''} (HTTP {src.http_status})"
+    parsed: verity.ParsedDocument = src.parsed
+    spans: list[verity.PageSpan] = parsed.pages
+    return f"{parsed.document.title or src.final_url} {parsed.format} {len(spans)} {src.fetched_at}"
+
+
+async def fetched_size(target: str) -> int:
+    src = await verity.afetch(target)
+    return len(src.parsed.document.content) if src.parsed else 0
+
+
 def as_plain_data(store: verity.Store, doc: str) -> int:
     # Every result converts to plain data, and reads as a dict for older code.
     r = store.check(doc)

@@ -2097,10 +2097,75 @@ class Store:
     @property
     def home(self) -> str: ...
 
-def fetch(target: str, *, allow_private: bool = False) -> dict[str, Any]:
+_FetchStatus = Literal["fetched", "failed", "paywalled", "not_found", "timeout", "rate_limited", "blocked"]
+_SourceFormat = Literal["pdf", "html", "markdown", "text", "json"]
+
+class FetchedSource:
+    """Output of ``fetch``: the source fetched (or the local file read), how
+    that went, and its parsed content."""
+    @property
+    def url(self) -> str:
+        """URL asked for (``file://`` for a local file)."""
+    @property
+    def final_url(self) -> str:
+        """URL after redirects."""
+    @property
+    def status(self) -> _FetchStatus:
+        """Outcome: ``fetched``, or why not (``blocked`` by the network guard,
+        robots.txt or a 401/403, ``not_found``, ``paywalled``, ``timeout``, …)."""
+    @property
+    def http_status(self) -> Optional[int]:
+        """Last HTTP status, when a response was received."""
+    @property
+    def content_type(self) -> Optional[str]:
+        """Content type of the response."""
+    @property
+    def parsed(self) -> Optional[ParsedDocument]:
+        """Parsed content (set when ``status`` is ``fetched``, possibly for ``paywalled``)."""
+    @property
+    def detail(self) -> Optional[str]:
+        """Why it was not fetched, in words (for statuses other than ``fetched``)."""
+    @property
+    def fetched_at(self) -> str:
+        """When it was fetched (RFC 3339)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class ParsedDocument:
+    """A parsed source: the document (content in Markdown) and where its pieces came from."""
+    @property
+    def document(self) -> Document:
+        """The document (title, lang, url, ts and ``metadata["author"]`` filled when known)."""
+    @property
+    def format(self) -> _SourceFormat:
+        """Original format."""
+    @property
+    def pages(self) -> list[PageSpan]:
+        """Page map (PDF); empty for formats without pages."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class PageSpan:
+    """Where a page of the original (PDF) sits in the document content."""
+    @property
+    def page(self) -> int:
+        """1-based page number."""
+    @property
+    def start(self) -> int:
+        """Byte offset in the document content where the page starts."""
+    @property
+    def end(self) -> int:
+        """Byte offset one past its end."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+def fetch(target: str, *, allow_private: bool = False) -> FetchedSource:
     """Fetch a URL (SSRF guard on unless ``allow_private``) or parse a local file."""
 
-def afetch(target: str, *, allow_private: bool = False) -> Awaitable[dict[str, Any]]: ...
+def afetch(target: str, *, allow_private: bool = False) -> Awaitable[FetchedSource]: ...
 def _error_table() -> list[dict[str, Any]]:
     """The error table shared by every host: code, exit_code, http_status,
     python_class, js_code, jsonrpc_code."""

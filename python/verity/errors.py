@@ -29,7 +29,9 @@ class VerityError(Exception):
 
 
 class InvalidInput(VerityError, ValueError):
-    """Bad argument or malformed document (code ``invalid_input``)."""
+    """Bad argument or malformed document (code ``invalid_input``); from
+    ``call_tool``, also an unknown tool (``unknown_tool``) or arguments that do
+    not match the tool's input schema (``invalid_arguments``)."""
 
 
 class NotFound(VerityError, LookupError):

@@ -22,7 +22,7 @@ use verity::api::{
 };
 
 use conv::{block, spawn, FilterArgs, Json};
-use results::{AddReferenceResult, CheckReport, KnowledgeEntry, ResearchReport};
+use results::{AddReferenceResult, CheckReport, FetchedSource, KnowledgeEntry, ResearchReport};
 use types::{plain, wrap, Answer, Document, IngestOutcome, SearchResults, Stats};
 
 /// An open Verity store (documents, indexes, caches, embedder, generators).
@@ -788,12 +788,12 @@ impl Store {
 /// Fetch a URL (SSRF guard on unless `allow_private`) or parse a local file.
 #[pyfunction]
 #[pyo3(signature = (target, *, allow_private = false))]
-fn fetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<Json> {
+fn fetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<FetchedSource> {
     let req = FetchRequest {
         target,
         allow_private,
     };
-    block(py, async move { verity::sources::fetch(&req).await }).and_then(plain)
+    block(py, async move { verity::sources::fetch(&req).await }).map(FetchedSource::from)
 }
 
 /// Async [`fetch`].
@@ -804,7 +804,11 @@ fn afetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<Bound
         target,
         allow_private,
     };
-    spawn(py, async move { verity::sources::fetch(&req).await }, plain)
+    spawn(
+        py,
+        async move { verity::sources::fetch(&req).await },
+        wrap::<_, FetchedSource>,
+    )
 }
 
 /// The error table of `verity::api::error`: one dict per error code with its
@@ -833,6 +837,9 @@ fn _verity(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<memory::EventPage>()?;
     m.add_class::<watch::Watch>()?;
     m.add_class::<projects::Projects>()?;
+    m.add_class::<results::FetchedSource>()?;
+    m.add_class::<results::ParsedDocument>()?;
+    m.add_class::<results::PageSpan>()?;
     m.add_class::<results::CheckReport>()?;
     m.add_class::<results::CheckSummary>()?;
     m.add_class::<results::CheckStatistics>()?;

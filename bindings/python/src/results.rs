@@ -1,5 +1,5 @@
-//! The typed results of `Store.check`, `Store.research` (and its knowledge
-//! base), `store.watch` and `store.projects`: one read-only class per
+//! The typed results of `fetch`, `Store.check`, `Store.research` (and its
+//! knowledge base), `store.watch` and `store.projects`: one read-only class per
 //! `verity::api` serde type, each field a getter named as serialized (the
 //! same names the REST and MCP JSON use), nested values typed in turn.
 //! No logic lives here.
@@ -11,6 +11,8 @@ use crate::types::{plain_attr, wrapper, Attr};
 plain_attr!(
     verity::api::verify::CitationType,
     verity::api::verify::SourceStatus,
+    verity::core::FetchStatus,
+    verity::core::SourceFormat,
     verity::core::Verdict,
     verity::core::VerifyMode,
     verity::core::Priority,
@@ -24,6 +26,25 @@ plain_attr!(
     verity::watch::ContextRanking,
     verity::watch::Field,
 );
+
+wrapper! {
+    /// Output of `fetch`: the source fetched (or the local file read), how
+    /// that went, and its parsed content.
+    FetchedSource(verity::api::FetchResponse) repr ["url", "status", "http_status", "content_type"]
+    fields [url, final_url, status, http_status, content_type, parsed, detail, fetched_at]
+}
+
+wrapper! {
+    /// A parsed source: the document (content in Markdown) and where its pieces came from.
+    ParsedDocument(verity::core::ParsedDocument) repr ["format", "pages"]
+    fields [document, format, pages]
+}
+
+wrapper! {
+    /// Where a page of the original (PDF) sits in the document content.
+    PageSpan(verity::core::PageSpan) repr ["page", "start", "end"]
+    fields [page, start, end]
+}
 
 wrapper! {
     /// The report of one verification run.

@@ -69,6 +69,7 @@ pub(crate) use plain_attr;
 plain_attr!(
     String,
     bool,
+    u16,
     i32,
     i64,
     u32,
@@ -77,6 +78,7 @@ plain_attr!(
     f32,
     f64,
     chrono::DateTime<chrono::Utc>,
+    verity::fetch::Url,
     serde_json::Value,
 );
 
@@ -206,7 +208,8 @@ wrapper! {
         }
         #[getter] fn uid(&self) -> &str { &self.inner.uid }
         #[getter] fn source(&self) -> &str { &self.inner.source }
-        #[getter] fn ts(&self) -> Option<String> { self.inner.ts.map(|t| t.to_rfc3339()) }
+        /// RFC 3339, as `to_dict()` and the JSON of every host write it (`…Z`).
+        #[getter] fn ts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { Attr::attr(&self.inner.ts, py) }
         #[getter] fn lang(&self) -> Option<&str> { self.inner.lang.as_deref() }
         #[getter] fn title(&self) -> Option<&str> { self.inner.title.as_deref() }
         #[getter] fn content(&self) -> &str { &self.inner.content }

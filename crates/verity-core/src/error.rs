@@ -70,6 +70,8 @@ impl Error {
     /// (`err.code` in JS, exception class in Python) and the REST server.
     pub fn code(&self) -> &'static str {
         match self {
+            Error::Input(InputError::UnknownTool { .. }) => "unknown_tool",
+            Error::Input(InputError::InvalidArguments { .. }) => "invalid_arguments",
             Error::Input(_) => "invalid_input",
             Error::Store(StoreError::NotFound { .. }) => "not_found",
             Error::Store(StoreError::EmbedderMismatch { .. }) => "embedder_mismatch",
@@ -166,6 +168,22 @@ pub enum InputError {
     /// Any other invalid argument or value.
     #[error("invalid input: {0}")]
     Invalid(String),
+    /// A tool was called by a name no registry entry has (code `unknown_tool`).
+    #[error("unknown tool `{name}`; available: {available}")]
+    UnknownTool {
+        /// The name asked for (cut to 80 characters).
+        name: String,
+        /// The registered names, comma-separated.
+        available: String,
+    },
+    /// A tool's arguments do not match its input schema (code `invalid_arguments`).
+    #[error("invalid arguments for `{tool}`: {message}")]
+    InvalidArguments {
+        /// The tool.
+        tool: String,
+        /// What is wrong, as serde reports it (field, expected type, unknown field).
+        message: String,
+    },
     /// One named field of a request is invalid (hosts report `field` as the
     /// error location: REST `loc`, MCP argument, binding attribute).
     #[error("invalid `{field}`: {message}")]

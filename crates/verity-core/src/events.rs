@@ -299,23 +299,36 @@ impl Default for EventQuery {
 }
 
 /// Raw string parameters (query string, CLI flags) of a search.
+///
+/// Every field is read as text and parsed by [`EventQuery::from_params`];
+/// the JSON Schema says what each one must hold once parsed (the REST
+/// server publishes it as the query parameters of `GET /v1/search/`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EventQueryParams {
-    /// Text, or a JSON vector string.
+    /// Text (embedded by the server) or a JSON vector string (`[0.1,0.2,…]`); empty means absent.
     pub vector_query: Option<String>,
-    /// JSON object string.
+    /// JSON object string; events whose metadata contains it (nested objects and arrays).
     pub filter_metadata: Option<String>,
-    /// ISO 8601 with a zone.
+    /// Earliest timestamp, ISO 8601 with a zone.
+    #[schemars(extend("format" = "date-time"))]
     pub ts_start: Option<String>,
-    /// ISO 8601 with a zone.
+    /// Latest timestamp, ISO 8601 with a zone.
+    #[schemars(extend("format" = "date-time"))]
     pub ts_end: Option<String>,
-    /// Number in `0..=2`.
+    /// Largest L2 distance between unit vectors (0–2, lower = more similar).
+    /// A strict threshold that finds nothing on a pure vector search falls
+    /// back to the top-K (`meta.threshold_fallback`).
+    #[schemars(with = "Option<f64>", range(min = 0.0, max = 2.0), extend("default" = 1.0))]
     pub distance_threshold: Option<String>,
-    /// Integer in `1..=100`.
+    /// Results per page.
+    #[schemars(with = "Option<u32>", range(min = 1, max = 100), extend("default" = 10))]
     pub limit: Option<String>,
-    /// Integer ≥ 0.
+    /// Results skipped.
+    #[schemars(with = "Option<u32>", range(min = 0, max = 4294967295u32), extend("default" = 0))]
     pub offset: Option<String>,
-    /// `vector`, `lexical`, `hybrid` or `metadata-only`.
+    /// Index (Verity extension): `vector` (default with a query), `lexical`,
+    /// `hybrid`, `metadata-only` (default without).
+    #[schemars(extend("enum" = ["vector", "lexical", "hybrid", "metadata-only"]))]
     pub mode: Option<String>,
 }
 

@@ -95,19 +95,35 @@ async fn exercise(addr: SocketAddr) {
     assert_eq!(r.is_error, Some(true));
     let s = r.structured_content.expect("error payload");
     assert_eq!(s["error"]["code"], "invalid_input", "{s}");
+    assert_eq!(
+        s["error"]["jsonrpc_code"],
+        verity::api::ErrorMapping::for_code("invalid_input").jsonrpc_code
+    );
 
-    // Unknown tool and invalid arguments: protocol errors (-32602).
-    for (name, a) in [
-        ("nope", json!({})),
-        ("search", json!({"query": 42})),
-        ("search", json!({"query": "x", "bogus": true})),
+    // Unknown tool and invalid arguments: protocol errors (-32602), the
+    // error table's rows for their codes.
+    for (name, a, code) in [
+        ("nope", json!({}), "unknown_tool"),
+        ("search", json!({"query": 42}), "invalid_arguments"),
+        (
+            "search",
+            json!({"query": "x", "bogus": true}),
+            "invalid_arguments",
+        ),
     ] {
         let e = client
             .call_tool(CallToolRequestParams::new(name).with_arguments(args(a)))
             .await
             .unwrap_err();
         match e {
-            ServiceError::McpError(e) => assert_eq!(e.code.0, -32602, "{e:?}"),
+            ServiceError::McpError(e) => {
+                assert_eq!(e.code.0, -32602, "{e:?}");
+                assert_eq!(
+                    e.code.0,
+                    verity::api::ErrorMapping::for_code(code).jsonrpc_code
+                );
+                assert_eq!(e.data, Some(json!({"code": code})), "{e:?}");
+            }
             other => panic!("expected an MCP error, got {other:?}"),
         }
     }

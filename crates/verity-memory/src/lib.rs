@@ -36,8 +36,6 @@
 //! # Ok(()) }
 //! ```
 
-#[cfg(feature = "contract")]
-pub mod contract;
 mod memory;
 mod tools;
 

@@ -4,5 +4,4 @@
 //! links the whole dependency tree (~100 MB in debug), so 61 binaries
 //! filled the CI disk and spent most of the build linking.
 
-mod contract;
 mod sqlite;

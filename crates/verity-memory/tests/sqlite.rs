@@ -4,8 +4,8 @@
 
 use chrono::Utc;
 use verity_core::{EventFilter, EventSearch, EventSearchMode, EventStore, TimeOrder};
-use verity_memory::contract::{dataset, now, toy_vector};
 use verity_store::{EventStoreOptions, SqliteEventStore};
+use verity_store_contract::events::{dataset, now, toy_vector};
 
 #[tokio::test]
 async fn reopen_and_second_handle_see_the_same_events() {
@@ -45,7 +45,7 @@ async fn reopen_and_second_handle_see_the_same_events() {
     assert_eq!(c.len(), 9);
     assert_eq!(
         c.dimension().await.unwrap(),
-        Some(verity_memory::contract::DIM)
+        Some(verity_store_contract::events::DIM)
     );
     let hits = c.search(&search).await.unwrap();
     assert_eq!(hits.data[0].id, data[1].event.id);

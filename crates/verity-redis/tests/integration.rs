@@ -7,6 +7,7 @@
 mod cache;
 mod common;
 mod contract;
+mod events_contract;
 mod rag;
 mod reindex;
 mod store;

@@ -1,4 +1,4 @@
-//! The watch store contract (`verity_watch::contract`) on a real Redis server.
+//! The watch store contract (`verity_store_contract::watch`) on a real Redis server.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::common;
@@ -15,7 +15,7 @@ async fn watch_contract_on_redis() {
     let s = RedisWatchStore::connect(&srv.url(), &ConnectOptions::default())
         .await
         .unwrap();
-    verity_watch::contract::run(Arc::new(s.clone())).await;
+    verity_store_contract::watch::run(Arc::new(s.clone())).await;
     // Another prefix is another, empty, watch in the same database.
     let other = s.clone().with_prefix("watch2").unwrap();
     assert_eq!(other.article_count().await.unwrap(), 0);

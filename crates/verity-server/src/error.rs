@@ -146,6 +146,13 @@ pub fn client_body(e: &verity::Error) -> verity::api::ErrorBody {
     body
 }
 
+impl From<verity::tools::ToolError> for ApiError {
+    /// A tool call's error: its code's row of the table, like any library error.
+    fn from(e: verity::tools::ToolError) -> Self {
+        Self::from(verity::Error::from(e))
+    }
+}
+
 impl From<verity::Error> for ApiError {
     fn from(e: verity::Error) -> Self {
         let body = client_body(&e);
@@ -198,5 +205,36 @@ mod tests {
         assert_eq!(api.body.code, "store_error");
         assert!(!api.body.message.contains("SELECT"), "{}", api.body.message);
         assert!(!api.body.message.contains("sqlite"), "{}", api.body.message);
+    }
+
+    #[test]
+    fn tool_errors_take_their_status_from_the_table() {
+        use verity::api::ErrorMapping;
+        use verity::tools::ToolError;
+        let samples = || {
+            vec![
+                ToolError::UnknownTool {
+                    name: "nope".into(),
+                    available: "search".into(),
+                },
+                ToolError::InvalidArguments {
+                    tool: "search".into(),
+                    message: "query: missing field".into(),
+                },
+                ToolError::Failed(verity::Error::invalid_input("x")),
+                ToolError::Failed(verity::Error::Timeout(std::time::Duration::from_secs(1))),
+            ]
+        };
+        for e in samples() {
+            let (code, message, row) = (e.code(), e.to_string(), ErrorMapping::of_tool(&e));
+            let api = ApiError::from(e);
+            assert_eq!(api.body.code, code);
+            assert_eq!(api.status.as_u16(), row.http_status, "{code}");
+            assert!(
+                api.body.message.starts_with(&message),
+                "{}",
+                api.body.message
+            );
+        }
     }
 }

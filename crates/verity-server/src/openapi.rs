@@ -67,6 +67,82 @@ pub fn schema<T: JsonSchema>(g: &mut SchemaGenerator) -> Value {
     g.subschema_for::<T>().to_value()
 }
 
+/// The OpenAPI query parameters of a request type read from the query
+/// string: one parameter per property of `T`'s JSON Schema (its
+/// deserialize contract, subschemas inlined), with the property's
+/// description, whether it is required, and its schema. A query parameter is
+/// absent rather than `null`, so `null` is taken out of the schemas.
+pub fn query_params<T: JsonSchema>() -> Vec<Value> {
+    let root = SchemaSettings::draft2020_12()
+        .with(|s| {
+            s.inline_subschemas = true;
+            s.meta_schema = None;
+        })
+        .for_deserialize()
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value();
+    let required: Vec<&str> = root
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(props) = root.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    props
+        .iter()
+        .map(|(name, schema)| {
+            let mut schema = schema.clone();
+            let description = schema
+                .as_object_mut()
+                .and_then(|m| m.remove("description"))
+                .unwrap_or_else(|| Value::String(String::new()));
+            without_null(&mut schema);
+            json!({
+                "name": name,
+                "in": "query",
+                "required": required.contains(&name.as_str()),
+                "description": description,
+                "schema": schema,
+            })
+        })
+        .collect()
+}
+
+/// `schema` without its `null` alternative (`"type": ["string", "null"]`,
+/// `anyOf: [{…}, {"type": "null"}]`, `null` in an `enum`).
+fn without_null(schema: &mut Value) {
+    let Some(m) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Array(types)) = m.get_mut("type") {
+        types.retain(|t| t != "null");
+        if let [only] = types.as_slice() {
+            let only = only.clone();
+            m.insert("type".into(), only);
+        }
+    }
+    if let Some(Value::Array(values)) = m.get_mut("enum") {
+        values.retain(|v| !v.is_null());
+    }
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = m.get_mut(key) else {
+            continue;
+        };
+        branches.retain(|b| b.get("type").and_then(Value::as_str) != Some("null"));
+        if let [only] = branches.as_slice() {
+            let only = only.clone();
+            m.remove(key);
+            if let Value::Object(inner) = only {
+                for (k, v) in inner {
+                    m.entry(k).or_insert(v);
+                }
+            }
+        }
+    }
+}
+
 fn generator(serialize: bool) -> SchemaGenerator {
     let s = SchemaSettings::draft2020_12().with(|s| {
         s.definitions_path = "/components/schemas".into();

@@ -334,6 +334,13 @@ async fn bad_input_is_4xx_never_500() {
     ];
     for (m, path, body, want, says) in cases {
         let (st, v) = n8n(&s, m.clone(), path, body.clone()).await;
+        // Every status is the error table's row for the code.
+        let code = v["code"].as_str().unwrap_or("");
+        assert_eq!(
+            st,
+            verity::api::ErrorMapping::for_code(code).http_status,
+            "{m} {path}: {v}"
+        );
         assert!(st < 500 || want >= 500, "{m} {path} {body:?}: {st} {v}");
         assert_eq!(st, want, "{m} {path} {body:?}: {v}");
         assert!(
@@ -341,5 +348,53 @@ async fn bad_input_is_4xx_never_500() {
             "{m} {path}: {v}"
         );
     }
+    s.shutdown().await;
+}
+
+/// A call that never reached its tool (unknown name, arguments the schema
+/// refuses) and one that ran and failed: each answers its code's row of the
+/// error table, the same row MCP and `call_tool` read.
+#[tokio::test]
+async fn tool_errors_follow_the_error_table() {
+    let web = web();
+    let s = start(&web).await;
+    for (path, body, code) in [
+        ("/api/tools/nope", json!({}), "unknown_tool"),
+        (
+            "/api/tools/search",
+            json!({"query": 42}),
+            "invalid_arguments",
+        ),
+        (
+            "/api/tools/search",
+            json!({"query": "x", "bogus": 1}),
+            "invalid_arguments",
+        ),
+        (
+            "/api/tools/get_project",
+            json!({"project_id": "prj_nope"}),
+            "not_found",
+        ),
+    ] {
+        let (st, v) = n8n(&s, Method::POST, path, Some(body)).await;
+        assert_eq!(v["code"], code, "{path}: {v}");
+        assert_eq!(
+            st,
+            verity::api::ErrorMapping::for_code(code).http_status,
+            "{path}: {v}"
+        );
+        assert_eq!(v["transient"], false, "{path}: {v}");
+    }
+    // A name is echoed at most 80 characters long.
+    let long = "x".repeat(500);
+    let (st, v) = n8n(
+        &s,
+        Method::POST,
+        &format!("/api/tools/{long}"),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(st, 404, "{v}");
+    assert!(!v["message"].as_str().unwrap_or("").contains(&long), "{v}");
     s.shutdown().await;
 }

@@ -1,5 +1,17 @@
 //! # verity-store-contract
 //!
+//! Every store contract of Verity, in one crate, run by each backend's own
+//! tests (`tests/contract.rs`, `tests/events_contract.rs`,
+//! `tests/watch_contract.rs` of `verity-store` and `verity-redis`):
+//!
+//! - the crate root: [`VectorStore`], [`Cache`] and [`IndexCatalog`]
+//!   ([`run_all`], [`compare`]);
+//! - [`events`]: the `EventStore` of event memory (`run`, `compare`);
+//! - [`watch`]: the tech-watch stores, `RuleStore`, `WatchStore` and
+//!   `ProjectStore` (`run` and its parts).
+//!
+//! A new backend runs the contract of every trait it implements.
+//!
 //! What every Verity store must do, as async checks a backend's own tests
 //! run: each check takes a [`StoreFactory`] that opens a fresh, empty
 //! [`VectorStore`] (with the [`Cache`] and, when the backend has one, the
@@ -22,7 +34,9 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 mod checks;
+pub mod events;
 mod fixtures;
+pub mod watch;
 
 use std::sync::Arc;
 

@@ -8,6 +8,7 @@ mod async_hygiene;
 mod cache;
 mod contract;
 mod durability;
+mod events_contract;
 mod events_persist;
 mod hnsw;
 mod lexical;

@@ -1,4 +1,4 @@
-//! The watch store contract (`verity_watch::contract`) on SQLite, in memory and on disk.
+//! The watch store contract (`verity_store_contract::watch`) on SQLite, in memory and on disk.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::sync::Arc;
@@ -7,14 +7,14 @@ use verity_store::SqliteWatchStore;
 
 #[tokio::test]
 async fn watch_contract_in_memory() {
-    verity_watch::contract::run(Arc::new(SqliteWatchStore::open_in_memory().unwrap())).await;
+    verity_store_contract::watch::run(Arc::new(SqliteWatchStore::open_in_memory().unwrap())).await;
 }
 
 #[tokio::test]
 async fn watch_contract_on_disk_and_reopen() {
     let dir = tempfile::tempdir().unwrap();
     let s = Arc::new(SqliteWatchStore::open(dir.path()).unwrap());
-    verity_watch::contract::run(s.clone()).await;
+    verity_store_contract::watch::run(s.clone()).await;
     drop(s);
     // Reopening migrates nothing and keeps everything.
     let s = SqliteWatchStore::open(dir.path()).unwrap();
@@ -31,7 +31,7 @@ async fn decision_log_is_append_only_in_sql() {
     use verity_core::WatchStore;
     let dir = tempfile::tempdir().unwrap();
     let s = SqliteWatchStore::open(dir.path()).unwrap();
-    verity_watch::contract::decisions(&s).await;
+    verity_store_contract::watch::decisions(&s).await;
     let conn = rusqlite::Connection::open(dir.path().join(verity_store::DB_FILE)).unwrap();
     let e = conn.execute("DELETE FROM watch_decisions", []).unwrap_err();
     assert!(e.to_string().contains("append-only"), "{e}");
@@ -56,7 +56,7 @@ async fn version_1_database_gets_the_simhash_block_index() {
     use verity_core::WatchStore;
     let dir = tempfile::tempdir().unwrap();
     let s = SqliteWatchStore::open(dir.path()).unwrap();
-    verity_watch::contract::articles(&s).await;
+    verity_store_contract::watch::articles(&s).await;
     drop(s);
     // Back to the version-1 layout: 8-bit bands, no block index.
     let path = dir.path().join(verity_store::DB_FILE);

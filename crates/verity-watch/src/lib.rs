@@ -41,8 +41,6 @@
 pub mod api;
 mod articles;
 pub mod canon;
-#[cfg(feature = "contract")]
-pub mod contract;
 mod projects;
 pub mod score;
 pub mod simhash;

@@ -334,17 +334,22 @@ impl Verity {
     /// before is unreachable afterwards (no busting call to forget).
     /// Files are read and written in batches. Unreadable records, files and
     /// URLs are reported in the outcome and skipped; with `strict`, any of
-    /// them refuses the whole request before anything is written.
+    /// them refuses the whole request before anything is written. A request
+    /// naming nothing (no documents, no paths) is refused
+    /// ([`IngestRequest::validate`]).
     pub async fn ingest(
         &self,
         req: IngestRequest,
         progress: Progress<'_>,
     ) -> Result<IngestOutcome> {
+        req.validate()?;
         self.ingest_reading(req, None, progress).await
     }
 
     /// [`Verity::ingest`] for a request whose paths were confined to file
-    /// roots ([`crate::tools::FileRoots::confine`]): each file is opened only
+    /// roots ([`crate::tools::FileRoots::confine`], which validated the
+    /// request as sent: confinement may leave nothing, e.g. an empty
+    /// directory, and that is an empty outcome, not an error): each file is opened only
     /// if it still lies in one of `roots` (canonical directories) at open
     /// time — no symbolic link followed, the opened file's real path
     /// checked — so a link swapped in after the check is reported, not read.

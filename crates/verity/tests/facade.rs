@@ -208,3 +208,21 @@ fn schemas_come_from_the_types() {
     let a = schema_of::<verity::api::AskResponse>();
     assert!(a["properties"]["citations"].is_object(), "{a}");
 }
+
+/// "Nothing to ingest" is the facade's rule: the CLI, Python and Node (which
+/// call `Verity::ingest`) get the very error REST and the MCP tool answer.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_empty_ingest_is_refused_by_the_library() {
+    let tmp = tempfile::tempdir().unwrap();
+    let v = Verity::open_with(&overrides(tmp.path())).await.unwrap();
+    for req in [
+        IngestRequest::default(),
+        IngestRequest::documents(Vec::new()),
+        IngestRequest::paths(Vec::<String>::new(), false),
+    ] {
+        let e = v.ingest(req, &|_| {}).await.unwrap_err();
+        assert_eq!(e.code(), "invalid_input");
+        assert!(e.to_string().contains("nothing to ingest"), "{e}");
+    }
+    assert_eq!(v.stats().await.unwrap().store.documents, 0);
+}

@@ -178,12 +178,27 @@ async fn one_path(v: &Verity) {
         "{after}"
     );
 
+    // A call that never reached its tool keeps its code (the error table's
+    // `unknown_tool` and `invalid_arguments` rows), as REST and MCP report it.
+    let e = v.call_tool("nope", json!({})).await.unwrap_err();
+    assert_eq!(e.code(), "unknown_tool");
+    assert!(e.to_string().contains("get_veille_rules"), "{e}");
+    let e = v
+        .call_tool("get_project", json!({"project_id": 7}))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "invalid_arguments");
+    assert!(e.to_string().contains("project_id"), "{e}");
+    let row = verity::api::ErrorMapping::of(&e);
+    assert_eq!((row.http_status, row.python_class), (422, "InvalidInput"));
+
     // Typed errors: bad enum, unknown id, web search not configured.
     let e = v
         .call_tool("get_veille_rules", json!({"type": "sometimes"}))
         .await
         .unwrap_err();
-    assert_eq!(e.code(), "invalid_input");
+    // A value outside the schema's enum: the arguments do not match the schema.
+    assert_eq!(e.code(), "invalid_arguments");
     assert!(e.to_string().contains("include"), "{e}");
     let e = v
         .call_tool("get_project", json!({"project_id": "prj_nope"}))

@@ -20,16 +20,15 @@ pub async fn ingest(
     State(s): State<AppState>,
     ApiJson(mut req): ApiJson<api::IngestRequest>,
 ) -> ApiResult<Response> {
-    if req.documents.is_empty() && req.paths.is_empty() {
-        return Err(ApiError::invalid(
-            "nothing to ingest: send `documents` (or `paths` under the server's roots)",
-        ));
-    }
     // Client-named files are read only under the configured roots; URLs go
-    // to the facade's fetcher and its SSRF guard.
+    // to the facade's fetcher and its SSRF guard. Confinement refuses a
+    // request naming nothing (the library's rule, for every host).
     let refused = s.roots.confine(&mut req)?;
     if req.paths.is_empty() && req.documents.len() <= s.config.sync_ingest_max {
-        let mut outcome = s.verity.ingest(req, &|_| {}).await?;
+        let mut outcome = s
+            .verity
+            .ingest_within(req, s.roots.roots(), &|_| {})
+            .await?;
         outcome.read_errors.extend(refused);
         return Ok(Json(outcome).into_response());
     }

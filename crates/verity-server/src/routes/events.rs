@@ -288,21 +288,3 @@ pub async fn search(
         .map_err(|e| EventError::from_verity(e, "query"))?;
     Ok(Json(page).into_response())
 }
-
-/// OpenAPI query parameters of `GET /v1/search/` (seed 004's, plus `mode`).
-pub fn search_params() -> Vec<Value> {
-    let p = |name: &str, description: &str, schema: Value| {
-        serde_json::json!({"name": name, "in": "query", "required": false,
-            "description": description, "schema": schema})
-    };
-    vec![
-        p("vector_query", "Text (embedded by the server) or a JSON vector string (`[0.1,0.2,…]`); empty means absent.", serde_json::json!({"type": "string"})),
-        p("filter_metadata", "JSON object string; events whose metadata contains it (nested objects and arrays).", serde_json::json!({"type": "string"})),
-        p("ts_start", "Earliest timestamp, ISO 8601 with a zone.", serde_json::json!({"type": "string", "format": "date-time"})),
-        p("ts_end", "Latest timestamp, ISO 8601 with a zone.", serde_json::json!({"type": "string", "format": "date-time"})),
-        p("distance_threshold", "Largest L2 distance between unit vectors (0–2, lower = more similar). A strict threshold that finds nothing on a pure vector search falls back to the top-K (`meta.threshold_fallback`).", serde_json::json!({"type": "number", "minimum": 0.0, "maximum": 2.0, "default": 1.0})),
-        p("limit", "Results per page.", serde_json::json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 10})),
-        p("offset", "Results skipped.", serde_json::json!({"type": "integer", "minimum": 0, "maximum": 4294967295u64, "default": 0})),
-        p("mode", "Index (Verity extension): `vector` (default with a query), `lexical`, `hybrid`, `metadata-only` (default without).", serde_json::json!({"type": "string", "enum": ["vector", "lexical", "hybrid", "metadata-only"]})),
-    ]
-}

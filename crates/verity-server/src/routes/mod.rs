@@ -13,7 +13,7 @@ use axum::Router;
 use verity::api;
 
 use crate::jobs::JobStatus;
-use crate::openapi::{schema, Body, Operation};
+use crate::openapi::{query_params, schema, Body, Operation};
 use crate::server::AppState;
 
 /// Routes anyone may call (probes, documentation).
@@ -163,7 +163,7 @@ pub fn operations() -> Vec<Operation> {
         },
         Operation {
             versioned: false,
-            query: Some(events::search_params),
+            query: Some(query_params::<api::memory::EventQueryParams>),
             success: vec![(200, "Events best first (or newest first without `vector_query`)", Body::Json(schema::<api::memory::EventSearchResponse>))],
             errors: &[422, 503],
             ..data("get", "/v1/search/", "search_events", "Search events (MnemoLite)", "Vector (text or JSON vector), metadata containment and time window; `mode` adds lexical, hybrid and metadata-only. Answers `{data, meta: {total_hits, limit, offset}}`. Also at `/v1/search`.")
@@ -185,7 +185,7 @@ pub fn operations() -> Vec<Operation> {
         Operation {
             versioned: false,
             auth: false,
-            success: vec![(200, "This document", Body::Json(|_| serde_json::json!({"type": "object"})))],
+            success: vec![(200, "This document", Body::Json(schema::<serde_json::Map<String, serde_json::Value>>))],
             ..data("get", "/v1/openapi.json", "openapi", "The OpenAPI 3.1 document", "")
         },
         Operation {

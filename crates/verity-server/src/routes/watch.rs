@@ -5,41 +5,26 @@
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use verity::tools::ToolError;
 use verity::watch;
 
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiPath};
-use crate::openapi::{schema, Body, Operation};
+use crate::openapi::{query_params, schema, Body, Operation};
 use crate::server::AppState;
 
 /// Run tool `name` of the server's registry (the one the MCP endpoint
 /// serves, with the server's roots) and answer its structured response.
+/// Errors, `unknown_tool` and `invalid_arguments` included, take their
+/// status from the error table.
 async fn call(s: &AppState, name: &str, args: Value) -> ApiResult<Response> {
-    match s.tools.call(&s.verity, name, args).await {
-        Ok(out) => Ok(Json(out.structured).into_response()),
-        Err(ToolError::UnknownTool { name, available }) => Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            format!(
-                "no tool `{}`; available: {available}",
-                name.chars().take(80).collect::<String>()
-            ),
-        )),
-        Err(ToolError::InvalidArguments { tool, message }) => Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid_input",
-            format!("invalid arguments for `{tool}`: {message}"),
-        )),
-        Err(ToolError::Failed(e)) => Err(e.into()),
-    }
+    let out = s.tools.call(&s.verity, name, args).await?;
+    Ok(Json(out.structured).into_response())
 }
 
 /// Query string → the tool's request type (so `days=7` reads as a number) → JSON.
@@ -142,7 +127,7 @@ pub fn operations() -> Vec<Operation> {
     vec![
         Operation {
             success: vec![(200, "Active rules and the scoring guide", Body::Json(schema::<watch::RulesResponse>))],
-            description: "Query parameters: `type` (include|exclude|boost|all), `priority` (critical|high|medium|low).",
+            query: Some(query_params::<watch::GetRulesRequest>),
             ..op("get", "/api/veille/rules", "get_veille_rules", "Relevance rules (tool get_veille_rules)")
         },
         Operation {
@@ -162,7 +147,7 @@ pub fn operations() -> Vec<Operation> {
         },
         Operation {
             success: vec![(200, "Recent articles, newest first", Body::Json(schema::<watch::ArticlesResponse>))],
-            description: "Query parameters: `days` (7), `source`, `validated_only` (true), `limit` (20).",
+            query: Some(query_params::<watch::GetArticlesRequest>),
             ..op("get", "/api/veille/articles", "get_articles", "Recent articles (tool get_articles)")
         },
         Operation {
@@ -172,7 +157,7 @@ pub fn operations() -> Vec<Operation> {
         },
         Operation {
             success: vec![(200, "Decisions, oldest first", Body::Json(schema::<watch::WatchDecisionsResponse>))],
-            description: "Query parameters: `article_id`, `days`, `since`, `until`, `limit` (100).",
+            query: Some(query_params::<watch::GetWatchDecisionsRequest>),
             ..op("get", "/api/veille/decisions", "get_veille_decisions", "The decision audit log (tool get_veille_decisions)")
         },
         Operation {
@@ -197,8 +182,8 @@ pub fn operations() -> Vec<Operation> {
         },
         Operation {
             path_params: &[("name", "Tool name (as listed by MCP tools/list)")],
-            request: Some(|_| serde_json::json!({"type": "object"})),
-            success: vec![(200, "The tool's structured response", Body::Json(|_| serde_json::json!({"type": "object"})))],
+            request: Some(schema::<serde_json::Map<String, Value>>),
+            success: vec![(200, "The tool's structured response", Body::Json(schema::<serde_json::Map<String, Value>>))],
             description: "Calls any tool of the registry with a JSON object of arguments (the tool's input schema), e.g. the AuraCore tools create_project, create_task, get_next_tasks.",
             ..op("post", "/api/tools/{name}", "call_tool", "Call a tool by name")
         },

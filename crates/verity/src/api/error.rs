@@ -9,6 +9,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::tools::ToolError;
 use crate::Error;
 
 /// CLI exit statuses that are not errors of the library.
@@ -50,6 +51,11 @@ impl ErrorMapping {
     pub fn of(e: &Error) -> &'static ErrorMapping {
         Self::for_code(e.code())
     }
+
+    /// The mapping of a tool call's error ([`ToolError::code`]).
+    pub fn of_tool(e: &ToolError) -> &'static ErrorMapping {
+        Self::for_code(e.code())
+    }
 }
 
 const fn row(
@@ -82,6 +88,12 @@ pub const TABLE: &[ErrorMapping] = &[
     row("invalid_input", 3, 400, "InvalidInput", INVALID_PARAMS),
     row("parse_error", 3, 422, "InvalidInput", INVALID_PARAMS),
     row("no_text_layer", 3, 422, "InvalidInput", INVALID_PARAMS),
+    // A tool called by a name the registry does not have, or with arguments
+    // its input schema refuses: the call never ran. JSON-RPC "invalid params"
+    // as the MCP specification asks; REST 404 (no such tool) and 422 (the
+    // body does not match the schema, like any REST body).
+    row("unknown_tool", 3, 404, "InvalidInput", INVALID_PARAMS),
+    row("invalid_arguments", 3, 422, "InvalidInput", INVALID_PARAMS),
     row("not_found", 4, 404, "NotFound", -32004),
     row("model_not_found", 4, 503, "ConfigError", -32006),
     row("unavailable", 5, 503, "Unavailable", -32003),
@@ -195,6 +207,19 @@ impl From<Error> for ErrorBody {
     }
 }
 
+impl From<&ToolError> for ErrorBody {
+    fn from(e: &ToolError) -> Self {
+        match e {
+            ToolError::Failed(e) => Self::from(e),
+            other => Self {
+                code: other.code().into(),
+                message: other.to_string(),
+                transient: other.is_transient(),
+            },
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,7 +266,60 @@ mod tests {
             StoreError::ReindexRequired { reason: "r".into() }.into(),
             StoreError::Backend("b".into()).into(),
             Error::from_panic("request", &"boom"),
+            ToolError::UnknownTool {
+                name: "x".into(),
+                available: "a".into(),
+            }
+            .into(),
+            ToolError::InvalidArguments {
+                tool: "t".into(),
+                message: "m".into(),
+            }
+            .into(),
         ]
+    }
+
+    /// One error of each kind `ToolError::code` distinguishes.
+    fn tool_samples() -> Vec<ToolError> {
+        vec![
+            ToolError::UnknownTool {
+                name: "nope".into(),
+                available: "search, ask".into(),
+            },
+            ToolError::InvalidArguments {
+                tool: "search".into(),
+                message: "query: invalid type".into(),
+            },
+            ToolError::Failed(Error::invalid_input("x")),
+            ToolError::Failed(ProviderError::new("p", ProviderErrorKind::Timeout, "m").into()),
+        ]
+    }
+
+    #[test]
+    fn tool_errors_are_rows_of_the_table() {
+        for e in tool_samples() {
+            let m = ErrorMapping::of_tool(&e);
+            assert_eq!(m.code, e.code(), "{e}: no row for `{}`", e.code());
+            let body = ErrorBody::from(&e);
+            assert_eq!(body.code, e.code());
+            assert_eq!(body.transient, e.is_transient());
+            // Into the facade's `Error` (what `call_tool` returns): same code,
+            // same message, same row.
+            let message = e.to_string();
+            let code = e.code();
+            let as_error = Error::from(e);
+            assert_eq!(as_error.code(), code);
+            assert_eq!(as_error.to_string(), message);
+            assert_eq!(ErrorMapping::of(&as_error), m);
+        }
+        // A call that never ran is the caller's mistake: 4xx, "invalid
+        // params" for MCP, `InvalidInput` in Python, never transient.
+        for code in ["unknown_tool", "invalid_arguments"] {
+            let m = ErrorMapping::for_code(code);
+            assert!((400..500).contains(&m.http_status), "{code}");
+            assert_eq!(m.jsonrpc_code, INVALID_PARAMS, "{code}");
+            assert_eq!(m.python_class, "InvalidInput", "{code}");
+        }
     }
 
     #[test]
@@ -264,6 +342,8 @@ mod tests {
             "no_text_layer",
             "not_found",
             "fetch_refused",
+            "unknown_tool",
+            "invalid_arguments",
         ] {
             let m = ErrorMapping::for_code(code);
             assert!((400..500).contains(&m.http_status), "{code}");

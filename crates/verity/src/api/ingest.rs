@@ -40,6 +40,22 @@ impl IngestRequest {
         }
     }
 
+    /// Refuse a request that names nothing to ingest (no `documents`, no
+    /// `paths`): every host answers the same `invalid_input` error, as the
+    /// request's schema (`anyOf` documents or paths) says.
+    /// [`crate::Verity::ingest`] and [`crate::tools::FileRoots::confine`]
+    /// (the first step of hosts with file roots) call it on the request as
+    /// the caller sent it.
+    pub fn validate(&self) -> crate::Result<()> {
+        if self.documents.is_empty() && self.paths.is_empty() {
+            return Err(crate::Error::invalid_input(
+                "nothing to ingest: send `documents` (inline documents) or `paths` \
+                 (files, directories or http(s) URLs)",
+            ));
+        }
+        Ok(())
+    }
+
     /// Read and ingest these files, directories and URLs.
     pub fn paths<P: Into<String>>(paths: impl IntoIterator<Item = P>, strict: bool) -> Self {
         Self {
@@ -119,5 +135,19 @@ mod tests {
         assert_eq!(r.documents[0].uid, "a");
         let both = serde_json::from_str::<IngestRequest>(r#"{"batch": [], "documents": []}"#);
         assert!(both.is_err(), "one name per request");
+    }
+
+    #[test]
+    fn a_request_must_name_something() {
+        for empty in [
+            IngestRequest::default(),
+            IngestRequest::documents(Vec::new()),
+            IngestRequest::paths(Vec::<String>::new(), true),
+        ] {
+            let e = empty.validate().unwrap_err();
+            assert_eq!(e.code(), "invalid_input");
+            assert!(e.to_string().contains("nothing to ingest"), "{e}");
+        }
+        assert!(IngestRequest::paths(["notes.md"], false).validate().is_ok());
     }
 }

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use super::{ToolError, ToolOptions, ToolRegistry};
+use super::{ToolOptions, ToolRegistry};
 use crate::{Error, Result, Verity};
 
 /// The built-in tools with default options (no file roots).
@@ -17,13 +17,15 @@ fn registry() -> &'static ToolRegistry {
 impl Verity {
     /// Call the built-in tool `name` (e.g. `verify_fact`, `log_article`,
     /// `create_task`) with JSON arguments and return its structured response.
-    /// Unknown tools and arguments that do not match the tool's input schema
-    /// are `invalid_input` errors; failures keep their kind.
+    /// An unknown tool is an `unknown_tool` error, arguments that do not
+    /// match the tool's input schema an `invalid_arguments` error (both
+    /// [`crate::core::InputError`]s); failures keep their kind
+    /// ([`super::ToolError::code`] is kept: see the error table).
     pub async fn call_tool(&self, name: &str, args: Value) -> Result<Value> {
-        match registry().call(self, name, args).await {
-            Ok(out) => Ok(out.structured),
-            Err(ToolError::Failed(e)) => Err(e),
-            Err(e) => Err(Error::invalid_input(e.to_string())),
-        }
+        registry()
+            .call(self, name, args)
+            .await
+            .map(|out| out.structured)
+            .map_err(Error::from)
     }
 }

@@ -34,17 +34,24 @@ pub struct ToolOutput {
 }
 
 /// Why a call did not produce a [`ToolOutput`].
+///
+/// Each variant has its stable [`ToolError::code`] in the error table
+/// ([`crate::api::error::ErrorMapping::for_code`]), like every [`Error`]:
+/// hosts read the table, never match on the variants for a status. Into an
+/// [`Error`] (for callers that speak only [`Error`], like
+/// [`Verity::call_tool`]) it keeps its code and message.
 #[derive(Debug, thiserror::Error)]
 pub enum ToolError {
-    /// No tool has that name.
+    /// No tool has that name (code `unknown_tool`).
     #[error("unknown tool `{name}`; available: {available}")]
     UnknownTool {
-        /// The name asked for.
+        /// The name asked for (cut to 80 characters: it is echoed to the caller).
         name: String,
         /// The registered names, comma-separated.
         available: String,
     },
-    /// The arguments do not deserialize into the tool's request type.
+    /// The arguments do not deserialize into the tool's request type
+    /// (code `invalid_arguments`).
     #[error("invalid arguments for `{tool}`: {message}")]
     InvalidArguments {
         /// The tool.
@@ -55,6 +62,42 @@ pub enum ToolError {
     /// The call ran and failed; the error keeps its kind and code.
     #[error(transparent)]
     Failed(#[from] Error),
+}
+
+impl ToolError {
+    /// Stable machine-readable code: `unknown_tool`, `invalid_arguments`, or
+    /// the [`Error::code`] of a failed call.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ToolError::UnknownTool { .. } => "unknown_tool",
+            ToolError::InvalidArguments { .. } => "invalid_arguments",
+            ToolError::Failed(e) => e.code(),
+        }
+    }
+
+    /// `true` when retrying the same call later may succeed (only a failed
+    /// call can be transient: a wrong name or wrong arguments stay wrong).
+    pub fn is_transient(&self) -> bool {
+        match self {
+            ToolError::Failed(e) => e.is_transient(),
+            ToolError::UnknownTool { .. } | ToolError::InvalidArguments { .. } => false,
+        }
+    }
+}
+
+impl From<ToolError> for Error {
+    fn from(e: ToolError) -> Self {
+        use crate::core::InputError;
+        match e {
+            ToolError::UnknownTool { name, available } => {
+                Error::Input(InputError::UnknownTool { name, available })
+            }
+            ToolError::InvalidArguments { tool, message } => {
+                Error::Input(InputError::InvalidArguments { tool, message })
+            }
+            ToolError::Failed(e) => e,
+        }
+    }
 }
 
 /// Hints about a tool's effects (MCP tool annotations).
@@ -344,7 +387,7 @@ impl ToolRegistry {
         args: Value,
     ) -> Result<ToolOutput, ToolError> {
         let tool = self.get(name).ok_or_else(|| ToolError::UnknownTool {
-            name: name.to_string(),
+            name: name.chars().take(80).collect(),
             available: self
                 .tools
                 .iter()

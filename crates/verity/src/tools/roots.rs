@@ -85,8 +85,10 @@ impl FileRoots {
     /// Confine an ingest request to the roots: each file or directory path
     /// is replaced by the files it names inside a root (URLs are kept for the
     /// guarded fetcher). Returns the entries left out while walking; with
-    /// `strict`, any such entry refuses the whole request.
+    /// `strict`, any such entry refuses the whole request. A request naming
+    /// nothing is refused first ([`crate::api::IngestRequest::validate`]).
     pub fn confine(&self, req: &mut crate::api::IngestRequest) -> Result<Vec<String>> {
+        req.validate()?;
         let mut refused = Vec::new();
         let mut paths = Vec::with_capacity(req.paths.len());
         for p in std::mem::take(&mut req.paths) {

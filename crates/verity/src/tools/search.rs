@@ -1,7 +1,11 @@
 //! `search`: retrieve the passages that best match a query.
+//!
+//! It answers the very shape of `POST /v1/retrieve` ([`RetrieveResponse`]:
+//! seed 001's `uids`, `scores`, `sources`, then the hits and flags), so one
+//! operation has one response shape on every host.
 
 use super::{Tool, ToolHints, ToolOptions};
-use crate::api::{SearchRequest, SearchResponse};
+use crate::api::{RetrieveResponse, SearchRequest};
 
 /// The `search` tool.
 pub(super) fn tool(_: &ToolOptions) -> Tool {
@@ -13,7 +17,9 @@ pub(super) fn tool(_: &ToolOptions) -> Tool {
          `not_enough_evidence` says when nothing relevant enough was found; filters \
          (sources, tags, langs, since/until, metadata) narrow the search.",
         render,
-        |verity, req: SearchRequest| Box::pin(async move { verity.search(&req).await }),
+        |verity, req: SearchRequest| {
+            Box::pin(async move { verity.search(&req).await.map(RetrieveResponse::from) })
+        },
     )
     .hints(ToolHints {
         read_only: true,
@@ -22,7 +28,7 @@ pub(super) fn tool(_: &ToolOptions) -> Tool {
     })
 }
 
-fn render(r: &SearchResponse) -> String {
+fn render(r: &RetrieveResponse) -> String {
     let mut s = String::new();
     if r.not_enough_evidence {
         s.push_str("Not enough evidence: no passage is relevant enough.\n");

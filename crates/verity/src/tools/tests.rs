@@ -24,6 +24,23 @@ fn builtin_tools_have_valid_distinct_names_and_object_schemas() {
     let search = registry.get("search").unwrap();
     assert!(search.input_schema()["properties"]["query"].is_object());
     assert_eq!(search.input_schema()["required"], json!(["query"]));
+    // One operation, one response shape: `search` answers `RetrieveResponse`.
+    let required = search.output_schema()["required"].clone();
+    for field in [
+        "uids",
+        "scores",
+        "sources",
+        "hits",
+        "mode",
+        "not_enough_evidence",
+    ] {
+        assert!(
+            required
+                .as_array()
+                .is_some_and(|r| r.contains(&json!(field))),
+            "{field}: {required}"
+        );
+    }
 }
 
 #[test]
@@ -60,6 +77,14 @@ async fn calls_deserialize_run_and_serialize() {
         .await
         .unwrap();
     assert_eq!(out.structured["hits"][0]["doc"]["uid"], "fees");
+    // The shape of `POST /v1/retrieve` (seed 001's `uids`, `scores`, `sources`).
+    assert_eq!(out.structured["uids"], json!(["fees"]));
+    assert_eq!(out.structured["sources"], json!(["handbook"]));
+    assert_eq!(
+        out.structured["scores"][0], out.structured["hits"][0]["score"],
+        "{}",
+        out.structured
+    );
     assert!(out.text.contains("node operator"), "{}", out.text);
     // `null` arguments read as `{}`.
     let out = registry.call(&verity, "stats", json!(null)).await.unwrap();
@@ -83,6 +108,17 @@ async fn unknown_tools_invalid_arguments_and_failures_stay_distinct() {
         match registry.call(&verity, "search", bad.clone()).await {
             Err(ToolError::InvalidArguments { tool, .. }) => assert_eq!(tool, "search"),
             other => panic!("{bad}: {other:?}"),
+        }
+    }
+    // A request naming nothing is the library's `invalid_input`, as on REST
+    // and in the bindings.
+    for empty in [json!({}), json!({"documents": []})] {
+        match registry.call(&verity, "ingest", empty.clone()).await {
+            Err(ToolError::Failed(e)) => {
+                assert_eq!(e.code(), "invalid_input", "{empty}");
+                assert!(e.to_string().contains("nothing to ingest"), "{e}");
+            }
+            other => panic!("{empty}: {other:?}"),
         }
     }
     // No file roots configured: reading files is a failed call with the input code.

@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! # async fn demo(store: std::sync::Arc<dyn verity_core::EventStore>) {
-//! let observed = verity_memory::contract::run(store).await;
+//! let observed = verity_store_contract::events::run(store).await;
 //! assert!(observed.is_ok(), "{observed:?}");
 //! # }
 //! ```
@@ -25,7 +25,7 @@ use verity_core::{
     EventSearch, EventSearchMode, EventStore, NewEvent, TimeOrder, VectorQuery,
 };
 
-use crate::Memory;
+use verity_memory::Memory;
 
 /// Dimension of the toy vectors.
 pub const DIM: usize = 32;
@@ -892,7 +892,7 @@ async fn memory_steps(store: Arc<dyn EventStore>) -> Result<Vec<Observation>, St
         .map_err(|e| e.to_string())?;
     check(r.event.expires_at.is_some(), || "remember ttl".into())?;
     let page = memory
-        .recall(crate::Recall {
+        .recall(verity_memory::Recall {
             query: Some("ember falcon".into()),
             filter_metadata: Some(json!({"session_id": "agent-7"})),
             ..Default::default()
@@ -906,7 +906,7 @@ async fn memory_steps(store: Arc<dyn EventStore>) -> Result<Vec<Observation>, St
         &mut obs,
         "error[forget-all]",
         memory
-            .forget(crate::Forget::Filter(EventFilter::default()))
+            .forget(verity_memory::Forget::Filter(EventFilter::default()))
             .await
             .err(),
     );
@@ -914,7 +914,7 @@ async fn memory_steps(store: Arc<dyn EventStore>) -> Result<Vec<Observation>, St
         "forget everything refused".into()
     })?;
     let n = memory
-        .forget(crate::Forget::Filter(EventFilter {
+        .forget(verity_memory::Forget::Filter(EventFilter {
             metadata: Some(obj(json!({"session_id": "agent-7"}))),
             ..Default::default()
         }))

@@ -1,12 +1,10 @@
 //! The store contract of the watch: one suite that every backend's tests
 //! run ([`RuleStore`], [`WatchStore`], [`ProjectStore`], and the [`Watch`]
-//! operations on top of them). Enabled by the `contract` feature.
+//! operations on top of them).
 //!
 //! ```ignore
-//! verity_watch::contract::run(Arc::new(my_empty_store)).await;
+//! verity_store_contract::watch::run(Arc::new(my_empty_store)).await;
 //! ```
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use std::sync::Arc;
 
 use chrono::{Duration, Utc};
@@ -17,8 +15,8 @@ use verity_core::{
     RuleStore, RuleUpdate, SourceType, Task, TaskStatus, WatchStore,
 };
 
-use crate::api::*;
-use crate::Watch;
+use verity_watch::api::*;
+use verity_watch::Watch;
 
 /// Run the whole suite against an empty backend.
 pub async fn run<B>(backend: Arc<B>)
