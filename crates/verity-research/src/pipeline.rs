@@ -14,9 +14,7 @@ use verity_verify::LocalJudge;
 use crate::agents::Agents;
 use crate::brief::Brief;
 use crate::budget::{RunBudget, WithinBudget};
-use crate::check::{
-    check_report, CheckedReport, SentenceCheck, UnsupportedPolicy, JUDGE_PASSAGES,
-};
+use crate::check::{check_report, CheckedReport, SentenceCheck, UnsupportedPolicy, JUDGE_PASSAGES};
 use crate::documentalist::Documentalist;
 use crate::error::{ResearchError, Result};
 use crate::executor::execute;
@@ -413,7 +411,7 @@ impl ResearchPipeline {
         notes.extend(draft_writer_note);
         self.finish(
             run_dir,
-            &brief,
+            &syllabus.warnings,
             records,
             report,
             plan_source,
@@ -465,9 +463,12 @@ impl ResearchPipeline {
             .unwrap_or(PlanSource::Deterministic);
         let mut notes = vec!["replayed from the recorded trace (no network)".to_string()];
         notes.extend(note);
+        let warnings = read_json::<Syllabus>(&run_dir.join("syllabus.json"))
+            .map(|s| s.warnings)
+            .unwrap_or_default();
         self.finish(
             run_dir,
-            &brief,
+            &warnings,
             records,
             report,
             plan_source,
@@ -693,7 +694,7 @@ impl ResearchPipeline {
     fn finish(
         &self,
         run_dir: &Path,
-        _brief: &Brief,
+        syllabus_warnings: &[String],
         records: Vec<TraceRecord>,
         report: CheckedReport,
         plan_source: PlanSource,
@@ -704,6 +705,14 @@ impl ResearchPipeline {
         let count = |s: TaskStatus| records.iter().filter(|r| r.status == s).count();
         let mut missing = missing_of(&records);
         let mut report = report;
+        // What the syllabus got wrong (a duplicate read once, no module
+        // heading, a path outside the knowledge base) is said where the
+        // reader looks, and makes the run partial.
+        for w in syllabus_warnings.iter().rev() {
+            let line = format!("syllabus: {w}");
+            report.markdown = with_missing_line(&report.markdown, &line);
+            missing.push(line);
+        }
         if budget.was_reached() {
             let line = format!(
                 "the time budget ({} s) ran out: LLM calls past it were skipped or stopped and \

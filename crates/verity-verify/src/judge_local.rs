@@ -445,7 +445,10 @@ impl LocalJudge {
         if passages.is_empty() {
             return Judgement::new(Verdict::Inconclusive, 0.6, ex.no_passage(), name);
         }
-        if let Some(i) = passages.iter().position(|p| states_verbatim(claim, &p.text)) {
+        if let Some(i) = passages
+            .iter()
+            .position(|p| states_verbatim(claim, &p.text))
+        {
             let claim_q = numbers::quantities(claim);
             let raws: Vec<&str> = claim_q.iter().map(|q| q.raw.as_str()).collect();
             return Judgement::new(Verdict::Supported, 0.95, ex.supported(&raws), name)

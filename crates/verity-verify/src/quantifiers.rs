@@ -105,8 +105,16 @@ mod tests {
         let c = "The strike closed more than half of the schools in the state.";
         let (claim, source) = weaker_quantifier("The strike closed all the schools", c, c).unwrap();
         assert_eq!(claim, "all");
-        assert!(source.starts_with("more than half of the schools"), "{source}");
-        assert!(weaker_quantifier("Most companies met forecasts", "Only a quarter of the companies met forecasts", "Only a quarter of the companies met forecasts.").is_some());
+        assert!(
+            source.starts_with("more than half of the schools"),
+            "{source}"
+        );
+        assert!(weaker_quantifier(
+            "Most companies met forecasts",
+            "Only a quarter of the companies met forecasts",
+            "Only a quarter of the companies met forecasts."
+        )
+        .is_some());
     }
 
     #[test]
@@ -116,7 +124,11 @@ mod tests {
         let clause = "The September quarter earnings were not a complete disappointment";
         assert_eq!(weaker_quantifier(p, clause, p), None);
         assert_eq!(
-            weaker_quantifier("Most analysts expected the third quarter to be weak", "the third quarter was weak", "Analysts said the third quarter was weak."),
+            weaker_quantifier(
+                "Most analysts expected the third quarter to be weak",
+                "the third quarter was weak",
+                "Analysts said the third quarter was weak."
+            ),
             None
         );
         // "part" names no share here, but "several" is weaker than "all".

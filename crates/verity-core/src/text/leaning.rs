@@ -1,7 +1,8 @@
 //! Sentences that lean on the one before them: an opening connective
 //! ("Because …", "But …", "It is for that reason …", "Meanwhile, …"), an
 //! opening anaphor ("This mission …", "These …", "Such …", "They …") or a
-//! third-person pronoun with no name before it ("…, he said."). Quoted
+//! third-person pronoun with nothing before it in the sentence that it
+//! could stand for ("…, he said."). Quoted
 //! alone, such a sentence is a fragment: the research writer takes it only
 //! with the sentence it leans on, the research report check drops it when
 //! that sentence is not right before it, and the research evaluation counts
@@ -31,6 +32,9 @@ pub const LEANING_OPENINGS: &[&str] = &[
     "this is why",
     "that's why",
     "which is why",
+    "due to this",
+    "due to that",
+    "in response",
     "to that end",
     "to this end",
     "if so",
@@ -52,7 +56,9 @@ pub const LEANING_OPENINGS: &[&str] = &[
     "anyway",
     "either way",
     "conversely",
+    "alternatively",
     "by contrast",
+    "by comparison",
     "in contrast",
     "on the contrary",
     "on the other hand",
@@ -116,6 +122,9 @@ pub const LEANING_OPENINGS: &[&str] = &[
     "in this regard",
     "in that case",
     "in this case",
+    "as noted",
+    "as mentioned",
+    "elsewhere",
     // Pronouns and demonstratives.
     "this",
     "that",
@@ -144,10 +153,159 @@ pub const LEANING_OPENINGS: &[&str] = &[
     "the other",
 ];
 
-/// Third-person pronouns that, with no name before them in the sentence,
-/// point back at someone named earlier (`…, he said.`).
-const BACK_POINTING: &[&str] = &[
-    "he", "she", "him", "his", "her", "hers", "they", "them", "their",
+/// Singular third-person pronouns: their antecedent is a person, named
+/// (a capitalised word) or designated (`the minister`, `a hunter`).
+const PERSONAL: &[&str] = &[
+    "he", "she", "him", "his", "her", "hers", "himself", "herself",
+];
+
+/// Plural third-person pronouns: their antecedent is a name or a plural noun.
+const PLURAL: &[&str] = &["they", "them", "their", "theirs", "themselves"];
+
+/// Nouns that designate a person, so that `he` or `she` after them in the
+/// sentence has its antecedent there (`The man said he …`).
+const PERSON_NOUNS: &[&str] = &[
+    "actor",
+    "actress",
+    "analyst",
+    "artist",
+    "astronaut",
+    "author",
+    "baby",
+    "boy",
+    "candidate",
+    "ceo",
+    "chairman",
+    "chairwoman",
+    "chief",
+    "child",
+    "coach",
+    "daughter",
+    "director",
+    "doctor",
+    "driver",
+    "executive",
+    "father",
+    "founder",
+    "friend",
+    "girl",
+    "governor",
+    "head",
+    "hunter",
+    "husband",
+    "judge",
+    "king",
+    "lawmaker",
+    "lawyer",
+    "leader",
+    "man",
+    "manager",
+    "mayor",
+    "minister",
+    "mother",
+    "officer",
+    "official",
+    "owner",
+    "patient",
+    "person",
+    "pilot",
+    "player",
+    "premier",
+    "president",
+    "prince",
+    "princess",
+    "professor",
+    "queen",
+    "representative",
+    "researcher",
+    "resident",
+    "scientist",
+    "senator",
+    "singer",
+    "son",
+    "spokesman",
+    "spokesperson",
+    "spokeswoman",
+    "student",
+    "suspect",
+    "teacher",
+    "victim",
+    "wife",
+    "woman",
+    "worker",
+    "writer",
+];
+
+/// Plural or collective nouns without a final `s`.
+const COLLECTIVES: &[&str] = &[
+    "children",
+    "men",
+    "women",
+    "people",
+    "police",
+    "staff",
+    "crew",
+    "team",
+    "government",
+    "company",
+    "family",
+    "public",
+    "authorities",
+];
+
+/// Capitalised first words that are not names (`Last week, he …`).
+const OPENERS: &[&str] = &[
+    "last",
+    "earlier",
+    "later",
+    "yesterday",
+    "today",
+    "tomorrow",
+    "recently",
+    "previously",
+    "initially",
+    "eventually",
+    "ultimately",
+    "currently",
+    "separately",
+    "elsewhere",
+    "next",
+    "first",
+    "overall",
+    "asked",
+    "despite",
+    "following",
+    "speaking",
+    "addressing",
+    "once",
+    "until",
+    "unlike",
+    "like",
+    "although",
+    "though",
+    "whether",
+    "instead",
+    "still",
+    "now",
+    "here",
+    "there",
+    "what",
+    "who",
+    "why",
+    "how",
+    "where",
+    "when",
+    "which",
+    "whose",
+];
+
+/// Verbs after which `there` is existential (`There are five moons.`) and
+/// points at nothing before.
+const EXISTENTIAL: &[&str] = &[
+    "is", "are", "was", "were", "has", "have", "had", "will", "would", "may", "might", "could",
+    "can", "must", "should", "seem", "seems", "seemed", "appear", "appears", "appeared", "remain",
+    "remains", "remained", "exist", "exists", "existed", "isn't", "aren't", "wasn't", "weren't",
+    "used", "came", "comes", "lies", "lay", "stands",
 ];
 
 /// Whether `sentence` leans on the sentence before it (see the module doc).
@@ -166,29 +324,99 @@ pub fn leans_on_previous(sentence: &str) -> bool {
         .replace(['’', '‘'], "'");
     let opens = LEANING_OPENINGS.iter().any(|w| {
         s.strip_prefix(w).is_some_and(|rest| {
-            rest.is_empty() || rest.starts_with(|c: char| !c.is_alphanumeric() && c != '-')
+            (rest.is_empty() || rest.starts_with(|c: char| !c.is_alphanumeric() && c != '-'))
+                && !(*w == "there" && existential(rest))
         })
     });
-    opens || pronoun_before_any_name(sentence)
+    opens || pronoun_without_antecedent(sentence)
 }
 
-/// A back-pointing pronoun (`he`, `their`, …) that comes before any
-/// capitalised name after the first word: `…, he said.` with no name.
-fn pronoun_before_any_name(sentence: &str) -> bool {
-    let words = sentence
+/// `rest` (after an opening `there`) makes it existential: `there are …`,
+/// `there's …`.
+fn existential(rest: &str) -> bool {
+    if rest.starts_with("'s ") || rest.starts_with("'re ") {
+        return true;
+    }
+    let Some(after) = rest.strip_prefix(char::is_whitespace) else {
+        return false;
+    };
+    let next = after
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .next()
+        .unwrap_or_default();
+    EXISTENTIAL.contains(&next)
+}
+
+/// A third-person pronoun with nothing before it in the sentence that it
+/// could stand for: `he` or `she` with no name and no noun designating a
+/// person before it (`…, he said.`), `they` with no name and no plural
+/// noun (`In a statement, they said …`).
+fn pronoun_without_antecedent(sentence: &str) -> bool {
+    let words: Vec<&str> = sentence
         .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
-        .filter(|w| !w.is_empty());
-    for (i, w) in words.enumerate() {
+        .map(|w| w.trim_matches(|c| c == '\'' || c == '’'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let (mut person, mut plural) = (false, false);
+    for (i, w) in words.iter().enumerate() {
         let lower = w.to_lowercase();
-        if BACK_POINTING.contains(&lower.as_str()) {
+        let base = lower
+            .strip_suffix("'s")
+            .or_else(|| lower.strip_suffix("’s"))
+            .unwrap_or(&lower);
+        if PERSONAL.contains(&base) && !person {
             return true;
         }
-        // A capitalised word after the first one is a name: the pronouns after it may be its.
-        if i > 0 && w.chars().next().is_some_and(char::is_uppercase) {
-            return false;
+        if PLURAL.contains(&base) && !plural {
+            return true;
+        }
+        if is_name(w, &lower, i) {
+            person = true;
+            plural = true;
+        } else if PERSON_NOUNS.contains(&base) {
+            person = true;
+        } else if COLLECTIVES.contains(&base)
+            || is_plural_noun(base)
+            || PERSON_NOUNS
+                .iter()
+                .any(|p| base.strip_suffix('s') == Some(*p))
+        {
+            plural = true;
         }
     }
     false
+}
+
+/// A capitalised word that names someone or something: after the first
+/// word, any; as the first word, one that is not a function word, an
+/// opening adverb (`Last`, `Speaking`), a pronoun or a plural noun.
+fn is_name(word: &str, lower: &str, i: usize) -> bool {
+    if !word.chars().next().is_some_and(char::is_uppercase) {
+        return false;
+    }
+    if i > 0 {
+        return !PERSONAL.contains(&lower) && !PLURAL.contains(&lower);
+    }
+    !super::is_stopword(lower)
+        && !OPENERS.contains(&lower)
+        && !PERSONAL.contains(&lower)
+        && !PLURAL.contains(&lower)
+        && !LEANING_OPENINGS.contains(&lower)
+        && !lower.ends_with("ing")
+        && !lower.ends_with("ly")
+        // `Officials said he …`: a plural noun, not a name.
+        && !is_plural_noun(lower)
+}
+
+/// A word that looks like a plural noun: four letters or more ending in
+/// `s` (not `ss`, `us`, `is`), not a function word.
+fn is_plural_noun(lower: &str) -> bool {
+    lower.chars().count() >= 4
+        && lower.ends_with('s')
+        && !lower.ends_with("ss")
+        && !lower.ends_with("us")
+        && !lower.ends_with("is")
+        && !super::is_stopword(lower)
 }
 
 #[cfg(test)]
@@ -222,6 +450,11 @@ mod tests {
             "“But we must ask who we are,” she wrote.",
             "(However, the results held.)",
             "That’s why the launch slipped.",
+            "There, the crew waited for a week.",
+            "In a statement, they said the plant would close.",
+            "Last week, he said the deal was off.",
+            "Officials said he would resign in May.",
+            "The agency gave her the award on Monday.",
         ] {
             assert!(leans_on_previous(s), "{s}");
         }
@@ -235,6 +468,14 @@ mod tests {
             "Nowhere is the effect larger than in Delhi.",
             "Sofia said it would take years.",
             "Earlier this month, NASA announced a milestone.",
+            "There are five moons of interest to the mission.",
+            "There’s no cure for the disease.",
+            "The man was quarantined along with 28 people who he came into contact with.",
+            "Residents said they were afraid of the smoke.",
+            "Scientists believe their findings explain the plumes.",
+            "Biden said he would sign the bill.",
+            "The minister said she would resign.",
+            "So-called neo-banks have been all the rage in Europe.",
             "",
             "…",
         ] {
