@@ -15,8 +15,10 @@
 //! knowledge base. Per module the table gives: covered (the report's flag),
 //! topics covered (a supported sentence of the section matches the topic's
 //! terms), sentences kept, sources cited, sentences the judge supports, and
-//! fragments (a sentence opening with a connective or an anaphor whose
-//! predecessor in its source is not the sentence before it in the note).
+//! fragments (a sentence that leans on the one before it — an opening
+//! connective or anaphor, a pronoun with no antecedent in the sentence:
+//! `verity_core::text::leans_on_previous` — whose predecessor in its source
+//! is not the sentence before it in the note).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // an evaluation tool
 
 use std::collections::{BTreeSet, HashMap};
@@ -26,7 +28,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use serde_json::Value;
-use verity_verify::text::sentence_spans;
+use verity_core::text::{leans_on_previous, sentence_spans};
 
 fn eval_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("eval")
@@ -101,59 +103,6 @@ fn serve(data: &Path) -> String {
         }
     })
     .expect("loopback port")
-}
-
-/// Words that make a sentence lean on the one before it when they open it.
-const LEANING: &[&str] = &[
-    "because",
-    "but",
-    "and",
-    "so",
-    "or",
-    "yet",
-    "however",
-    "it is for that reason",
-    "that is why",
-    "this is why",
-    "for that reason",
-    "therefore",
-    "thus",
-    "hence",
-    "also",
-    "still",
-    "instead",
-    "meanwhile",
-    "moreover",
-    "furthermore",
-    "in addition",
-    "as a result",
-    "in that regard",
-    "for example",
-    "for instance",
-    "then",
-    "this",
-    "these",
-    "that",
-    "those",
-    "such",
-    "it",
-    "he",
-    "she",
-    "they",
-    "his",
-    "her",
-    "their",
-    "its",
-];
-
-fn leans(sentence: &str) -> bool {
-    let s = sentence
-        .trim_start_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
-    LEANING.iter().any(|w| {
-        s.strip_prefix(w)
-            .is_some_and(|rest| rest.starts_with(|c: char| !c.is_alphanumeric()))
-    })
 }
 
 fn norm(s: &str) -> String {
@@ -362,7 +311,7 @@ fn main() {
             let mut fragments = 0;
             for (j, s) in kept.iter().enumerate() {
                 let text = s["text"].as_str().unwrap_or("");
-                if !leans(text) {
+                if !leans_on_previous(text) {
                     continue;
                 }
                 let before_in_note = j

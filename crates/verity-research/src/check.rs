@@ -4,7 +4,11 @@
 //! retrieved from that source through the one judging path of `verity
 //! check` ([`Assessor`]: passages, judge, deterministic checks; an LLM judge
 //! that fails is replaced by the local judge, with a note). Unsupported
-//! sentences are flagged or removed; the final report ends with what is
+//! sentences are flagged or removed; a sentence that leans on the one
+//! before it ("Because …", "This …", "…, he said.":
+//! [`verity_core::text::leans_on_previous`]) is dropped unless the sentence
+//! it leans on is right before it (for a sentence quoted from a source: the
+//! one before it in that source); the final report ends with what is
 //! missing and the references list.
 
 use std::collections::{HashMap, HashSet};
@@ -12,8 +16,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
+use verity_core::text::{leans_on_previous, sentence_spans};
 use verity_core::Verdict;
-use verity_verify::text::sentence_spans;
 use verity_verify::{Assessor, SourceText};
 
 /// Best sentences of a source handed to the judge per claim.
@@ -22,7 +26,12 @@ pub const JUDGE_PASSAGES: usize = 4;
 use crate::brief::{strip_numbering, Brief};
 use crate::error::Result;
 use crate::trace::TraceRecord;
+use crate::writer::sentences::source_sentences;
 use crate::writer::{Draft, SourceRef};
+
+/// The note of a sentence dropped as a fragment.
+pub const FRAGMENT_NOTE: &str =
+    "dropped: it leans on a sentence the note does not give right before it (a fragment)";
 
 /// What to do with a cited sentence the judge does not support.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -110,6 +119,21 @@ pub struct CheckedReport {
     pub unresolved_citations: usize,
     /// References cited by the final report.
     pub references: Vec<SourceRef>,
+    /// Sentences an earlier draft of the extractive writer held and the
+    /// judge did not support: left out, the writer chose others (their
+    /// verdicts as judged). Not counted above.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<SentenceCheck>,
+}
+
+impl CheckedReport {
+    /// Sentences dropped because they lean on a sentence not right before them.
+    pub fn fragments_dropped(&self) -> usize {
+        self.sentences
+            .iter()
+            .filter(|s| !s.kept && s.notes.iter().any(|n| n == FRAGMENT_NOTE))
+            .count()
+    }
 }
 
 fn cite_re() -> &'static Regex {
@@ -151,6 +175,25 @@ pub async fn check_report(
         .filter(|s| passages.contains_key(s.key.as_str()))
         .map(|s| (s.n, s))
         .collect();
+    // The sentences of each source in order (as the writer reads them), for
+    // what a quoted sentence leans on: its text → the sentences before it
+    // (`None`: first of its passage or after a heading).
+    let mut before: HashMap<&str, HashMap<String, Vec<Option<String>>>> = HashMap::new();
+    for e in records.iter().flat_map(|r| r.excerpts.iter()) {
+        let of_source = before.entry(e.source.as_str()).or_default();
+        let mut prev: Option<String> = None;
+        for s in source_sentences(&e.text) {
+            if s.text.is_empty() {
+                prev = None;
+                continue;
+            }
+            let slot = of_source.entry(s.text.clone()).or_default();
+            if !slot.contains(&prev) {
+                slot.push(prev.clone());
+            }
+            prev = Some(s.text);
+        }
+    }
     let theme_of = |heading: &str| {
         let h = normalise(heading);
         brief
@@ -183,6 +226,8 @@ pub async fn check_report(
         let prefix_len = line.len() - line.trim_start_matches(['-', '*', '+', ' ']).len();
         let (prefix, body) = line.split_at(prefix_len);
         let mut kept_text = Vec::new();
+        // The last sentence kept in this paragraph (citations removed).
+        let mut previous: Option<String> = None;
         for r in sentence_spans(body) {
             let raw = &body[r];
             let citations: Vec<usize> = cite_re()
@@ -195,6 +240,39 @@ pub async fn check_report(
                 .collect();
             let text = cite_re().replace_all(raw, "").trim().to_string();
             let text_of_claim = text.clone();
+            if leans_on_previous(&text) {
+                // Quoted from a cited source: the sentence before it there
+                // must be right before it here. Not found in one (written
+                // by a model): something of the paragraph must come first.
+                let known: Vec<&Option<String>> = citations
+                    .iter()
+                    .filter_map(|n| by_n.get(n))
+                    .filter_map(|s| before.get(s.key.as_str())?.get(&squash(&text)))
+                    .flatten()
+                    .collect();
+                let attached = if known.is_empty() {
+                    previous.is_some()
+                } else {
+                    known
+                        .iter()
+                        .any(|p| p.is_some() && p.as_deref() == previous.as_deref())
+                };
+                if !attached {
+                    checks.push(SentenceCheck {
+                        theme: theme.clone(),
+                        text,
+                        citations,
+                        unresolved: Vec::new(),
+                        verdict: None,
+                        explanation: None,
+                        source_quote: None,
+                        judge: None,
+                        notes: vec![FRAGMENT_NOTE.to_string()],
+                        kept: false,
+                    });
+                    continue;
+                }
+            }
             if citations.is_empty() {
                 if theme.is_some() && text.split_whitespace().count() >= 4 {
                     checks.push(SentenceCheck {
@@ -211,6 +289,7 @@ pub async fn check_report(
                     });
                 }
                 kept_text.push(raw.to_string());
+                previous = Some(squash(&text));
                 continue;
             }
             let unresolved: Vec<usize> = citations
@@ -277,6 +356,7 @@ pub async fn check_report(
                 }
                 cited_used.extend(citations.iter().copied().filter(|n| by_n.contains_key(n)));
                 kept_text.push(s);
+                previous = Some(squash(&text));
             }
             checks.push(SentenceCheck {
                 theme: theme.clone(),
@@ -323,7 +403,10 @@ pub async fn check_report(
         .iter()
         .filter(|c| c.verdict == Some(Verdict::Supported))
         .count();
-    let uncited = checks.iter().filter(|c| c.verdict.is_none()).count();
+    let uncited = checks
+        .iter()
+        .filter(|c| c.verdict.is_none() && c.kept)
+        .count();
     let unresolved_citations = checks.iter().map(|c| c.unresolved.len()).sum();
     let covered = themes.iter().filter(|t| t.covered).count();
     let coverage = if themes.is_empty() {
@@ -375,6 +458,7 @@ pub async fn check_report(
         uncited_sentences: uncited,
         unresolved_citations,
         references,
+        left_out: Vec::new(),
     })
 }
 
@@ -387,6 +471,11 @@ fn rank(v: Verdict) -> u8 {
         Verdict::NotSupported => 3,
         Verdict::SourceUnavailable => 4,
     }
+}
+
+/// White space collapsed (how the writer's sentences are written).
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn normalise(s: &str) -> String {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use verity_core::{Embedder, Fetcher, Generator, Judge, VectorStore, WebSearch};
+use verity_core::{Embedder, Fetcher, Generator, Judge, VectorStore, Verdict, WebSearch};
 use verity_ingest::Ingestor;
 use verity_rag::{Retriever, RetrieverConfig};
 use verity_verify::LocalJudge;
@@ -14,7 +14,7 @@ use verity_verify::LocalJudge;
 use crate::agents::Agents;
 use crate::brief::Brief;
 use crate::budget::{RunBudget, WithinBudget};
-use crate::check::{check_report, CheckedReport, UnsupportedPolicy, JUDGE_PASSAGES};
+use crate::check::{check_report, CheckedReport, SentenceCheck, UnsupportedPolicy, JUDGE_PASSAGES};
 use crate::documentalist::Documentalist;
 use crate::error::{ResearchError, Result};
 use crate::executor::execute;
@@ -24,7 +24,8 @@ use crate::plan::{deterministic_plan, evaluate, Agent, Plan, Task};
 use crate::planner::llm_plan;
 use crate::syllabus::Syllabus;
 use crate::trace::{read_trace, TaskStatus, TraceRecord, TraceWriter};
-use crate::writer::{write_extractive, write_llm, Draft};
+use crate::writer::evidence::LeftOut;
+use crate::writer::{write_extractive, write_extractive_without, write_llm, Draft};
 
 /// A step of a run, for progress display and timings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -410,7 +411,7 @@ impl ResearchPipeline {
         notes.extend(draft_writer_note);
         self.finish(
             run_dir,
-            &brief,
+            &syllabus.warnings,
             records,
             report,
             plan_source,
@@ -462,9 +463,12 @@ impl ResearchPipeline {
             .unwrap_or(PlanSource::Deterministic);
         let mut notes = vec!["replayed from the recorded trace (no network)".to_string()];
         notes.extend(note);
+        let warnings = read_json::<Syllabus>(&run_dir.join("syllabus.json"))
+            .map(|s| s.warnings)
+            .unwrap_or_default();
         self.finish(
             run_dir,
-            &brief,
+            &warnings,
             records,
             report,
             plan_source,
@@ -623,24 +627,28 @@ impl ResearchPipeline {
         let check = async move {
             // Owns the assessor: its judge's event sender closes with it.
             let assessor = assessor;
+            let has_material = ok.iter().any(|r| !r.excerpts.is_empty());
+            if draft.writer == "extractive" {
+                let report =
+                    check_extractive(draft, brief, records, &ok, &assessor, policy).await?;
+                return Ok::<_, ResearchError>((report, None));
+            }
             let mut missing = missing_of(records);
             missing.extend(draft.gaps.iter().cloned());
-            let mut report = check_report(&draft, brief, &ok, &assessor, policy, &missing).await?;
+            let report = check_report(&draft, brief, &ok, &assessor, policy, &missing).await?;
             // An LLM draft with no supported citation (a small model answering
             // beside the point) is replaced by the extractive note.
-            let has_material = ok.iter().any(|r| !r.excerpts.is_empty());
-            let mut replaced = None;
-            if draft.writer != "extractive" && report.supported_sentences == 0 && has_material {
-                replaced = Some(format!(
+            if report.supported_sentences == 0 && has_material {
+                let replaced = format!(
                     "the {} draft had no supported citation; the extractive writer wrote the note",
                     draft.writer
-                ));
+                );
                 let draft = write_extractive(brief, &ok);
-                let mut missing = missing_of(records);
-                missing.extend(draft.gaps.iter().cloned());
-                report = check_report(&draft, brief, &ok, &assessor, policy, &missing).await?;
+                let report =
+                    check_extractive(draft, brief, records, &ok, &assessor, policy).await?;
+                return Ok((report, Some(replaced)));
             }
-            Ok::<_, ResearchError>((report, replaced))
+            Ok((report, None))
         };
         let forward = async {
             while let Some(p) = received.recv().await {
@@ -651,6 +659,16 @@ impl ResearchPipeline {
         let (report, replaced) = checked?;
         if replaced.is_some() {
             note = replaced;
+        }
+        if !report.left_out.is_empty() {
+            let line = format!(
+                "the judge did not support {} sentence(s) of the extractive draft: the writer left them out and chose others",
+                report.left_out.len()
+            );
+            note = Some(match note {
+                Some(n) => format!("{n}; {line}"),
+                None => line,
+            });
         }
         let fell_back = fell_back.load(std::sync::atomic::Ordering::Relaxed);
         if fell_back > 0 {
@@ -676,7 +694,7 @@ impl ResearchPipeline {
     fn finish(
         &self,
         run_dir: &Path,
-        _brief: &Brief,
+        syllabus_warnings: &[String],
         records: Vec<TraceRecord>,
         report: CheckedReport,
         plan_source: PlanSource,
@@ -687,6 +705,14 @@ impl ResearchPipeline {
         let count = |s: TaskStatus| records.iter().filter(|r| r.status == s).count();
         let mut missing = missing_of(&records);
         let mut report = report;
+        // What the syllabus got wrong (a duplicate read once, no module
+        // heading, a path outside the knowledge base) is said where the
+        // reader looks, and makes the run partial.
+        for w in syllabus_warnings.iter().rev() {
+            let line = format!("syllabus: {w}");
+            report.markdown = with_missing_line(&report.markdown, &line);
+            missing.push(line);
+        }
         if budget.was_reached() {
             let line = format!(
                 "the time budget ({} s) ran out: LLM calls past it were skipped or stopped and \
@@ -713,6 +739,62 @@ impl ResearchPipeline {
         write_file(&run_dir.join("report.md"), &outcome.report.markdown)?;
         write_json(&run_dir.join("result.json"), &outcome)?;
         Ok(outcome)
+    }
+}
+
+/// Drafts the extractive writer may make per check: the first, and one
+/// more each time the judge does not support some of its sentences.
+const EXTRACTIVE_DRAFTS: usize = 4;
+
+/// Check an extractive draft; while the judge does not support some of
+/// its sentences (and [`EXTRACTIVE_DRAFTS`] allows), the writer drafts
+/// again without them — the next best sentences take their place, and
+/// nothing leaning on a left-out sentence is quoted. The report lists what
+/// was left out (`left_out`); what the last draft still holds unsupported
+/// is flagged or removed as `policy` says.
+async fn check_extractive(
+    mut draft: Draft,
+    brief: &Brief,
+    records: &[TraceRecord],
+    ok: &[TraceRecord],
+    assessor: &verity_verify::Assessor,
+    policy: UnsupportedPolicy,
+) -> Result<CheckedReport> {
+    let mut left_out = LeftOut::default();
+    let mut dropped = Vec::new();
+    let mut round = 1;
+    loop {
+        let mut missing = missing_of(records);
+        missing.extend(draft.gaps.iter().cloned());
+        let mut report = check_report(&draft, brief, ok, assessor, policy, &missing).await?;
+        let refused: Vec<SentenceCheck> = report
+            .sentences
+            .iter()
+            .filter(|s| s.verdict.is_some_and(|v| v != Verdict::Supported))
+            .cloned()
+            .collect();
+        let mut added = false;
+        if round < EXTRACTIVE_DRAFTS {
+            for s in &refused {
+                for n in &s.citations {
+                    if let Some(src) = draft.sources.iter().find(|x| x.n == *n) {
+                        added |= left_out.insert(&src.key, &s.text);
+                    }
+                }
+            }
+        }
+        if !added {
+            report.left_out = dropped;
+            return Ok(report);
+        }
+        dropped.extend(refused.into_iter().map(|mut s| {
+            s.kept = false;
+            s.notes
+                .push("left out: the writer chose another sentence in its place".into());
+            s
+        }));
+        draft = write_extractive_without(brief, ok, &left_out);
+        round += 1;
     }
 }
 

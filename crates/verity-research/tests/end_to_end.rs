@@ -283,8 +283,29 @@ async fn a_syllabus_with_no_references_still_returns_a_report() {
     assert!(out.report.markdown.contains("_No source is cited._"));
 }
 
+#[tokio::test]
+async fn a_syllabus_with_no_module_heading_is_read_as_one_module_and_says_so() {
+    let server = common::serve().await;
+    let dir = tempfile::tempdir().unwrap();
+    let p = common::pipeline(common::store(), &dir.path().join("kb"))
+        .build()
+        .unwrap();
+    let text = format!(
+        "# Agents\n\nHow agents plan and call tools: {}/agents.html\n",
+        server.base
+    );
+    let syl = Syllabus::parse_markdown(&text).unwrap();
+    let out = p.run(syl, &dir.path().join("run"), &quiet).await.unwrap();
+    let md = &out.report.markdown;
+    assert!(out.degraded);
+    let missing = md.split("## What is missing").nth(1).unwrap_or_default();
+    assert!(missing.contains("no module heading"), "{md}");
+    assert_eq!(out.report.themes.len(), 1);
+}
+
 /// A syllabus a user gets wrong in every way at once: a dead link, a page
-/// with no text, a 5 MB page, a duplicate, a module no reference treats.
+/// with no text, a 5 MB page, a duplicate, two local paths outside the
+/// knowledge base, a module no reference treats.
 /// The run ends, says what is missing, and never panics.
 #[tokio::test]
 async fn bad_references_are_reported_in_what_is_missing() {
@@ -300,7 +321,9 @@ async fn bad_references_are_reported_in_what_is_missing() {
          - Agents again — {b}/agents.html\n\
          - Gone — {b}/gone.html\n\
          - Empty page — <{b}/empty.html>\n\
-         - [Huge page]({b}/huge.html)\n"
+         - [Huge page]({b}/huge.html)\n\
+         - ../notes/secret.md\n\
+         - file:///etc/passwd\n"
     );
     let syl = Syllabus::parse_markdown(&text).unwrap();
     let p = common::pipeline(common::store(), &kb_dir).build().unwrap();
@@ -316,6 +339,15 @@ async fn bad_references_are_reported_in_what_is_missing() {
     assert!(missing.contains("/gone.html"), "{md}");
     assert!(missing.contains("/empty.html"), "{md}");
     assert!(missing.contains("Quantum networking"), "{md}");
+    // Local paths outside the knowledge base are never read, and said so;
+    // so is the duplicate.
+    assert!(
+        missing.contains("`../notes/secret.md` is a local path"),
+        "{md}"
+    );
+    assert!(missing.contains("`/etc/passwd` is a local path"), "{md}");
+    assert!(missing.contains("listed more than once"), "{md}");
+    assert!(!md.contains("root:"), "{md}");
     // The module with material is covered; the other says so.
     let agents = md.split("## Module 2").next().unwrap();
     assert!(agents.contains("[1]"), "{md}");

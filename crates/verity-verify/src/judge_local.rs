@@ -20,6 +20,11 @@
 //!    not change", quantifiers ("all" where the source says "more than
 //!    half": PARTIAL), hedging.
 //! 6. SUPPORTED only when one passage covers the claim and states its figures.
+//!
+//! A claim one passage states word for word (the whole sentence, or all of
+//! it after a dateline such as `HONG KONG — `) is SUPPORTED before any of
+//! these: the source says exactly that, and a rule that reads it otherwise
+//! misreads the source.
 
 use std::collections::HashSet;
 
@@ -28,8 +33,9 @@ use verity_core::{Judge, Judgement, Passage, Result, Verdict};
 
 use crate::explain::Explain;
 use crate::numbers::{self, Figure, Quantity};
+use crate::quantifiers::weaker_quantifier;
 use crate::relevance;
-use crate::terms::{claim_terms, source_words, tokens, Term, Token};
+use crate::terms::{claim_terms, source_words, states_verbatim, tokens, Term, Token};
 
 /// Thresholds of the local judge.
 #[derive(Debug, Clone, PartialEq)]
@@ -162,41 +168,6 @@ const OPPOSITES: &[(&str, &str)] = &[
 const MOVES: &[&str] = &[
     "increas", "rise", "rose", "risen", "grew", "grow", "fell", "fall", "declin", "decreas",
     "drop", "climb", "jump", "surg", "plung", "soar", "augment", "baiss", "hausse",
-];
-
-/// Universal or majority quantifiers, and weaker ones a source may state instead.
-const STRONG_QUANTIFIERS: &[&str] = &[
-    "all",
-    "every",
-    "entire",
-    "whole",
-    "always",
-    "most",
-    "majority",
-    "tous",
-    "toutes",
-    "toute",
-    "plupart",
-    "majorité",
-];
-const WEAK_QUANTIFIERS: &[&str] = &[
-    "half",
-    "some",
-    "several",
-    "many",
-    "few",
-    "only",
-    "minority",
-    "part",
-    "third",
-    "quarter",
-    "moitié",
-    "certains",
-    "certaines",
-    "plusieurs",
-    "quelques",
-    "seulement",
-    "minorité",
 ];
 
 fn has_stem(ws: &[String], stem: &str) -> bool {
@@ -355,38 +326,6 @@ fn moving_word(claim: &str) -> Option<String> {
     })
 }
 
-/// A weaker quantifier in `clause` where `claim` has a universal or majority one:
-/// (claim word, source phrase).
-fn weaker_quantifier(claim: &str, clause: &str) -> Option<(String, String)> {
-    let ct = tokens(claim);
-    let strong = ct
-        .iter()
-        .find(|t| STRONG_QUANTIFIERS.contains(&t.folded.as_str()))?;
-    let st = tokens(clause);
-    if st.iter().any(|t| t.folded == strong.folded) {
-        return None;
-    }
-    let k = st
-        .iter()
-        .position(|t| WEAK_QUANTIFIERS.contains(&t.folded.as_str()))?;
-    // "more than half": the words before the quantifier that bound it.
-    let mut from = k;
-    while from > 0
-        && matches!(
-            st[from - 1].folded.as_str(),
-            "than" | "more" | "less" | "about" | "nearly" | "a" | "de" | "plus" | "moins" | "la"
-        )
-    {
-        from -= 1;
-    }
-    let to = (k + 6).min(st.len());
-    let phrase = clause
-        .get(st[from].span.start..st[to - 1].span.end)
-        .unwrap_or("")
-        .to_string();
-    Some((strong.surface.clone(), phrase))
-}
-
 fn hedge_in(clause: &str) -> Option<String> {
     tokens(clause)
         .into_iter()
@@ -505,6 +444,15 @@ impl LocalJudge {
         let ex = Explain::for_claim(claim);
         if passages.is_empty() {
             return Judgement::new(Verdict::Inconclusive, 0.6, ex.no_passage(), name);
+        }
+        if let Some(i) = passages
+            .iter()
+            .position(|p| states_verbatim(claim, &p.text))
+        {
+            let claim_q = numbers::quantities(claim);
+            let raws: Vec<&str> = claim_q.iter().map(|q| q.raw.as_str()).collect();
+            return Judgement::new(Verdict::Supported, 0.95, ex.supported(&raws), name)
+                .with_quote(passages[i].text.clone(), Some(i));
         }
         let terms = claim_terms(claim);
         let pwords: Vec<Vec<String>> = passages
@@ -697,7 +645,7 @@ impl LocalJudge {
                 .with_quote(quote(best), Some(best));
             }
         }
-        if let Some((cw, sw)) = weaker_quantifier(claim, &clause) {
+        if let Some((cw, sw)) = weaker_quantifier(claim, &clause, p) {
             return Judgement::new(Verdict::Partial, 0.6, ex.overstates(&cw, &sw), name)
                 .with_quote(quote(best), Some(best));
         }
@@ -953,6 +901,24 @@ mod tests {
         assert_eq!(j.verdict, Verdict::Inconclusive);
         let j = judge("Mars has two moons", &["Bananas are rich in potassium."]);
         assert_eq!(j.verdict, Verdict::Inconclusive);
+    }
+
+    #[test]
+    fn a_sentence_of_the_source_is_supported_whatever_it_holds() {
+        // "quarter" (a period) once read as a weaker quantifier than "most".
+        let s = "The September quarter earnings were not a complete disappointment, as most of the companies reported in-line or better than expected results.";
+        let j = judge(s, &["Markets are on a high.", s]);
+        assert_eq!(j.verdict, Verdict::Supported, "{}", j.explanation);
+        assert_eq!(j.source_quote.as_deref(), Some(s));
+        let s = "Thousands of teachers did not go to school on Tuesday, and 130 districts closed.";
+        let j = judge(s, &[&format!("INDIANAPOLIS — {s}")]);
+        assert_eq!(j.verdict, Verdict::Supported, "{}", j.explanation);
+        // Not word for word: judged as before.
+        let j = judge(
+            "Thousands of teachers did go to school on Tuesday",
+            &["Thousands of teachers did not go to school on Tuesday."],
+        );
+        assert_eq!(j.verdict, Verdict::NotSupported, "{}", j.explanation);
     }
 
     #[test]

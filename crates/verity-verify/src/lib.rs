@@ -38,6 +38,7 @@ pub mod judge_local;
 pub mod lexicon;
 pub mod numbers;
 pub mod numwords;
+mod quantifiers;
 pub mod rank;
 pub mod reader;
 pub mod refs;

@@ -49,6 +49,30 @@ fn token(text: &str, span: Range<usize>) -> Token {
     }
 }
 
+/// Whether `passage` states `claim` word for word: the same words (lower
+/// case, accents folded) in the same order, the whole passage or all of it
+/// after a dateline (`HONG KONG — `, `(Reuters) -`). Four words at least.
+pub fn states_verbatim(claim: &str, passage: &str) -> bool {
+    let ct = tokens(claim);
+    let pt = tokens(passage);
+    if ct.len() < 4 || pt.len() < ct.len() {
+        return false;
+    }
+    let extra = pt.len() - ct.len();
+    if pt[extra..]
+        .iter()
+        .zip(&ct)
+        .any(|(p, c)| p.folded != c.folded)
+    {
+        return false;
+    }
+    if extra == 0 {
+        return true;
+    }
+    let head = passage.get(..pt[extra].span.start).unwrap_or("").trim_end();
+    head.chars().count() <= 60 && ["—", "–", " -", "--"].iter().any(|d| head.ends_with(d))
+}
+
 /// Whether `folded` (lower case) names a month or a day of the week.
 pub(crate) fn is_calendar(folded: &str) -> bool {
     CALENDAR.contains(&folded)
@@ -287,6 +311,38 @@ pub fn coverage<'a>(terms: &'a [Term], words: &[String]) -> (f32, Vec<&'a Term>)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_claim_stated_word_for_word() {
+        let s = "The September quarter earnings were not a complete disappointment.";
+        assert!(states_verbatim(s, s));
+        assert!(states_verbatim(
+            "the september quarter earnings were NOT a complete disappointment",
+            s
+        ));
+        assert!(states_verbatim(
+            "Police fired tear gas at the protesters.",
+            "HONG KONG — Police fired tear gas at the protesters."
+        ));
+        assert!(states_verbatim(
+            "Police fired tear gas at the protesters.",
+            "(Reuters) - Police fired tear gas at the protesters."
+        ));
+        // Part of a sentence is not the sentence: what comes before may deny it.
+        assert!(!states_verbatim(
+            "the vaccine prevents infection in children",
+            "It is false that the vaccine prevents infection in children."
+        ));
+        assert!(!states_verbatim(
+            "the vaccine prevents infection in children",
+            "Nobody says — as some did — that the vaccine prevents infection in children."
+        ));
+        assert!(!states_verbatim("Mars has moons", "Mars has moons."));
+        assert!(!states_verbatim(
+            "The vaccine prevents infection in children",
+            "The vaccine prevents infection in children under five."
+        ));
+    }
 
     #[test]
     fn terms_keep_surfaces_names_and_translations() {

@@ -1,6 +1,7 @@
 //! The text rules of the workspace, in one place: sentence spans
 //! ([`sentences`]), abbreviations ([`abbrev`]), stop words per language
-//! ([`stopwords`]), stems ([`stem`]), word tokens ([`words`]), accent
+//! ([`stopwords`]), stems ([`stem`]), word tokens ([`words`]), openings
+//! that make a sentence lean on the one before it ([`leaning`]), accent
 //! folding ([`fold`]) and the content terms a hit's relevance is measured
 //! with ([`content_terms`], used by [`crate::rank::relevance`]). Ingestion,
 //! verification, generation and both stores read them from here, so that
@@ -10,11 +11,13 @@
 use unicode_normalization::UnicodeNormalization;
 
 pub mod abbrev;
+pub mod leaning;
 pub mod sentences;
 pub mod stem;
 pub mod stopwords;
 pub mod words;
 
+pub use leaning::leans_on_previous;
 pub use sentences::{sentence_spans, sentence_spans_with, SentenceOptions};
 pub use stem::{light_stem, strict_stem};
 pub use stopwords::{is_english_stopword, is_french_stopword, is_stopword};

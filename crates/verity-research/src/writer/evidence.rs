@@ -16,6 +16,9 @@
 //! - **Choice**: the best unit of each topic first (key facts), then more
 //!   per topic (details), at most [`PER_SOURCE`] sentences of one source,
 //!   never two units saying the same thing (shared words over half).
+//! - **Left out**: sentences (and figure clauses) the judge did not support
+//!   in an earlier draft ([`LeftOut`]) are never quoted, nor anything that
+//!   leans on them; the next best take their place.
 
 use std::collections::{HashMap, HashSet};
 
@@ -38,6 +41,33 @@ pub(crate) const PER_SOURCE: usize = 3;
 const MAX_FIGURES: usize = 4;
 /// Word overlap (Jaccard) over which two units say the same thing.
 const REDUNDANT: f32 = 0.5;
+
+/// Sentences the writer must not quote: (source key, sentence) pairs the
+/// judge did not support in an earlier draft.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LeftOut(HashSet<(String, String)>);
+
+impl LeftOut {
+    /// Leave out `text` of `source`; `false` when it already was.
+    pub fn insert(&mut self, source: &str, text: &str) -> bool {
+        self.0.insert((source.to_string(), text.to_string()))
+    }
+
+    /// Whether `text` of `source` is left out.
+    pub fn contains(&self, source: &str, text: &str) -> bool {
+        self.0.contains(&(source.to_string(), text.to_string()))
+    }
+
+    /// How many are left out.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether none is.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 /// A sentence chosen for the note, with its source key.
 #[derive(Debug, Clone, PartialEq)]
@@ -153,7 +183,13 @@ fn theme_weights(theme: &BriefTheme) -> HashMap<String, f32> {
 }
 
 /// Select the evidence of `theme` from the successful `records` serving it.
-pub fn select(theme: &BriefTheme, records: &[&TraceRecord], attach: &Attachment) -> ThemeEvidence {
+/// Nothing in `left_out` is quoted.
+pub fn select(
+    theme: &BriefTheme,
+    records: &[&TraceRecord],
+    attach: &Attachment,
+    left_out: &LeftOut,
+) -> ThemeEvidence {
     // Passages, each once, with the topic their search served.
     let mut seen_text = HashSet::new();
     let mut passages: Vec<(&Excerpt, Option<usize>)> = Vec::new();
@@ -201,12 +237,13 @@ pub fn select(theme: &BriefTheme, records: &[&TraceRecord], attach: &Attachment)
                 None => {
                     let j = cands.len();
                     by_text.insert(s.text.clone(), j);
+                    let quotable = s.quotable && !left_out.contains(&e.source, &s.text);
                     cands.push(Cand {
                         terms: extract::terms(&s.text),
                         text: s.text,
                         source: e.source.clone(),
                         prev,
-                        quotable: s.quotable,
+                        quotable,
                         leans: s.leans,
                         score: 0.0,
                         topic: None,
@@ -405,6 +442,9 @@ pub fn select(theme: &BriefTheme, records: &[&TraceRecord], attach: &Attachment)
             break;
         }
         if let Some((clause, number)) = figure_clause(&cands[*i].text) {
+            if left_out.contains(&cands[*i].source, &clause) {
+                continue;
+            }
             if numbers.insert(number) {
                 figures.push(Quote {
                     text: clause,
@@ -558,6 +598,7 @@ mod tests {
             &t,
             &[&r1, &r2],
             &Attachment::of(&t, std::slice::from_ref(&t)),
+            &LeftOut::default(),
         );
         let all: Vec<&str> = ev.quotes().map(|q| q.text.as_str()).collect();
         for (i, s) in all.iter().enumerate() {
@@ -590,7 +631,12 @@ mod tests {
             "Because space travel and sustaining life off Earth are anything but easy for Europa missions.",
         );
         let t = theme(&[]);
-        let ev = select(&t, &[&r], &Attachment::of(&t, std::slice::from_ref(&t)));
+        let ev = select(
+            &t,
+            &[&r],
+            &Attachment::of(&t, std::slice::from_ref(&t)),
+            &LeftOut::default(),
+        );
         assert!(ev.is_empty(), "{ev:?}");
     }
 
@@ -601,7 +647,12 @@ mod tests {
             "The stock market rose sharply on Tuesday after the trade talks. Scientists mapped Titan in detail using radar data.",
         );
         let t = theme(&[]);
-        let ev = select(&t, &[&r], &Attachment::of(&t, std::slice::from_ref(&t)));
+        let ev = select(
+            &t,
+            &[&r],
+            &Attachment::of(&t, std::slice::from_ref(&t)),
+            &LeftOut::default(),
+        );
         let all: Vec<&str> = ev.quotes().map(|q| q.text.as_str()).collect();
         assert_eq!(all, ["Scientists mapped Titan in detail using radar data."]);
     }

@@ -1,6 +1,8 @@
 //! Figures: whether a sentence holds one, and the short verbatim clause
 //! around it that the "Key figures" line quotes.
 
+use verity_core::text::leans_on_previous;
+
 const MONTHS: &[&str] = &[
     "jan",
     "january",
@@ -28,7 +30,9 @@ const MONTHS: &[&str] = &[
     "december",
 ];
 
-/// Words opening a clause that depends on the rest of its sentence.
+/// Words opening a clause that depends on the rest of its sentence (the
+/// connectives and anaphors that make any sentence lean on the one before
+/// it are [`leans_on_previous`]'s).
 const DEPENDENT_OPENINGS: &[&str] = &[
     "which",
     "who",
@@ -37,28 +41,11 @@ const DEPENDENT_OPENINGS: &[&str] = &[
     "where",
     "when",
     "while",
-    "that",
-    "and",
-    "but",
-    "or",
     "as",
-    "because",
     "since",
     "if",
     "although",
     "though",
-    "so",
-    "he",
-    "she",
-    "it",
-    "they",
-    "his",
-    "her",
-    "their",
-    "its",
-    "this",
-    "these",
-    "those",
     "said",
     "says",
     "according",
@@ -173,7 +160,8 @@ pub fn figure_clause(s: &str) -> Option<(String, String)> {
     ((4..=18).contains(&n)
         && balanced
         && words_beside_number >= 2
-        && !DEPENDENT_OPENINGS.contains(&first.as_str()))
+        && !DEPENDENT_OPENINGS.contains(&first.as_str())
+        && !leans_on_previous(&clause))
     .then_some((clause, number))
 }
 
@@ -206,6 +194,12 @@ mod tests {
         assert_eq!(c, "Dubai's flagship carrier finalized a deal to purchase 30 of Boeing's 787-9 Dreamliner jets");
         // A clause opening on "which" needs its sentence.
         assert!(figure_clause("Europa has plumes, which are fed by 100 geysers.").is_none());
+        // Nor does one opening on a connective or an anaphor.
+        let (c, _) = figure_clause("Because of the delays, the agency chose 14 firms.").unwrap();
+        assert_eq!(c, "the agency chose 14 firms");
+        assert!(figure_clause("However the agency chose 14 firms in the end.").is_none());
+        assert!(figure_clause("This programme chose 14 firms in the end.").is_none());
+        assert!(figure_clause("They chose 14 firms for the programme in the end.").is_none());
         // Thousands separators do not split clauses.
         let (c, n) = figure_clause("Researchers surveyed 505,796 people in total.").unwrap();
         assert_eq!(

@@ -8,7 +8,10 @@
 //!
 //! - [`write_extractive`] (no LLM): the evidence verbatim, ordered into a
 //!   short section per theme (key facts, then details per topic, then a
-//!   "Key figures" list), every sentence cited.
+//!   "Key figures" list), every sentence cited. The report check judges it
+//!   and the writer chooses again without the sentences the judge did not
+//!   support ([`write_extractive_without`]), so the note keeps only
+//!   sentences the judge supports.
 //! - [`write_llm`]: the configured [`Generator`] writes the note from that
 //!   numbered evidence; every sentence is checked afterwards by the Judge.
 //!
@@ -28,7 +31,7 @@ use crate::brief::{strip_numbering, Brief, BriefTheme};
 use crate::error::Result;
 use crate::trace::{Excerpt, TraceRecord};
 
-use evidence::{Attachment, Quote, ThemeEvidence};
+use evidence::{Attachment, LeftOut, Quote, ThemeEvidence};
 
 /// A numbered source of the draft.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -108,8 +111,13 @@ fn source_ref(n: usize, e: &Excerpt) -> SourceRef {
     }
 }
 
-/// The evidence of every theme of `brief`, in brief order.
-pub fn select_evidence(brief: &Brief, records: &[TraceRecord]) -> Vec<ThemeEvidence> {
+/// The evidence of every theme of `brief`, in brief order, nothing of
+/// `left_out` quoted.
+pub fn select_evidence(
+    brief: &Brief,
+    records: &[TraceRecord],
+    left_out: &LeftOut,
+) -> Vec<ThemeEvidence> {
     brief
         .themes
         .iter()
@@ -118,7 +126,7 @@ pub fn select_evidence(brief: &Brief, records: &[TraceRecord]) -> Vec<ThemeEvide
                 .iter()
                 .filter(|r| r.theme.as_deref() == Some(t.id.as_str()))
                 .collect();
-            evidence::select(t, &mine, &Attachment::of(t, &brief.themes))
+            evidence::select(t, &mine, &Attachment::of(t, &brief.themes), left_out)
         })
         .collect()
 }
@@ -168,7 +176,17 @@ pub const NO_MATERIAL: &str = "_No source material was found for this theme._";
 
 /// The extractive writer: every sentence verbatim from a source, cited.
 pub fn write_extractive(brief: &Brief, records: &[TraceRecord]) -> Draft {
-    let evidence = select_evidence(brief, records);
+    write_extractive_without(brief, records, &LeftOut::default())
+}
+
+/// The extractive writer, quoting nothing of `left_out` (sentences the
+/// judge did not support in an earlier draft) nor anything leaning on it.
+pub fn write_extractive_without(
+    brief: &Brief,
+    records: &[TraceRecord],
+    left_out: &LeftOut,
+) -> Draft {
+    let evidence = select_evidence(brief, records, left_out);
     let mut num = Numbering::new(records);
     let mut md = format!("# Research note: {}\n", brief.title);
     let mut gaps = Vec::new();
@@ -242,7 +260,7 @@ pub fn llm_request(
     records: &[TraceRecord],
     max_tokens: u32,
 ) -> (GenerateRequest, Vec<SourceRef>, Vec<String>) {
-    let evidence = select_evidence(brief, records);
+    let evidence = select_evidence(brief, records, &LeftOut::default());
     let mut num = Numbering::new(records);
     let mut ctx = String::new();
     let mut gaps = Vec::new();

@@ -1,143 +1,13 @@
 //! The sentences of a retrieved passage, in source order, with what the
 //! writer needs to quote them: can the sentence stand alone, or does it
 //! lean on the one before it ("Because …", "But …", "It is for that reason
-//! …", "This mission …", "…, he said.")?
+//! …", "This mission …", "…, he said.": [`leans_on_previous`])?
 
-use verity_verify::text::sentence_spans;
+use verity_core::text::sentence_spans;
 
-/// Openings that make a sentence depend on the sentence before it:
-/// connectives, and pronouns or demonstratives whose antecedent is there.
-/// Matched on whole words at the start, case-insensitively.
-const LEANING_OPENINGS: &[&str] = &[
-    // Connectives.
-    "because",
-    "but",
-    "and",
-    "or",
-    "so",
-    "yet",
-    "nor",
-    "however",
-    "therefore",
-    "thus",
-    "hence",
-    "consequently",
-    "accordingly",
-    "also",
-    "still",
-    "instead",
-    "otherwise",
-    "meanwhile",
-    "moreover",
-    "furthermore",
-    "besides",
-    "nevertheless",
-    "nonetheless",
-    "likewise",
-    "similarly",
-    "conversely",
-    "indeed",
-    "then",
-    "later",
-    "afterwards",
-    "again",
-    "even so",
-    "in addition",
-    "in fact",
-    "in turn",
-    "in that regard",
-    "in this regard",
-    "in that case",
-    "in this case",
-    "as a result",
-    "as such",
-    "for that reason",
-    "for this reason",
-    "it is for that reason",
-    "it is for this reason",
-    "that is why",
-    "this is why",
-    "that's why",
-    "which is why",
-    "for example",
-    "for instance",
-    "on the other hand",
-    "on top of that",
-    "after that",
-    "at the same time",
-    "by contrast",
-    "second",
-    "secondly",
-    "third",
-    "thirdly",
-    "finally",
-    "lastly",
-    // Pronouns and demonstratives.
-    "this",
-    "that",
-    "these",
-    "those",
-    "such",
-    "it",
-    "its",
-    "it's",
-    "he",
-    "she",
-    "they",
-    "his",
-    "her",
-    "their",
-    "them",
-    "there",
-    "here",
-    "both",
-    "neither",
-    "another",
-    "others",
-    "the latter",
-    "the former",
-    "the same",
-    "the other",
-];
-
-/// Third-person pronouns that, with no name before them in the sentence,
-/// point back at someone named earlier (`…, he said.`).
-const BACK_POINTING: &[&str] = &[
-    "he", "she", "him", "his", "her", "hers", "they", "them", "their",
-];
-
-/// Whether `sentence` leans on the sentence before it.
-pub fn leans_on_previous(sentence: &str) -> bool {
-    let s = sentence
-        .trim_start_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
-    let opens = LEANING_OPENINGS.iter().any(|w| {
-        s.strip_prefix(w).is_some_and(|rest| {
-            rest.is_empty() || rest.starts_with(|c: char| !c.is_alphanumeric() && c != '-')
-        })
-    });
-    opens || pronoun_before_any_name(sentence)
-}
-
-/// A back-pointing pronoun (`he`, `their`, …) that comes before any
-/// capitalised name after the first word: `…, he said.` with no name.
-fn pronoun_before_any_name(sentence: &str) -> bool {
-    let words: Vec<&str> = sentence
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
-        .collect();
-    for (i, w) in words.iter().enumerate() {
-        let lower = w.to_lowercase();
-        if BACK_POINTING.contains(&lower.as_str()) {
-            return true;
-        }
-        // A capitalised word after the first one is a name: the pronouns after it may be its.
-        if i > 0 && w.chars().next().is_some_and(char::is_uppercase) {
-            return false;
-        }
-    }
-    false
-}
+/// Whether a sentence leans on the one before it: the workspace's one rule
+/// ([`verity_core::text::leaning`]).
+pub use verity_core::text::leans_on_previous;
 
 /// `WASHINGTON (Reuters) - Scientists …` → `Scientists …`; also `BERLIN --`,
 /// `(Reuters) —`, `DUBAI, United Arab Emirates — `. The rest is verbatim.
@@ -239,32 +109,6 @@ pub fn source_sentences(text: &str) -> Vec<SourceSentence> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn connectives_and_anaphors_lean() {
-        for s in [
-            "Because space travel and sustaining life off Earth are anything but easy.",
-            "But while that sounds like a lot, it was only just enough to be detected.",
-            "It is for that reason that the agency waited.",
-            "In that regard, they're very different from the constant plume.",
-            "This surge in air pollution is an alarmingly regular occurrence.",
-            "They range from the truly massive to the small.",
-            "The larger landers could deliver tools, he said.",
-            "However, the other 28 people have showed no signs.",
-        ] {
-            assert!(leans_on_previous(s), "{s}");
-        }
-        for s in [
-            "NASA announced the selection of five companies on Monday.",
-            "Thishas no space.",
-            "Butterflies migrate south in winter.",
-            "Gwynne Shotwell said that she expects Starship to fly soon.",
-            "Theyre is a typo but not a pronoun.",
-            "Titan is larger than the planet Mercury.",
-        ] {
-            assert!(!leans_on_previous(s), "{s}");
-        }
-    }
 
     #[test]
     fn datelines_are_dropped() {
