@@ -298,9 +298,8 @@ impl Utf8 {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
-    use super::super::{accepts, mask, MAX_SENTENCES};
+    use super::super::{accepts, assert_every_path_ends, MAX_SENTENCES};
     use super::*;
-    use std::collections::HashSet;
 
     fn three() -> CitedFormat {
         CitedFormat::new([1, 2, 3], MAX_SENTENCES).unwrap()
@@ -401,42 +400,6 @@ mod tests {
     /// the open tokens, every path ends within the token allowance.
     #[test]
     fn every_path_ends_within_the_allowance() {
-        let f = three();
-        let vocab: Vec<Vec<u8>> = (0u8..=255).map(|b| vec![b]).collect();
-        let stop: HashSet<u32> = [256].into_iter().collect();
-        for (seed, allowance) in [(1u64, 40usize), (7, 64), (42, 120), (9, 200)] {
-            let mut rng = seed;
-            let mut state = f.start();
-            let mut text = Vec::new();
-            let mut ended = false;
-            for used in 0..allowance {
-                let mut logits = vec![0.0f32; 257];
-                let open = mask(&f, state, allowance - used, &vocab, &stop, &mut logits);
-                assert!(
-                    open > 0,
-                    "no way on after {:?}",
-                    String::from_utf8_lossy(&text)
-                );
-                let choices: Vec<usize> = (0..257).filter(|&i| logits[i].is_finite()).collect();
-                rng = rng
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                // Prefer ending and spaces now and then so that sentences form.
-                let pick = choices[(rng >> 33) as usize % choices.len()];
-                if pick == 256 {
-                    ended = true;
-                    break;
-                }
-                state = f.advance(state, &vocab[pick], allowance - used).unwrap();
-                text.push(vocab[pick][0]);
-            }
-            assert!(
-                ended,
-                "allowance {allowance}: {:?}",
-                String::from_utf8_lossy(&text)
-            );
-            let text = String::from_utf8(text).unwrap();
-            assert!(accepts(&f, &text), "{text:?}");
-        }
+        assert_every_path_ends(&three(), &[(1, 40), (7, 64), (42, 120), (9, 200)]);
     }
 }

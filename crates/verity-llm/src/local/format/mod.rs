@@ -198,3 +198,45 @@ pub(crate) fn accepts<S: AnswerShape>(shape: &S, text: &str) -> bool {
         .advance(shape.start(), text.as_bytes(), usize::MAX)
         .is_some_and(|s| shape.can_end(s))
 }
+
+/// Decode `shape` with single-byte tokens only (the worst case) and a
+/// pseudo-random choice among the open tokens, once per `(seed, allowance)`,
+/// and assert that every path ends within its token allowance with an
+/// answer `shape` accepts (tests).
+#[cfg(test)]
+#[allow(clippy::panic)]
+pub(crate) fn assert_every_path_ends<S: AnswerShape>(shape: &S, runs: &[(u64, usize)]) {
+    let vocab: Vec<Vec<u8>> = (0u8..=255).map(|b| vec![b]).collect();
+    let stop: HashSet<u32> = [256].into_iter().collect();
+    for &(seed, allowance) in runs {
+        let mut rng = seed;
+        let mut state = shape.start();
+        let mut text = Vec::new();
+        let mut ended = false;
+        for used in 0..allowance {
+            let mut logits = vec![0.0f32; 257];
+            let open = mask(shape, state, allowance - used, &vocab, &stop, &mut logits);
+            assert!(
+                open > 0,
+                "no way on after {:?}",
+                String::from_utf8_lossy(&text)
+            );
+            let choices: Vec<usize> = (0..257).filter(|&i| logits[i].is_finite()).collect();
+            rng = rng
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let pick = choices[(rng >> 33) as usize % choices.len()];
+            if pick == 256 {
+                ended = true;
+                break;
+            }
+            state = shape
+                .advance(state, &vocab[pick], allowance - used)
+                .unwrap_or_else(|| panic!("an open token left the format"));
+            text.push(vocab[pick][0]);
+        }
+        let text = String::from_utf8_lossy(&text).into_owned();
+        assert!(ended, "allowance {allowance}: {text:?}");
+        assert!(accepts(shape, &text), "{text:?}");
+    }
+}

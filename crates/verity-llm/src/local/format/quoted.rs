@@ -198,11 +198,10 @@ impl AnswerShape for QuotedFormat {
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
-    use std::collections::HashSet;
 
     use verity_core::ContextBlock;
 
-    use super::super::{accepts, mask};
+    use super::super::{accepts, assert_every_path_ends};
     use super::*;
     use crate::extractive::quotable_sentences;
 
@@ -309,41 +308,9 @@ mod tests {
     /// within its allowance, in the format.
     #[test]
     fn every_path_ends_within_the_allowance() {
-        let f = QuotedFormat::new(&sentences(), 3, |s| s.len()).unwrap();
-        let vocab: Vec<Vec<u8>> = (0u8..=255).map(|b| vec![b]).collect();
-        let stop: HashSet<u32> = [256].into_iter().collect();
-        for (seed, allowance) in [(1u64, 40usize), (7, 90), (42, 128), (9, 400)] {
-            let mut rng = seed;
-            let mut state = f.start();
-            let mut text = Vec::new();
-            let mut ended = false;
-            for used in 0..allowance {
-                let mut logits = vec![0.0f32; 257];
-                let open = mask(&f, state, allowance - used, &vocab, &stop, &mut logits);
-                assert!(
-                    open > 0,
-                    "no way on after {:?}",
-                    String::from_utf8_lossy(&text)
-                );
-                let choices: Vec<usize> = (0..257).filter(|&i| logits[i].is_finite()).collect();
-                rng = rng
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let pick = choices[(rng >> 33) as usize % choices.len()];
-                if pick == 256 {
-                    ended = true;
-                    break;
-                }
-                state = f.advance(state, &vocab[pick], allowance - used).unwrap();
-                text.push(vocab[pick][0]);
-            }
-            assert!(
-                ended,
-                "allowance {allowance}: {:?}",
-                String::from_utf8_lossy(&text)
-            );
-            let text = String::from_utf8(text).unwrap();
-            assert!(accepts(&f, &text), "{text:?}");
-        }
+        assert_every_path_ends(
+            &QuotedFormat::new(&sentences(), 3, |s| s.len()).unwrap(),
+            &[(1, 40), (7, 90), (42, 128), (9, 400)],
+        );
     }
 }
