@@ -77,6 +77,30 @@ pub struct SentenceCheck {
     pub kept: bool,
 }
 
+impl SentenceCheck {
+    /// A sentence no judge looked at (a fragment, an uncited sentence).
+    fn unjudged(
+        theme: Option<String>,
+        text: String,
+        citations: Vec<usize>,
+        notes: Vec<String>,
+        kept: bool,
+    ) -> Self {
+        Self {
+            theme,
+            text,
+            citations,
+            unresolved: Vec::new(),
+            verdict: None,
+            explanation: None,
+            source_quote: None,
+            judge: None,
+            notes,
+            kept,
+        }
+    }
+}
+
 /// Coverage of one brief theme.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ThemeCoverage {
@@ -258,35 +282,25 @@ pub async fn check_report(
                         .any(|p| p.is_some() && p.as_deref() == previous.as_deref())
                 };
                 if !attached {
-                    checks.push(SentenceCheck {
-                        theme: theme.clone(),
+                    checks.push(SentenceCheck::unjudged(
+                        theme.clone(),
                         text,
                         citations,
-                        unresolved: Vec::new(),
-                        verdict: None,
-                        explanation: None,
-                        source_quote: None,
-                        judge: None,
-                        notes: vec![FRAGMENT_NOTE.to_string()],
-                        kept: false,
-                    });
+                        vec![FRAGMENT_NOTE.to_string()],
+                        false,
+                    ));
                     continue;
                 }
             }
             if citations.is_empty() {
                 if theme.is_some() && text.split_whitespace().count() >= 4 {
-                    checks.push(SentenceCheck {
-                        theme: theme.clone(),
-                        text: text.clone(),
+                    checks.push(SentenceCheck::unjudged(
+                        theme.clone(),
+                        text.clone(),
                         citations,
-                        unresolved: Vec::new(),
-                        verdict: None,
-                        explanation: None,
-                        source_quote: None,
-                        judge: None,
-                        notes: Vec::new(),
-                        kept: true,
-                    });
+                        Vec::new(),
+                        true,
+                    ));
                 }
                 kept_text.push(raw.to_string());
                 previous = Some(squash(&text));
