@@ -16,7 +16,9 @@
 //!   once at load ([`crate::smallmm`]) instead of gemm, which re-packs them on
 //!   every call.
 
-use candle_core::{CpuStorage, CustomOp1, CustomOp2, DType, Device, Layout, Result, Shape, Tensor};
+use candle_core::{
+    CpuStorage, CustomOp1, CustomOp2, DType, Device, InplaceOp1, Layout, Result, Shape, Tensor,
+};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{Config, HiddenAct};
 use rayon::prelude::*;
@@ -466,8 +468,10 @@ impl Bert {
                     .contiguous()?;
                 let (q, k, v) = (s.get(0)?, s.get(1)?, s.get(2)?);
                 let scores = q.matmul(&k.t()?)?; // (heads, len, len), scale folded into q
-                let probs = scores.apply_op1_no_bwd(&SoftmaxRows)?;
-                probs
+                                                 // In place: the scores are this closure's own tensor, and a
+                                                 // copy of them (heads × len² values) cost as much as the softmax.
+                scores.inplace_op1(&SoftmaxRows)?;
+                scores
                     .matmul(&v)?
                     .transpose(0, 1)?
                     .contiguous()?
@@ -560,20 +564,27 @@ impl CustomOp1 for BiasAct<'_> {
 /// already runs texts in parallel, so this stays on the calling thread).
 struct SoftmaxRows;
 
-impl CustomOp1 for SoftmaxRows {
+impl InplaceOp1 for SoftmaxRows {
     fn name(&self) -> &'static str {
         "softmax-rows"
     }
 
-    fn cpu_fwd(&self, s: &CpuStorage, l: &Layout) -> Result<(CpuStorage, Shape)> {
-        let src = contiguous_f32(s, l, "softmax-rows")?;
+    fn cpu_fwd(&self, s: &mut CpuStorage, l: &Layout) -> Result<()> {
+        let CpuStorage::F32(data) = s else {
+            candle_core::bail!("softmax-rows: f32 input expected")
+        };
+        let (start, end) = l.contiguous_offsets().ok_or_else(|| {
+            candle_core::Error::Msg("softmax-rows: contiguous input expected".into())
+        })?;
         let row = l.dims().last().copied().unwrap_or(0);
-        if row == 0 || src.len() % row != 0 {
+        let Some(scores) = data.get_mut(start..end) else {
+            candle_core::bail!("softmax-rows: layout out of bounds")
+        };
+        if row == 0 || scores.len() % row != 0 {
             candle_core::bail!("softmax-rows: shape {:?}", l.shape());
         }
-        let mut out = src.to_vec();
-        fastmath::softmax_rows(&mut out, row);
-        Ok((CpuStorage::F32(out), l.shape().clone()))
+        fastmath::softmax_rows(scores, row);
+        Ok(())
     }
 }
 

@@ -59,6 +59,8 @@ pub struct QuantLinear {
     packed: Vec<i16>,
     /// Per output: the weight scale.
     scale: Vec<f32>,
+    /// The weights as byte planes for AMX tiles, when this CPU has them.
+    tiles: Option<(crate::amx::Amx, crate::amx::SplitWeights)>,
 }
 
 impl QuantLinear {
@@ -88,6 +90,14 @@ impl QuantLinear {
                 packed[(p * groups + k / GROUP) * PANEL * GROUP + c * GROUP + k % GROUP] = q;
             }
         }
+        let tiles = crate::amx::tiles().map(|amx| {
+            let at = |j: usize, k: usize| {
+                packed[((j / PANEL) * groups + k / GROUP) * PANEL * GROUP
+                    + (j % PANEL) * GROUP
+                    + k % GROUP]
+            };
+            (amx, crate::amx::SplitWeights::new(out, inp, at))
+        });
         Some(Self {
             out,
             inp,
@@ -95,6 +105,7 @@ impl QuantLinear {
             in_max,
             packed,
             scale,
+            tiles,
         })
     }
 
@@ -138,7 +149,51 @@ impl QuantLinear {
             kpad: self.kpad,
             scale: &scale,
         };
-        dot_rows(&block, self, y);
+        if !self.tile_rows(&block, y) {
+            dot_rows(&block, self, y);
+        }
+    }
+
+    /// `rows · wᵀ` into `y` on AMX tiles, 16 rows at a time, each input
+    /// split into its byte planes (`crate::amx`); `false`, with nothing
+    /// written, without tiles or when the shapes do not fit them.
+    fn tile_rows(&self, rows: &Quantised<'_>, y: &mut [f32]) -> bool {
+        let Some((amx, weights)) = &self.tiles else {
+            return false;
+        };
+        let (tile, kpad, panels) = (crate::amx::ROWS, weights.kpad(), weights.panels());
+        let (mut hi, mut lo) = (vec![0i8; tile * kpad], vec![0u8; tile * kpad]);
+        let mut sums = vec![0i32; tile * panels * PANEL];
+        for r0 in (0..rows.rows).step_by(tile) {
+            // Rows past `last` (the last tile's padding) may hold the previous
+            // tile's values: their sums are computed and never read.
+            let last = (r0 + tile).min(rows.rows);
+            for r in r0..last {
+                let at = (r - r0) * kpad;
+                let planes = hi[at..at + self.inp]
+                    .iter_mut()
+                    .zip(&mut lo[at..at + self.inp]);
+                for ((h, l), &v) in planes.zip(rows.row(r)) {
+                    (*h, *l) = crate::amx::split(v);
+                }
+            }
+            let split = crate::amx::SplitRows {
+                hi: &hi,
+                lo: &lo,
+                kpad,
+            };
+            if !amx.rows_split16(&split, weights, &mut sums) {
+                return false;
+            }
+            for r in r0..last {
+                let row = &sums[(r - r0) * panels * PANEL..][..panels * PANEL];
+                for (p, s) in row.chunks_exact(PANEL).enumerate() {
+                    let col = p * PANEL;
+                    self.scale_back(rows, r, col, &s[..PANEL.min(self.out - col)], y);
+                }
+            }
+        }
+        true
     }
 
     /// Row `r`'s outputs from `col` on, from their exact integer sums.
@@ -339,6 +394,33 @@ mod tests {
         };
         let (mut a, mut b) = (vec![0.0; rows * out], vec![0.0; rows * out]);
         dot_rows(&block, &lin, &mut a);
+        dot_rows_portable(&block, &lin, &mut b);
+        assert_eq!(a, b);
+        assert!(a.iter().any(|&v| v != 0.0));
+    }
+
+    /// AMX tiles against the portable loop (where the CPU has them: the
+    /// `amx` module's tests check that they are found): a partial row tile,
+    /// inputs padded to the tiles' 64, a partial panel.
+    #[test]
+    fn tiles_and_portable_give_the_same_outputs() {
+        if crate::amx::tiles().is_none() {
+            return;
+        }
+        let mut seed = 17;
+        let (rows, inp, out) = (37, 37, 40);
+        let w: Vec<f32> = (0..out * inp).map(|_| lcg(&mut seed)).collect();
+        let lin = QuantLinear::quantize(&w, out, inp).expect("shape");
+        let x: Vec<f32> = (0..rows * inp).map(|_| lcg(&mut seed) * 3.0).collect();
+        let (q, scale) = quantised(&lin, &x, rows);
+        let block = Quantised {
+            q: &q,
+            rows,
+            kpad: lin.kpad,
+            scale: &scale,
+        };
+        let (mut a, mut b) = (vec![0.0; rows * out], vec![0.0; rows * out]);
+        assert!(lin.tile_rows(&block, &mut a));
         dot_rows_portable(&block, &lin, &mut b);
         assert_eq!(a, b);
         assert!(a.iter().any(|&v| v != 0.0));

@@ -163,7 +163,14 @@ impl QuantLinear {
     /// One block of rows: quantise, multiply, scale back.
     fn block(&self, x: &[f32], y: &mut [f32]) {
         let rows = x.len() / self.inp;
-        let mut q = vec![0u8; rows * self.kpad];
+        // AMX reads whole tiles of 16 rows: the padding rows stay zero.
+        let amx = crate::amx::tiles().filter(|_| self.kpad % crate::amx::K_STEP == 0);
+        let padded = if amx.is_some() {
+            rows.next_multiple_of(crate::amx::ROWS)
+        } else {
+            rows
+        };
+        let mut q = vec![0u8; padded * self.kpad];
         let mut scale = vec![0.0f32; rows];
         let mut zero = vec![0i32; rows];
         let mut smoothed = vec![0.0f32; if self.smooth.is_empty() { 0 } else { self.inp }];
@@ -187,7 +194,9 @@ impl QuantLinear {
             scale: &scale,
             zero: &zero,
         };
-        dot_rows(&block, self, y);
+        if !amx.is_some_and(|amx| tile_rows(amx, &block, self, y)) {
+            dot_rows(&block, self, y);
+        }
     }
 
     /// Row `r`'s outputs from `col` on, from their exact integer sums.
@@ -234,6 +243,28 @@ fn quantize_row(x: &[f32], q: &mut [u8]) -> (f32, i32) {
         *o = (v * inv + shift).clamp(0.0, IN_MAX) as u8;
     }
     (s, z as i32)
+}
+
+/// `rows · wᵀ` into `y` on AMX tiles, 16 rows at a time (`rows.q` holds
+/// whole tiles of rows); `false`, with nothing written, when the shapes do
+/// not fit the tiles.
+fn tile_rows(amx: crate::amx::Amx, rows: &Quantised<'_>, w: &QuantLinear, y: &mut [f32]) -> bool {
+    let (kpad, panels, tile) = (rows.kpad, w.out.div_ceil(PANEL), crate::amx::ROWS);
+    let mut sums = vec![0i32; tile * panels * PANEL];
+    for r0 in (0..rows.rows).step_by(tile) {
+        let a = rows.q.get(r0 * kpad..).unwrap_or_default();
+        if !amx.rows_u8_i8(a, kpad, &w.packed, panels, &mut sums) {
+            return false;
+        }
+        for r in r0..(r0 + tile).min(rows.rows) {
+            let row = &sums[(r - r0) * panels * PANEL..][..panels * PANEL];
+            for (p, s) in row.chunks_exact(PANEL).enumerate() {
+                let col = p * PANEL;
+                w.scale_back(rows, r, col, &s[..PANEL.min(w.out - col)], y);
+            }
+        }
+    }
+    true
 }
 
 /// `rows · wᵀ` into `y` (`rows × out`, row-major) on the fastest path here.
@@ -385,6 +416,38 @@ mod tests {
         };
         let (mut a, mut b) = (vec![0.0; rows * out], vec![0.0; rows * out]);
         dot_rows(&block, &lin, &mut a);
+        dot_rows_portable(&block, &lin, &mut b);
+        assert_eq!(a, b);
+        assert!(a.iter().any(|&v| v != 0.0));
+    }
+
+    /// AMX tiles against the portable loop (where the CPU has them: the
+    /// `amx` module's tests check that they are found): a partial row tile,
+    /// an odd number of panels, a partial panel.
+    #[test]
+    fn tiles_and_portable_give_the_same_outputs() {
+        let Some(amx) = crate::amx::tiles() else {
+            return;
+        };
+        let mut seed = 13;
+        let (rows, inp, out) = (37, 128, 40);
+        let w: Vec<f32> = (0..out * inp).map(|_| lcg(&mut seed)).collect();
+        let lin = QuantLinear::quantize(&w, out, inp).expect("shape");
+        let mut q = vec![0u8; rows.next_multiple_of(crate::amx::ROWS) * lin.kpad];
+        let (mut scale, mut zero) = (vec![0.0; rows], vec![0; rows]);
+        for r in 0..rows {
+            let x: Vec<f32> = (0..inp).map(|_| lcg(&mut seed) * 3.0).collect();
+            (scale[r], zero[r]) = quantize_row(&x, &mut q[r * lin.kpad..r * lin.kpad + inp]);
+        }
+        let block = Quantised {
+            q: &q,
+            rows,
+            kpad: lin.kpad,
+            scale: &scale,
+            zero: &zero,
+        };
+        let (mut a, mut b) = (vec![0.0; rows * out], vec![0.0; rows * out]);
+        assert!(tile_rows(amx, &block, &lin, &mut a));
         dot_rows_portable(&block, &lin, &mut b);
         assert_eq!(a, b);
         assert!(a.iter().any(|&v| v != 0.0));

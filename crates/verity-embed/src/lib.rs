@@ -23,6 +23,8 @@
 //! ```
 
 #[cfg(feature = "local")]
+mod amx;
+#[cfg(feature = "local")]
 mod bert;
 mod cached;
 #[cfg(feature = "local")]

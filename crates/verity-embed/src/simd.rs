@@ -8,7 +8,9 @@
 //! `VERITY_EMBED_SIMD=baseline` forces the element-wise kernels and the
 //! integer products to the architecture's baseline (SSE2 on x86-64) to
 //! check that vectors do not depend on the path taken; the f32 products
-//! always follow the CPU.
+//! always follow the CPU. The integer products run on AMX tiles where the
+//! CPU has them (`crate::amx`); `VERITY_EMBED_SIMD=avx2` keeps them on the
+//! AVX2 kernels (to compare the two).
 
 use std::sync::OnceLock;
 
@@ -84,8 +86,13 @@ pub fn kernel_note() -> String {
     if crate::smallmm::in_use() {
         note.push_str(", pre-packed panels for short passes");
     }
+    let tiles = if crate::amx::tiles().is_some() {
+        "amx tiles, else "
+    } else {
+        ""
+    };
     note.push_str(&format!(
-        "; int8 option (VERITY_EMBED_PRECISION=int8): {}",
+        "; int8 option (VERITY_EMBED_PRECISION=int8): {tiles}{}",
         crate::intmm::int_path()
     ));
     note
