@@ -9,4 +9,5 @@ mod facade;
 mod http_client;
 mod local_ask;
 mod watch;
+mod binding_types;
 mod web_config;
