@@ -1,10 +1,14 @@
-// Types of the `verity-ai` Node package (hand-written; checked by `tsc --noEmit`
-// against test/typed-sample.ts in scripts/test-node.sh). Results are plain
-// objects of Verity's result types with camelCase keys (the same shapes
-// Python exposes as snake_case attributes); user data (`metadata`, an
-// event's `content`) is kept as written. `callTool`, the generic tool call,
-// follows the same rule: the registry's JSON with camelCase keys (the
-// snake_case MCP clients see becomes camelCase), user data kept as written.
+// Types of the `verity-ai` Node package, checked by `tsc --noEmit` against
+// test/typed-sample.ts in scripts/test-node.sh. The section between the
+// "generated" lines is written from the `verity::api` JSON schemas by
+// crates/verity/tests/binding_types.rs (see docs/architecture.md, "Where to
+// add an operation"); the rest (the classes, their methods, the types the
+// binding extends) is hand-written. Results are plain objects of Verity's
+// result types with camelCase keys (the same shapes Python exposes as
+// snake_case attributes); user data (`metadata`, an event's `content`) is
+// kept as written. `callTool`, the generic tool call, follows the same rule:
+// the registry's JSON with camelCase keys (the snake_case MCP clients see
+// becomes camelCase), user data kept as written.
 
 // ---- generated from the verity::api schemas by crates/verity/tests/binding_types.rs: do not edit (begin) ----
 /** How a claim cites its source (`citation_type`). */
@@ -52,17 +56,17 @@ export type VerifyMode = 'off' | 'flag' | 'strip'
 /** The result of fetching one URL. */
 export interface FetchedSource {
   /** Content type of the response. */
-  contentType?: string | null
+  contentType?: string
   /** Human-readable detail for non-`Fetched` outcomes. */
-  detail?: string | null
+  detail?: string
   /** When it was fetched. */
   fetchedAt: string
   /** URL after redirects. */
   finalUrl: string
   /** Last HTTP status, when a response was received. */
-  httpStatus?: number | null
+  httpStatus?: number
   /** Parsed content (`Some` when `status` is `Fetched`, possibly for `Paywalled`). */
-  parsed?: ParsedDocument | null
+  parsed?: ParsedDocument
   /** Outcome class. */
   status: FetchStatus
   /** URL asked for. */
@@ -75,7 +79,7 @@ export interface FetchedSource {
  */
 export interface ParsedDocument {
   /** The document (title, lang, url, ts and `metadata.author` filled when known). */
-  document: Document
+  document: StoredDocument
   /** Original format. */
   format: SourceFormat
   /** Page map (PDF); empty for formats without pages. */
@@ -97,7 +101,7 @@ export interface CheckReport {
   /** `true` when the run stopped early (cancelled); results hold what was done. */
   cancelled: boolean
   /** Document title or name, when known. */
-  document?: string | null
+  document?: string
   /** One result per claim–citation pair, in document order. */
   results: CheckResult[]
   /** Statistics. */
@@ -201,11 +205,11 @@ export interface CheckResult {
   /** The best passages of the source, best first. */
   passages?: Passage[]
   /** The quote in its context. */
-  quoteContext?: QuoteContext | null
+  quoteContext?: QuoteContext
   /** The exact sentence of the source that decides it (verbatim in the fetched source). */
-  sourceQuote?: string | null
+  sourceQuote?: string
   /** The URL fetched, if any. */
-  sourceUrl?: string | null
+  sourceUrl?: string
   /** The verdict. */
   verdict: Verdict
 }
@@ -241,7 +245,7 @@ export interface Passage {
   /** Retrieval score (higher is better; scale depends on the retriever). */
   score: number
   /** URL of the source, when known. */
-  sourceUrl?: string | null
+  sourceUrl?: string
   /** Byte offset of `text` in the source content. */
   start: number
   /** Passage text, verbatim from the source content. */
@@ -279,15 +283,15 @@ export interface SentenceVerdict {
   /** Which judge decided. */
   judge?: string
   /** The `[n]` the quote comes from. */
-  quoteCitation?: number | null
+  quoteCitation?: number
   /** Removed from the answer text (`strip`). */
   removed: boolean
   /** The sentence of the cited passage that decides it (its characters). */
-  sourceQuote?: string | null
+  sourceQuote?: string
   /** The sentence, citation markers removed. */
   text: string
   /** The verdict of its best-supporting citation (`None`: it cites nothing). */
-  verdict?: Verdict | null
+  verdict?: Verdict
 }
 
 /** Answer of `research`: the checked report and how the run went. */
@@ -355,13 +359,13 @@ export interface ThemeCoverage {
 /** One reference of the report. */
 export interface ResearchReference {
   /** Knowledge-base file name, for internal files. */
-  filename?: string | null
+  filename?: string
   /** Citation number (`[n]` in the text). */
   n: number
   /** Title. */
   title: string
   /** URL, for web sources. */
-  url?: string | null
+  url?: string
 }
 
 /** Duration of one step of a run. */
@@ -375,7 +379,7 @@ export interface StepTiming {
 /** One knowledge-base entry. */
 export interface KnowledgeEntry {
   /** Store id once indexed. */
-  fileId?: string | null
+  fileId?: string
   /** File name in the knowledge base directory. */
   filename: string
   /** Keywords. */
@@ -385,7 +389,7 @@ export interface KnowledgeEntry {
   /** Title. */
   title: string
   /** Where it was downloaded from (absent for files placed by hand). */
-  url?: string | null
+  url?: string
 }
 
 /** Answer of `add_reference`. */
@@ -413,7 +417,7 @@ export interface RelevanceRule {
   /** Inactive rules are kept but ignored. */
   active: boolean
   /** Free description. */
-  description?: string | null
+  description?: string
   /** Keywords that trigger the rule (words or multi-word phrases). */
   keywords: string[]
   /** Unique name. */
@@ -497,18 +501,18 @@ export interface KeywordHit {
 /** Output of `check_article_exists`. */
 export interface CheckArticleResult {
   /** The logged article. */
-  article?: ArticleBrief | null
+  article?: ArticleBrief
   /**
    * The canonical form that was looked up (tracking parameters, `www.`,
    * AMP, trailing slash and scheme folded): a duplicate-detection key only.
    */
   canonicalUrl: string
   /** SimHash distance in bits, for near-duplicates. */
-  distance?: number | null
+  distance?: number
   /** Whether the article was already processed. */
   exists: boolean
   /** How it was recognised. */
-  matchedBy?: MatchedBy | null
+  matchedBy?: MatchedBy
   /** Human-readable verdict. */
   message: string
   /** The URL as given (trimmed): the article's URL, never rewritten. */
@@ -524,7 +528,7 @@ export interface ArticleBrief {
   /** First logged. */
   processedAt: string
   /** Score of the scoring LLM. */
-  qwenScore?: number | null
+  qwenScore?: number
   /** Source. */
   source: string
   /** Title. */
@@ -545,11 +549,11 @@ export interface LogArticleResult {
    * Set when the content is a near-duplicate of an article logged at
    * another URL: this URL was added to that article instead.
    */
-  duplicateOf?: string | null
+  duplicateOf?: string
   /** Why the ingest failed (the article is logged anyway). */
-  ingestError?: string | null
+  ingestError?: string
   /** Whether `raw_content` was handed to the ingest (`None`: no content or no ingest configured). */
-  ingested?: boolean | null
+  ingested?: boolean
   /** Always true on success. */
   logged: boolean
 }
@@ -574,17 +578,17 @@ export interface Article {
   /** Canonical form of `url` (see `verity_watch::canonical_url`). */
   canonicalUrl: string
   /** SHA-1 of the normalised raw content, when content was given. */
-  contentSha1?: string | null
+  contentSha1?: string
   /** Hashtags. */
   hashtags: string[]
   /** Stable id (`art_` + 16 hex digits of the canonical URL's SHA-1). */
   id: string
   /** Expected impact. */
-  impact?: string | null
+  impact?: string
   /** LinkedIn post draft. */
-  linkedinDraft?: string | null
+  linkedinDraft?: string
   /** Confidence of the validating LLM (0…1). */
-  phiConfidence?: number | null
+  phiConfidence?: number
   /** Whether the validating LLM accepted it. */
   phiValidated: boolean
   /** First logged. */
@@ -592,15 +596,15 @@ export interface Article {
   /** Keywords given by the scoring LLM. */
   qwenKeywords: string[]
   /** Score given by the scoring LLM. */
-  qwenScore?: number | null
+  qwenScore?: number
   /** 64-bit SimHash of the raw content (near-duplicate detection). */
-  simhash?: number | null
+  simhash?: number
   /** Source name (`ollama_blog`, …). */
   source: string
   /** Source type. */
   sourceType: SourceType
   /** French summary. */
-  summaryFr?: string | null
+  summaryFr?: string
   /** Title. */
   title: string
   /** Last logged again. */
@@ -608,7 +612,7 @@ export interface Article {
   /** URL as first logged. */
   url: string
   /** Words in the raw content, when given. */
-  wordCount?: number | null
+  wordCount?: number
 }
 
 /** Output of `log_veille_decision` and `log_decision`. */
@@ -632,9 +636,9 @@ export interface WatchDecisionsResponse {
 /** One entry of the append-only decision audit log (`log_veille_decision`). */
 export interface WatchDecision {
   /** Article concerned (absent for general decisions). */
-  articleId?: string | null
+  articleId?: string
   /** Confidence (0…1). */
-  confidence?: number | null
+  confidence?: number
   /** When it was logged. */
   createdAt: string
   /** The decision. */
@@ -646,7 +650,7 @@ export interface WatchDecision {
   /** LLM that decided. */
   llm: DecisionLlm
   /** Justification. */
-  reasoning?: string | null
+  reasoning?: string
   /** Tools called for it. */
   toolsUsed: string[]
 }
@@ -718,7 +722,7 @@ export interface VerifyFactResult {
   /** True when no page let the judge decide. */
   notEnoughEvidence: boolean
   /** The web search query, when the pages came from a search. */
-  searched?: string | null
+  searched?: string
   /** Pages that speak of the claim, the deciding ones first. */
   sources: FactSource[]
   /** One-paragraph explanation. */
@@ -770,7 +774,7 @@ export interface Project {
   /** Created. */
   createdAt: string
   /** Description. */
-  description?: string | null
+  description?: string
   /** Id (`prj_…`). */
   id: string
   /** Name (unique is not required). */
@@ -799,7 +803,7 @@ export interface ContextEntry {
   /** Free tags. */
   tags: string[]
   /** Optional title. */
-  title?: string | null
+  title?: string
 }
 
 /** A task. */
@@ -809,7 +813,7 @@ export interface Task {
   /** Ids of tasks (same project) that must be finished first. */
   dependsOn: string[]
   /** Description. */
-  description?: string | null
+  description?: string
   /** Id (`tsk_…`). */
   id: string
   /** Priority. */
@@ -837,7 +841,7 @@ export interface ProjectDecision {
   /** Project. */
   projectId: string
   /** Why. */
-  reasoning?: string | null
+  reasoning?: string
   /** Free tags. */
   tags: string[]
 }
@@ -867,7 +871,7 @@ export interface StoreContextResult {
   /** Id of the entry. */
   contextId: string
   /** Whether the context index accepted it (`None`: no index configured). */
-  indexed?: boolean | null
+  indexed?: boolean
   /** Always true on success. */
   stored: boolean
 }
@@ -875,7 +879,7 @@ export interface StoreContextResult {
 /** Output of `query_context`. */
 export interface QueryContextResult {
   /** Why the index was not used although configured. */
-  degraded?: string | null
+  degraded?: string
   /** How they were ranked. */
   ran: ContextRanking
   /** Best entries first. */
@@ -917,6 +921,37 @@ export interface ProjectDecisionsResponse {
   decisions: ProjectDecision[]
   /** How many were returned. */
   total: number
+}
+
+/**
+ * A source document, in Verity's ingestion schema
+ * (`uid, source, ts, lang, title, content, tags` + free metadata).
+ *
+ * Deserializing one is `Document::from_record` (`crate::record`): any
+ * field besides these is kept in `metadata`, never dropped.
+ */
+export interface StoredDocument {
+  /** Full text (Markdown for parsed sources). */
+  content: string
+  /** ISO 639-1 language code (`en`, `fr`, …); detected when absent. */
+  lang?: string
+  /**
+   * Any other field of the input record (e.g. `node_pubkey`,
+   * `channel_id`, `metrics`, …), filterable; a `metadata` object is merged in.
+   */
+  metadata?: Record<string, unknown>
+  /** Where it comes from (`internal`, a file path, a host, …). */
+  source: string
+  /** Free tags. */
+  tags?: string[]
+  /** Title, if any. */
+  title?: string
+  /** Publication / event time (RFC 3339), used for time filters and freshness. */
+  ts?: string
+  /** Stable identifier. Re-ingesting the same uid replaces the document. */
+  uid: string
+  /** Canonical URL, when the document has one (cited in answers). */
+  url?: string
 }
 
 /** Search the store (`verity search`, `store.search`, `POST /search`). */
@@ -1177,37 +1212,6 @@ export interface Answer {
   verification?: AnswerVerification
 }
 
-/** One sentence of an answer and what its cited passages say of it. */
-export interface SentenceVerdict {
-  text: string
-  citations: number[]
-  /** Absent when the sentence cites nothing. */
-  verdict?: Verdict
-  confidence: number
-  explanation?: string
-  /** The sentence of the cited passage that decides it (its characters). */
-  sourceQuote?: string
-  quoteCitation?: number
-  judge?: string
-  /** Cited, and not SUPPORTED by what it cites. */
-  flagged: boolean
-  removed: boolean
-}
-
-/** The check of an answer against its sources. */
-export interface AnswerVerification {
-  mode: VerifyMode
-  judge: string
-  sentences: SentenceVerdict[]
-  checked: number
-  supported: number
-  flagged: number
-  removed: number
-}
-
-/** What `ask` does with sentences their sources do not support. */
-export type VerifyMode = 'flag' | 'strip' | 'off'
-
 export interface IngestReport {
   inserted: number
   replaced: number
@@ -1247,7 +1251,7 @@ export interface Stats {
   notes: string[]
 }
 
-export interface OpenOptions {
+export interface OpenOptions extends ConfigOverrides {
   /** Store directory (default `VERITY_HOME` or `./.verity`), or a `redis://` URL. */
   home?: string
   /** Redis URL (`REDIS_URL`): documents, indexes and caches live in Redis. */
@@ -1273,90 +1277,12 @@ export interface OpenOptions {
   allowPrivate?: boolean
 }
 
-export interface FilterOptions {
-  sources?: string[]
-  /** Any of these tags. */
-  tags?: string[]
-  /** All of these tags. */
-  tagsAll?: string[]
-  langs?: string[]
-  uids?: string[]
-  /** `{key: value}` or `{key: [v1, v2]}`. */
-  metadata?: Record<string, unknown>
-  /** RFC 3339, or `YYYY-MM-DD` (that day at 00:00 UTC). */
-  since?: string
-  /** RFC 3339, or `YYYY-MM-DD` (the whole day is included). */
-  until?: string
-}
-
-export interface SearchOptions extends FilterOptions {
-  k?: number
-  mode?: SearchMode
-}
-
-export interface AskOptions extends FilterOptions {
-  lang?: string
-  k?: number
-  mode?: SearchMode
-  noCache?: boolean
-  /** Check the answer against its sources first: `flag` (default, unsupported sentences marked), `strip` (removed) or `off`. */
-  verify?: VerifyMode
-}
-
 /** Every rejection of this package is a `VerityError` (or a `TypeError` for wrong argument types). */
 export class VerityError extends Error {
   constructor(message: string, code?: string, transient?: boolean)
   /** `invalid_input`, `not_found`, `unavailable`, `embedder_mismatch`, `model_not_found`, `config_error`, `timeout`; from `callTool` also `unknown_tool`, `invalid_arguments`; … */
   code: string
   transient: boolean
-}
-
-/** Verdict of a cited claim. */
-export type Verdict = 'SUPPORTED' | 'NOT_SUPPORTED' | 'PARTIAL' | 'INCONCLUSIVE' | 'SOURCE_UNAVAILABLE'
-
-/** What `check` reads: exactly one of `content`, `contentBase64`, `url` or `path`. */
-export interface CheckRequest {
-  content?: string
-  /** The document's bytes in base64 (e.g. a PDF). */
-  contentBase64?: string
-  url?: string
-  path?: string
-  /** `markdown`, `html`, `text`, `pdf` or a MIME type; detected when absent. */
-  contentType?: string
-  /** File name of the document (helps detecting its format). */
-  name?: string
-  /** Sources fetched and claims judged at once (1–32, default 4). */
-  concurrency?: number
-  judge?: 'auto' | 'local' | 'llm'
-  /** Sources and document on private or loopback addresses (disables the SSRF guard). */
-  allowPrivate?: boolean
-}
-
-/** One cited claim and its verdict. */
-export interface CheckResult {
-  claim: string
-  citationRef: string
-  citationType: 'url' | 'doi' | 'arxiv' | 'bibliography' | 'footnote' | 'author_year'
-  sourceUrl?: string
-  verdict: Verdict
-  confidence: number
-  explanation: string
-  /** A sentence that occurs verbatim in the fetched source. */
-  sourceQuote?: string
-  quoteContext?: { before: string; quote: string; after: string; start: number; end: number }
-  location: { line: number; start: number; end: number }
-  judge: string
-  checks?: string[]
-  elapsedMs: number
-}
-
-/** The report of `check` (the seed's JSON shape). */
-export interface CheckReport {
-  document?: string
-  summary: { total: number; supported: number; issues: number; partial: number; notSupported: number; inconclusive: number; unavailable: number; message: string }
-  results: CheckResult[]
-  statistics: { claims: number; distinctSources: number; sourcesFetched: number; judge: string; elapsedMs: number; msPerCitation: number; judgeTokens: number; [key: string]: unknown }
-  cancelled: boolean
 }
 
 /** One stored event. */
@@ -1456,58 +1382,6 @@ export interface ResearchOptions {
   replay?: boolean
 }
 
-/** Coverage of one theme of the research brief. */
-export interface ThemeCoverage {
-  id: string
-  title: string
-  cited: number
-  supported: number
-  covered: boolean
-}
-
-/** One reference of a research report (`url` for web sources, `filename` for knowledge-base files). */
-export interface ResearchReference {
-  n: number
-  title: string
-  url?: string
-  filename?: string
-}
-
-/** The checked report of `research` (the api's `ResearchResponse`). */
-export interface ResearchReport {
-  runDir: string
-  /** The note in Markdown, ending with its references. */
-  markdown: string
-  coverage: number
-  supportedShare: number
-  citedSentences: number
-  supportedSentences: number
-  themes: ThemeCoverage[]
-  writer: string
-  judge: string
-  degraded: boolean
-  missing: string[]
-  notes: string[]
-  tasksOk: number
-  tasksFailed: number
-  tasksSkipped: number
-  planner: 'deterministic' | 'llm' | 'llm_fell_back'
-  planAttempts: number
-  unresolvedCitations: number
-  references: ResearchReference[]
-  timings: { step: string; ms: number }[]
-}
-
-/** A knowledge-base entry (`knowledge_db.json`). */
-export interface KnowledgeEntry {
-  filename: string
-  url?: string
-  title: string
-  keywords: string[]
-  summary: string
-  fileId?: string
-}
-
 /** What `addReference` adds: exactly one of `url` or `filename`. */
 export interface AddReferenceRequest {
   url?: string
@@ -1519,33 +1393,10 @@ export interface AddReferenceRequest {
   allowPrivate?: boolean
 }
 
-/** What `addReference` did. */
-export interface AddReferenceResult {
-  entry: KnowledgeEntry
-  downloaded: boolean
-  indexed: boolean
-  enrichedBy: string
-}
-
-export type RuleKind = 'include' | 'exclude' | 'boost'
-export type RulePriority = 'critical' | 'high' | 'medium' | 'low'
-export type SourceType = 'rss' | 'youtube' | 'reddit' | 'hn'
-export type DecisionLlm = 'qwen' | 'phi'
-export type DecisionType = 'score' | 'validate' | 'reject' | 'verify_fact'
-export type FactVerdict = 'SUPPORTED' | 'NOT_SUPPORTED' | 'PARTIAL' | 'INCONCLUSIVE' | 'SOURCE_UNAVAILABLE'
-
-export interface ScoringGuide { baseScore: number; minValidScore: number; maxScore: number }
-
-/** A relevance rule of the watch. */
-export interface RelevanceRule {
-  name: string
-  type: RuleKind
-  keywords: string[]
-  scoreModifier: number
-  priority: RulePriority
-  active: boolean
-  description?: string
-}
+/** Former name of {@link Priority}. */
+export type RulePriority = Priority
+/** Former name of {@link Verdict}. */
+export type FactVerdict = Verdict
 
 /** `updateVeilleRule`'s request: create or replace the rule `name`. */
 export interface RuleUpdate {
@@ -1557,48 +1408,6 @@ export interface RuleUpdate {
   priority?: RulePriority
   active?: boolean
   description?: string
-}
-
-export interface RulesResponse { rules: RelevanceRule[]; scoringGuide: ScoringGuide }
-export interface UpdateRuleResponse { updated: boolean; created: boolean; rule: RelevanceRule }
-
-export interface RuleMatch {
-  rule: string
-  type: RuleKind
-  priority: RulePriority
-  scoreModifier: number
-  keywords: { keyword: string; count: number; fields: ('title' | 'content' | 'url')[] }[]
-}
-
-/** `scoreArticle`: base score plus the matched rules' modifiers, clamped, explained. */
-export interface ScoreResult {
-  score: number
-  rawScore: number
-  valid: boolean
-  excluded: boolean
-  matchedRules: RuleMatch[]
-  explanation: string[]
-  scoringGuide: ScoringGuide
-  truncated?: boolean
-}
-
-export interface ArticleBrief {
-  id: string
-  title: string
-  url: string
-  source: string
-  processedAt: string
-  qwenScore?: number
-  phiValidated: boolean
-}
-
-export interface CheckArticleResult {
-  exists: boolean
-  article?: ArticleBrief
-  matchedBy?: 'url' | 'same_content' | 'near_duplicate'
-  distance?: number
-  canonicalUrl: string
-  message: string
 }
 
 /** `logArticle`'s request (the watch's article fields, camelCase). */
@@ -1619,42 +1428,6 @@ export interface LogArticleRequest {
   rawContent?: string
 }
 
-export interface LogArticleResult {
-  logged: boolean
-  articleId: string
-  created: boolean
-  duplicateOf?: string
-  canonicalUrl: string
-  ingested?: boolean
-  ingestError?: string
-}
-
-/** A logged article. */
-export interface Article {
-  id: string
-  url: string
-  canonicalUrl: string
-  aliases?: string[]
-  title: string
-  source: string
-  sourceType: SourceType
-  qwenScore?: number
-  qwenKeywords: string[]
-  phiValidated: boolean
-  phiConfidence?: number
-  summaryFr?: string
-  impact?: string
-  hashtags: string[]
-  linkedinDraft?: string
-  contentSha1?: string
-  simhash?: number
-  wordCount?: number
-  processedAt: string
-  updatedAt: string
-}
-
-export interface ArticlesResponse { articles: Article[]; total: number; period: string }
-
 export interface LogDecisionRequest {
   articleId?: string
   llm: DecisionLlm
@@ -1663,53 +1436,6 @@ export interface LogDecisionRequest {
   confidence?: number
   reasoning?: string
   toolsUsed?: string[]
-}
-
-export interface LogDecisionResult { logged: boolean; decisionId: string; createdAt: string }
-
-/** An entry of the decision audit log. */
-export interface WatchDecision {
-  id: string
-  articleId?: string
-  llm: DecisionLlm
-  decisionType: DecisionType
-  decision: string
-  confidence?: number
-  reasoning?: string
-  toolsUsed: string[]
-  createdAt: string
-}
-
-export interface WatchDecisionsResponse { decisions: WatchDecision[]; total: number }
-
-export interface WebSearchResponse {
-  query: string
-  results: { title: string; url: string; snippet: string; source: string }[]
-  totalFound: number
-}
-
-export interface CrawlResponse {
-  url: string
-  title: string
-  content: string
-  wordCount: number
-  extractedAt: string
-  truncated?: boolean
-  paywalled?: boolean
-  links?: { text: string; url: string }[]
-}
-
-export interface VerifyFactResult {
-  claim: string
-  verified: boolean
-  confidence: number
-  verdict: FactVerdict
-  sources: { url: string; excerpt: string; title?: string; verdict: FactVerdict; confidence: number }[]
-  summary: string
-  notEnoughEvidence: boolean
-  searched?: string
-  unavailable?: { url: string; code: string; error: string }[]
-  judge: string
 }
 
 /** The technology watch of a store (`store.watch`). A bad enum value rejects with `invalid_input` naming the allowed values. */
@@ -1729,68 +1455,6 @@ export interface Watch {
   crawlUrl(url: string): Promise<CrawlResponse>
   verifyFact(request: { claim: string; context?: string; urls?: string[] }): Promise<VerifyFactResult>
 }
-
-export type ProjectStatus = 'active' | 'paused' | 'completed' | 'archived'
-export type TaskStatus = 'todo' | 'in_progress' | 'blocked' | 'done' | 'cancelled'
-
-/** An AuraCore project. */
-export interface Project {
-  id: string
-  name: string
-  description?: string
-  status: ProjectStatus
-  tags: string[]
-  createdAt: string
-  updatedAt: string
-}
-
-/** A piece of project context. */
-export interface ContextEntry {
-  id: string
-  projectId: string
-  title?: string
-  content: string
-  tags: string[]
-  createdAt: string
-}
-
-/** A project task; `depends_on` holds ids of tasks of the same project. */
-export interface Task {
-  id: string
-  projectId: string
-  title: string
-  description?: string
-  priority: RulePriority
-  status: TaskStatus
-  dependsOn: string[]
-  createdAt: string
-  updatedAt: string
-}
-
-/** A decision recorded on a project. */
-export interface ProjectDecision {
-  id: string
-  projectId: string
-  decision: string
-  reasoning?: string
-  alternatives: string[]
-  tags: string[]
-  createdAt: string
-}
-
-export interface ProjectsResponse { projects: Project[]; total: number }
-export interface ProjectOverview { project: Project; tasks: Task[]; contextEntries: number; recentDecisions: ProjectDecision[] }
-export interface StoreContextResult { stored: boolean; contextId: string; indexed?: boolean }
-/** `queryContext`: best entries first; `ran` says how they were ranked (`index`: the store's retrieval). */
-export interface QueryContextResult {
-  results: { entry: ContextEntry; score: number }[]
-  ran: 'index' | 'lexical'
-  degraded?: string
-}
-export interface DeleteContextResult { deleted: boolean; contextId: string }
-/** `getNextTasks`: ready tasks (in progress first, then by priority, then oldest), and how many wait on dependencies or are blocked. */
-export interface NextTasksResult { tasks: Task[]; waiting: number; blocked: number }
-export interface ProjectDecisionsResponse { decisions: ProjectDecision[]; total: number }
 
 /** The AuraCore project tools of a store (`store.projects`). A bad enum value rejects with `invalid_input` naming the allowed values; an unknown id with `not_found`. */
 export interface Projects {
@@ -1957,49 +1621,6 @@ export interface ErrorMapping {
 
 /** The error table shared by every host. */
 export function errorTable(): ErrorMapping[]
-
-/** Outcome of a fetch: `fetched`, or why not (`blocked` by the network guard, robots.txt or a 401/403, …). */
-export type FetchStatus = 'fetched' | 'failed' | 'paywalled' | 'not_found' | 'timeout' | 'rate_limited' | 'blocked'
-
-/** Format a source was parsed from. */
-export type SourceFormat = 'pdf' | 'html' | 'markdown' | 'text' | 'json'
-
-/** Where a page of the original (PDF) sits in the document content. */
-export interface PageSpan {
-  /** 1-based page number. */
-  page: number
-  /** Byte offset in the document content where the page starts. */
-  start: number
-  /** Byte offset one past its end. */
-  end: number
-}
-
-/** A parsed source: the document (content in Markdown) and where its pieces came from. */
-export interface ParsedDocument {
-  /** The document (title, lang, url, ts and `metadata.author` filled when known). */
-  document: Document & { source: string }
-  format: SourceFormat
-  /** Page map (PDF); absent for formats without pages. */
-  pages?: PageSpan[]
-}
-
-/** What `fetch` resolves to: the source fetched (or the local file read), how that went, and its parsed content. */
-export interface FetchedSource {
-  /** URL asked for (`file://` for a local file). */
-  url: string
-  /** URL after redirects. */
-  finalUrl: string
-  status: FetchStatus
-  /** Last HTTP status, when a response was received. */
-  httpStatus?: number
-  contentType?: string
-  /** Set when `status` is `fetched`, possibly for `paywalled`. */
-  parsed?: ParsedDocument
-  /** Why it was not fetched, in words (statuses other than `fetched`). */
-  detail?: string
-  /** RFC 3339. */
-  fetchedAt: string
-}
 
 /** Fetch a URL (SSRF guard on unless `allowPrivate`) or parse a local file. */
 export function fetch(target: string, options?: { allowPrivate?: boolean }): Promise<FetchedSource>

@@ -1,4 +1,7 @@
-"""Type stubs of the native module ``verity._verity`` (PyO3)."""
+"""Type stubs of the native module ``verity._verity`` (PyO3). The section
+between the "generated" lines is written from the ``verity::api`` JSON
+schemas by ``crates/verity/tests/binding_types.rs`` (see
+docs/architecture.md, "Where to add an operation"); the rest is hand-written."""
 
 from __future__ import annotations
 

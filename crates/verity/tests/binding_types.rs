@@ -108,9 +108,15 @@ fn results() -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// Api types the bindings expose through a hand-written class (Python's
-/// `Document`, with a constructor) that generated types may refer to.
-const HAND_WRITTEN: &[(&str, &str)] = &[("Document", "Document")];
+/// Api types Python exposes through a hand-written class (`Document`, with
+/// a constructor) that generated types refer to.
+const PY_HAND_WRITTEN: &[(&str, &str)] = &[("Document", "Document")];
+
+/// Result types only TypeScript declares: a document as results hold it
+/// (`source` always there), apart from the hand-written input `Document`.
+fn ts_results() -> Vec<(&'static str, Value)> {
+    vec![("StoredDocument", out::<verity::Document>())]
+}
 
 /// Request options: the binding's name, the request's schema, and the
 /// fields the method takes as positional arguments (left out). Python
@@ -192,7 +198,11 @@ struct Defs {
 }
 
 impl Defs {
-    fn new(roots: &[(&str, Value)], options: &[(&str, Value, &[&str])]) -> Self {
+    fn new(
+        roots: &[(&str, Value)],
+        options: &[(&str, Value, &[&str])],
+        hand_written: &[(&str, &str)],
+    ) -> Self {
         let mut schemas = BTreeMap::new();
         let mut classes = BTreeMap::new();
         let all = roots
@@ -232,7 +242,7 @@ impl Defs {
                 );
             }
         }
-        for (schema_name, binding) in HAND_WRITTEN {
+        for (schema_name, binding) in hand_written {
             classes.insert(schema_name.to_string(), binding.to_string());
         }
         Self {
@@ -720,8 +730,14 @@ fn ts_interface(out: &mut String, defs: &mut Defs, name: &str, schema: &Value, s
         // Top-level keys are camelCase (Node converts option names); objects
         // nested in a request keep the schema's snake_case keys.
         let key = camel(&f.name);
-        let opt = if f.required { "" } else { "?" };
-        out.push_str(&format!("  {key}{opt}: {}\n", ts(&f.ty, defs, camel_keys)));
+        let (opt, ty) = match (&f.ty, f.required) {
+            (_, true) => ("", f.ty.clone()),
+            // A result field that may be absent is skipped when `None`:
+            // absent, never `null`.
+            (Ty::Nullable(t), false) if camel_keys => ("?", (**t).clone()),
+            (t, false) => ("?", t.clone()),
+        };
+        out.push_str(&format!("  {key}{opt}: {}\n", ts(&ty, defs, camel_keys)));
     }
     out.push_str("}\n\n");
 }
@@ -785,9 +801,10 @@ fn splice(text: &str, comment: &str, section: &str, file: &str) -> String {
 fn generated() -> (String, String) {
     let results = results();
     let options = options();
-    let mut defs = Defs::new(&results, &options);
+    let mut defs = Defs::new(&results, &options, PY_HAND_WRITTEN);
     let py = python(&mut defs, &results, &options);
-    let mut defs = Defs::new(&results, &options);
+    let results: Vec<_> = results.into_iter().chain(ts_results()).collect();
+    let mut defs = Defs::new(&results, &options, &[]);
     let ts = typescript(&mut defs, &results, &options);
     (py, ts)
 }
@@ -829,7 +846,7 @@ fn splice_replaces_only_the_section() {
 fn optional_and_enum_fields_become_optional_and_literal_types() {
     let results = results();
     let options = options();
-    let mut defs = Defs::new(&results, &options);
+    let mut defs = Defs::new(&results, &options, PY_HAND_WRITTEN);
     let (_, schema) = results.iter().find(|(n, _)| *n == "CheckResult").unwrap();
     let fields = defs.fields(schema);
     let get = |n: &str| fields.iter().find(|f| f.name == n).unwrap().ty.clone();
