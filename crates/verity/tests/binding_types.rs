@@ -16,6 +16,8 @@
 //! and commit the result; without the variable the test fails when a
 //! checked-in section differs from the generator's output.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -104,7 +106,10 @@ fn results() -> Vec<(&'static str, Value)> {
         ("ContextHit", out::<w::ContextHit>()),
         ("DeleteContextResult", out::<w::DeleteContextResponse>()),
         ("NextTasksResult", out::<w::NextTasksResponse>()),
-        ("ProjectDecisionsResponse", out::<w::ProjectDecisionsResponse>()),
+        (
+            "ProjectDecisionsResponse",
+            out::<w::ProjectDecisionsResponse>(),
+        ),
     ]
 }
 
@@ -131,17 +136,17 @@ fn options() -> Vec<(&'static str, Value, &'static [&'static str])> {
             api::schema_of::<api::SearchRequest>(),
             &["query"],
         ),
-        ("AskOptions", api::schema_of::<api::AskRequest>(), &["query"]),
+        (
+            "AskOptions",
+            api::schema_of::<api::AskRequest>(),
+            &["query"],
+        ),
         (
             "ConfigOverrides",
             api::schema_of::<api::ConfigOverrides>(),
             &["home"],
         ),
-        (
-            "CheckRequest",
-            api::schema_of::<api::CheckRequest>(),
-            &[],
-        ),
+        ("CheckRequest", api::schema_of::<api::CheckRequest>(), &[]),
     ]
 }
 
@@ -346,8 +351,10 @@ impl Defs {
             .clone();
         if let Some(values) = string_enum(&s) {
             let doc = description(&s);
-            self.enums
-                .insert(name.to_string(), (values.into_iter().map(|v| v.0).collect(), doc));
+            self.enums.insert(
+                name.to_string(),
+                (values.into_iter().map(|v| v.0).collect(), doc),
+            );
             return Ty::Enum(name.to_string());
         }
         if s.get("properties").is_some() {
@@ -467,13 +474,19 @@ fn py(t: &Ty) -> String {
         Ty::Bool => "bool".into(),
         Ty::Any => "Any".into(),
         Ty::List(t) => format!("list[{}]", py(t)),
-        Ty::Tuple(ts) => format!("tuple[{}]", ts.iter().map(py).collect::<Vec<_>>().join(", ")),
+        Ty::Tuple(ts) => format!(
+            "tuple[{}]",
+            ts.iter().map(py).collect::<Vec<_>>().join(", ")
+        ),
         Ty::Map(t) => format!("dict[str, {}]", py(t)),
         Ty::Class(n) => n.clone(),
         Ty::Enum(n) => format!("_{n}"),
         Ty::Lit(vs) => format!(
             "Literal[{}]",
-            vs.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(", ")
+            vs.iter()
+                .map(|v| format!("\"{v}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Ty::Object(_) => "dict[str, Any]".into(),
         Ty::Nullable(t) => format!("Optional[{}]", py(t)),
@@ -482,7 +495,10 @@ fn py(t: &Ty) -> String {
 }
 
 fn union_py(ts: &[Ty]) -> String {
-    format!("Union[{}]", ts.iter().map(py).collect::<Vec<_>>().join(", "))
+    format!(
+        "Union[{}]",
+        ts.iter().map(py).collect::<Vec<_>>().join(", ")
+    )
 }
 
 /// A keyword argument's type: any sequence for a list, any mapping for an object.
@@ -545,7 +561,11 @@ fn rst_code(d: &str) -> String {
     out
 }
 
-fn python(defs: &mut Defs, results: &[(&str, Value)], options: &[(&str, Value, &[&str])]) -> String {
+fn python(
+    defs: &mut Defs,
+    results: &[(&str, Value)],
+    options: &[(&str, Value, &[&str])],
+) -> String {
     let mut classes = String::new();
     for (name, schema) in results {
         let fields = defs.fields(schema);
@@ -560,7 +580,9 @@ fn python(defs: &mut Defs, results: &[(&str, Value)], options: &[(&str, Value, &
                     classes.push_str(&format!("    def {}(self) -> {}:\n", f.name, py(&f.ty)));
                     py_doc(&mut classes, "        ", d);
                 }
-                None => classes.push_str(&format!("    def {}(self) -> {}: ...\n", f.name, py(&f.ty))),
+                None => {
+                    classes.push_str(&format!("    def {}(self) -> {}: ...\n", f.name, py(&f.ty)))
+                }
             }
         }
         classes.push_str("    def __getitem__(self, key: str) -> Any:\n");
@@ -604,9 +626,7 @@ fn python(defs: &mut Defs, results: &[(&str, Value)], options: &[(&str, Value, &
             py_doc(&mut enums, "", d);
         }
     }
-    format!("{enums}\n{typed}{classes}")
-        .trim_end()
-        .to_string()
+    format!("{enums}\n{typed}{classes}").trim_end().to_string()
 }
 
 // ------------------------------------------------------------- typescript
@@ -645,7 +665,10 @@ fn ts(t: &Ty, defs: &Defs, keys_camel: bool) -> String {
         }
         Ty::Tuple(ts_) => format!(
             "[{}]",
-            ts_.iter().map(|t| ts(t, defs, keys_camel)).collect::<Vec<_>>().join(", ")
+            ts_.iter()
+                .map(|t| ts(t, defs, keys_camel))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         Ty::Map(t) => format!("Record<string, {}>", ts(t, defs, keys_camel)),
         Ty::Class(n) if !keys_camel => {
@@ -669,7 +692,11 @@ fn ts(t: &Ty, defs: &Defs, keys_camel: bool) -> String {
             let body = fs
                 .iter()
                 .map(|f| {
-                    let key = if keys_camel { camel(&f.name) } else { f.name.clone() };
+                    let key = if keys_camel {
+                        camel(&f.name)
+                    } else {
+                        f.name.clone()
+                    };
                     let opt = if f.required { "" } else { "?" };
                     format!("{key}{opt}: {}", ts(&f.ty, defs, keys_camel))
                 })
@@ -708,7 +735,14 @@ fn ts_doc(out: &mut String, indent: &str, doc: &str) {
     }
 }
 
-fn ts_interface(out: &mut String, defs: &mut Defs, name: &str, schema: &Value, skip: &[&str], camel_keys: bool) {
+fn ts_interface(
+    out: &mut String,
+    defs: &mut Defs,
+    name: &str,
+    schema: &Value,
+    skip: &[&str],
+    camel_keys: bool,
+) {
     let fields = defs.fields(schema);
     if let Some(d) = description(schema) {
         ts_doc(out, "", &d);
@@ -742,7 +776,11 @@ fn ts_interface(out: &mut String, defs: &mut Defs, name: &str, schema: &Value, s
     out.push_str("}\n\n");
 }
 
-fn typescript(defs: &mut Defs, results: &[(&str, Value)], options: &[(&str, Value, &[&str])]) -> String {
+fn typescript(
+    defs: &mut Defs,
+    results: &[(&str, Value)],
+    options: &[(&str, Value, &[&str])],
+) -> String {
     let mut body = String::new();
     for (name, schema) in results {
         ts_interface(&mut body, defs, name, schema, &[], true);
@@ -794,8 +832,15 @@ fn splice(text: &str, comment: &str, section: &str, file: &str) -> String {
     let b = text
         .find(&end)
         .unwrap_or_else(|| panic!("{file}: no line `{}`", end.trim_end()));
-    assert!(a < b, "{file}: the generated section's markers are out of order");
-    format!("{}{begin}{section}\n{end}{}", &text[..a], &text[b + end.len()..])
+    assert!(
+        a < b,
+        "{file}: the generated section's markers are out of order"
+    );
+    format!(
+        "{}{begin}{section}\n{end}{}",
+        &text[..a],
+        &text[b + end.len()..]
+    )
 }
 
 fn generated() -> (String, String) {
@@ -854,6 +899,9 @@ fn optional_and_enum_fields_become_optional_and_literal_types() {
     assert_eq!(py(&get("verdict")), "_Verdict");
     assert_eq!(py(&get("passages")), "list[Passage]");
     assert!(defs.enums["Verdict"].0.contains(&"SUPPORTED".to_string()));
-    assert_eq!(prose("1 to [`MAX_K`] (see [the docs](crate::x))"), "1 to `MAX_K` (see the docs)");
+    assert_eq!(
+        prose("1 to [`MAX_K`] (see [the docs](crate::x))"),
+        "1 to `MAX_K` (see the docs)"
+    );
     assert_eq!(rst_code("`k` and ```x```"), "``k`` and ```x```");
 }
