@@ -38,6 +38,8 @@ export type ProjectStatus = 'active' | 'paused' | 'completed' | 'archived'
 export type ReportFormat = 'json' | 'md' | 'html' | 'terminal'
 /** What a rule does to an article's score. */
 export type RuleKind = 'include' | 'exclude' | 'boost'
+/** `type` filter of `get_veille_rules`. */
+export type RuleTypeFilter = 'include' | 'exclude' | 'boost' | 'all'
 /** Which index answers a query. */
 export type SearchMode = 'lexical' | 'dense' | 'hybrid'
 /** Format a source was parsed from. */
@@ -52,6 +54,8 @@ export type TaskStatus = 'todo' | 'in_progress' | 'blocked' | 'done' | 'cancelle
 export type Verdict = 'SUPPORTED' | 'NOT_SUPPORTED' | 'PARTIAL' | 'INCONCLUSIVE' | 'SOURCE_UNAVAILABLE'
 /** What to do with answer sentences their cited sources do not support. */
 export type VerifyMode = 'off' | 'flag' | 'strip'
+/** Recency window for web search. */
+export type WebTimeRange = 'day' | 'week' | 'month' | 'year'
 
 /** The result of fetching one URL. */
 export interface FetchedSource {
@@ -1124,6 +1128,156 @@ export interface CheckRequest {
   /** An http(s) URL of the document, fetched with the shared fetcher. */
   url?: string | null
 }
+
+/** Input of `get_veille_rules`. */
+export interface GetRulesRequest {
+  /** Filter by priority */
+  priority?: Priority | null
+  /** Filter by rule type (default: all) */
+  type?: RuleTypeFilter
+}
+
+/**
+ * Input of `update_veille_rule`: create or replace the rule `name`.
+ * Omitted fields take defaults (modifier by kind: include +2, boost +1,
+ * exclude −10; priority medium).
+ */
+export interface RuleUpdate {
+  /** Whether the rule is applied (default true). */
+  active?: boolean | null
+  /** Free description. */
+  description?: string | null
+  /** Keywords (words or phrases) the rule matches */
+  keywords: string[]
+  /** Unique name of the rule */
+  name: string
+  /** Priority. */
+  priority?: Priority | null
+  /** Score modifier (-10 to +5) */
+  scoreModifier?: number | null
+  /** Rule type: include, exclude or boost */
+  type: RuleKind
+}
+
+/** Input of `score_article`. */
+export interface ScoreRequest {
+  /** Article text. */
+  content?: string
+  /** Article title. */
+  title?: string
+  /** Article URL (its host and path words are matched too). */
+  url?: string
+}
+
+/**
+ * Input of `check_article_exists`. `title` and `content` are optional
+ * additions: with content, republications of a logged article
+ * at another URL are found too.
+ */
+export interface CheckArticleRequest {
+  /** Article text, to detect the same article at another URL. */
+  content?: string | null
+  /** URL of the article to check */
+  url: string
+}
+
+/** Input of `log_article`. */
+export interface LogArticleRequest {
+  /** Hashtags. */
+  hashtags?: string[]
+  /** Impact. */
+  impact?: string | null
+  /** LinkedIn draft. */
+  linkedinDraft?: string | null
+  /** Confidence of the validating LLM (0…1). */
+  phiConfidence?: number | null
+  /** Validated by the validating LLM. */
+  phiValidated?: boolean | null
+  /** Keywords of the scoring LLM. */
+  qwenKeywords?: string[]
+  /** Score of the scoring LLM (0…max score). */
+  qwenScore?: number | null
+  /**
+   * Full text: fingerprinted for duplicate detection and handed to the
+   * configured ingest so later RAG and verification can use it.
+   */
+  rawContent?: string | null
+  /** Source name. */
+  source: string
+  /** Source type. */
+  sourceType: SourceType
+  /** French summary. */
+  summaryFr?: string | null
+  /** Title. */
+  title: string
+  /** URL. */
+  url: string
+}
+
+/** Input of `get_articles`. */
+export interface GetArticlesRequest {
+  /** How many days back to read */
+  days?: number
+  /** Largest number of articles */
+  limit?: number
+  /** Filter by source */
+  source?: string | null
+  /** Only articles validated by Phi */
+  validatedOnly?: boolean
+}
+
+/** Input of `log_veille_decision`. */
+export interface LogDecisionRequest {
+  /** Id of the article concerned (optional for a general decision) */
+  articleId?: string | null
+  /** Confidence (0-1) */
+  confidence?: number | null
+  /** The decision made */
+  decision: string
+  /** Decision type */
+  decisionType: DecisionType
+  /** LLM that made the decision */
+  llm: DecisionLlm
+  /** Reasoning behind the decision */
+  reasoning?: string | null
+  /** Tools called for this decision */
+  toolsUsed?: string[]
+}
+
+/** Reading the watch decision log back (per article and/or period). */
+export interface GetWatchDecisionsRequest {
+  /** Only this article (must exist). */
+  articleId?: string | null
+  /** Only the last `days` days. */
+  days?: number | null
+  /** At most this many (the most recent). */
+  limit?: number
+  /** Logged at or after. */
+  since?: string | null
+  /** Logged before. */
+  until?: string | null
+}
+
+/** Input of `web_search`. */
+export interface WebSearchOptions {
+  /** Number of results (at most 10) */
+  numResults?: number
+  /** Time range filter */
+  timeRange?: WebTimeRange | null
+}
+
+/**
+ * Input of `verify_fact`. With `urls`, the
+ * claim is checked against these pages instead of a web search.
+ */
+export interface VerifyFactRequest {
+  /** The claim to verify */
+  claim: string
+  /** Extra context to refine the search */
+  context?: string | null
+  /** Sources to read (default: a web search) */
+  urls?: string[]
+}
 // ---- generated (end) ----
 
 /** A source document (Verity's document schema). */
@@ -1398,62 +1552,22 @@ export type RulePriority = Priority
 /** Former name of {@link Verdict}. */
 export type FactVerdict = Verdict
 
-/** `updateVeilleRule`'s request: create or replace the rule `name`. */
-export interface RuleUpdate {
-  name: string
-  type: RuleKind
-  keywords: string[]
-  /** −10 … +5; default by type (include +2, boost +1, exclude −10). */
-  scoreModifier?: number
-  priority?: RulePriority
-  active?: boolean
-  description?: string
-}
-
-/** `logArticle`'s request (the watch's article fields, camelCase). */
-export interface LogArticleRequest {
-  url: string
-  title: string
-  source: string
-  sourceType: SourceType
-  qwenScore?: number
-  qwenKeywords?: string[]
-  phiValidated?: boolean
-  phiConfidence?: number
-  summaryFr?: string
-  impact?: string
-  hashtags?: string[]
-  linkedinDraft?: string
-  /** Full text: fingerprinted for duplicate detection and indexed in the store. */
-  rawContent?: string
-}
-
-export interface LogDecisionRequest {
-  articleId?: string
-  llm: DecisionLlm
-  decisionType: DecisionType
-  decision: string
-  confidence?: number
-  reasoning?: string
-  toolsUsed?: string[]
-}
-
 /** The technology watch of a store (`store.watch`). A bad enum value rejects with `invalid_input` naming the allowed values. */
 export interface Watch {
-  getVeilleRules(options?: { type?: RuleKind | 'all'; priority?: RulePriority }): Promise<RulesResponse>
+  getVeilleRules(options?: GetRulesRequest): Promise<RulesResponse>
   updateVeilleRule(rule: RuleUpdate): Promise<UpdateRuleResponse>
-  scoreArticle(article: { title?: string; content?: string; url?: string }): Promise<ScoreResult>
+  scoreArticle(article: ScoreRequest): Promise<ScoreResult>
   /** By canonical URL (tracking parameters ignored) or, with `content`, by text. */
-  checkArticleExists(request: { url: string; content?: string }): Promise<CheckArticleResult>
+  checkArticleExists(request: CheckArticleRequest): Promise<CheckArticleResult>
   /** Idempotent per canonical URL. */
   logArticle(article: LogArticleRequest): Promise<LogArticleResult>
-  getArticles(options?: { days?: number; source?: string; validatedOnly?: boolean; limit?: number }): Promise<ArticlesResponse>
+  getArticles(options?: GetArticlesRequest): Promise<ArticlesResponse>
   logVeilleDecision(decision: LogDecisionRequest): Promise<LogDecisionResult>
   /** The audit log, oldest first; `since`/`until` are RFC 3339 strings. */
-  getVeilleDecisions(options?: { articleId?: string; days?: number; since?: string; until?: string; limit?: number }): Promise<WatchDecisionsResponse>
-  webSearch(query: string, options?: { numResults?: number; timeRange?: 'day' | 'week' | 'month' | 'year' }): Promise<WebSearchResponse>
+  getVeilleDecisions(options?: GetWatchDecisionsRequest): Promise<WatchDecisionsResponse>
+  webSearch(query: string, options?: WebSearchOptions): Promise<WebSearchResponse>
   crawlUrl(url: string): Promise<CrawlResponse>
-  verifyFact(request: { claim: string; context?: string; urls?: string[] }): Promise<VerifyFactResult>
+  verifyFact(request: VerifyFactRequest): Promise<VerifyFactResult>
 }
 
 /** The AuraCore project tools of a store (`store.projects`). A bad enum value rejects with `invalid_input` naming the allowed values; an unknown id with `not_found`. */

@@ -46,6 +46,8 @@ _ReportFormat = Literal["json", "md", "html", "terminal"]
 """Output format of a report (``verity check --format``, ``format`` of ``POST /v1/verify``)."""
 _RuleKind = Literal["include", "exclude", "boost"]
 """What a rule does to an article's score."""
+_RuleTypeFilter = Literal["include", "exclude", "boost", "all"]
+"""``type`` filter of ``get_veille_rules``."""
 _SearchMode = Literal["lexical", "dense", "hybrid"]
 """Which index answers a query."""
 _SourceFormat = Literal["pdf", "html", "markdown", "text", "json"]
@@ -60,6 +62,8 @@ _Verdict = Literal["SUPPORTED", "NOT_SUPPORTED", "PARTIAL", "INCONCLUSIVE", "SOU
 """What the source says about the claim."""
 _VerifyMode = Literal["off", "flag", "strip"]
 """What to do with answer sentences their cited sources do not support."""
+_WebTimeRange = Literal["day", "week", "month", "year"]
+"""Recency window for web search."""
 
 class _SearchOptions(TypedDict, total=False):
     """Search the store (``verity search``, ``store.search``, ``POST /search``)."""
@@ -214,6 +218,116 @@ class _CheckRequest(TypedDict, total=False):
     """A local file (CLI and bindings; servers read files only under their roots)."""
     url: Optional[str]
     """An http(s) URL of the document, fetched with the shared fetcher."""
+
+class _GetRulesRequest(TypedDict, total=False):
+    """Input of ``get_veille_rules``."""
+    priority: Optional[_Priority]
+    """Filter by priority"""
+
+class _RuleUpdate(TypedDict, total=False):
+    """Input of ``update_veille_rule``: create or replace the rule ``name``.
+    Omitted fields take defaults (modifier by kind: include +2, boost +1,
+    exclude −10; priority medium).
+    """
+    active: Optional[bool]
+    """Whether the rule is applied (default true)."""
+    description: Optional[str]
+    """Free description."""
+    priority: Optional[_Priority]
+    """Priority."""
+    score_modifier: Optional[int]
+    """Score modifier (-10 to +5)"""
+
+class _ScoreRequest(TypedDict, total=False):
+    """Input of ``score_article``."""
+    content: Optional[str]
+    """Article text."""
+    title: Optional[str]
+    """Article title."""
+    url: Optional[str]
+    """Article URL (its host and path words are matched too)."""
+
+class _CheckArticleRequest(TypedDict, total=False):
+    """Input of ``check_article_exists``. ``title`` and ``content`` are optional
+    additions: with content, republications of a logged article
+    at another URL are found too.
+    """
+    content: Optional[str]
+    """Article text, to detect the same article at another URL."""
+
+class _LogArticleRequest(TypedDict, total=False):
+    """Input of ``log_article``."""
+    hashtags: Optional[Sequence[str]]
+    """Hashtags."""
+    impact: Optional[str]
+    """Impact."""
+    linkedin_draft: Optional[str]
+    """LinkedIn draft."""
+    phi_confidence: Optional[float]
+    """Confidence of the validating LLM (0…1)."""
+    phi_validated: Optional[bool]
+    """Validated by the validating LLM."""
+    qwen_keywords: Optional[Sequence[str]]
+    """Keywords of the scoring LLM."""
+    qwen_score: Optional[int]
+    """Score of the scoring LLM (0…max score)."""
+    raw_content: Optional[str]
+    """Full text: fingerprinted for duplicate detection and handed to the
+    configured ingest so later RAG and verification can use it.
+    """
+    summary_fr: Optional[str]
+    """French summary."""
+
+class _GetArticlesRequest(TypedDict, total=False):
+    """Input of ``get_articles``."""
+    days: Optional[int]
+    """How many days back to read"""
+    limit: Optional[int]
+    """Largest number of articles"""
+    source: Optional[str]
+    """Filter by source"""
+    validated_only: Optional[bool]
+    """Only articles validated by Phi"""
+
+class _LogDecisionRequest(TypedDict, total=False):
+    """Input of ``log_veille_decision``."""
+    article_id: Optional[str]
+    """Id of the article concerned (optional for a general decision)"""
+    confidence: Optional[float]
+    """Confidence (0-1)"""
+    reasoning: Optional[str]
+    """Reasoning behind the decision"""
+    tools_used: Optional[Sequence[str]]
+    """Tools called for this decision"""
+
+class _GetWatchDecisionsRequest(TypedDict, total=False):
+    """Reading the watch decision log back (per article and/or period)."""
+    article_id: Optional[str]
+    """Only this article (must exist)."""
+    days: Optional[int]
+    """Only the last ``days`` days."""
+    limit: Optional[int]
+    """At most this many (the most recent)."""
+    since: Optional[_Time]
+    """Logged at or after."""
+    until: Optional[_Time]
+    """Logged before."""
+
+class _WebSearchOptions(TypedDict, total=False):
+    """Input of ``web_search``."""
+    num_results: Optional[int]
+    """Number of results (at most 10)"""
+    time_range: Optional[_WebTimeRange]
+    """Time range filter"""
+
+class _VerifyFactRequest(TypedDict, total=False):
+    """Input of ``verify_fact``. With ``urls``, the
+    claim is checked against these pages instead of a web search.
+    """
+    context: Optional[str]
+    """Extra context to refine the search"""
+    urls: Optional[Sequence[str]]
+    """Sources to read (default: a web search)"""
 
 class FetchedSource:
     """The result of fetching one URL."""
@@ -1738,149 +1852,60 @@ SourceStatus = _SourceStatus
 
 class Watch:
     """The technology watch of a store (``store.watch``); every call has an
-    ``a``-prefixed async variant. A bad enum value raises ``InvalidInput``
-    naming the allowed values."""
+    ``a``-prefixed async variant. The leading arguments and the keywords are
+    the fields of the api's request types, with their defaults; a bad enum
+    value raises ``InvalidInput`` naming the allowed values."""
 
     def get_veille_rules(
-        self, type: Optional[Literal["include", "exclude", "boost", "all"]] = None, *, priority: Optional[_Priority] = None
+        self, type: Optional[Literal["include", "exclude", "boost", "all"]] = None, **kwargs: Unpack[_GetRulesRequest]
     ) -> RulesResponse: ...
     def aget_veille_rules(
-        self, type: Optional[Literal["include", "exclude", "boost", "all"]] = None, *, priority: Optional[_Priority] = None
+        self, type: Optional[Literal["include", "exclude", "boost", "all"]] = None, **kwargs: Unpack[_GetRulesRequest]
     ) -> Awaitable[RulesResponse]: ...
     def update_veille_rule(
-        self,
-        name: str,
-        type: _RuleKind,
-        keywords: Sequence[str],
-        *,
-        score_modifier: Optional[int] = None,
-        priority: Optional[_Priority] = None,
-        active: Optional[bool] = None,
-        description: Optional[str] = None,
+        self, name: str, type: _RuleKind, keywords: Sequence[str], **kwargs: Unpack[_RuleUpdate]
     ) -> UpdateRuleResponse:
         """Create or replace the rule ``name`` (``score_modifier`` −10…+5, default by type)."""
     def aupdate_veille_rule(
-        self,
-        name: str,
-        type: _RuleKind,
-        keywords: Sequence[str],
-        *,
-        score_modifier: Optional[int] = None,
-        priority: Optional[_Priority] = None,
-        active: Optional[bool] = None,
-        description: Optional[str] = None,
+        self, name: str, type: _RuleKind, keywords: Sequence[str], **kwargs: Unpack[_RuleUpdate]
     ) -> Awaitable[UpdateRuleResponse]: ...
-    def score_article(self, *, title: str = "", content: str = "", url: str = "") -> ScoreResult:
+    def score_article(self, **kwargs: Unpack[_ScoreRequest]) -> ScoreResult:
         """Base score plus the modifiers of the matched rules, clamped, explained."""
-    def ascore_article(
-        self, *, title: str = "", content: str = "", url: str = ""
-    ) -> Awaitable[ScoreResult]: ...
-    def check_article_exists(self, url: str, *, content: Optional[str] = None) -> CheckArticleResult:
+    def ascore_article(self, **kwargs: Unpack[_ScoreRequest]) -> Awaitable[ScoreResult]: ...
+    def check_article_exists(self, url: str, **kwargs: Unpack[_CheckArticleRequest]) -> CheckArticleResult:
         """By canonical URL (tracking parameters ignored) or, with ``content``, by text."""
     def acheck_article_exists(
-        self, url: str, *, content: Optional[str] = None
+        self, url: str, **kwargs: Unpack[_CheckArticleRequest]
     ) -> Awaitable[CheckArticleResult]: ...
     def log_article(
-        self,
-        url: str,
-        title: str,
-        source: str,
-        source_type: _SourceType,
-        *,
-        qwen_score: Optional[int] = None,
-        qwen_keywords: Optional[Sequence[str]] = None,
-        phi_validated: Optional[bool] = None,
-        phi_confidence: Optional[float] = None,
-        summary_fr: Optional[str] = None,
-        impact: Optional[str] = None,
-        hashtags: Optional[Sequence[str]] = None,
-        linkedin_draft: Optional[str] = None,
-        raw_content: Optional[str] = None,
+        self, url: str, title: str, source: str, source_type: _SourceType, **kwargs: Unpack[_LogArticleRequest]
     ) -> LogArticleResult:
         """Log an analysed article (idempotent per canonical URL)."""
     def alog_article(
-        self,
-        url: str,
-        title: str,
-        source: str,
-        source_type: _SourceType,
-        *,
-        qwen_score: Optional[int] = None,
-        qwen_keywords: Optional[Sequence[str]] = None,
-        phi_validated: Optional[bool] = None,
-        phi_confidence: Optional[float] = None,
-        summary_fr: Optional[str] = None,
-        impact: Optional[str] = None,
-        hashtags: Optional[Sequence[str]] = None,
-        linkedin_draft: Optional[str] = None,
-        raw_content: Optional[str] = None,
+        self, url: str, title: str, source: str, source_type: _SourceType, **kwargs: Unpack[_LogArticleRequest]
     ) -> Awaitable[LogArticleResult]: ...
-    def get_articles(
-        self, *, days: int = 7, source: Optional[str] = None, validated_only: bool = True, limit: int = 20
-    ) -> ArticlesResponse:
-        """Recent articles, newest first."""
-    def aget_articles(
-        self, *, days: int = 7, source: Optional[str] = None, validated_only: bool = True, limit: int = 20
-    ) -> Awaitable[ArticlesResponse]: ...
+    def get_articles(self, **kwargs: Unpack[_GetArticlesRequest]) -> ArticlesResponse: ...
+    def aget_articles(self, **kwargs: Unpack[_GetArticlesRequest]) -> Awaitable[ArticlesResponse]: ...
     def log_veille_decision(
-        self,
-        llm: _DecisionLlm,
-        decision_type: _DecisionType,
-        decision: str,
-        *,
-        article_id: Optional[str] = None,
-        confidence: Optional[float] = None,
-        reasoning: Optional[str] = None,
-        tools_used: Optional[Sequence[str]] = None,
+        self, llm: _DecisionLlm, decision_type: _DecisionType, decision: str, **kwargs: Unpack[_LogDecisionRequest]
     ) -> LogDecisionResult:
-        """Log a decision for the audit."""
+        """Append a decision to the audit log."""
     def alog_veille_decision(
-        self,
-        llm: _DecisionLlm,
-        decision_type: _DecisionType,
-        decision: str,
-        *,
-        article_id: Optional[str] = None,
-        confidence: Optional[float] = None,
-        reasoning: Optional[str] = None,
-        tools_used: Optional[Sequence[str]] = None,
+        self, llm: _DecisionLlm, decision_type: _DecisionType, decision: str, **kwargs: Unpack[_LogDecisionRequest]
     ) -> Awaitable[LogDecisionResult]: ...
-    def get_veille_decisions(
-        self,
-        *,
-        article_id: Optional[str] = None,
-        days: Optional[int] = None,
-        since: Optional[Union[datetime.datetime, str]] = None,
-        until: Optional[Union[datetime.datetime, str]] = None,
-        limit: int = 100,
-    ) -> WatchDecisionsResponse:
-        """The decision audit log, oldest first."""
+    def get_veille_decisions(self, **kwargs: Unpack[_GetWatchDecisionsRequest]) -> WatchDecisionsResponse:
+        """The audit log, oldest first (``since``/``until``: datetimes or RFC 3339 strings)."""
     def aget_veille_decisions(
-        self,
-        *,
-        article_id: Optional[str] = None,
-        days: Optional[int] = None,
-        since: Optional[Union[datetime.datetime, str]] = None,
-        until: Optional[Union[datetime.datetime, str]] = None,
-        limit: int = 100,
+        self, **kwargs: Unpack[_GetWatchDecisionsRequest]
     ) -> Awaitable[WatchDecisionsResponse]: ...
-    def web_search(
-        self, query: str, *, num_results: int = 5, time_range: Optional[Literal["day", "week", "month", "year"]] = None
-    ) -> WebSearchResponse:
-        """Web search through the configured SearXNG."""
-    def aweb_search(
-        self, query: str, *, num_results: int = 5, time_range: Optional[Literal["day", "week", "month", "year"]] = None
-    ) -> Awaitable[WebSearchResponse]: ...
+    def web_search(self, query: str, **kwargs: Unpack[_WebSearchOptions]) -> WebSearchResponse: ...
+    def aweb_search(self, query: str, **kwargs: Unpack[_WebSearchOptions]) -> Awaitable[WebSearchResponse]: ...
     def crawl_url(self, url: str) -> CrawlResponse:
-        """The main content of a web page as Markdown, with its links."""
+        """A page's main text as Markdown, its title and links."""
     def acrawl_url(self, url: str) -> Awaitable[CrawlResponse]: ...
-    def verify_fact(
-        self, claim: str, *, context: Optional[str] = None, urls: Optional[Sequence[str]] = None
-    ) -> VerifyFactResult:
-        """Check a claim against ``urls`` (or the top web search results)."""
-    def averify_fact(
-        self, claim: str, *, context: Optional[str] = None, urls: Optional[Sequence[str]] = None
-    ) -> Awaitable[VerifyFactResult]: ...
+    def verify_fact(self, claim: str, **kwargs: Unpack[_VerifyFactRequest]) -> VerifyFactResult:
+        """Whether sources support ``claim``, each judged by the Judge."""
+    def averify_fact(self, claim: str, **kwargs: Unpack[_VerifyFactRequest]) -> Awaitable[VerifyFactResult]: ...
 
 # ---------------------------------------------------------------- AuraCore projects
 

@@ -176,14 +176,14 @@ pub fn from_py<T: DeserializeOwned>(
 pub fn request<T: DeserializeOwned + schemars::JsonSchema + 'static>(
     py: Python<'_>,
     method: &str,
-    lead: Option<(&str, Value)>,
+    lead: &[(&str, Value)],
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<T> {
     let fields = field_names::<T>();
     let mut map = Map::new();
     for (k, v) in kwargs.into_iter().flat_map(|d| d.iter()) {
         let key: String = k.extract()?;
-        if lead.as_ref().is_some_and(|(name, _)| *name == key) {
+        if lead.iter().any(|(name, v)| *name == key && !v.is_null()) {
             return Err(PyTypeError::new_err(format!(
                 "{method}() got multiple values for argument '{key}'"
             )));
@@ -197,10 +197,11 @@ pub fn request<T: DeserializeOwned + schemars::JsonSchema + 'static>(
         if v.is_none() {
             continue;
         }
-        map.insert(key, kwarg_to_json(&v)?);
+        let format = fields.format(&key);
+        map.insert(key, kwarg_to_json(&v, format.as_deref())?);
     }
-    if let Some((name, value)) = lead {
-        map.insert(name.to_string(), value);
+    for (name, value) in lead.iter().filter(|(_, v)| !v.is_null()) {
+        map.insert(name.to_string(), value.clone());
     }
     serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
         let path = e.path().to_string();
@@ -218,33 +219,62 @@ pub fn request<T: DeserializeOwned + schemars::JsonSchema + 'static>(
     })
 }
 
-/// A keyword argument as JSON: a `date` (not a `datetime`) as `YYYY-MM-DD`.
-fn kwarg_to_json(v: &Bound<'_, PyAny>) -> PyResult<Value> {
+/// A keyword argument as JSON: a `date` (not a `datetime`) as `YYYY-MM-DD`,
+/// or midnight UTC where the field is a `date-time`.
+fn kwarg_to_json(v: &Bound<'_, PyAny>, format: Option<&str>) -> PyResult<Value> {
     let dt = v.py().import("datetime")?;
-    if v.is_instance(&dt.getattr("date")?)? && !v.is_instance(&dt.getattr("datetime")?)? {
+    let date_only =
+        v.is_instance(&dt.getattr("date")?)? && !v.is_instance(&dt.getattr("datetime")?)?;
+    if date_only && format != Some("date-time") {
         return Ok(Value::String(v.call_method0("isoformat")?.extract()?));
     }
     py_to_json(v)
 }
 
-/// The top-level field names of `T`'s JSON schema (aliases excluded), once per type.
-fn field_names<T: schemars::JsonSchema + 'static>() -> std::sync::Arc<Vec<String>> {
+/// The top-level fields of a request's JSON schema.
+pub struct Fields(Map<String, Value>);
+
+impl Fields {
+    fn contains(&self, name: &str) -> bool {
+        self.0.contains_key(name)
+    }
+
+    fn join(&self, sep: &str) -> String {
+        self.0.keys().cloned().collect::<Vec<_>>().join(sep)
+    }
+
+    /// The `format` of a string field (`date-time`, …), looked through `null`.
+    fn format(&self, name: &str) -> Option<String> {
+        let p = self.0.get(name)?;
+        let direct = p.get("format").and_then(Value::as_str);
+        let nested = || {
+            p.get("anyOf")?
+                .as_array()?
+                .iter()
+                .find_map(|a| a.get("format").and_then(Value::as_str))
+        };
+        direct.or_else(nested).map(str::to_string)
+    }
+}
+
+/// The top-level fields of `T`'s JSON schema (aliases excluded), once per type.
+fn field_names<T: schemars::JsonSchema + 'static>() -> std::sync::Arc<Fields> {
     use std::any::TypeId;
     use std::collections::HashMap;
     use std::sync::{Arc, Mutex, OnceLock};
-    static CACHE: OnceLock<Mutex<HashMap<TypeId, Arc<Vec<String>>>>> = OnceLock::new();
+    static CACHE: OnceLock<Mutex<HashMap<TypeId, Arc<Fields>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
     let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
     cache
         .entry(TypeId::of::<T>())
         .or_insert_with(|| {
             let schema = verity::api::schema_of::<T>();
-            let names = schema
+            let props = schema
                 .get("properties")
                 .and_then(Value::as_object)
-                .map(|p| p.keys().cloned().collect())
+                .cloned()
                 .unwrap_or_default();
-            Arc::new(names)
+            Arc::new(Fields(props))
         })
         .clone()
 }

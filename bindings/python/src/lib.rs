@@ -59,8 +59,8 @@ fn overrides(
     path: Option<PathBuf>,
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<ConfigOverrides> {
-    let home = path.map(|p| ("home", Value::String(p.to_string_lossy().into_owned())));
-    conv::request(py, "open", home, kwargs)
+    let home = path.map(|p| Value::String(p.to_string_lossy().into_owned()));
+    conv::request(py, "open", &[("home", home.unwrap_or_default())], kwargs)
 }
 
 fn ask_request(
@@ -68,7 +68,7 @@ fn ask_request(
     question: String,
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<AskRequest> {
-    conv::request(py, "ask", Some(("query", Value::String(question))), kwargs)
+    conv::request(py, "ask", &[("query", Value::String(question))], kwargs)
 }
 
 fn paths_request(paths: Vec<PathBuf>, strict: bool) -> IngestRequest {
@@ -122,7 +122,7 @@ twins! {
             signature (query, **kwargs) -> SearchResults
             => wrap::<_, SearchResults>;
             |v, py| {
-                let req: SearchRequest = conv::request(py, "search", Some(("query", Value::String(query))), kwargs)?;
+                let req: SearchRequest = conv::request(py, "search", &[("query", Value::String(query))], kwargs)?;
                 async move { v.search(&req).await }
             }
 

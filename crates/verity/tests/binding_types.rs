@@ -130,6 +130,7 @@ fn ts_results() -> Vec<(&'static str, Value)> {
 /// Python's `check(content=None, **kwargs)` also takes `content` apart
 /// ([`PY_POSITIONAL`]).
 fn options() -> Vec<(&'static str, Value, &'static [&'static str])> {
+    use api::watch as w;
     vec![
         (
             "SearchOptions",
@@ -147,12 +148,69 @@ fn options() -> Vec<(&'static str, Value, &'static [&'static str])> {
             &["home"],
         ),
         ("CheckRequest", api::schema_of::<api::CheckRequest>(), &[]),
+        (
+            "GetRulesRequest",
+            api::schema_of::<w::GetRulesRequest>(),
+            &[],
+        ),
+        ("RuleUpdate", api::schema_of::<w::RuleUpdate>(), &[]),
+        ("ScoreRequest", api::schema_of::<w::ScoreRequest>(), &[]),
+        (
+            "CheckArticleRequest",
+            api::schema_of::<w::CheckArticleRequest>(),
+            &[],
+        ),
+        (
+            "LogArticleRequest",
+            api::schema_of::<w::LogArticleRequest>(),
+            &[],
+        ),
+        (
+            "GetArticlesRequest",
+            api::schema_of::<w::GetArticlesRequest>(),
+            &[],
+        ),
+        (
+            "LogDecisionRequest",
+            api::schema_of::<w::LogDecisionRequest>(),
+            &[],
+        ),
+        (
+            "GetWatchDecisionsRequest",
+            api::schema_of::<w::GetWatchDecisionsRequest>(),
+            &[],
+        ),
+        (
+            "WebSearchOptions",
+            api::schema_of::<w::WebSearchRequest>(),
+            &["query"],
+        ),
+        (
+            "VerifyFactRequest",
+            api::schema_of::<w::VerifyFactRequest>(),
+            &[],
+        ),
     ]
 }
 
 /// Fields a Python method takes as a positional argument besides the
 /// ones [`options`] names (its `TypedDict` leaves them out).
-const PY_POSITIONAL: &[(&str, &str)] = &[("CheckRequest", "content")];
+const PY_POSITIONAL: &[(&str, &str)] = &[
+    ("CheckRequest", "content"),
+    ("GetRulesRequest", "type"),
+    ("RuleUpdate", "name"),
+    ("RuleUpdate", "type"),
+    ("RuleUpdate", "keywords"),
+    ("CheckArticleRequest", "url"),
+    ("LogArticleRequest", "url"),
+    ("LogArticleRequest", "title"),
+    ("LogArticleRequest", "source"),
+    ("LogArticleRequest", "source_type"),
+    ("LogDecisionRequest", "llm"),
+    ("LogDecisionRequest", "decision_type"),
+    ("LogDecisionRequest", "decision"),
+    ("VerifyFactRequest", "claim"),
+];
 
 /// Python keyword types wider than the JSON one: a time filter also takes
 /// a `datetime` or a `date` (`bindings/python/src/conv.rs`).
