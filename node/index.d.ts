@@ -1278,6 +1278,122 @@ export interface VerifyFactRequest {
   /** Sources to read (default: a web search) */
   urls?: string[]
 }
+
+/** Input of `create_project`. */
+export interface CreateProjectRequest {
+  /** Description. */
+  description?: string | null
+  /** Name. */
+  name: string
+  /** Status (default active). */
+  status?: ProjectStatus | null
+  /** Tags. */
+  tags?: string[]
+}
+
+/** Input of `list_projects`. */
+export interface ListProjectsRequest {
+  /** Only this status. */
+  status?: ProjectStatus | null
+}
+
+/** Input of `update_project`: only the given fields change. */
+export interface UpdateProjectRequest {
+  /** New description. */
+  description?: string | null
+  /** New name. */
+  name?: string | null
+  /** Project id. */
+  projectId: string
+  /** New status. */
+  status?: ProjectStatus | null
+  /** New tags. */
+  tags?: string[] | null
+}
+
+/** Input of `store_context`. */
+export interface StoreContextRequest {
+  /** Text. */
+  content: string
+  /** Project id. */
+  projectId: string
+  /** Tags. */
+  tags?: string[]
+  /** Title. */
+  title?: string | null
+}
+
+/** Input of `query_context`. */
+export interface QueryContextRequest {
+  /** Entries wanted (default 5). */
+  limit?: number
+  /** Project id. */
+  projectId: string
+  /** What to look for. */
+  query: string
+}
+
+/** Input of `create_task`. */
+export interface CreateTaskRequest {
+  /** Tasks of the same project that must finish first. */
+  dependsOn?: string[]
+  /** Description. */
+  description?: string | null
+  /** Priority (default medium). */
+  priority?: Priority | null
+  /** Project id. */
+  projectId: string
+  /** Status (default todo). */
+  status?: TaskStatus | null
+  /** Title. */
+  title: string
+}
+
+/** Input of `update_task`: only the given fields change. */
+export interface UpdateTaskRequest {
+  /** New dependencies (replaces the list; cycles are refused). */
+  dependsOn?: string[] | null
+  /** New description. */
+  description?: string | null
+  /** New priority. */
+  priority?: Priority | null
+  /** New status. */
+  status?: TaskStatus | null
+  /** Task id. */
+  taskId: string
+  /** New title. */
+  title?: string | null
+}
+
+/** Input of `get_next_tasks`. */
+export interface NextTasksRequest {
+  /** Tasks wanted (default 5). */
+  limit?: number
+  /** Project id. */
+  projectId: string
+}
+
+/** Input of `log_decision` (AuraCore). */
+export interface LogProjectDecisionRequest {
+  /** Options considered. */
+  alternatives?: string[]
+  /** The decision. */
+  decision: string
+  /** Project id. */
+  projectId: string
+  /** Why. */
+  reasoning?: string | null
+  /** Tags. */
+  tags?: string[]
+}
+
+/** Input of `get_decisions` (AuraCore). */
+export interface GetProjectDecisionsRequest {
+  /** At most this many (the most recent). */
+  limit?: number
+  /** Project id. */
+  projectId: string
+}
 // ---- generated (end) ----
 
 /** A source document (Verity's document schema). */
@@ -1572,20 +1688,20 @@ export interface Watch {
 
 /** The AuraCore project tools of a store (`store.projects`). A bad enum value rejects with `invalid_input` naming the allowed values; an unknown id with `not_found`. */
 export interface Projects {
-  createProject(project: { name: string; description?: string; status?: ProjectStatus; tags?: string[] }): Promise<Project>
-  listProjects(options?: { status?: ProjectStatus }): Promise<ProjectsResponse>
+  createProject(project: CreateProjectRequest): Promise<Project>
+  listProjects(options?: ListProjectsRequest): Promise<ProjectsResponse>
   getProject(projectId: string): Promise<ProjectOverview>
   /** Only the given fields change. */
-  updateProject(update: { projectId: string; name?: string; description?: string; status?: ProjectStatus; tags?: string[] }): Promise<Project>
-  storeContext(entry: { projectId: string; content: string; title?: string; tags?: string[] }): Promise<StoreContextResult>
-  queryContext(query: { projectId: string; query: string; limit?: number }): Promise<QueryContextResult>
+  updateProject(update: UpdateProjectRequest): Promise<Project>
+  storeContext(entry: StoreContextRequest): Promise<StoreContextResult>
+  queryContext(query: QueryContextRequest): Promise<QueryContextResult>
   deleteContext(contextId: string): Promise<DeleteContextResult>
-  createTask(task: { projectId: string; title: string; description?: string; priority?: RulePriority; status?: TaskStatus; dependsOn?: string[] }): Promise<Task>
+  createTask(task: CreateTaskRequest): Promise<Task>
   /** Only the given fields change; a dependency cycle is refused. */
-  updateTask(update: { taskId: string; title?: string; description?: string; priority?: RulePriority; status?: TaskStatus; dependsOn?: string[] }): Promise<Task>
-  getNextTasks(query: { projectId: string; limit?: number }): Promise<NextTasksResult>
-  logDecision(decision: { projectId: string; decision: string; reasoning?: string; alternatives?: string[]; tags?: string[] }): Promise<LogDecisionResult>
-  getDecisions(query: { projectId: string; limit?: number }): Promise<ProjectDecisionsResponse>
+  updateTask(update: UpdateTaskRequest): Promise<Task>
+  getNextTasks(query: NextTasksRequest): Promise<NextTasksResult>
+  logDecision(decision: LogProjectDecisionRequest): Promise<LogDecisionResult>
+  getDecisions(query: GetProjectDecisionsRequest): Promise<ProjectDecisionsResponse>
 }
 
 /** What the `search` tool answers: the shape of `POST /v1/retrieve`

@@ -329,6 +329,86 @@ class _VerifyFactRequest(TypedDict, total=False):
     urls: Optional[Sequence[str]]
     """Sources to read (default: a web search)"""
 
+class _CreateProjectRequest(TypedDict, total=False):
+    """Input of ``create_project``."""
+    description: Optional[str]
+    """Description."""
+    status: Optional[_ProjectStatus]
+    """Status (default active)."""
+    tags: Optional[Sequence[str]]
+    """Tags."""
+
+class _ListProjectsRequest(TypedDict, total=False):
+    """Input of ``list_projects``."""
+    status: Optional[_ProjectStatus]
+    """Only this status."""
+
+class _UpdateProjectRequest(TypedDict, total=False):
+    """Input of ``update_project``: only the given fields change."""
+    description: Optional[str]
+    """New description."""
+    name: Optional[str]
+    """New name."""
+    status: Optional[_ProjectStatus]
+    """New status."""
+    tags: Optional[Sequence[str]]
+    """New tags."""
+
+class _StoreContextRequest(TypedDict, total=False):
+    """Input of ``store_context``."""
+    tags: Optional[Sequence[str]]
+    """Tags."""
+    title: Optional[str]
+    """Title."""
+
+class _QueryContextRequest(TypedDict, total=False):
+    """Input of ``query_context``."""
+    limit: Optional[int]
+    """Entries wanted (default 5)."""
+
+class _CreateTaskRequest(TypedDict, total=False):
+    """Input of ``create_task``."""
+    depends_on: Optional[Sequence[str]]
+    """Tasks of the same project that must finish first."""
+    description: Optional[str]
+    """Description."""
+    priority: Optional[_Priority]
+    """Priority (default medium)."""
+    status: Optional[_TaskStatus]
+    """Status (default todo)."""
+
+class _UpdateTaskRequest(TypedDict, total=False):
+    """Input of ``update_task``: only the given fields change."""
+    depends_on: Optional[Sequence[str]]
+    """New dependencies (replaces the list; cycles are refused)."""
+    description: Optional[str]
+    """New description."""
+    priority: Optional[_Priority]
+    """New priority."""
+    status: Optional[_TaskStatus]
+    """New status."""
+    title: Optional[str]
+    """New title."""
+
+class _NextTasksRequest(TypedDict, total=False):
+    """Input of ``get_next_tasks``."""
+    limit: Optional[int]
+    """Tasks wanted (default 5)."""
+
+class _LogProjectDecisionRequest(TypedDict, total=False):
+    """Input of ``log_decision`` (AuraCore)."""
+    alternatives: Optional[Sequence[str]]
+    """Options considered."""
+    reasoning: Optional[str]
+    """Why."""
+    tags: Optional[Sequence[str]]
+    """Tags."""
+
+class _GetProjectDecisionsRequest(TypedDict, total=False):
+    """Input of ``get_decisions`` (AuraCore)."""
+    limit: Optional[int]
+    """At most this many (the most recent)."""
+
 class FetchedSource:
     """The result of fetching one URL."""
     @property
@@ -1916,120 +1996,34 @@ class Projects:
     bad enum value raises ``InvalidInput`` naming the allowed values; an
     unknown id raises ``NotFound``."""
 
-    def create_project(
-        self,
-        name: str,
-        *,
-        description: Optional[str] = None,
-        status: Optional[_ProjectStatus] = None,
-        tags: Optional[Sequence[str]] = None,
-    ) -> Project: ...
-    def acreate_project(
-        self,
-        name: str,
-        *,
-        description: Optional[str] = None,
-        status: Optional[_ProjectStatus] = None,
-        tags: Optional[Sequence[str]] = None,
-    ) -> Awaitable[Project]: ...
-    def list_projects(self, *, status: Optional[_ProjectStatus] = None) -> ProjectsResponse: ...
-    def alist_projects(self, *, status: Optional[_ProjectStatus] = None) -> Awaitable[ProjectsResponse]: ...
+    def create_project(self, name: str, **kwargs: Unpack[_CreateProjectRequest]) -> Project: ...
+    def acreate_project(self, name: str, **kwargs: Unpack[_CreateProjectRequest]) -> Awaitable[Project]: ...
+    def list_projects(self, **kwargs: Unpack[_ListProjectsRequest]) -> ProjectsResponse: ...
+    def alist_projects(self, **kwargs: Unpack[_ListProjectsRequest]) -> Awaitable[ProjectsResponse]: ...
     def get_project(self, project_id: str) -> ProjectOverview: ...
     def aget_project(self, project_id: str) -> Awaitable[ProjectOverview]: ...
-    def update_project(
-        self,
-        project_id: str,
-        *,
-        name: Optional[str] = None,
-        description: Optional[str] = None,
-        status: Optional[_ProjectStatus] = None,
-        tags: Optional[Sequence[str]] = None,
-    ) -> Project:
-        """Only the given fields change."""
-    def aupdate_project(
-        self,
-        project_id: str,
-        *,
-        name: Optional[str] = None,
-        description: Optional[str] = None,
-        status: Optional[_ProjectStatus] = None,
-        tags: Optional[Sequence[str]] = None,
-    ) -> Awaitable[Project]: ...
-    def store_context(
-        self, project_id: str, content: str, *, title: Optional[str] = None, tags: Optional[Sequence[str]] = None
-    ) -> StoreContextResult: ...
-    def astore_context(
-        self, project_id: str, content: str, *, title: Optional[str] = None, tags: Optional[Sequence[str]] = None
-    ) -> Awaitable[StoreContextResult]: ...
-    def query_context(self, project_id: str, query: str, *, limit: int = 5) -> QueryContextResult: ...
-    def aquery_context(self, project_id: str, query: str, *, limit: int = 5) -> Awaitable[QueryContextResult]: ...
+    def update_project(self, project_id: str, **kwargs: Unpack[_UpdateProjectRequest]) -> Project:
+        """Change a project's ``name``, ``description``, ``status`` or ``tags``."""
+    def aupdate_project(self, project_id: str, **kwargs: Unpack[_UpdateProjectRequest]) -> Awaitable[Project]: ...
+    def store_context(self, project_id: str, content: str, **kwargs: Unpack[_StoreContextRequest]) -> StoreContextResult: ...
+    def astore_context(self, project_id: str, content: str, **kwargs: Unpack[_StoreContextRequest]) -> Awaitable[StoreContextResult]: ...
+    def query_context(self, project_id: str, query: str, **kwargs: Unpack[_QueryContextRequest]) -> QueryContextResult: ...
+    def aquery_context(self, project_id: str, query: str, **kwargs: Unpack[_QueryContextRequest]) -> Awaitable[QueryContextResult]: ...
     def delete_context(self, context_id: str) -> DeleteContextResult: ...
     def adelete_context(self, context_id: str) -> Awaitable[DeleteContextResult]: ...
-    def create_task(
-        self,
-        project_id: str,
-        title: str,
-        *,
-        description: Optional[str] = None,
-        priority: Optional[_Priority] = None,
-        status: Optional[_TaskStatus] = None,
-        depends_on: Optional[Sequence[str]] = None,
-    ) -> Task: ...
-    def acreate_task(
-        self,
-        project_id: str,
-        title: str,
-        *,
-        description: Optional[str] = None,
-        priority: Optional[_Priority] = None,
-        status: Optional[_TaskStatus] = None,
-        depends_on: Optional[Sequence[str]] = None,
-    ) -> Awaitable[Task]: ...
-    def update_task(
-        self,
-        task_id: str,
-        *,
-        title: Optional[str] = None,
-        description: Optional[str] = None,
-        priority: Optional[_Priority] = None,
-        status: Optional[_TaskStatus] = None,
-        depends_on: Optional[Sequence[str]] = None,
-    ) -> Task:
-        """Only the given fields change; a dependency cycle is refused."""
-    def aupdate_task(
-        self,
-        task_id: str,
-        *,
-        title: Optional[str] = None,
-        description: Optional[str] = None,
-        priority: Optional[_Priority] = None,
-        status: Optional[_TaskStatus] = None,
-        depends_on: Optional[Sequence[str]] = None,
-    ) -> Awaitable[Task]: ...
-    def get_next_tasks(self, project_id: str, *, limit: int = 5) -> NextTasksResult:
-        """Open tasks whose dependencies are finished: in progress first, then by priority, then oldest."""
-    def aget_next_tasks(self, project_id: str, *, limit: int = 5) -> Awaitable[NextTasksResult]: ...
-    def log_decision(
-        self,
-        project_id: str,
-        decision: str,
-        *,
-        reasoning: Optional[str] = None,
-        alternatives: Optional[Sequence[str]] = None,
-        tags: Optional[Sequence[str]] = None,
-    ) -> LogDecisionResult: ...
-    def alog_decision(
-        self,
-        project_id: str,
-        decision: str,
-        *,
-        reasoning: Optional[str] = None,
-        alternatives: Optional[Sequence[str]] = None,
-        tags: Optional[Sequence[str]] = None,
-    ) -> Awaitable[LogDecisionResult]: ...
-    def get_decisions(self, project_id: str, *, limit: int = 20) -> ProjectDecisionsResponse:
-        """The most recent ``limit`` decisions, oldest first."""
-    def aget_decisions(self, project_id: str, *, limit: int = 20) -> Awaitable[ProjectDecisionsResponse]: ...
+    def create_task(self, project_id: str, title: str, **kwargs: Unpack[_CreateTaskRequest]) -> Task: ...
+    def acreate_task(self, project_id: str, title: str, **kwargs: Unpack[_CreateTaskRequest]) -> Awaitable[Task]: ...
+    def update_task(self, task_id: str, **kwargs: Unpack[_UpdateTaskRequest]) -> Task:
+        """Change a task's fields; ``status="done"`` may unblock others."""
+    def aupdate_task(self, task_id: str, **kwargs: Unpack[_UpdateTaskRequest]) -> Awaitable[Task]: ...
+    def get_next_tasks(self, project_id: str, **kwargs: Unpack[_NextTasksRequest]) -> NextTasksResult:
+        """The tasks ready to start (dependencies done), by priority."""
+    def aget_next_tasks(self, project_id: str, **kwargs: Unpack[_NextTasksRequest]) -> Awaitable[NextTasksResult]: ...
+    def log_decision(self, project_id: str, decision: str, **kwargs: Unpack[_LogProjectDecisionRequest]) -> LogDecisionResult: ...
+    def alog_decision(self, project_id: str, decision: str, **kwargs: Unpack[_LogProjectDecisionRequest]) -> Awaitable[LogDecisionResult]: ...
+    def get_decisions(self, project_id: str, **kwargs: Unpack[_GetProjectDecisionsRequest]) -> ProjectDecisionsResponse:
+        """A project's decisions, newest first."""
+    def aget_decisions(self, project_id: str, **kwargs: Unpack[_GetProjectDecisionsRequest]) -> Awaitable[ProjectDecisionsResponse]: ...
 
 class Event:
     """One stored event: ``content`` and ``metadata`` are dicts."""

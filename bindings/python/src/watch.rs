@@ -6,8 +6,6 @@
 //! (which name the allowed values) are the library's. Results are the
 //! response types as typed classes (`crate::results`).
 
-use std::str::FromStr;
-
 use pyo3::prelude::*;
 use serde_json::json;
 use verity::api::watch::{
@@ -19,7 +17,7 @@ use verity::api::watch::{
 };
 use verity::core::RuleUpdate;
 
-use crate::conv::{self, request};
+use crate::conv::request;
 use crate::results::{
     ArticlesResponse as PyArticles, CheckArticleResult, CrawlResponse as PyCrawl, LogArticleResult,
     LogDecisionResult, RulesResponse as PyRules, ScoreResult as PyScore,
@@ -32,11 +30,6 @@ use crate::types::wrap;
 #[pyclass(frozen, module = "verity")]
 pub struct Watch {
     pub(crate) inner: crate::conv::Handle,
-}
-
-/// An enum with a library `FromStr` (its error names the allowed values).
-pub(crate) fn named<T: FromStr<Err = verity::Error>>(py: Python<'_>, s: &str) -> PyResult<T> {
-    s.parse().map_err(|e| conv::to_pyerr(py, e))
 }
 
 twins! {

@@ -190,6 +190,56 @@ fn options() -> Vec<(&'static str, Value, &'static [&'static str])> {
             api::schema_of::<w::VerifyFactRequest>(),
             &[],
         ),
+        (
+            "CreateProjectRequest",
+            api::schema_of::<w::CreateProjectRequest>(),
+            &[],
+        ),
+        (
+            "ListProjectsRequest",
+            api::schema_of::<w::ListProjectsRequest>(),
+            &[],
+        ),
+        (
+            "UpdateProjectRequest",
+            api::schema_of::<w::UpdateProjectRequest>(),
+            &[],
+        ),
+        (
+            "StoreContextRequest",
+            api::schema_of::<w::StoreContextRequest>(),
+            &[],
+        ),
+        (
+            "QueryContextRequest",
+            api::schema_of::<w::QueryContextRequest>(),
+            &[],
+        ),
+        (
+            "CreateTaskRequest",
+            api::schema_of::<w::CreateTaskRequest>(),
+            &[],
+        ),
+        (
+            "UpdateTaskRequest",
+            api::schema_of::<w::UpdateTaskRequest>(),
+            &[],
+        ),
+        (
+            "NextTasksRequest",
+            api::schema_of::<w::NextTasksRequest>(),
+            &[],
+        ),
+        (
+            "LogProjectDecisionRequest",
+            api::schema_of::<w::LogProjectDecisionRequest>(),
+            &[],
+        ),
+        (
+            "GetProjectDecisionsRequest",
+            api::schema_of::<w::GetProjectDecisionsRequest>(),
+            &[],
+        ),
     ]
 }
 
@@ -210,6 +260,19 @@ const PY_POSITIONAL: &[(&str, &str)] = &[
     ("LogDecisionRequest", "decision_type"),
     ("LogDecisionRequest", "decision"),
     ("VerifyFactRequest", "claim"),
+    ("CreateProjectRequest", "name"),
+    ("UpdateProjectRequest", "project_id"),
+    ("StoreContextRequest", "project_id"),
+    ("StoreContextRequest", "content"),
+    ("QueryContextRequest", "project_id"),
+    ("QueryContextRequest", "query"),
+    ("CreateTaskRequest", "project_id"),
+    ("CreateTaskRequest", "title"),
+    ("UpdateTaskRequest", "task_id"),
+    ("NextTasksRequest", "project_id"),
+    ("LogProjectDecisionRequest", "project_id"),
+    ("LogProjectDecisionRequest", "decision"),
+    ("GetProjectDecisionsRequest", "project_id"),
 ];
 
 /// Python keyword types wider than the JSON one: a time filter also takes
