@@ -19,6 +19,8 @@ export type ContextRanking = 'index' | 'lexical'
 export type DecisionLlm = 'qwen' | 'phi'
 /** Kind of decision (`decision_type`). */
 export type DecisionType = 'score' | 'validate' | 'reject' | 'verify_fact'
+/** Which index answers a search. */
+export type EventSearchMode = 'vector' | 'lexical' | 'hybrid' | 'metadata-only'
 /** Outcome class of a fetch (`fetch_status`). */
 export type FetchStatus = 'fetched' | 'failed' | 'paywalled' | 'not_found' | 'timeout' | 'rate_limited' | 'blocked'
 /** Where a keyword was found. */
@@ -1394,6 +1396,46 @@ export interface GetProjectDecisionsRequest {
   /** Project id. */
   projectId: string
 }
+
+/** `remember`: store a piece of text for later. */
+export interface RememberRequest {
+  /** Tags, ids, … (a JSON object) used to filter later. */
+  metadata?: Record<string, unknown>
+  /** What to remember (stored as the event's `content.text`, embedded). */
+  text: string
+  /** Seconds until the event is forgotten (default: kept). */
+  ttlSeconds?: number | null
+}
+
+/** `recall`: find remembered events by meaning and/or words, metadata and time. */
+export interface RecallRequest {
+  /** Largest L2 distance kept, 0–2 (default: none, the nearest events). */
+  distanceThreshold?: number | null
+  /** Metadata the events must contain (containment: nested objects and arrays). */
+  filterMetadata?: Record<string, unknown>
+  /** Results, 1–100 (default 10). */
+  limit?: number
+  /** Index used (default: hybrid with an embedder, else lexical). */
+  mode?: EventSearchMode | null
+  /** What to look for; omitted: the newest events matching the filters. */
+  query?: string | null
+  /** Latest timestamp (ISO 8601 with a zone). */
+  tsEnd?: string | null
+  /** Earliest timestamp (ISO 8601 with a zone). */
+  tsStart?: string | null
+}
+
+/** `forget`: delete one event by id, or every event matching a filter. */
+export interface ForgetRequest {
+  /** Delete the events whose metadata contains this object. */
+  filterMetadata?: Record<string, unknown>
+  /** The event to delete (exclusive with the filters). */
+  id?: string | null
+  /** … and at or before this. */
+  tsEnd?: string | null
+  /** … and whose timestamp is at or after this. */
+  tsStart?: string | null
+}
 // ---- generated (end) ----
 
 /** A source document (Verity's document schema). */
@@ -1608,22 +1650,11 @@ export interface MemorySearchOptions {
   mode?: MemorySearchMode
 }
 
-export interface RecallOptions {
-  query?: string
-  filterMetadata?: Record<string, unknown>
-  tsStart?: string
-  tsEnd?: string
-  limit?: number
-  mode?: MemorySearchMode
-  distanceThreshold?: number
-}
+/** Options of `memory.recall`. */
+export type RecallOptions = RecallRequest
 
-export interface ForgetOptions {
-  id?: string
-  filterMetadata?: Record<string, unknown>
-  tsStart?: string
-  tsEnd?: string
-}
+/** Options of `memory.forget`. */
+export type ForgetOptions = ForgetRequest
 
 /** Event memory of a store (`store.memory`). */
 export interface Memory {
@@ -1632,7 +1663,7 @@ export interface Memory {
   delete(id: string): Promise<void>
   updateMetadata(id: string, patch: Record<string, unknown>): Promise<MemoryEvent>
   search(options?: MemorySearchOptions): Promise<MemoryPage>
-  remember(text: string, options?: { metadata?: Record<string, unknown>; ttlSeconds?: number }): Promise<MemoryEvent>
+  remember(text: string, options?: Omit<RememberRequest, 'text'>): Promise<MemoryEvent>
   recall(options?: RecallOptions): Promise<MemoryPage>
   /** Resolves to how many events were deleted. */
   forget(options: ForgetOptions): Promise<number>

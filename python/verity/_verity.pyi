@@ -28,6 +28,8 @@ _DecisionLlm = Literal["qwen", "phi"]
 """The LLM that took a decision (``llm``)."""
 _DecisionType = Literal["score", "validate", "reject", "verify_fact"]
 """Kind of decision (``decision_type``)."""
+_EventSearchMode = Literal["vector", "lexical", "hybrid", "metadata-only"]
+"""Which index answers a search."""
 _FetchStatus = Literal["fetched", "failed", "paywalled", "not_found", "timeout", "rate_limited", "blocked"]
 """Outcome class of a fetch (``fetch_status``)."""
 _Field = Literal["title", "content", "url"]
@@ -408,6 +410,37 @@ class _GetProjectDecisionsRequest(TypedDict, total=False):
     """Input of ``get_decisions`` (AuraCore)."""
     limit: Optional[int]
     """At most this many (the most recent)."""
+
+class _RememberRequest(TypedDict, total=False):
+    """``remember``: store a piece of text for later."""
+    metadata: Optional[Mapping[str, Any]]
+    """Tags, ids, … (a JSON object) used to filter later."""
+    ttl_seconds: Optional[int]
+    """Seconds until the event is forgotten (default: kept)."""
+
+class _RecallRequest(TypedDict, total=False):
+    """``recall``: find remembered events by meaning and/or words, metadata and time."""
+    distance_threshold: Optional[float]
+    """Largest L2 distance kept, 0–2 (default: none, the nearest events)."""
+    filter_metadata: Optional[Mapping[str, Any]]
+    """Metadata the events must contain (containment: nested objects and arrays)."""
+    limit: Optional[int]
+    """Results, 1–100 (default 10)."""
+    mode: Optional[_EventSearchMode]
+    """Index used (default: hybrid with an embedder, else lexical)."""
+    ts_end: Optional[_Time]
+    """Latest timestamp (ISO 8601 with a zone)."""
+    ts_start: Optional[_Time]
+    """Earliest timestamp (ISO 8601 with a zone)."""
+
+class _ForgetRequest(TypedDict, total=False):
+    """``forget``: delete one event by id, or every event matching a filter."""
+    filter_metadata: Optional[Mapping[str, Any]]
+    """Delete the events whose metadata contains this object."""
+    ts_end: Optional[_Time]
+    """… and at or before this."""
+    ts_start: Optional[_Time]
+    """… and whose timestamp is at or after this."""
 
 class FetchedSource:
     """The result of fetching one URL."""
@@ -2105,8 +2138,8 @@ class Memory:
         ts_start: Optional[_Time] = None,
         ts_end: Optional[_Time] = None,
         distance_threshold: Optional[float] = None,
-        limit: int = 10,
-        offset: int = 0,
+        limit: Optional[int] = None,
+        offset: Optional[int] = None,
         mode: Optional[str] = None,
     ) -> EventPage: ...
     def asearch(
@@ -2117,54 +2150,19 @@ class Memory:
         ts_start: Optional[_Time] = None,
         ts_end: Optional[_Time] = None,
         distance_threshold: Optional[float] = None,
-        limit: int = 10,
-        offset: int = 0,
+        limit: Optional[int] = None,
+        offset: Optional[int] = None,
         mode: Optional[str] = None,
     ) -> Awaitable[EventPage]: ...
-    def remember(
-        self, text: str, *, metadata: Optional[Mapping[str, Any]] = None, ttl_seconds: Optional[int] = None
-    ) -> Event: ...
-    def aremember(
-        self, text: str, *, metadata: Optional[Mapping[str, Any]] = None, ttl_seconds: Optional[int] = None
-    ) -> Awaitable[Event]: ...
-    def recall(
-        self,
-        query: Optional[str] = None,
-        *,
-        filter_metadata: Optional[Mapping[str, Any]] = None,
-        ts_start: Optional[_Time] = None,
-        ts_end: Optional[_Time] = None,
-        limit: int = 10,
-        mode: Optional[str] = None,
-        distance_threshold: Optional[float] = None,
-    ) -> EventPage: ...
-    def arecall(
-        self,
-        query: Optional[str] = None,
-        *,
-        filter_metadata: Optional[Mapping[str, Any]] = None,
-        ts_start: Optional[_Time] = None,
-        ts_end: Optional[_Time] = None,
-        limit: int = 10,
-        mode: Optional[str] = None,
-        distance_threshold: Optional[float] = None,
-    ) -> Awaitable[EventPage]: ...
-    def forget(
-        self,
-        id: Optional[str] = None,
-        *,
-        filter_metadata: Optional[Mapping[str, Any]] = None,
-        ts_start: Optional[_Time] = None,
-        ts_end: Optional[_Time] = None,
-    ) -> int: ...
-    def aforget(
-        self,
-        id: Optional[str] = None,
-        *,
-        filter_metadata: Optional[Mapping[str, Any]] = None,
-        ts_start: Optional[_Time] = None,
-        ts_end: Optional[_Time] = None,
-    ) -> Awaitable[int]: ...
+    def remember(self, text: str, **kwargs: Unpack[_RememberRequest]) -> Event: ...
+    def aremember(self, text: str, **kwargs: Unpack[_RememberRequest]) -> Awaitable[Event]: ...
+    def recall(self, query: Optional[str] = None, **kwargs: Unpack[_RecallRequest]) -> EventPage:
+        """Find remembered events by meaning and/or words, metadata and time."""
+    def arecall(self, query: Optional[str] = None, **kwargs: Unpack[_RecallRequest]) -> Awaitable[EventPage]: ...
+    def forget(self, id: Optional[str] = None, **kwargs: Unpack[_ForgetRequest]) -> int:
+        """Delete one event by ``id``, or every event matching ``filter_metadata``
+        and the time range; returns how many were deleted."""
+    def aforget(self, id: Optional[str] = None, **kwargs: Unpack[_ForgetRequest]) -> Awaitable[int]: ...
 
 class Store:
     """An open Verity store; safe to share between threads and asyncio tasks."""

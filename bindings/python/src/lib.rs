@@ -3,10 +3,10 @@
 //! Rust API on the shared tokio runtime with the GIL released, and converts
 //! the result (`types`). Every call has an `a`-prefixed asyncio variant.
 
-mod conv;
-mod memory;
 #[macro_use]
 mod twins;
+mod conv;
+mod memory;
 mod projects;
 mod research;
 mod results;

@@ -130,6 +130,7 @@ fn ts_results() -> Vec<(&'static str, Value)> {
 /// Python's `check(content=None, **kwargs)` also takes `content` apart
 /// ([`PY_POSITIONAL`]).
 fn options() -> Vec<(&'static str, Value, &'static [&'static str])> {
+    use api::memory as m;
     use api::watch as w;
     vec![
         (
@@ -240,6 +241,13 @@ fn options() -> Vec<(&'static str, Value, &'static [&'static str])> {
             api::schema_of::<w::GetProjectDecisionsRequest>(),
             &[],
         ),
+        (
+            "RememberRequest",
+            api::schema_of::<m::RememberRequest>(),
+            &[],
+        ),
+        ("RecallRequest", api::schema_of::<m::RecallRequest>(), &[]),
+        ("ForgetRequest", api::schema_of::<m::ForgetRequest>(), &[]),
     ]
 }
 
@@ -273,11 +281,19 @@ const PY_POSITIONAL: &[(&str, &str)] = &[
     ("LogProjectDecisionRequest", "project_id"),
     ("LogProjectDecisionRequest", "decision"),
     ("GetProjectDecisionsRequest", "project_id"),
+    ("RememberRequest", "text"),
+    ("RecallRequest", "query"),
+    ("ForgetRequest", "id"),
 ];
 
 /// Python keyword types wider than the JSON one: a time filter also takes
 /// a `datetime` or a `date` (`bindings/python/src/conv.rs`).
-const PY_KWARG_TYPES: &[(&str, &str)] = &[("since", "_Time"), ("until", "_Time")];
+const PY_KWARG_TYPES: &[(&str, &str)] = &[
+    ("since", "_Time"),
+    ("until", "_Time"),
+    ("ts_start", "_Time"),
+    ("ts_end", "_Time"),
+];
 
 // ------------------------------------------------------------------ types
 
