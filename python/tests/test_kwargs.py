@@ -79,3 +79,27 @@ def test_async_twin_takes_the_same_keywords(store: verity.Store) -> None:
     assert asyncio.run(_both(store)) == (4, 8)
     with pytest.raises(TypeError, match="'kk'"):
         asyncio.run(store.asearch("x", kk=1))  # type: ignore[call-arg]
+
+
+def test_namespaces_read_their_requests_the_same_way(store: verity.Store) -> None:
+    w = store.watch
+    w.log_article("https://example.org/a", "A", "Example", "rss", qwen_score=8, phi_validated=True)
+    # No keyword given: `GetArticlesRequest`'s defaults (7 days, validated only).
+    assert w.get_articles().total == 1
+    assert w.get_articles(validated_only=False, limit=1).total == 1
+    with pytest.raises(TypeError, match="unexpected keyword argument 'validated'"):
+        w.get_articles(validated=True)  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="multiple values for argument 'url'"):
+        w.check_article_exists("https://example.org/a", url="https://example.org/b")  # type: ignore[misc]
+    p = store.projects.create_project("P", tags=["x"])
+    assert store.projects.get_next_tasks(p.id).tasks == []
+    with pytest.raises(TypeError, match="'limits'"):
+        store.projects.get_decisions(p.id, limits=3)  # type: ignore[call-arg]
+    mem = store.memory
+    for i in range(12):
+        mem.remember(f"note {i} about sqlite")
+    # `RecallRequest`'s default limit (10), not one the binding picked.
+    assert len(mem.recall("sqlite")) == 10
+    assert len(mem.recall("sqlite", limit=3)) == 3
+    with pytest.raises(TypeError, match="'ttl'"):
+        mem.remember("x", ttl=3)  # type: ignore[call-arg]
