@@ -27,7 +27,7 @@ macro_rules! twins {
             $(
                 $(#[doc = $doc])*
                 #[pyo3(signature = $sig)]
-                #[allow(clippy::too_many_arguments, unused_variables)]
+                #[allow(clippy::too_many_arguments, clippy::needless_question_mark)]
                 fn $name<'py>(&self, $py: Python<'py>, $($arg: $ty,)* $($kw: Option<&Bound<'py, pyo3::types::PyDict>>)?) -> PyResult<$ret> {
                     let $v = self.inner.get()?;
                     let fut = $body;
@@ -36,7 +36,7 @@ macro_rules! twins {
 
                 #[doc = concat!("Async `", stringify!($name), "` (an awaitable).")]
                 #[pyo3(signature = $sig)]
-                #[allow(clippy::too_many_arguments, unused_variables)]
+                #[allow(clippy::too_many_arguments)]
                 fn $aname<'py>(&self, $py: Python<'py>, $($arg: $ty,)* $($kw: Option<&Bound<'py, pyo3::types::PyDict>>)?) -> PyResult<Bound<'py, PyAny>> {
                     let $v = self.inner.get()?;
                     let fut = $body;
