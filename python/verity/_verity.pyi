@@ -17,7 +17,6 @@ __version__: str
 
 _Time = Union[datetime.datetime, datetime.date, str]
 _Path = Union[str, "os.PathLike[str]"]
-_MetaFilter = Mapping[str, Any]
 
 # ---- generated from the verity::api schemas by crates/verity/tests/binding_types.rs: do not edit (begin) ----
 _CitationType = Literal["url", "doi", "arxiv", "bibliography", "footnote", "author_year"]
@@ -2140,7 +2139,7 @@ class Memory:
         distance_threshold: Optional[float] = None,
         limit: Optional[int] = None,
         offset: Optional[int] = None,
-        mode: Optional[str] = None,
+        mode: Optional[_EventSearchMode] = None,
     ) -> EventPage: ...
     def asearch(
         self,
@@ -2152,7 +2151,7 @@ class Memory:
         distance_threshold: Optional[float] = None,
         limit: Optional[int] = None,
         offset: Optional[int] = None,
-        mode: Optional[str] = None,
+        mode: Optional[_EventSearchMode] = None,
     ) -> Awaitable[EventPage]: ...
     def remember(self, text: str, **kwargs: Unpack[_RememberRequest]) -> Event: ...
     def aremember(self, text: str, **kwargs: Unpack[_RememberRequest]) -> Awaitable[Event]: ...
