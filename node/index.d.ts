@@ -1,7 +1,7 @@
 // Types of the `verity-ai` Node package, checked by `tsc --noEmit` against
 // test/typed-sample.ts in scripts/test-node.sh. The section between the
 // "generated" lines is written from the `verity::api` JSON schemas by
-// crates/verity/tests/binding_types.rs (see docs/architecture.md, "Where to
+// crates/verity/tests/binding_types/mod.rs (see docs/architecture.md, "Where to
 // add an operation"); the rest (the classes, their methods, the types the
 // binding extends) is hand-written. Results are plain objects of Verity's
 // result types with camelCase keys (the same shapes Python exposes as
@@ -10,7 +10,7 @@
 // the registry's JSON with camelCase keys (the snake_case MCP clients see
 // becomes camelCase), user data kept as written.
 
-// ---- generated from the verity::api schemas by crates/verity/tests/binding_types.rs: do not edit (begin) ----
+// ---- generated from the verity::api schemas by crates/verity/tests/binding_types: do not edit (begin) ----
 /** How a claim cites its source (`citation_type`). */
 export type CitationType = 'url' | 'doi' | 'arxiv' | 'bibliography' | 'footnote' | 'author_year'
 /** How `query_context` ranked. */

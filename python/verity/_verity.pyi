@@ -1,6 +1,6 @@
 """Type stubs of the native module ``verity._verity`` (PyO3). The section
 between the "generated" lines is written from the ``verity::api`` JSON
-schemas by ``crates/verity/tests/binding_types.rs`` (see
+schemas by ``crates/verity/tests/binding_types/mod.rs`` (see
 docs/architecture.md, "Where to add an operation"); the rest is hand-written."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ __version__: str
 _Time = Union[datetime.datetime, datetime.date, str]
 _Path = Union[str, "os.PathLike[str]"]
 
-# ---- generated from the verity::api schemas by crates/verity/tests/binding_types.rs: do not edit (begin) ----
+# ---- generated from the verity::api schemas by crates/verity/tests/binding_types: do not edit (begin) ----
 _CitationType = Literal["url", "doi", "arxiv", "bibliography", "footnote", "author_year"]
 """How a claim cites its source (``citation_type``)."""
 _ContextRanking = Literal["index", "lexical"]
