@@ -167,12 +167,14 @@ pub fn from_py<T: DeserializeOwned>(
         .map_err(|e| error(py, "invalid_input", false, &format!("invalid {what}: {e}")))
 }
 
-/// A `verity::api` request from a method's leading argument and its keyword
-/// arguments, through serde: `kwargs` are the request's fields (the names
-/// of its JSON schema), so every option and its default come from the api
-/// type. An unknown keyword, or one of the wrong type, is a `TypeError`
-/// naming it; a value the request refuses is `InvalidInput`. A `date`
-/// becomes `YYYY-MM-DD` (the api reads it as that day), a `datetime` RFC 3339.
+/// A `verity::api` request from a method's leading arguments (`lead`, by
+/// field name; `None` ones left out) and its keyword arguments, through
+/// serde: `kwargs` are the request's fields (the names of its JSON schema),
+/// so every option and its default come from the api type. An unknown
+/// keyword, or one of the wrong type, is a `TypeError` naming it; a value the
+/// request refuses is `InvalidInput`. A `date` becomes `YYYY-MM-DD` (the api
+/// reads it as that day; midnight UTC for a `date-time` field), a `datetime`
+/// RFC 3339.
 pub fn request<T: DeserializeOwned + schemars::JsonSchema + 'static>(
     py: Python<'_>,
     method: &str,
@@ -191,7 +193,7 @@ pub fn request<T: DeserializeOwned + schemars::JsonSchema + 'static>(
         if !fields.contains(&key) {
             return Err(PyTypeError::new_err(format!(
                 "{method}() got an unexpected keyword argument '{key}' (expected one of: {})",
-                fields.join(", ")
+                fields.join(", ", &lead.iter().map(|(n, _)| *n).collect::<Vec<_>>())
             )));
         }
         if v.is_none() {
@@ -206,15 +208,14 @@ pub fn request<T: DeserializeOwned + schemars::JsonSchema + 'static>(
     serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner().to_string();
+        let what = match path.as_str() {
+            "." => format!("{method}(): {inner}"),
+            _ => format!("{method}() argument '{path}': {inner}"),
+        };
         if inner.starts_with("invalid type") {
-            PyTypeError::new_err(format!("{method}() argument '{path}': {inner}"))
+            PyTypeError::new_err(what)
         } else {
-            error(
-                py,
-                "invalid_input",
-                false,
-                &format!("{method}() argument '{path}': {inner}"),
-            )
+            error(py, "invalid_input", false, &what)
         }
     })
 }
@@ -239,8 +240,14 @@ impl Fields {
         self.0.contains_key(name)
     }
 
-    fn join(&self, sep: &str) -> String {
-        self.0.keys().cloned().collect::<Vec<_>>().join(sep)
+    /// The names, but those of `except`, joined by `sep`.
+    fn join(&self, sep: &str, except: &[&str]) -> String {
+        let names: Vec<&str> = self.0.keys().map(String::as_str).collect();
+        names
+            .into_iter()
+            .filter(|n| !except.contains(n))
+            .collect::<Vec<_>>()
+            .join(sep)
     }
 
     /// The `format` of a string field (`date-time`, …), looked through `null`.
