@@ -1,12 +1,1442 @@
-// Types of the `verity-ai` Node package (hand-written; checked by `tsc --noEmit`
-// against test/typed-sample.ts in scripts/test-node.sh). Results are plain
-// objects of Verity's result types with camelCase keys (the same shapes
-// Python exposes as snake_case attributes); user data (`metadata`, an
-// event's `content`) is kept as written. `callTool`, the generic tool call,
-// follows the same rule: the registry's JSON with camelCase keys (the
-// snake_case MCP clients see becomes camelCase), user data kept as written.
+// Types of the `verity-ai` Node package, checked by `tsc --noEmit` against
+// test/typed-sample.ts in scripts/test-node.sh. The section between the
+// "generated" lines is written from the `verity::api` JSON schemas by
+// crates/verity/tests/binding_types/mod.rs (see docs/architecture.md, "Where to
+// add an operation"); the rest (the classes, their methods, the types the
+// binding extends) is hand-written. Results are plain objects of Verity's
+// result types with camelCase keys (the same shapes Python exposes as
+// snake_case attributes); user data (`metadata`, an event's `content`) is
+// kept as written. `callTool`, the generic tool call, follows the same rule:
+// the registry's JSON with camelCase keys (the snake_case MCP clients see
+// becomes camelCase), user data kept as written.
 
+// ---- generated from the verity::api schemas by crates/verity/tests/binding_types: do not edit (begin) ----
+/** How a claim cites its source (`citation_type`). */
+export type CitationType = 'url' | 'doi' | 'arxiv' | 'bibliography' | 'footnote' | 'author_year'
+/** How `query_context` ranked. */
+export type ContextRanking = 'index' | 'lexical'
+/** The LLM that took a decision (`llm`). */
+export type DecisionLlm = 'qwen' | 'phi'
+/** Kind of decision (`decision_type`). */
+export type DecisionType = 'score' | 'validate' | 'reject' | 'verify_fact'
+/** Which index answers a search. */
+export type EventSearchMode = 'vector' | 'lexical' | 'hybrid' | 'metadata-only'
+/** Outcome class of a fetch (`fetch_status`). */
+export type FetchStatus = 'fetched' | 'failed' | 'paywalled' | 'not_found' | 'timeout' | 'rate_limited' | 'blocked'
+/** Where a keyword was found. */
+export type Field = 'title' | 'content' | 'url'
+/**
+ * Which judge decides (`auto`: the LLM judge over the configured generator
+ * when it is a model, else the local judge).
+ */
+export type JudgeChoice = 'auto' | 'local' | 'llm'
+/** How an existing article was recognised. */
+export type MatchedBy = 'url' | 'same_content' | 'near_duplicate'
+/** Rule (and task) priority. */
+export type Priority = 'critical' | 'high' | 'medium' | 'low'
+/** Life cycle of a project. */
+export type ProjectStatus = 'active' | 'paused' | 'completed' | 'archived'
+/** Output format of a report (`verity check --format`, `format` of `POST /v1/verify`). */
+export type ReportFormat = 'json' | 'md' | 'html' | 'terminal'
+/** What a rule does to an article's score. */
+export type RuleKind = 'include' | 'exclude' | 'boost'
+/** `type` filter of `get_veille_rules`. */
+export type RuleTypeFilter = 'include' | 'exclude' | 'boost' | 'all'
+/** Which index answers a query. */
 export type SearchMode = 'lexical' | 'dense' | 'hybrid'
+/** Format a source was parsed from. */
+export type SourceFormat = 'pdf' | 'html' | 'markdown' | 'text' | 'json'
+/** How fetching the source went (`fetch_status`). */
+export type SourceStatus = 'success' | 'failed' | 'paywalled'
+/** Where an article came from (`source_type`). */
+export type SourceType = 'rss' | 'youtube' | 'reddit' | 'hn'
+/** State of a task. */
+export type TaskStatus = 'todo' | 'in_progress' | 'blocked' | 'done' | 'cancelled'
+/** What the source says about the claim. */
+export type Verdict = 'SUPPORTED' | 'NOT_SUPPORTED' | 'PARTIAL' | 'INCONCLUSIVE' | 'SOURCE_UNAVAILABLE'
+/** What to do with answer sentences their cited sources do not support. */
+export type VerifyMode = 'off' | 'flag' | 'strip'
+/** Recency window for web search. */
+export type WebTimeRange = 'day' | 'week' | 'month' | 'year'
+
+/** The result of fetching one URL. */
+export interface FetchedSource {
+  /** Content type of the response. */
+  contentType?: string
+  /** Human-readable detail for non-`Fetched` outcomes. */
+  detail?: string
+  /** When it was fetched. */
+  fetchedAt: string
+  /** URL after redirects. */
+  finalUrl: string
+  /** Last HTTP status, when a response was received. */
+  httpStatus?: number
+  /** Parsed content (`Some` when `status` is `Fetched`, possibly for `Paywalled`). */
+  parsed?: ParsedDocument
+  /** Outcome class. */
+  status: FetchStatus
+  /** URL asked for. */
+  url: string
+}
+
+/**
+ * A parsed source: a document whose content is Markdown, and where its
+ * pieces came from, so that a quote can be located later.
+ */
+export interface ParsedDocument {
+  /** The document (title, lang, url, ts and `metadata.author` filled when known). */
+  document: StoredDocument
+  /** Original format. */
+  format: SourceFormat
+  /** Page map (PDF); empty for formats without pages. */
+  pages?: PageSpan[]
+}
+
+/** Where a span of the content sits in the original (a PDF page, …). */
+export interface PageSpan {
+  /** Byte offset one past its end. */
+  end: number
+  /** 1-based page number. */
+  page: number
+  /** Byte offset in `Document::content` where the page starts. */
+  start: number
+}
+
+/** The report of one verification run. */
+export interface CheckReport {
+  /** `true` when the run stopped early (cancelled); results hold what was done. */
+  cancelled: boolean
+  /** Document title or name, when known. */
+  document?: string
+  /** One result per claim–citation pair, in document order. */
+  results: CheckResult[]
+  /** Statistics. */
+  statistics: CheckStatistics
+  /** Counts. */
+  summary: CheckSummary
+}
+
+/** Counts per verdict (`summary {total, supported, issues}`). */
+export interface CheckSummary {
+  /** INCONCLUSIVE. */
+  inconclusive: number
+  /** Everything but SUPPORTED. */
+  issues: number
+  /** A sentence for people ("3 of 5 claims are supported", "the document cites no source"). */
+  message: string
+  /** NOT_SUPPORTED. */
+  notSupported: number
+  /** PARTIAL. */
+  partial: number
+  /** SUPPORTED. */
+  supported: number
+  /** Claims checked. */
+  total: number
+  /** SOURCE_UNAVAILABLE. */
+  unavailable: number
+}
+
+/** Run statistics. */
+export interface CheckStatistics {
+  /** Atomic claims from the splitter dropped because they were not in the text. */
+  atomicDropped: number
+  /** Claims that cite (after atomic splitting, if any). */
+  claims: number
+  /** Whether passages were found with sentence vectors (else BM25 only). */
+  dense: boolean
+  /** Distinct sources cited. */
+  distinctSources: number
+  /** Verdicts lowered by the deterministic checks. */
+  downgraded: number
+  /** Total time, ms. */
+  elapsedMs: number
+  /** Time fetching sources (wall clock), ms. */
+  fetchMs: number
+  /** Judge used. */
+  judge: string
+  /** Judge failures (reported as INCONCLUSIVE). */
+  judgeErrors: number
+  /** Tokens spent by a model judge (0 for the local judge). */
+  judgeTokens: number
+  /** Citations whose reference entry is missing (`[7]` with no entry 7). */
+  missingEntries: number
+  /** Time per citation after fetching (retrieval + judge + checks), mean ms. */
+  msPerCitation: number
+  /** Quotes not found verbatim and replaced by the real sentence. */
+  quotesReplaced: number
+  /** Sentences read in the document. */
+  sentences: number
+  /** Claims left unchecked because the run was cancelled or the claim cap was hit. */
+  skipped: number
+  /** Sources fetched with content. */
+  sourcesFetched: number
+  /** Total wall time divided by the number of citations, ms. */
+  totalMsPerCitation: number
+  /** Sources (or references) that could not be read. */
+  unavailableSources: UnavailableSource[]
+}
+
+/** A source that could not be read, and why. */
+export interface UnavailableSource {
+  /** Claims that cite it. */
+  claims: number
+  /** Why. */
+  reason: string
+  /** URL or reference. */
+  source: string
+  /** `failed` or `paywalled`. */
+  status: SourceStatus
+}
+
+/** The verdict on one claim, with the claim and citation it is about. */
+export interface CheckResult {
+  /** What the deterministic checks changed, if anything. */
+  checks?: string[]
+  /** What it cites. */
+  citationRef: string
+  /** How it cites. */
+  citationType: CitationType
+  /** The claim text. */
+  claim: string
+  /** Confidence, 0–1. */
+  confidence: number
+  /** Time spent on this claim after fetching (retrieval + judge + checks), ms. */
+  elapsedMs: number
+  /** Why. */
+  explanation: string
+  /** Which judge decided (`local`, `llm:<model>`; `fetch` for unavailable sources). */
+  judge: string
+  /** Where the claim is in the document. */
+  location: CheckLocation
+  /** The best passages of the source, best first. */
+  passages?: Passage[]
+  /** The quote in its context. */
+  quoteContext?: QuoteContext
+  /** The exact sentence of the source that decides it (verbatim in the fetched source). */
+  sourceQuote?: string
+  /** The URL fetched, if any. */
+  sourceUrl?: string
+  /** The verdict. */
+  verdict: Verdict
+}
+
+/** Where a claim sits in the document text. */
+export interface CheckLocation {
+  /** Byte offset one past its end. */
+  end: number
+  /** 1-based line of the claim's first character. */
+  line: number
+  /** Byte offset of the claim's sentence (or clause) in the document text. */
+  start: number
+}
+
+/** The quote with a little of the source around it. */
+export interface QuoteContext {
+  /** Text after the quote. */
+  after: string
+  /** Text before the quote. */
+  before: string
+  /** Byte offset one past its end. */
+  end: number
+  /** The quote, verbatim. */
+  quote: string
+  /** Byte offset of the quote in the source content. */
+  start: number
+}
+
+/** A passage of a source handed to a judge, with where it sits in the source. */
+export interface Passage {
+  /** Byte offset one past its end. */
+  end: number
+  /** Retrieval score (higher is better; scale depends on the retriever). */
+  score: number
+  /** URL of the source, when known. */
+  sourceUrl?: string
+  /** Byte offset of `text` in the source content. */
+  start: number
+  /** Passage text, verbatim from the source content. */
+  text: string
+}
+
+/** The check of an answer against its sources. */
+export interface AnswerVerification {
+  /** Sentences that cite a source (and were judged). */
+  checked: number
+  /** Of which caught (not SUPPORTED): what `answer_hallucination_flag` counts. */
+  flagged: number
+  /** The judge configured for the check. */
+  judge: string
+  /** What was done with unsupported sentences. */
+  mode: VerifyMode
+  /** Of which removed (`strip`). */
+  removed: number
+  /** Every sentence of the answer, in order. */
+  sentences: SentenceVerdict[]
+  /** Of which SUPPORTED. */
+  supported: number
+}
+
+/** One sentence of an answer and what its cited sources say of it. */
+export interface SentenceVerdict {
+  /** The `[n]` it cites. */
+  citations: number[]
+  /** Confidence, 0–1. */
+  confidence: number
+  /** Why. */
+  explanation?: string
+  /** Caught: cited, and not SUPPORTED by what it cites. */
+  flagged: boolean
+  /** Which judge decided. */
+  judge?: string
+  /** The `[n]` the quote comes from. */
+  quoteCitation?: number
+  /** Removed from the answer text (`strip`). */
+  removed: boolean
+  /** The sentence of the cited passage that decides it (its characters). */
+  sourceQuote?: string
+  /** The sentence, citation markers removed. */
+  text: string
+  /** The verdict of its best-supporting citation (`None`: it cites nothing). */
+  verdict?: Verdict
+}
+
+/** Answer of `research`: the checked report and how the run went. */
+export interface ResearchReport {
+  /** Sentences carrying a citation. */
+  citedSentences: number
+  /** Covered themes / themes. */
+  coverage: number
+  /** `true` when something failed and the report is partial. */
+  degraded: boolean
+  /** Judge used. */
+  judge: string
+  /** The report in Markdown, ending with its references. */
+  markdown: string
+  /** What is missing, in words. */
+  missing: string[]
+  /** Syllabus warnings and run notes. */
+  notes: string[]
+  /** Attempts the LLM planner used (0 for the deterministic planner). */
+  planAttempts: number
+  /**
+   * How the plan was made: `deterministic`, `llm` (valid after
+   * `plan_attempts` attempts) or `llm_fell_back` (every LLM plan was
+   * invalid; the deterministic plan ran — `notes` say why).
+   */
+  planner: string
+  /** The references the report cites, by number. */
+  references: ResearchReference[]
+  /** Run directory (brief, plan, trace, report, `result.json`). */
+  runDir: string
+  /** Of which the judge supports. */
+  supportedSentences: number
+  /** Share of cited sentences the judge supports. */
+  supportedShare: number
+  /** Failed tasks. */
+  tasksFailed: number
+  /** Tasks that succeeded, failed, were skipped. */
+  tasksOk: number
+  /** Skipped tasks. */
+  tasksSkipped: number
+  /** Per theme. */
+  themes: ThemeCoverage[]
+  /** Time per step (`syllabus`, `brief`, `plan`, `execute`, `write`, `check`, …). */
+  timings: StepTiming[]
+  /** Citations naming no retrieved source (0 in a checked report). */
+  unresolvedCitations: number
+  /** Who wrote the draft and which judge checked it. */
+  writer: string
+}
+
+/** Coverage of one theme of the brief. */
+export interface ThemeCoverage {
+  /** Cited sentences in its section. */
+  cited: number
+  /** At least one supported, cited sentence. */
+  covered: boolean
+  /** Theme id (`T1`…). */
+  id: string
+  /** Of which the judge supports. */
+  supported: number
+  /** Title. */
+  title: string
+}
+
+/** One reference of the report. */
+export interface ResearchReference {
+  /** Knowledge-base file name, for internal files. */
+  filename?: string
+  /** Citation number (`[n]` in the text). */
+  n: number
+  /** Title. */
+  title: string
+  /** URL, for web sources. */
+  url?: string
+}
+
+/** Duration of one step of a run. */
+export interface StepTiming {
+  /** Milliseconds. */
+  ms: number
+  /** Step name. */
+  step: string
+}
+
+/** One knowledge-base entry. */
+export interface KnowledgeEntry {
+  /** Store id once indexed. */
+  fileId?: string
+  /** File name in the knowledge base directory. */
+  filename: string
+  /** Keywords. */
+  keywords: string[]
+  /** Summary. */
+  summary: string
+  /** Title. */
+  title: string
+  /** Where it was downloaded from (absent for files placed by hand). */
+  url?: string
+}
+
+/** Answer of `add_reference`. */
+export interface AddReferenceResult {
+  /** `true` when the document was downloaded by this call. */
+  downloaded: boolean
+  /** How summary and keywords were filled (`syllabus`, `extractive`, `llm:<model>`, `kept`). */
+  enrichedBy: string
+  /** The knowledge-base entry after the operation. */
+  entry: KnowledgeEntry
+  /** `true` when it was indexed by this call (`false`: already indexed). */
+  indexed: boolean
+}
+
+/** Output of `get_veille_rules`. */
+export interface RulesResponse {
+  /** Active rules, by priority then name. */
+  rules: RelevanceRule[]
+  /** How scores read. */
+  scoringGuide: ScoringGuide
+}
+
+/** A relevance rule (`update_veille_rule`). */
+export interface RelevanceRule {
+  /** Inactive rules are kept but ignored. */
+  active: boolean
+  /** Free description. */
+  description?: string
+  /** Keywords that trigger the rule (words or multi-word phrases). */
+  keywords: string[]
+  /** Unique name. */
+  name: string
+  /** Priority. */
+  priority: Priority
+  /** Score change when it triggers (−10 … +5). */
+  scoreModifier: number
+  /** Include, exclude or boost. */
+  type: RuleKind
+}
+
+/**
+ * How scores read (`scoring_guide`): every article starts at
+ * `base_score`, matched rules add their modifiers, the result is clamped to
+ * `0..=max_score`, and `min_valid_score` or more is relevant.
+ */
+export interface ScoringGuide {
+  /** Starting score (default 5). */
+  baseScore: number
+  /** Highest score (default 10). */
+  maxScore: number
+  /** Lowest relevant score (default 7). */
+  minValidScore: number
+}
+
+/** Output of `update_veille_rule`. */
+export interface UpdateRuleResponse {
+  /** True when no rule had this name before. */
+  created: boolean
+  /** The rule as stored. */
+  rule: RelevanceRule
+  /** Always true on success. */
+  updated: boolean
+}
+
+/** Result of `score_article`. */
+export interface ScoreResult {
+  /** Whether an exclude rule matched. */
+  excluded: boolean
+  /** One line per step: base, each rule, clamping, verdict. */
+  explanation: string[]
+  /** Rules that matched, by priority then name. */
+  matchedRules: RuleMatch[]
+  /** Base score plus modifiers, before clamping. */
+  rawScore: number
+  /** Final score, clamped to `0..=scoring_guide.max_score`. */
+  score: number
+  /** The guide used. */
+  scoringGuide: ScoringGuide
+  /** Content beyond `MAX_SCORED_BYTES` was not read. */
+  truncated?: boolean
+  /** `score >= min_valid_score` and no exclude rule matched. */
+  valid: boolean
+}
+
+/** A rule that matched and what it did. */
+export interface RuleMatch {
+  /** Keywords that matched. */
+  keywords: KeywordHit[]
+  /** Rule priority. */
+  priority: Priority
+  /** Rule name. */
+  rule: string
+  /** Modifier applied (once per rule). */
+  scoreModifier: number
+  /** Rule type. */
+  type: RuleKind
+}
+
+/** A keyword of a rule that matched. */
+export interface KeywordHit {
+  /** Occurrences over all fields. */
+  count: number
+  /** Fields it occurs in. */
+  fields: Field[]
+  /** The keyword as written in the rule. */
+  keyword: string
+}
+
+/** Output of `check_article_exists`. */
+export interface CheckArticleResult {
+  /** The logged article. */
+  article?: ArticleBrief
+  /**
+   * The canonical form that was looked up (tracking parameters, `www.`,
+   * AMP, trailing slash and scheme folded): a duplicate-detection key only.
+   */
+  canonicalUrl: string
+  /** SimHash distance in bits, for near-duplicates. */
+  distance?: number
+  /** Whether the article was already processed. */
+  exists: boolean
+  /** How it was recognised. */
+  matchedBy?: MatchedBy
+  /** Human-readable verdict. */
+  message: string
+  /** The URL as given (trimmed): the article's URL, never rewritten. */
+  url: string
+}
+
+/** A logged article in short (`check_article_exists.article`). */
+export interface ArticleBrief {
+  /** Id. */
+  id: string
+  /** Validated by the validating LLM. */
+  phiValidated: boolean
+  /** First logged. */
+  processedAt: string
+  /** Score of the scoring LLM. */
+  qwenScore?: number
+  /** Source. */
+  source: string
+  /** Title. */
+  title: string
+  /** URL as logged. */
+  url: string
+}
+
+/** Output of `log_article`. */
+export interface LogArticleResult {
+  /** Id of the article record (an existing one when this is a re-log or a duplicate). */
+  articleId: string
+  /** Canonical URL. */
+  canonicalUrl: string
+  /** True when a new record was created. */
+  created: boolean
+  /**
+   * Set when the content is a near-duplicate of an article logged at
+   * another URL: this URL was added to that article instead.
+   */
+  duplicateOf?: string
+  /** Why the ingest failed (the article is logged anyway). */
+  ingestError?: string
+  /** Whether `raw_content` was handed to the ingest (`None`: no content or no ingest configured). */
+  ingested?: boolean
+  /** Always true on success. */
+  logged: boolean
+}
+
+/** Output of `get_articles`. */
+export interface ArticlesResponse {
+  /** Articles, newest first. */
+  articles: Article[]
+  /** `"{days} days"`. */
+  period: string
+  /** How many were returned. */
+  total: number
+}
+
+/**
+ * A logged article: every field of `log_article`, plus what the
+ * watch derives from it.
+ */
+export interface Article {
+  /** Other canonical URLs the same article was seen at (republications). */
+  aliases?: string[]
+  /** Canonical form of `url` (see `verity_watch::canonical_url`). */
+  canonicalUrl: string
+  /** SHA-1 of the normalised raw content, when content was given. */
+  contentSha1?: string
+  /** Hashtags. */
+  hashtags: string[]
+  /** Stable id (`art_` + 16 hex digits of the canonical URL's SHA-1). */
+  id: string
+  /** Expected impact. */
+  impact?: string
+  /** LinkedIn post draft. */
+  linkedinDraft?: string
+  /** Confidence of the validating LLM (0…1). */
+  phiConfidence?: number
+  /** Whether the validating LLM accepted it. */
+  phiValidated: boolean
+  /** First logged. */
+  processedAt: string
+  /** Keywords given by the scoring LLM. */
+  qwenKeywords: string[]
+  /** Score given by the scoring LLM. */
+  qwenScore?: number
+  /** 64-bit SimHash of the raw content (near-duplicate detection). */
+  simhash?: number
+  /** Source name (`ollama_blog`, …). */
+  source: string
+  /** Source type. */
+  sourceType: SourceType
+  /** French summary. */
+  summaryFr?: string
+  /** Title. */
+  title: string
+  /** Last logged again. */
+  updatedAt: string
+  /** URL as first logged. */
+  url: string
+  /** Words in the raw content, when given. */
+  wordCount?: number
+}
+
+/** Output of `log_veille_decision` and `log_decision`. */
+export interface LogDecisionResult {
+  /** When it was logged. */
+  createdAt: string
+  /** Id of the new entry. */
+  decisionId: string
+  /** Always true on success. */
+  logged: boolean
+}
+
+/** Watch decisions, oldest first. */
+export interface WatchDecisionsResponse {
+  /** Entries. */
+  decisions: WatchDecision[]
+  /** How many were returned. */
+  total: number
+}
+
+/** One entry of the append-only decision audit log (`log_veille_decision`). */
+export interface WatchDecision {
+  /** Article concerned (absent for general decisions). */
+  articleId?: string
+  /** Confidence (0…1). */
+  confidence?: number
+  /** When it was logged. */
+  createdAt: string
+  /** The decision. */
+  decision: string
+  /** Kind of decision. */
+  decisionType: DecisionType
+  /** Id (`dec_…`, time-ordered). */
+  id: string
+  /** LLM that decided. */
+  llm: DecisionLlm
+  /** Justification. */
+  reasoning?: string
+  /** Tools called for it. */
+  toolsUsed: string[]
+}
+
+/** Output of `web_search`. */
+export interface WebSearchResponse {
+  /** The query. */
+  query: string
+  /** Results. */
+  results: WebResult[]
+  /** Number of results. */
+  totalFound: number
+}
+
+/** One web result. */
+export interface WebResult {
+  /** Snippet. */
+  snippet: string
+  /** Host. */
+  source: string
+  /** Title. */
+  title: string
+  /** URL. */
+  url: string
+}
+
+/** Output of `crawl_url`. */
+export interface CrawlResponse {
+  /** Main content (Markdown), capped. */
+  content: string
+  /** When it was extracted. */
+  extractedAt: string
+  /**
+   * Links of the main content (anchor text, absolute URL): the content
+   * carries the anchor text only, the targets are here.
+   */
+  links?: CrawlLink[]
+  /** The page is behind a paywall (content may be partial). */
+  paywalled?: boolean
+  /** Title. */
+  title: string
+  /** The content was cut at the configured cap. */
+  truncated?: boolean
+  /** URL after redirects. */
+  url: string
+  /** Words in the full main content. */
+  wordCount: number
+}
+
+/** A link of a crawled page's main content. */
+export interface CrawlLink {
+  /** Anchor text, as it reads in the content. */
+  text: string
+  /** Absolute target URL. */
+  url: string
+}
+
+/**
+ * Output of `verify_fact` (`verified`, `confidence`, `sources`, `summary`, plus the verdict, the judge and
+ * the pages that could not be read).
+ */
+export interface VerifyFactResult {
+  /** The claim. */
+  claim: string
+  /** Confidence in the overall verdict (0…1). */
+  confidence: number
+  /** Which judge decided (`local`, `llm:<model>`). */
+  judge: string
+  /** True when no page let the judge decide. */
+  notEnoughEvidence: boolean
+  /** The web search query, when the pages came from a search. */
+  searched?: string
+  /** Pages that speak of the claim, the deciding ones first. */
+  sources: FactSource[]
+  /** One-paragraph explanation. */
+  summary: string
+  /** Pages that could not be read. */
+  unavailable?: UnreadSource[]
+  /** Overall verdict. */
+  verdict: Verdict
+  /** True only when a source supports the claim and none contradicts it. */
+  verified: boolean
+}
+
+/** One source of a `verify_fact` answer. */
+export interface FactSource {
+  /** The judge's confidence for this page (0…1). */
+  confidence: number
+  /**
+   * Sentence of the page that decided its verdict: the page's own
+   * characters (empty when the page does not discuss the claim).
+   */
+  excerpt: string
+  /**
+   * Which judge decided this page (`local`, `llm:<model>`; `local` when
+   * the configured LLM judge failed on it, said in `notes`).
+   */
+  judge: string
+  /** What changed the verdict after the judge, and fallbacks. */
+  notes?: string[]
+  /** Page title. */
+  title?: string
+  /** Page URL (after redirects). */
+  url: string
+  /** What this page says about the claim. */
+  verdict: Verdict
+}
+
+/** A page `verify_fact` could not read. */
+export interface UnreadSource {
+  /** Stable error code. */
+  code: string
+  /** What went wrong. */
+  error: string
+  /** URL tried. */
+  url: string
+}
+
+/** A project. */
+export interface Project {
+  /** Created. */
+  createdAt: string
+  /** Description. */
+  description?: string
+  /** Id (`prj_…`). */
+  id: string
+  /** Name (unique is not required). */
+  name: string
+  /** Status. */
+  status: ProjectStatus
+  /** Free tags. */
+  tags: string[]
+  /** Last changed. */
+  updatedAt: string
+}
+
+/**
+ * A piece of project context (notes, specs, excerpts) that `query_context`
+ * retrieves from.
+ */
+export interface ContextEntry {
+  /** The text. */
+  content: string
+  /** Created. */
+  createdAt: string
+  /** Id (`ctx_…`). */
+  id: string
+  /** Project it belongs to. */
+  projectId: string
+  /** Free tags. */
+  tags: string[]
+  /** Optional title. */
+  title?: string
+}
+
+/** A task. */
+export interface Task {
+  /** Created. */
+  createdAt: string
+  /** Ids of tasks (same project) that must be finished first. */
+  dependsOn: string[]
+  /** Description. */
+  description?: string
+  /** Id (`tsk_…`). */
+  id: string
+  /** Priority. */
+  priority: Priority
+  /** Project it belongs to. */
+  projectId: string
+  /** Status. */
+  status: TaskStatus
+  /** Title. */
+  title: string
+  /** Last changed. */
+  updatedAt: string
+}
+
+/** A decision recorded on a project (`log_decision`). */
+export interface ProjectDecision {
+  /** Options that were considered. */
+  alternatives: string[]
+  /** When. */
+  createdAt: string
+  /** The decision. */
+  decision: string
+  /** Id (`pdc_…`, time-ordered). */
+  id: string
+  /** Project. */
+  projectId: string
+  /** Why. */
+  reasoning?: string
+  /** Free tags. */
+  tags: string[]
+}
+
+/** Output of `list_projects`. */
+export interface ProjectsResponse {
+  /** Projects, oldest first. */
+  projects: Project[]
+  /** How many. */
+  total: number
+}
+
+/** Output of `get_project`. */
+export interface ProjectOverview {
+  /** Number of context entries. */
+  contextEntries: number
+  /** The project. */
+  project: Project
+  /** Its most recent decisions (up to 10), oldest first. */
+  recentDecisions: ProjectDecision[]
+  /** Its tasks, oldest first. */
+  tasks: Task[]
+}
+
+/** Output of `store_context`. */
+export interface StoreContextResult {
+  /** Id of the entry. */
+  contextId: string
+  /** Whether the context index accepted it (`None`: no index configured). */
+  indexed?: boolean
+  /** Always true on success. */
+  stored: boolean
+}
+
+/** Output of `query_context`. */
+export interface QueryContextResult {
+  /** Why the index was not used although configured. */
+  degraded?: string
+  /** How they were ranked. */
+  ran: ContextRanking
+  /** Best entries first. */
+  results: ContextHit[]
+}
+
+/** One retrieved context entry. */
+export interface ContextHit {
+  /** The entry. */
+  entry: ContextEntry
+  /** Relevance (higher is better; scale depends on `ran`). */
+  score: number
+}
+
+/** Output of `delete_context`. */
+export interface DeleteContextResult {
+  /** Id removed. */
+  contextId: string
+  /** Always true on success (an unknown id is a not-found error). */
+  deleted: boolean
+}
+
+/** Output of `get_next_tasks`. */
+export interface NextTasksResult {
+  /** Open tasks marked blocked. */
+  blocked: number
+  /**
+   * Ready tasks (open, every dependency finished): in progress first,
+   * then by priority, then oldest.
+   */
+  tasks: Task[]
+  /** Open tasks still waiting on unfinished dependencies. */
+  waiting: number
+}
+
+/** Output of `get_decisions`. */
+export interface ProjectDecisionsResponse {
+  /** Decisions, oldest first. */
+  decisions: ProjectDecision[]
+  /** How many were returned. */
+  total: number
+}
+
+/**
+ * A source document, in Verity's ingestion schema
+ * (`uid, source, ts, lang, title, content, tags` + free metadata).
+ *
+ * Deserializing one is `Document::from_record` (`crate::record`): any
+ * field besides these is kept in `metadata`, never dropped.
+ */
+export interface StoredDocument {
+  /** Full text (Markdown for parsed sources). */
+  content: string
+  /** ISO 639-1 language code (`en`, `fr`, …); detected when absent. */
+  lang?: string
+  /**
+   * Any other field of the input record (e.g. `node_pubkey`,
+   * `channel_id`, `metrics`, …), filterable; a `metadata` object is merged in.
+   */
+  metadata?: Record<string, unknown>
+  /** Where it comes from (`internal`, a file path, a host, …). */
+  source: string
+  /** Free tags. */
+  tags?: string[]
+  /** Title, if any. */
+  title?: string
+  /** Publication / event time (RFC 3339), used for time filters and freshness. */
+  ts?: string
+  /** Stable identifier. Re-ingesting the same uid replaces the document. */
+  uid: string
+  /** Canonical URL, when the document has one (cited in answers). */
+  url?: string
+}
+
+/** Search the store (`verity search`, `store.search`, `POST /search`). */
+export interface SearchOptions {
+  /**
+   * The same filters as one object (`{query, k, filters}`),
+   * combined with the top-level ones.
+   */
+  filters?: { lang?: string | string[] | null; langs?: string[]; metadata?: Record<string, unknown>; since?: string | null; sources?: string[]; tags?: string[]; tags_all?: string[]; uids?: string[]; until?: string | null } | null
+  /** Hits wanted, 1 to `MAX_K` (default `DEFAULT_K` = 8). */
+  k?: number | null
+  /** Keep documents in these languages. */
+  langs?: string[]
+  /** Metadata equality (`{"key": value}`) or membership (`{"key": [v1, v2]}`); all must hold. */
+  metadata?: Record<string, unknown>
+  /**
+   * `lexical`, `dense` or `hybrid`. Default: hybrid; a search that cannot
+   * run dense (no embedder, no vectors, another embedding space) runs
+   * lexical and says so in the response's `notes`.
+   */
+  mode?: SearchMode | null
+  /** Keep documents dated at or after this (RFC 3339, or `YYYY-MM-DD` = that day 00:00 UTC). */
+  since?: string | null
+  /** Keep documents from these sources. */
+  sources?: string[]
+  /** Keep documents having any of these tags. */
+  tags?: string[]
+  /** Keep documents having all of these tags. */
+  tagsAll?: string[]
+  /** Keep only these document uids. */
+  uids?: string[]
+  /** Keep documents dated at or before this (RFC 3339, or `YYYY-MM-DD` = the whole day). */
+  until?: string | null
+}
+
+/**
+ * Answer a question from the sources (`verity ask`, `store.ask`,
+ * `POST /v1/rag` with `{query, lang}`).
+ */
+export interface AskOptions {
+  /** As in `SearchRequest::filters`. */
+  filters?: { lang?: string | string[] | null; langs?: string[]; metadata?: Record<string, unknown>; since?: string | null; sources?: string[]; tags?: string[]; tags_all?: string[]; uids?: string[]; until?: string | null } | null
+  /** Chunks given to the generator, 1 to `MAX_K` (default: the configured `k`, 8). */
+  k?: number | null
+  /**
+   * Answer language (ISO 639-1, e.g. `fr`, `en`); retrieval prefers
+   * documents in it and mixes languages when they hold too little. When
+   * absent, the configured default answer language (`RAG_DEFAULT_LANG`;
+   * `fr` on `verity serve`; `en` elsewhere).
+   */
+  lang?: string | null
+  /** As in `SearchRequest::langs`. */
+  langs?: string[]
+  /** As in `SearchRequest::metadata`. */
+  metadata?: Record<string, unknown>
+  /** Retrieval mode, as in `SearchRequest::mode`. */
+  mode?: SearchMode | null
+  /** Bypass the answer cache (default `false`). */
+  noCache?: boolean
+  /** As in `SearchRequest::since`. */
+  since?: string | null
+  /** As in `SearchRequest::sources`. */
+  sources?: string[]
+  /** As in `SearchRequest::tags`. */
+  tags?: string[]
+  /** As in `SearchRequest::tags_all`. */
+  tagsAll?: string[]
+  /** As in `SearchRequest::uids`. */
+  uids?: string[]
+  /** As in `SearchRequest::until` (a bare date includes the day). */
+  until?: string | null
+  /**
+   * Check the answer against its sources before returning it: each
+   * sentence that cites `[n]` is judged against passage `n` (the local
+   * judge of `verity check`). `flag` (default) keeps every sentence and
+   * marks the unsupported ones `[unsupported: VERDICT]`; `strip` removes
+   * them; `off` skips the check. Per-sentence verdicts and quotes are in
+   * the answer's `verification`.
+   */
+  verify?: VerifyMode | null
+}
+
+/**
+ * Settings a host overrides over `VerityConfig::from_env` (unset fields
+ * keep the environment's value, then the default). The CLI fills it from its
+ * flags, Python from `Store.open(...)` keywords, Node from `Verity.open({...})`,
+ * the servers from their command line.
+ */
+export interface ConfigOverrides {
+  /**
+   * Let the watch's `crawl_url` and `verify_fact` read private and
+   * loopback addresses (`VERITY_ALLOW_PRIVATE`; intranets and tests).
+   */
+  allowPrivate?: boolean | null
+  /** Cache retrievals and answers (default `true`). */
+  cache?: boolean | null
+  /** Size limit of the answer cache in MiB, `0` for none (`VERITY_CACHE_ANSWER_MB`, default 32). */
+  cacheAnswerMb?: number | null
+  /** Size limit of the embedding cache in MiB, `0` for none (`VERITY_CACHE_EMBEDDING_MB`, default 1024). */
+  cacheEmbeddingMb?: number | null
+  /** Size limit of the retrieval cache in MiB, `0` for none (`VERITY_CACHE_RETRIEVAL_MB`, default 64). */
+  cacheRetrievalMb?: number | null
+  /**
+   * Answer language of questions that name none (`RAG_DEFAULT_LANG`;
+   * default `en`, and `fr` on the REST server: `Self::with_rest_defaults`).
+   */
+  defaultLang?: string | null
+  /** Embedder: `auto`, `none`, `local[:DIR]`, `ollama:MODEL:TAG`, `openai:MODEL` (`VERITY_EMBEDDER`). */
+  embedder?: string | null
+  /** Fallback generator, same syntax (`VERITY_FALLBACK`). */
+  fallback?: string | null
+  /**
+   * The fast ingest profile (`verity ingest --fast`): the local embedder
+   * runs its 8-bit products and pools sentence vectors from the chunk's
+   * pass (`VERITY_EMBED_PRECISION=int8`, `VERITY_SENTENCE_VECTORS=pooled`).
+   * About 2.4× fewer word pieces, each ~1.2× faster, for −0.006 hybrid
+   * nDCG@10 on SciFact (docs/benchmarks.d/ingest.md).
+   */
+  fast?: boolean | null
+  /** Generator: `extractive`, `local[:FILE.gguf]`, `ollama:MODEL:TAG`, `openai:MODEL` (`VERITY_GENERATOR`). */
+  generator?: string | null
+  /** Index or alias (`VERITY_INDEX`, default `default`). */
+  index?: string | null
+  /** Jina Reader endpoint for the watch's `crawl_url` (`JINA_READER_URL`). */
+  jinaReaderUrl?: string | null
+  /** Chunks given to the generator (`RAG_TOPK`). */
+  k?: number | null
+  /** Research knowledge base directory (`VERITY_KNOWLEDGE_DIR`, default `<home>/knowledge`). */
+  knowledgeDir?: string | null
+  /** Guardrail: best relevance under this means "not enough evidence" (`RAG_MIN_SCORE`). */
+  minRelevance?: number | null
+  /** Ollama base URL (`OLLAMA_URL`). */
+  ollamaUrl?: string | null
+  /** OpenAI-compatible base URL (`OPENAI_BASE_URL`). */
+  openaiUrl?: string | null
+  /** Redis URL (`REDIS_URL`); when set the store and caches live in Redis. */
+  redisUrl?: string | null
+  /** SearXNG instance for web search (`VERITY_SEARXNG_URL` or `SEARXNG_URL`). */
+  searxngUrl?: string | null
+}
+
+/**
+ * Check the citations of one document (`verity check`, `POST /v1/verify`,
+ * `verity.check`). Exactly one of `content`, `content_base64`, `url` or
+ * `path` is given.
+ */
+export interface CheckRequest {
+  /**
+   * Let the document URL and the cited sources be on private or loopback
+   * addresses (disables the SSRF guard for this check; default `false`).
+   * For tests and intranets; servers accept it only when their operator allows it.
+   */
+  allowPrivate?: boolean
+  /** Sources fetched and claims judged at once (1–32, default 4). */
+  concurrency?: number | null
+  /** The document as text (Markdown, HTML or plain text). */
+  content?: string | null
+  /** The document's bytes in base64 (PDF, or any format), e.g. an uploaded file. */
+  contentBase64?: string | null
+  /** `markdown`, `html`, `text`, `pdf` or a MIME type; sniffed when absent. */
+  contentType?: string | null
+  /** How hosts render the report (default `json`; the facade always returns the report). */
+  format?: ReportFormat | null
+  /** Which judge decides (default `auto`). */
+  judge?: JudgeChoice | null
+  /** File name of an uploaded document (helps sniffing its format). */
+  name?: string | null
+  /** A local file (CLI and bindings; servers read files only under their roots). */
+  path?: string | null
+  /** An http(s) URL of the document, fetched with the shared fetcher. */
+  url?: string | null
+}
+
+/** Input of `get_veille_rules`. */
+export interface GetRulesRequest {
+  /** Filter by priority */
+  priority?: Priority | null
+  /** Filter by rule type (default: all) */
+  type?: RuleTypeFilter
+}
+
+/**
+ * Input of `update_veille_rule`: create or replace the rule `name`.
+ * Omitted fields take defaults (modifier by kind: include +2, boost +1,
+ * exclude −10; priority medium).
+ */
+export interface RuleUpdate {
+  /** Whether the rule is applied (default true). */
+  active?: boolean | null
+  /** Free description. */
+  description?: string | null
+  /** Keywords (words or phrases) the rule matches */
+  keywords: string[]
+  /** Unique name of the rule */
+  name: string
+  /** Priority. */
+  priority?: Priority | null
+  /** Score modifier (-10 to +5) */
+  scoreModifier?: number | null
+  /** Rule type: include, exclude or boost */
+  type: RuleKind
+}
+
+/** Input of `score_article`. */
+export interface ScoreRequest {
+  /** Article text. */
+  content?: string
+  /** Article title. */
+  title?: string
+  /** Article URL (its host and path words are matched too). */
+  url?: string
+}
+
+/**
+ * Input of `check_article_exists`. `title` and `content` are optional
+ * additions: with content, republications of a logged article
+ * at another URL are found too.
+ */
+export interface CheckArticleRequest {
+  /** Article text, to detect the same article at another URL. */
+  content?: string | null
+  /** URL of the article to check */
+  url: string
+}
+
+/** Input of `log_article`. */
+export interface LogArticleRequest {
+  /** Hashtags. */
+  hashtags?: string[]
+  /** Impact. */
+  impact?: string | null
+  /** LinkedIn draft. */
+  linkedinDraft?: string | null
+  /** Confidence of the validating LLM (0…1). */
+  phiConfidence?: number | null
+  /** Validated by the validating LLM. */
+  phiValidated?: boolean | null
+  /** Keywords of the scoring LLM. */
+  qwenKeywords?: string[]
+  /** Score of the scoring LLM (0…max score). */
+  qwenScore?: number | null
+  /**
+   * Full text: fingerprinted for duplicate detection and handed to the
+   * configured ingest so later RAG and verification can use it.
+   */
+  rawContent?: string | null
+  /** Source name. */
+  source: string
+  /** Source type. */
+  sourceType: SourceType
+  /** French summary. */
+  summaryFr?: string | null
+  /** Title. */
+  title: string
+  /** URL. */
+  url: string
+}
+
+/** Input of `get_articles`. */
+export interface GetArticlesRequest {
+  /** How many days back to read */
+  days?: number
+  /** Largest number of articles */
+  limit?: number
+  /** Filter by source */
+  source?: string | null
+  /** Only articles validated by Phi */
+  validatedOnly?: boolean
+}
+
+/** Input of `log_veille_decision`. */
+export interface LogDecisionRequest {
+  /** Id of the article concerned (optional for a general decision) */
+  articleId?: string | null
+  /** Confidence (0-1) */
+  confidence?: number | null
+  /** The decision made */
+  decision: string
+  /** Decision type */
+  decisionType: DecisionType
+  /** LLM that made the decision */
+  llm: DecisionLlm
+  /** Reasoning behind the decision */
+  reasoning?: string | null
+  /** Tools called for this decision */
+  toolsUsed?: string[]
+}
+
+/** Reading the watch decision log back (per article and/or period). */
+export interface GetWatchDecisionsRequest {
+  /** Only this article (must exist). */
+  articleId?: string | null
+  /** Only the last `days` days. */
+  days?: number | null
+  /** At most this many (the most recent). */
+  limit?: number
+  /** Logged at or after. */
+  since?: string | null
+  /** Logged before. */
+  until?: string | null
+}
+
+/** Input of `web_search`. */
+export interface WebSearchOptions {
+  /** Number of results (at most 10) */
+  numResults?: number
+  /** Time range filter */
+  timeRange?: WebTimeRange | null
+}
+
+/**
+ * Input of `verify_fact`. With `urls`, the
+ * claim is checked against these pages instead of a web search.
+ */
+export interface VerifyFactRequest {
+  /** The claim to verify */
+  claim: string
+  /** Extra context to refine the search */
+  context?: string | null
+  /** Sources to read (default: a web search) */
+  urls?: string[]
+}
+
+/** Input of `create_project`. */
+export interface CreateProjectRequest {
+  /** Description. */
+  description?: string | null
+  /** Name. */
+  name: string
+  /** Status (default active). */
+  status?: ProjectStatus | null
+  /** Tags. */
+  tags?: string[]
+}
+
+/** Input of `list_projects`. */
+export interface ListProjectsRequest {
+  /** Only this status. */
+  status?: ProjectStatus | null
+}
+
+/** Input of `update_project`: only the given fields change. */
+export interface UpdateProjectRequest {
+  /** New description. */
+  description?: string | null
+  /** New name. */
+  name?: string | null
+  /** Project id. */
+  projectId: string
+  /** New status. */
+  status?: ProjectStatus | null
+  /** New tags. */
+  tags?: string[] | null
+}
+
+/** Input of `store_context`. */
+export interface StoreContextRequest {
+  /** Text. */
+  content: string
+  /** Project id. */
+  projectId: string
+  /** Tags. */
+  tags?: string[]
+  /** Title. */
+  title?: string | null
+}
+
+/** Input of `query_context`. */
+export interface QueryContextRequest {
+  /** Entries wanted (default 5). */
+  limit?: number
+  /** Project id. */
+  projectId: string
+  /** What to look for. */
+  query: string
+}
+
+/** Input of `create_task`. */
+export interface CreateTaskRequest {
+  /** Tasks of the same project that must finish first. */
+  dependsOn?: string[]
+  /** Description. */
+  description?: string | null
+  /** Priority (default medium). */
+  priority?: Priority | null
+  /** Project id. */
+  projectId: string
+  /** Status (default todo). */
+  status?: TaskStatus | null
+  /** Title. */
+  title: string
+}
+
+/** Input of `update_task`: only the given fields change. */
+export interface UpdateTaskRequest {
+  /** New dependencies (replaces the list; cycles are refused). */
+  dependsOn?: string[] | null
+  /** New description. */
+  description?: string | null
+  /** New priority. */
+  priority?: Priority | null
+  /** New status. */
+  status?: TaskStatus | null
+  /** Task id. */
+  taskId: string
+  /** New title. */
+  title?: string | null
+}
+
+/** Input of `get_next_tasks`. */
+export interface NextTasksRequest {
+  /** Tasks wanted (default 5). */
+  limit?: number
+  /** Project id. */
+  projectId: string
+}
+
+/** Input of `log_decision` (AuraCore). */
+export interface LogProjectDecisionRequest {
+  /** Options considered. */
+  alternatives?: string[]
+  /** The decision. */
+  decision: string
+  /** Project id. */
+  projectId: string
+  /** Why. */
+  reasoning?: string | null
+  /** Tags. */
+  tags?: string[]
+}
+
+/** Input of `get_decisions` (AuraCore). */
+export interface GetProjectDecisionsRequest {
+  /** At most this many (the most recent). */
+  limit?: number
+  /** Project id. */
+  projectId: string
+}
+
+/** `remember`: store a piece of text for later. */
+export interface RememberRequest {
+  /** Tags, ids, … (a JSON object) used to filter later. */
+  metadata?: Record<string, unknown>
+  /** What to remember (stored as the event's `content.text`, embedded). */
+  text: string
+  /** Seconds until the event is forgotten (default: kept). */
+  ttlSeconds?: number | null
+}
+
+/** `recall`: find remembered events by meaning and/or words, metadata and time. */
+export interface RecallRequest {
+  /** Largest L2 distance kept, 0–2 (default: none, the nearest events). */
+  distanceThreshold?: number | null
+  /** Metadata the events must contain (containment: nested objects and arrays). */
+  filterMetadata?: Record<string, unknown>
+  /** Results, 1–100 (default 10). */
+  limit?: number
+  /** Index used (default: hybrid with an embedder, else lexical). */
+  mode?: EventSearchMode | null
+  /** What to look for; omitted: the newest events matching the filters. */
+  query?: string | null
+  /** Latest timestamp (ISO 8601 with a zone). */
+  tsEnd?: string | null
+  /** Earliest timestamp (ISO 8601 with a zone). */
+  tsStart?: string | null
+}
+
+/** `forget`: delete one event by id, or every event matching a filter. */
+export interface ForgetRequest {
+  /** Delete the events whose metadata contains this object. */
+  filterMetadata?: Record<string, unknown>
+  /** The event to delete (exclusive with the filters). */
+  id?: string | null
+  /** … and at or before this. */
+  tsEnd?: string | null
+  /** … and whose timestamp is at or after this. */
+  tsStart?: string | null
+}
+// ---- generated (end) ----
 
 /** A source document (Verity's document schema). */
 export interface Document {
@@ -94,37 +1524,6 @@ export interface Answer {
   verification?: AnswerVerification
 }
 
-/** One sentence of an answer and what its cited passages say of it. */
-export interface SentenceVerdict {
-  text: string
-  citations: number[]
-  /** Absent when the sentence cites nothing. */
-  verdict?: Verdict
-  confidence: number
-  explanation?: string
-  /** The sentence of the cited passage that decides it (its characters). */
-  sourceQuote?: string
-  quoteCitation?: number
-  judge?: string
-  /** Cited, and not SUPPORTED by what it cites. */
-  flagged: boolean
-  removed: boolean
-}
-
-/** The check of an answer against its sources. */
-export interface AnswerVerification {
-  mode: VerifyMode
-  judge: string
-  sentences: SentenceVerdict[]
-  checked: number
-  supported: number
-  flagged: number
-  removed: number
-}
-
-/** What `ask` does with sentences their sources do not support. */
-export type VerifyMode = 'flag' | 'strip' | 'off'
-
 export interface IngestReport {
   inserted: number
   replaced: number
@@ -164,7 +1563,7 @@ export interface Stats {
   notes: string[]
 }
 
-export interface OpenOptions {
+export interface OpenOptions extends ConfigOverrides {
   /** Store directory (default `VERITY_HOME` or `./.verity`), or a `redis://` URL. */
   home?: string
   /** Redis URL (`REDIS_URL`): documents, indexes and caches live in Redis. */
@@ -190,90 +1589,12 @@ export interface OpenOptions {
   allowPrivate?: boolean
 }
 
-export interface FilterOptions {
-  sources?: string[]
-  /** Any of these tags. */
-  tags?: string[]
-  /** All of these tags. */
-  tagsAll?: string[]
-  langs?: string[]
-  uids?: string[]
-  /** `{key: value}` or `{key: [v1, v2]}`. */
-  metadata?: Record<string, unknown>
-  /** RFC 3339, or `YYYY-MM-DD` (that day at 00:00 UTC). */
-  since?: string
-  /** RFC 3339, or `YYYY-MM-DD` (the whole day is included). */
-  until?: string
-}
-
-export interface SearchOptions extends FilterOptions {
-  k?: number
-  mode?: SearchMode
-}
-
-export interface AskOptions extends FilterOptions {
-  lang?: string
-  k?: number
-  mode?: SearchMode
-  noCache?: boolean
-  /** Check the answer against its sources first: `flag` (default, unsupported sentences marked), `strip` (removed) or `off`. */
-  verify?: VerifyMode
-}
-
 /** Every rejection of this package is a `VerityError` (or a `TypeError` for wrong argument types). */
 export class VerityError extends Error {
   constructor(message: string, code?: string, transient?: boolean)
   /** `invalid_input`, `not_found`, `unavailable`, `embedder_mismatch`, `model_not_found`, `config_error`, `timeout`; from `callTool` also `unknown_tool`, `invalid_arguments`; … */
   code: string
   transient: boolean
-}
-
-/** Verdict of a cited claim. */
-export type Verdict = 'SUPPORTED' | 'NOT_SUPPORTED' | 'PARTIAL' | 'INCONCLUSIVE' | 'SOURCE_UNAVAILABLE'
-
-/** What `check` reads: exactly one of `content`, `contentBase64`, `url` or `path`. */
-export interface CheckRequest {
-  content?: string
-  /** The document's bytes in base64 (e.g. a PDF). */
-  contentBase64?: string
-  url?: string
-  path?: string
-  /** `markdown`, `html`, `text`, `pdf` or a MIME type; detected when absent. */
-  contentType?: string
-  /** File name of the document (helps detecting its format). */
-  name?: string
-  /** Sources fetched and claims judged at once (1–32, default 4). */
-  concurrency?: number
-  judge?: 'auto' | 'local' | 'llm'
-  /** Sources and document on private or loopback addresses (disables the SSRF guard). */
-  allowPrivate?: boolean
-}
-
-/** One cited claim and its verdict. */
-export interface CheckResult {
-  claim: string
-  citationRef: string
-  citationType: 'url' | 'doi' | 'arxiv' | 'bibliography' | 'footnote' | 'author_year'
-  sourceUrl?: string
-  verdict: Verdict
-  confidence: number
-  explanation: string
-  /** A sentence that occurs verbatim in the fetched source. */
-  sourceQuote?: string
-  quoteContext?: { before: string; quote: string; after: string; start: number; end: number }
-  location: { line: number; start: number; end: number }
-  judge: string
-  checks?: string[]
-  elapsedMs: number
-}
-
-/** The report of `check` (the seed's JSON shape). */
-export interface CheckReport {
-  document?: string
-  summary: { total: number; supported: number; issues: number; partial: number; notSupported: number; inconclusive: number; unavailable: number; message: string }
-  results: CheckResult[]
-  statistics: { claims: number; distinctSources: number; sourcesFetched: number; judge: string; elapsedMs: number; msPerCitation: number; judgeTokens: number; [key: string]: unknown }
-  cancelled: boolean
 }
 
 /** One stored event. */
@@ -329,22 +1650,11 @@ export interface MemorySearchOptions {
   mode?: MemorySearchMode
 }
 
-export interface RecallOptions {
-  query?: string
-  filterMetadata?: Record<string, unknown>
-  tsStart?: string
-  tsEnd?: string
-  limit?: number
-  mode?: MemorySearchMode
-  distanceThreshold?: number
-}
+/** Options of `memory.recall`. */
+export type RecallOptions = RecallRequest
 
-export interface ForgetOptions {
-  id?: string
-  filterMetadata?: Record<string, unknown>
-  tsStart?: string
-  tsEnd?: string
-}
+/** Options of `memory.forget`. */
+export type ForgetOptions = ForgetRequest
 
 /** Event memory of a store (`store.memory`). */
 export interface Memory {
@@ -353,7 +1663,7 @@ export interface Memory {
   delete(id: string): Promise<void>
   updateMetadata(id: string, patch: Record<string, unknown>): Promise<MemoryEvent>
   search(options?: MemorySearchOptions): Promise<MemoryPage>
-  remember(text: string, options?: { metadata?: Record<string, unknown>; ttlSeconds?: number }): Promise<MemoryEvent>
+  remember(text: string, options?: Omit<RememberRequest, 'text'>): Promise<MemoryEvent>
   recall(options?: RecallOptions): Promise<MemoryPage>
   /** Resolves to how many events were deleted. */
   forget(options: ForgetOptions): Promise<number>
@@ -373,58 +1683,6 @@ export interface ResearchOptions {
   replay?: boolean
 }
 
-/** Coverage of one theme of the research brief. */
-export interface ThemeCoverage {
-  id: string
-  title: string
-  cited: number
-  supported: number
-  covered: boolean
-}
-
-/** One reference of a research report (`url` for web sources, `filename` for knowledge-base files). */
-export interface ResearchReference {
-  n: number
-  title: string
-  url?: string
-  filename?: string
-}
-
-/** The checked report of `research` (the api's `ResearchResponse`). */
-export interface ResearchReport {
-  runDir: string
-  /** The note in Markdown, ending with its references. */
-  markdown: string
-  coverage: number
-  supportedShare: number
-  citedSentences: number
-  supportedSentences: number
-  themes: ThemeCoverage[]
-  writer: string
-  judge: string
-  degraded: boolean
-  missing: string[]
-  notes: string[]
-  tasksOk: number
-  tasksFailed: number
-  tasksSkipped: number
-  planner: 'deterministic' | 'llm' | 'llm_fell_back'
-  planAttempts: number
-  unresolvedCitations: number
-  references: ResearchReference[]
-  timings: { step: string; ms: number }[]
-}
-
-/** A knowledge-base entry (`knowledge_db.json`). */
-export interface KnowledgeEntry {
-  filename: string
-  url?: string
-  title: string
-  keywords: string[]
-  summary: string
-  fileId?: string
-}
-
 /** What `addReference` adds: exactly one of `url` or `filename`. */
 export interface AddReferenceRequest {
   url?: string
@@ -436,295 +1694,45 @@ export interface AddReferenceRequest {
   allowPrivate?: boolean
 }
 
-/** What `addReference` did. */
-export interface AddReferenceResult {
-  entry: KnowledgeEntry
-  downloaded: boolean
-  indexed: boolean
-  enrichedBy: string
-}
-
-export type RuleKind = 'include' | 'exclude' | 'boost'
-export type RulePriority = 'critical' | 'high' | 'medium' | 'low'
-export type SourceType = 'rss' | 'youtube' | 'reddit' | 'hn'
-export type DecisionLlm = 'qwen' | 'phi'
-export type DecisionType = 'score' | 'validate' | 'reject' | 'verify_fact'
-export type FactVerdict = 'SUPPORTED' | 'NOT_SUPPORTED' | 'PARTIAL' | 'INCONCLUSIVE' | 'SOURCE_UNAVAILABLE'
-
-export interface ScoringGuide { baseScore: number; minValidScore: number; maxScore: number }
-
-/** A relevance rule of the watch. */
-export interface RelevanceRule {
-  name: string
-  type: RuleKind
-  keywords: string[]
-  scoreModifier: number
-  priority: RulePriority
-  active: boolean
-  description?: string
-}
-
-/** `updateVeilleRule`'s request: create or replace the rule `name`. */
-export interface RuleUpdate {
-  name: string
-  type: RuleKind
-  keywords: string[]
-  /** −10 … +5; default by type (include +2, boost +1, exclude −10). */
-  scoreModifier?: number
-  priority?: RulePriority
-  active?: boolean
-  description?: string
-}
-
-export interface RulesResponse { rules: RelevanceRule[]; scoringGuide: ScoringGuide }
-export interface UpdateRuleResponse { updated: boolean; created: boolean; rule: RelevanceRule }
-
-export interface RuleMatch {
-  rule: string
-  type: RuleKind
-  priority: RulePriority
-  scoreModifier: number
-  keywords: { keyword: string; count: number; fields: ('title' | 'content' | 'url')[] }[]
-}
-
-/** `scoreArticle`: base score plus the matched rules' modifiers, clamped, explained. */
-export interface ScoreResult {
-  score: number
-  rawScore: number
-  valid: boolean
-  excluded: boolean
-  matchedRules: RuleMatch[]
-  explanation: string[]
-  scoringGuide: ScoringGuide
-  truncated?: boolean
-}
-
-export interface ArticleBrief {
-  id: string
-  title: string
-  url: string
-  source: string
-  processedAt: string
-  qwenScore?: number
-  phiValidated: boolean
-}
-
-export interface CheckArticleResult {
-  exists: boolean
-  article?: ArticleBrief
-  matchedBy?: 'url' | 'same_content' | 'near_duplicate'
-  distance?: number
-  canonicalUrl: string
-  message: string
-}
-
-/** `logArticle`'s request (the watch's article fields, camelCase). */
-export interface LogArticleRequest {
-  url: string
-  title: string
-  source: string
-  sourceType: SourceType
-  qwenScore?: number
-  qwenKeywords?: string[]
-  phiValidated?: boolean
-  phiConfidence?: number
-  summaryFr?: string
-  impact?: string
-  hashtags?: string[]
-  linkedinDraft?: string
-  /** Full text: fingerprinted for duplicate detection and indexed in the store. */
-  rawContent?: string
-}
-
-export interface LogArticleResult {
-  logged: boolean
-  articleId: string
-  created: boolean
-  duplicateOf?: string
-  canonicalUrl: string
-  ingested?: boolean
-  ingestError?: string
-}
-
-/** A logged article. */
-export interface Article {
-  id: string
-  url: string
-  canonicalUrl: string
-  aliases?: string[]
-  title: string
-  source: string
-  sourceType: SourceType
-  qwenScore?: number
-  qwenKeywords: string[]
-  phiValidated: boolean
-  phiConfidence?: number
-  summaryFr?: string
-  impact?: string
-  hashtags: string[]
-  linkedinDraft?: string
-  contentSha1?: string
-  simhash?: number
-  wordCount?: number
-  processedAt: string
-  updatedAt: string
-}
-
-export interface ArticlesResponse { articles: Article[]; total: number; period: string }
-
-export interface LogDecisionRequest {
-  articleId?: string
-  llm: DecisionLlm
-  decisionType: DecisionType
-  decision: string
-  confidence?: number
-  reasoning?: string
-  toolsUsed?: string[]
-}
-
-export interface LogDecisionResult { logged: boolean; decisionId: string; createdAt: string }
-
-/** An entry of the decision audit log. */
-export interface WatchDecision {
-  id: string
-  articleId?: string
-  llm: DecisionLlm
-  decisionType: DecisionType
-  decision: string
-  confidence?: number
-  reasoning?: string
-  toolsUsed: string[]
-  createdAt: string
-}
-
-export interface WatchDecisionsResponse { decisions: WatchDecision[]; total: number }
-
-export interface WebSearchResponse {
-  query: string
-  results: { title: string; url: string; snippet: string; source: string }[]
-  totalFound: number
-}
-
-export interface CrawlResponse {
-  url: string
-  title: string
-  content: string
-  wordCount: number
-  extractedAt: string
-  truncated?: boolean
-  paywalled?: boolean
-  links?: { text: string; url: string }[]
-}
-
-export interface VerifyFactResult {
-  claim: string
-  verified: boolean
-  confidence: number
-  verdict: FactVerdict
-  sources: { url: string; excerpt: string; title?: string; verdict: FactVerdict; confidence: number }[]
-  summary: string
-  notEnoughEvidence: boolean
-  searched?: string
-  unavailable?: { url: string; code: string; error: string }[]
-  judge: string
-}
+/** Former name of {@link Priority}. */
+export type RulePriority = Priority
+/** Former name of {@link Verdict}. */
+export type FactVerdict = Verdict
 
 /** The technology watch of a store (`store.watch`). A bad enum value rejects with `invalid_input` naming the allowed values. */
 export interface Watch {
-  getVeilleRules(options?: { type?: RuleKind | 'all'; priority?: RulePriority }): Promise<RulesResponse>
+  getVeilleRules(options?: GetRulesRequest): Promise<RulesResponse>
   updateVeilleRule(rule: RuleUpdate): Promise<UpdateRuleResponse>
-  scoreArticle(article: { title?: string; content?: string; url?: string }): Promise<ScoreResult>
+  scoreArticle(article: ScoreRequest): Promise<ScoreResult>
   /** By canonical URL (tracking parameters ignored) or, with `content`, by text. */
-  checkArticleExists(request: { url: string; content?: string }): Promise<CheckArticleResult>
+  checkArticleExists(request: CheckArticleRequest): Promise<CheckArticleResult>
   /** Idempotent per canonical URL. */
   logArticle(article: LogArticleRequest): Promise<LogArticleResult>
-  getArticles(options?: { days?: number; source?: string; validatedOnly?: boolean; limit?: number }): Promise<ArticlesResponse>
+  getArticles(options?: GetArticlesRequest): Promise<ArticlesResponse>
   logVeilleDecision(decision: LogDecisionRequest): Promise<LogDecisionResult>
   /** The audit log, oldest first; `since`/`until` are RFC 3339 strings. */
-  getVeilleDecisions(options?: { articleId?: string; days?: number; since?: string; until?: string; limit?: number }): Promise<WatchDecisionsResponse>
-  webSearch(query: string, options?: { numResults?: number; timeRange?: 'day' | 'week' | 'month' | 'year' }): Promise<WebSearchResponse>
+  getVeilleDecisions(options?: GetWatchDecisionsRequest): Promise<WatchDecisionsResponse>
+  webSearch(query: string, options?: WebSearchOptions): Promise<WebSearchResponse>
   crawlUrl(url: string): Promise<CrawlResponse>
-  verifyFact(request: { claim: string; context?: string; urls?: string[] }): Promise<VerifyFactResult>
+  verifyFact(request: VerifyFactRequest): Promise<VerifyFactResult>
 }
-
-export type ProjectStatus = 'active' | 'paused' | 'completed' | 'archived'
-export type TaskStatus = 'todo' | 'in_progress' | 'blocked' | 'done' | 'cancelled'
-
-/** An AuraCore project. */
-export interface Project {
-  id: string
-  name: string
-  description?: string
-  status: ProjectStatus
-  tags: string[]
-  createdAt: string
-  updatedAt: string
-}
-
-/** A piece of project context. */
-export interface ContextEntry {
-  id: string
-  projectId: string
-  title?: string
-  content: string
-  tags: string[]
-  createdAt: string
-}
-
-/** A project task; `depends_on` holds ids of tasks of the same project. */
-export interface Task {
-  id: string
-  projectId: string
-  title: string
-  description?: string
-  priority: RulePriority
-  status: TaskStatus
-  dependsOn: string[]
-  createdAt: string
-  updatedAt: string
-}
-
-/** A decision recorded on a project. */
-export interface ProjectDecision {
-  id: string
-  projectId: string
-  decision: string
-  reasoning?: string
-  alternatives: string[]
-  tags: string[]
-  createdAt: string
-}
-
-export interface ProjectsResponse { projects: Project[]; total: number }
-export interface ProjectOverview { project: Project; tasks: Task[]; contextEntries: number; recentDecisions: ProjectDecision[] }
-export interface StoreContextResult { stored: boolean; contextId: string; indexed?: boolean }
-/** `queryContext`: best entries first; `ran` says how they were ranked (`index`: the store's retrieval). */
-export interface QueryContextResult {
-  results: { entry: ContextEntry; score: number }[]
-  ran: 'index' | 'lexical'
-  degraded?: string
-}
-export interface DeleteContextResult { deleted: boolean; contextId: string }
-/** `getNextTasks`: ready tasks (in progress first, then by priority, then oldest), and how many wait on dependencies or are blocked. */
-export interface NextTasksResult { tasks: Task[]; waiting: number; blocked: number }
-export interface ProjectDecisionsResponse { decisions: ProjectDecision[]; total: number }
 
 /** The AuraCore project tools of a store (`store.projects`). A bad enum value rejects with `invalid_input` naming the allowed values; an unknown id with `not_found`. */
 export interface Projects {
-  createProject(project: { name: string; description?: string; status?: ProjectStatus; tags?: string[] }): Promise<Project>
-  listProjects(options?: { status?: ProjectStatus }): Promise<ProjectsResponse>
+  createProject(project: CreateProjectRequest): Promise<Project>
+  listProjects(options?: ListProjectsRequest): Promise<ProjectsResponse>
   getProject(projectId: string): Promise<ProjectOverview>
   /** Only the given fields change. */
-  updateProject(update: { projectId: string; name?: string; description?: string; status?: ProjectStatus; tags?: string[] }): Promise<Project>
-  storeContext(entry: { projectId: string; content: string; title?: string; tags?: string[] }): Promise<StoreContextResult>
-  queryContext(query: { projectId: string; query: string; limit?: number }): Promise<QueryContextResult>
+  updateProject(update: UpdateProjectRequest): Promise<Project>
+  storeContext(entry: StoreContextRequest): Promise<StoreContextResult>
+  queryContext(query: QueryContextRequest): Promise<QueryContextResult>
   deleteContext(contextId: string): Promise<DeleteContextResult>
-  createTask(task: { projectId: string; title: string; description?: string; priority?: RulePriority; status?: TaskStatus; dependsOn?: string[] }): Promise<Task>
+  createTask(task: CreateTaskRequest): Promise<Task>
   /** Only the given fields change; a dependency cycle is refused. */
-  updateTask(update: { taskId: string; title?: string; description?: string; priority?: RulePriority; status?: TaskStatus; dependsOn?: string[] }): Promise<Task>
-  getNextTasks(query: { projectId: string; limit?: number }): Promise<NextTasksResult>
-  logDecision(decision: { projectId: string; decision: string; reasoning?: string; alternatives?: string[]; tags?: string[] }): Promise<LogDecisionResult>
-  getDecisions(query: { projectId: string; limit?: number }): Promise<ProjectDecisionsResponse>
+  updateTask(update: UpdateTaskRequest): Promise<Task>
+  getNextTasks(query: NextTasksRequest): Promise<NextTasksResult>
+  logDecision(decision: LogProjectDecisionRequest): Promise<LogDecisionResult>
+  getDecisions(query: GetProjectDecisionsRequest): Promise<ProjectDecisionsResponse>
 }
 
 /** What the `search` tool answers: the shape of `POST /v1/retrieve`
@@ -874,49 +1882,6 @@ export interface ErrorMapping {
 
 /** The error table shared by every host. */
 export function errorTable(): ErrorMapping[]
-
-/** Outcome of a fetch: `fetched`, or why not (`blocked` by the network guard, robots.txt or a 401/403, …). */
-export type FetchStatus = 'fetched' | 'failed' | 'paywalled' | 'not_found' | 'timeout' | 'rate_limited' | 'blocked'
-
-/** Format a source was parsed from. */
-export type SourceFormat = 'pdf' | 'html' | 'markdown' | 'text' | 'json'
-
-/** Where a page of the original (PDF) sits in the document content. */
-export interface PageSpan {
-  /** 1-based page number. */
-  page: number
-  /** Byte offset in the document content where the page starts. */
-  start: number
-  /** Byte offset one past its end. */
-  end: number
-}
-
-/** A parsed source: the document (content in Markdown) and where its pieces came from. */
-export interface ParsedDocument {
-  /** The document (title, lang, url, ts and `metadata.author` filled when known). */
-  document: Document & { source: string }
-  format: SourceFormat
-  /** Page map (PDF); absent for formats without pages. */
-  pages?: PageSpan[]
-}
-
-/** What `fetch` resolves to: the source fetched (or the local file read), how that went, and its parsed content. */
-export interface FetchedSource {
-  /** URL asked for (`file://` for a local file). */
-  url: string
-  /** URL after redirects. */
-  finalUrl: string
-  status: FetchStatus
-  /** Last HTTP status, when a response was received. */
-  httpStatus?: number
-  contentType?: string
-  /** Set when `status` is `fetched`, possibly for `paywalled`. */
-  parsed?: ParsedDocument
-  /** Why it was not fetched, in words (statuses other than `fetched`). */
-  detail?: string
-  /** RFC 3339. */
-  fetchedAt: string
-}
 
 /** Fetch a URL (SSRF guard on unless `allowPrivate`) or parse a local file. */
 export function fetch(target: string, options?: { allowPrivate?: boolean }): Promise<FetchedSource>

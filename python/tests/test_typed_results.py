@@ -138,3 +138,26 @@ def test_stubs_list_the_attributes_the_classes_have() -> None:
         assert stubs.get(name) == runtime, f"{name}: stub {sorted(stubs.get(name, set()) ^ runtime)}"
         checked += 1
     assert checked >= 50
+
+
+def test_generated_stub_classes_exist_with_their_attributes() -> None:
+    """The stub's generated section (from the api schemas) declares no class
+    or attribute the extension lacks: the result classes of
+    `bindings/python/src/results.rs` and the schemas agree."""
+    import ast
+
+    import verity._verity as native
+
+    stub = Path(native.__file__).with_name("_verity.pyi").read_text()
+    begin = stub.index("# ---- generated from the verity::api schemas")
+    end = stub.index("# ---- generated (end) ----")
+    tree = ast.parse(stub[begin:end])
+    classes = [c for c in tree.body if isinstance(c, ast.ClassDef) and not c.name.startswith("_")]
+    assert len(classes) > 40
+    for c in classes:
+        cls = getattr(native, c.name)
+        props = [f.name for f in c.body if isinstance(f, ast.FunctionDef) and f.decorator_list]
+        missing = [p for p in props if not hasattr(cls, p)]
+        assert not missing, f"{c.name} lacks {missing}"
+        extra = {a for a in dir(cls) if not a.startswith("_")} - set(props) - {"to_dict"}
+        assert not extra, f"{c.name} has attributes the schema does not list: {extra}"

@@ -26,7 +26,7 @@ def main(path: str) -> None:
     n: int = store.delete(["a"])
     print(top_titles(store, "text"), doc, n, asyncio.run(answer(store, "text?")))
     try:
-        store.search("x", mode="bad")
+        store.search("x", mode="bad")  # type: ignore[arg-type]  # mypy knows the modes too
     except verity.InvalidInput as e:
         code: str = e.code
         transient: bool = e.transient

@@ -14,7 +14,6 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use verity::api::error::ErrorMapping;
-use verity::SearchMode;
 
 /// A JSON value on its way to Python (built without the GIL, converted with it).
 pub struct Json(pub Value);
@@ -168,6 +167,125 @@ pub fn from_py<T: DeserializeOwned>(
         .map_err(|e| error(py, "invalid_input", false, &format!("invalid {what}: {e}")))
 }
 
+/// A `verity::api` request from a method's leading arguments (`lead`, by
+/// field name; `None` ones left out) and its keyword arguments, through
+/// serde: `kwargs` are the request's fields (the names of its JSON schema),
+/// so every option and its default come from the api type. An unknown
+/// keyword, or one of the wrong type, is a `TypeError` naming it; a value the
+/// request refuses is `InvalidInput`. A `date` becomes `YYYY-MM-DD` (the api
+/// reads it as that day; midnight UTC for a `date-time` field), a `datetime`
+/// RFC 3339.
+pub fn request<T: DeserializeOwned + schemars::JsonSchema + 'static>(
+    py: Python<'_>,
+    method: &str,
+    lead: &[(&str, Value)],
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<T> {
+    let fields = field_names::<T>();
+    let mut map = Map::new();
+    for (k, v) in kwargs.into_iter().flat_map(|d| d.iter()) {
+        let key: String = k.extract()?;
+        if lead.iter().any(|(name, v)| *name == key && !v.is_null()) {
+            return Err(PyTypeError::new_err(format!(
+                "{method}() got multiple values for argument '{key}'"
+            )));
+        }
+        if !fields.contains(&key) {
+            return Err(PyTypeError::new_err(format!(
+                "{method}() got an unexpected keyword argument '{key}' (expected one of: {})",
+                fields.join(", ", &lead.iter().map(|(n, _)| *n).collect::<Vec<_>>())
+            )));
+        }
+        if v.is_none() {
+            continue;
+        }
+        let format = fields.format(&key);
+        map.insert(key, kwarg_to_json(&v, format.as_deref())?);
+    }
+    for (name, value) in lead.iter().filter(|(_, v)| !v.is_null()) {
+        map.insert(name.to_string(), value.clone());
+    }
+    serde_path_to_error::deserialize(Value::Object(map)).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        let what = match path.as_str() {
+            "." => format!("{method}(): {inner}"),
+            _ => format!("{method}() argument '{path}': {inner}"),
+        };
+        if inner.starts_with("invalid type") {
+            PyTypeError::new_err(what)
+        } else {
+            error(py, "invalid_input", false, &what)
+        }
+    })
+}
+
+/// A keyword argument as JSON: a `date` (not a `datetime`) as `YYYY-MM-DD`,
+/// or midnight UTC where the field is a `date-time`.
+fn kwarg_to_json(v: &Bound<'_, PyAny>, format: Option<&str>) -> PyResult<Value> {
+    let dt = v.py().import("datetime")?;
+    let date_only =
+        v.is_instance(&dt.getattr("date")?)? && !v.is_instance(&dt.getattr("datetime")?)?;
+    if date_only && format != Some("date-time") {
+        return Ok(Value::String(v.call_method0("isoformat")?.extract()?));
+    }
+    py_to_json(v)
+}
+
+/// The top-level fields of a request's JSON schema.
+pub struct Fields(Map<String, Value>);
+
+impl Fields {
+    fn contains(&self, name: &str) -> bool {
+        self.0.contains_key(name)
+    }
+
+    /// The names, but those of `except`, joined by `sep`.
+    fn join(&self, sep: &str, except: &[&str]) -> String {
+        let names: Vec<&str> = self.0.keys().map(String::as_str).collect();
+        names
+            .into_iter()
+            .filter(|n| !except.contains(n))
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+
+    /// The `format` of a string field (`date-time`, …), looked through `null`.
+    fn format(&self, name: &str) -> Option<String> {
+        let p = self.0.get(name)?;
+        let direct = p.get("format").and_then(Value::as_str);
+        let nested = || {
+            p.get("anyOf")?
+                .as_array()?
+                .iter()
+                .find_map(|a| a.get("format").and_then(Value::as_str))
+        };
+        direct.or_else(nested).map(str::to_string)
+    }
+}
+
+/// The top-level fields of `T`'s JSON schema (aliases excluded), once per type.
+fn field_names<T: schemars::JsonSchema + 'static>() -> std::sync::Arc<Fields> {
+    use std::any::TypeId;
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<TypeId, Arc<Fields>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let mut cache = cache.lock().unwrap_or_else(|p| p.into_inner());
+    cache
+        .entry(TypeId::of::<T>())
+        .or_insert_with(|| {
+            let schema = verity::api::schema_of::<T>();
+            let props = schema
+                .get("properties")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            Arc::new(Fields(props))
+        })
+        .clone()
+}
+
 /// A `verity.Document`, or a dict in the Verity's document schema, as a [`verity::Document`].
 pub fn document(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<verity::Document> {
     if let Ok(d) = obj.cast::<crate::types::Document>() {
@@ -180,85 +298,6 @@ pub fn document(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<verity::Docu
         )));
     }
     from_py(py, obj, "document")
-}
-
-/// Keyword filters shared by `search` and `ask`.
-#[derive(Default)]
-pub struct FilterArgs<'a, 'py> {
-    /// Document sources kept.
-    pub sources: Option<Vec<String>>,
-    /// Tags (any of them).
-    pub tags: Option<Vec<String>>,
-    /// Languages kept.
-    pub langs: Option<Vec<String>>,
-    /// Uids kept.
-    pub uids: Option<Vec<String>>,
-    /// `{key: value | [values]}` metadata equality / membership.
-    pub metadata: Option<&'a Bound<'py, PyDict>>,
-    /// Earliest `ts` (datetime, date or str).
-    pub since: Option<&'a Bound<'py, PyAny>>,
-    /// Latest `ts` (a date or `YYYY-MM-DD` includes that day).
-    pub until: Option<&'a Bound<'py, PyAny>>,
-}
-
-/// Filter values in the form of [`verity::api`] requests.
-pub struct Filters {
-    pub sources: Vec<String>,
-    pub tags: Vec<String>,
-    pub langs: Vec<String>,
-    pub uids: Vec<String>,
-    pub metadata: Map<String, Value>,
-    pub since: Option<String>,
-    pub until: Option<String>,
-}
-
-/// `datetime` → RFC 3339 (naive = UTC), `date` → `YYYY-MM-DD`, `str` as is:
-/// the api layer gives them one meaning in every host.
-fn time_arg(o: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<String>> {
-    let Some(o) = o.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    if let Ok(s) = o.cast::<PyString>() {
-        return Ok(Some(s.extract()?));
-    }
-    let dt = o.py().import("datetime")?;
-    if o.is_instance(&dt.getattr("datetime")?)? {
-        return datetime_to_rfc3339(o);
-    }
-    if o.is_instance(&dt.getattr("date")?)? {
-        return Ok(Some(o.call_method0("isoformat")?.extract()?));
-    }
-    Err(PyTypeError::new_err(format!(
-        "{what} must be a datetime, a date or a str, not {}",
-        type_name(o)
-    )))
-}
-
-/// Keyword filters in api form.
-pub fn filters(a: FilterArgs<'_, '_>) -> PyResult<Filters> {
-    let metadata = match a.metadata {
-        Some(m) => match py_to_json(m.as_any())? {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        },
-        None => Map::new(),
-    };
-    Ok(Filters {
-        sources: a.sources.unwrap_or_default(),
-        tags: a.tags.unwrap_or_default(),
-        langs: a.langs.unwrap_or_default(),
-        uids: a.uids.unwrap_or_default(),
-        metadata,
-        since: time_arg(a.since, "since")?,
-        until: time_arg(a.until, "until")?,
-    })
-}
-
-/// Parse a search mode name.
-pub fn mode(py: Python<'_>, mode: Option<&str>) -> PyResult<Option<SearchMode>> {
-    mode.map(|m| m.parse::<SearchMode>())
-        .transpose()
-        .map_err(|e| to_pyerr(py, e))
 }
 
 /// An exception of `verity.errors` for `code`, with `.code` and `.transient`.

@@ -3,6 +3,8 @@
 //! Rust API on the shared tokio runtime with the GIL released, and converts
 //! the result (`types`). Every call has an `a`-prefixed asyncio variant.
 
+#[macro_use]
+mod twins;
 mod conv;
 mod memory;
 mod projects;
@@ -17,11 +19,12 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
+use serde_json::Value;
 use verity::api::{
     AskRequest, ConfigOverrides, DeleteRequest, FetchRequest, IngestRequest, SearchRequest,
 };
 
-use conv::{block, spawn, FilterArgs, Json};
+use conv::{block, spawn, Json};
 use results::{AddReferenceResult, CheckReport, FetchedSource, KnowledgeEntry, ResearchReport};
 use types::{plain, wrap, Answer, Document, IngestOutcome, SearchResults, Stats};
 
@@ -40,31 +43,6 @@ impl From<verity::Verity> for Store {
     }
 }
 
-/// `Store.open` arguments as [`ConfigOverrides`]; `path` may be a directory or a `redis://` URL.
-#[allow(clippy::too_many_arguments)]
-fn overrides(
-    path: Option<PathBuf>,
-    index: Option<String>,
-    embedder: Option<String>,
-    generator: Option<String>,
-    fallback: Option<String>,
-    k: Option<usize>,
-    min_relevance: Option<f32>,
-    cache: Option<bool>,
-) -> ConfigOverrides {
-    ConfigOverrides {
-        home: path.map(|p| p.to_string_lossy().into_owned()),
-        index,
-        embedder,
-        generator,
-        fallback,
-        k,
-        min_relevance,
-        cache,
-        ..ConfigOverrides::default()
-    }
-}
-
 fn documents(py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<Vec<verity::Document>> {
     if docs.cast::<PyList>().is_err() && docs.cast::<pyo3::types::PyTuple>().is_err() {
         return Err(pyo3::exceptions::PyTypeError::new_err(
@@ -74,98 +52,23 @@ fn documents(py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<Vec<verity::Do
     docs.try_iter()?.map(|d| conv::document(py, &d?)).collect()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn search_request(
+/// `Store.open(path, **kwargs)` as [`ConfigOverrides`]: `path` (a directory
+/// or a `redis://` URL) is its `home`, the keywords its other fields.
+fn overrides(
     py: Python<'_>,
-    query: String,
-    k: usize,
-    mode: Option<&str>,
-    sources: Option<Vec<String>>,
-    tags: Option<Vec<String>>,
-    langs: Option<Vec<String>>,
-    uids: Option<Vec<String>>,
-    metadata: Option<&Bound<'_, PyDict>>,
-    since: Option<&Bound<'_, PyAny>>,
-    until: Option<&Bound<'_, PyAny>>,
-) -> PyResult<SearchRequest> {
-    let f = conv::filters(FilterArgs {
-        sources,
-        tags,
-        langs,
-        uids,
-        metadata,
-        since,
-        until,
-    })?;
-    Ok(SearchRequest {
-        query,
-        k: Some(k),
-        mode: conv::mode(py, mode)?,
-        sources: f.sources,
-        tags: f.tags,
-        langs: f.langs,
-        uids: f.uids,
-        metadata: f.metadata,
-        since: f.since,
-        until: f.until,
-        ..SearchRequest::default()
-    })
+    path: Option<PathBuf>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<ConfigOverrides> {
+    let home = path.map(|p| Value::String(p.to_string_lossy().into_owned()));
+    conv::request(py, "open", &[("home", home.unwrap_or_default())], kwargs)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn ask_request(
     py: Python<'_>,
     question: String,
-    lang: Option<String>,
-    k: Option<usize>,
-    mode: Option<&str>,
-    sources: Option<Vec<String>>,
-    tags: Option<Vec<String>>,
-    langs: Option<Vec<String>>,
-    uids: Option<Vec<String>>,
-    metadata: Option<&Bound<'_, PyDict>>,
-    since: Option<&Bound<'_, PyAny>>,
-    until: Option<&Bound<'_, PyAny>>,
-    no_cache: bool,
-    verify: Option<&str>,
+    kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<AskRequest> {
-    let verify = verify
-        .map(|m| {
-            verity::VerifyMode::parse(m).ok_or_else(|| {
-                conv::to_pyerr(
-                    py,
-                    verity::Error::invalid_input(format!(
-                        "verify `{m}`: expected \"flag\", \"strip\" or \"off\""
-                    )),
-                )
-            })
-        })
-        .transpose()?;
-    let f = conv::filters(FilterArgs {
-        sources,
-        tags,
-        langs,
-        uids,
-        metadata,
-        since,
-        until,
-    })?;
-    Ok(AskRequest {
-        question,
-        lang,
-        k,
-        mode: conv::mode(py, mode)?,
-        no_cache,
-        sources: f.sources,
-        tags: f.tags,
-        langs: f.langs,
-        uids: f.uids,
-        metadata: f.metadata,
-        since: f.since,
-        until: f.until,
-        verify,
-        ..AskRequest::default()
-    })
+    conv::request(py, "ask", &[("query", Value::String(question))], kwargs)
 }
 
 fn paths_request(paths: Vec<PathBuf>, strict: bool) -> IngestRequest {
@@ -175,63 +78,156 @@ fn paths_request(paths: Vec<PathBuf>, strict: bool) -> IngestRequest {
     )
 }
 
-#[pymethods]
-impl Store {
+fn research_options(
+    run_dir: Option<PathBuf>,
+    knowledge_dir: Option<PathBuf>,
+    allow_private: bool,
+    remove_unsupported: bool,
+    replay: bool,
+) -> verity::research::ResearchOptions {
+    verity::research::ResearchOptions {
+        run_dir,
+        knowledge_dir,
+        allow_private,
+        remove_unsupported,
+        replay,
+        ..Default::default()
+    }
+}
+
+twins! {
+    impl Store {
+        /// Ingest documents (dicts in the Verity's document schema or `Document`s).
+        fn ingest / aingest (docs: &Bound<'py, PyAny>) signature (docs) -> IngestOutcome
+            => wrap::<_, IngestOutcome>;
+            |v, py| {
+                let req = IngestRequest::documents(documents(py, docs)?);
+                async move { v.ingest(req, &|_| {}).await }
+            }
+
+        /// Read and ingest files and directories (JSONL, BEIR, Markdown, text).
+        fn ingest_paths / aingest_paths (paths: Vec<PathBuf>, strict: bool)
+            signature (paths, strict = false) -> IngestOutcome
+            => wrap::<_, IngestOutcome>;
+            |v, py| {
+                let req = paths_request(paths, strict);
+                async move { v.ingest(req, &|_| {}).await }
+            }
+
+        /// Search (lexical, dense or hybrid) with re-rank and guardrail. The
+        /// keywords are the fields of the api's `SearchRequest` (`k`, `mode`,
+        /// `sources`, `tags`, `tags_all`, `langs`, `uids`, `metadata`, `since`,
+        /// `until`, `filters`), with its defaults.
+        fn search / asearch (query: String; **kwargs)
+            signature (query, **kwargs) -> SearchResults
+            => wrap::<_, SearchResults>;
+            |v, py| {
+                let req: SearchRequest = conv::request(py, "search", &[("query", Value::String(query))], kwargs)?;
+                async move { v.search(&req).await }
+            }
+
+        /// Answer a question from the sources, with citations. The keywords
+        /// are the fields of the api's `AskRequest` (`lang`, `k`, `mode`, the
+        /// filters of `search`, `no_cache`, `verify`), with its defaults;
+        /// `verify` checks the answer against its sources first: "flag"
+        /// (default: unsupported sentences marked), "strip" (removed) or "off".
+        fn ask / aask (question: String; **kwargs)
+            signature (question, **kwargs) -> Answer
+            => wrap::<_, Answer>;
+            |v, py| {
+                let req = ask_request(py, question, kwargs)?;
+                async move { v.ask(&req).await }
+            }
+
+        /// One document by uid, or `None`.
+        fn get / aget (uid: String) signature (uid) -> Option<Document>
+            => types::maybe_document;
+            |v, py| {
+                async move { v.get(&uid).await }
+            }
+
+        /// Delete documents by uid; returns how many existed.
+        fn delete / adelete (uids: Vec<String>) signature (uids) -> usize
+            => |r: verity::api::DeleteResponse| Ok(r.deleted);
+            |v, py| {
+                let req = DeleteRequest { uids };
+                async move { v.delete(&req).await }
+            }
+
+        /// Counts and configuration.
+        fn stats / astats () signature () -> Stats
+            => wrap::<_, Stats>;
+            |v, py| {
+                async move { v.stats().await }
+            }
+
+        /// Check that each cited source supports the claim citing it: a `CheckReport`.
+        fn check / acheck (content: Option<String>; **kwargs)
+            signature (content = None, **kwargs) -> CheckReport
+            => wrap::<_, CheckReport>;
+            |v, py| {
+                let req = verify::request(py, content, kwargs)?;
+                let quiet = verity::api::verify::ignore_progress;
+                async move { v.check(&req, &quiet).await }
+            }
+
+        /// Research a syllabus: brief, plan, sub-agents, a report
+        /// whose cited sentences are checked; a `ResearchReport`. With
+        /// `replay=True`, re-run the writer and checks of `run_dir` offline.
+        fn research / aresearch (
+            syllabus: Option<PathBuf>,
+            run_dir: Option<PathBuf>,
+            knowledge_dir: Option<PathBuf>,
+            allow_private: bool,
+            remove_unsupported: bool,
+            replay: bool
+        )
+            signature (syllabus = None, *, run_dir = None, knowledge_dir = None, allow_private = false, remove_unsupported = false, replay = false)
+            -> ResearchReport
+            => wrap::<_, ResearchReport>;
+            |v, py| {
+                let opts = research_options(run_dir, knowledge_dir, allow_private, remove_unsupported, replay);
+                research::research(v, syllabus.unwrap_or_default(), opts)
+            }
+
+        /// Call a tool of the registry by name with a dict of arguments — the
+        /// tech-watch tools (`get_veille_rules`, `check_article_exists`,
+        /// `verify_fact`, `log_article`, …), the AuraCore project tools, `search`, … —
+        /// and return its structured response.
+        fn call_tool / acall_tool (name: String, args: Option<&Bound<'py, PyAny>>)
+            signature (name, args = None) -> Json
+            => |r| Ok(Json(r));
+            |v, py| {
+                let args = args.map(conv::py_to_json).transpose()?.unwrap_or_default();
+                async move { v.call_tool(&name, args).await }
+            }
+    }
+    plain {
     /// Open (or create) a store: `path` is a directory (embedded SQLite) or a
-    /// `redis://` URL. Unset arguments come from the environment
+    /// `redis://` URL; the keywords are the fields of the api's
+    /// `ConfigOverrides` (`index`, `embedder`, `generator`, `fallback`, `k`,
+    /// `min_relevance`, `cache`, …). Unset ones come from the environment
     /// (`VERITY_HOME`, `VERITY_EMBEDDER`, …) and then the defaults.
     #[staticmethod]
-    #[pyo3(signature = (path = None, *, index = None, embedder = None, generator = None, fallback = None, k = None, min_relevance = None, cache = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (path = None, **kwargs))]
     fn open(
         py: Python<'_>,
         path: Option<PathBuf>,
-        index: Option<String>,
-        embedder: Option<String>,
-        generator: Option<String>,
-        fallback: Option<String>,
-        k: Option<usize>,
-        min_relevance: Option<f32>,
-        cache: Option<bool>,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Store> {
-        let o = overrides(
-            path,
-            index,
-            embedder,
-            generator,
-            fallback,
-            k,
-            min_relevance,
-            cache,
-        );
+        let o = overrides(py, path, kwargs)?;
         block(py, async move { verity::Verity::open_with(&o).await }).map(Store::from)
     }
 
     /// Async [`Store.open`].
     #[staticmethod]
-    #[pyo3(signature = (path = None, *, index = None, embedder = None, generator = None, fallback = None, k = None, min_relevance = None, cache = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn aopen(
-        py: Python<'_>,
+    #[pyo3(signature = (path = None, **kwargs))]
+    fn aopen<'py>(
+        py: Python<'py>,
         path: Option<PathBuf>,
-        index: Option<String>,
-        embedder: Option<String>,
-        generator: Option<String>,
-        fallback: Option<String>,
-        k: Option<usize>,
-        min_relevance: Option<f32>,
-        cache: Option<bool>,
-    ) -> PyResult<Bound<'_, PyAny>> {
-        let o = overrides(
-            path,
-            index,
-            embedder,
-            generator,
-            fallback,
-            k,
-            min_relevance,
-            cache,
-        );
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let o = overrides(py, path, kwargs)?;
         spawn(
             py,
             async move { verity::Verity::open_with(&o).await },
@@ -239,325 +235,20 @@ impl Store {
         )
     }
 
-    /// Ingest documents (dicts in the Verity's document schema or `Document`s).
-    fn ingest(&self, py: Python<'_>, docs: &Bound<'_, PyAny>) -> PyResult<IngestOutcome> {
-        let (v, docs) = (self.inner.get()?, documents(py, docs)?);
-        let req = IngestRequest::documents(docs);
-        block(py, async move { v.ingest(req, &|_| {}).await }).map(IngestOutcome::from)
-    }
-
-    /// Async [`Store.ingest`].
-    fn aingest<'py>(
-        &self,
-        py: Python<'py>,
-        docs: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let (v, docs) = (self.inner.get()?, documents(py, docs)?);
-        let req = IngestRequest::documents(docs);
-        spawn(
-            py,
-            async move { v.ingest(req, &|_| {}).await },
-            wrap::<_, IngestOutcome>,
-        )
-    }
-
-    /// Read and ingest files and directories (JSONL, BEIR, Markdown, text).
-    #[pyo3(signature = (paths, strict = false))]
-    fn ingest_paths(
-        &self,
-        py: Python<'_>,
-        paths: Vec<PathBuf>,
-        strict: bool,
-    ) -> PyResult<IngestOutcome> {
-        let v = self.inner.get()?;
-        let req = paths_request(paths, strict);
-        block(py, async move { v.ingest(req, &|_| {}).await }).map(IngestOutcome::from)
-    }
-
-    /// Async [`Store.ingest_paths`].
-    #[pyo3(signature = (paths, strict = false))]
-    fn aingest_paths<'py>(
-        &self,
-        py: Python<'py>,
-        paths: Vec<PathBuf>,
-        strict: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.inner.get()?;
-        let req = paths_request(paths, strict);
-        spawn(
-            py,
-            async move { v.ingest(req, &|_| {}).await },
-            wrap::<_, IngestOutcome>,
-        )
-    }
-
-    /// Search (lexical, dense or hybrid) with re-rank and guardrail.
-    #[pyo3(signature = (query, *, k = 8, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn search(
-        &self,
-        py: Python<'_>,
-        query: String,
-        k: usize,
-        mode: Option<&str>,
-        sources: Option<Vec<String>>,
-        tags: Option<Vec<String>>,
-        langs: Option<Vec<String>>,
-        uids: Option<Vec<String>>,
-        metadata: Option<&Bound<'_, PyDict>>,
-        since: Option<&Bound<'_, PyAny>>,
-        until: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<SearchResults> {
-        let q = search_request(
-            py, query, k, mode, sources, tags, langs, uids, metadata, since, until,
-        )?;
-        let v = self.inner.get()?;
-        block(py, async move { v.search(&q).await }).map(SearchResults::from)
-    }
-
-    /// Async [`Store.search`].
-    #[pyo3(signature = (query, *, k = 8, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn asearch<'py>(
-        &self,
-        py: Python<'py>,
-        query: String,
-        k: usize,
-        mode: Option<&str>,
-        sources: Option<Vec<String>>,
-        tags: Option<Vec<String>>,
-        langs: Option<Vec<String>>,
-        uids: Option<Vec<String>>,
-        metadata: Option<&Bound<'py, PyDict>>,
-        since: Option<&Bound<'py, PyAny>>,
-        until: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let q = search_request(
-            py, query, k, mode, sources, tags, langs, uids, metadata, since, until,
-        )?;
-        let v = self.inner.get()?;
-        spawn(
-            py,
-            async move { v.search(&q).await },
-            wrap::<_, SearchResults>,
-        )
-    }
-
-    /// Answer a question from the sources, with citations; `verify` checks
-    /// the answer against its sources first: "flag" (default: unsupported
-    /// sentences marked), "strip" (removed) or "off".
-    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false, verify = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn ask(
-        &self,
-        py: Python<'_>,
-        question: String,
-        lang: Option<String>,
-        k: Option<usize>,
-        mode: Option<&str>,
-        sources: Option<Vec<String>>,
-        tags: Option<Vec<String>>,
-        langs: Option<Vec<String>>,
-        uids: Option<Vec<String>>,
-        metadata: Option<&Bound<'_, PyDict>>,
-        since: Option<&Bound<'_, PyAny>>,
-        until: Option<&Bound<'_, PyAny>>,
-        no_cache: bool,
-        verify: Option<&str>,
-    ) -> PyResult<Answer> {
-        let req = ask_request(
-            py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until,
-            no_cache, verify,
-        )?;
-        let v = self.inner.get()?;
-        block(py, async move { v.ask(&req).await }).map(Answer::from)
-    }
-
-    /// Async [`Store.ask`].
-    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false, verify = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn aask<'py>(
-        &self,
-        py: Python<'py>,
-        question: String,
-        lang: Option<String>,
-        k: Option<usize>,
-        mode: Option<&str>,
-        sources: Option<Vec<String>>,
-        tags: Option<Vec<String>>,
-        langs: Option<Vec<String>>,
-        uids: Option<Vec<String>>,
-        metadata: Option<&Bound<'py, PyDict>>,
-        since: Option<&Bound<'py, PyAny>>,
-        until: Option<&Bound<'py, PyAny>>,
-        no_cache: bool,
-        verify: Option<&str>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let req = ask_request(
-            py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until,
-            no_cache, verify,
-        )?;
-        let v = self.inner.get()?;
-        spawn(py, async move { v.ask(&req).await }, wrap::<_, Answer>)
-    }
-
     /// Answer a question, streaming the text: iterate over the returned
     /// `AnswerStream` for the text as it is generated (`for delta in
     /// store.ask_stream(q): print(delta, end="")`), or `async for` it; its
     /// `answer` is the final `Answer` (cleaned text, citations) once the
     /// stream ends. Same options as [`Store.ask`].
-    #[pyo3(signature = (question, *, lang = None, k = None, mode = None, sources = None, tags = None, langs = None, uids = None, metadata = None, since = None, until = None, no_cache = false, verify = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (question, **kwargs))]
     fn ask_stream(
         &self,
         py: Python<'_>,
         question: String,
-        lang: Option<String>,
-        k: Option<usize>,
-        mode: Option<&str>,
-        sources: Option<Vec<String>>,
-        tags: Option<Vec<String>>,
-        langs: Option<Vec<String>>,
-        uids: Option<Vec<String>>,
-        metadata: Option<&Bound<'_, PyDict>>,
-        since: Option<&Bound<'_, PyAny>>,
-        until: Option<&Bound<'_, PyAny>>,
-        no_cache: bool,
-        verify: Option<&str>,
-    ) -> PyResult<stream::AnswerStream> {
-        let req = ask_request(
-            py, question, lang, k, mode, sources, tags, langs, uids, metadata, since, until,
-            no_cache, verify,
-        )?;
-        Ok(stream::AnswerStream::start(self.inner.get()?, req))
-    }
-
-    /// One document by uid, or `None`.
-    fn get(&self, py: Python<'_>, uid: String) -> PyResult<Option<Document>> {
-        let v = self.inner.get()?;
-        block(py, async move { v.get(&uid).await }).map(|d| d.map(Document::from))
-    }
-
-    /// Async [`Store.get`].
-    fn aget<'py>(&self, py: Python<'py>, uid: String) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.inner.get()?;
-        spawn(py, async move { v.get(&uid).await }, types::maybe_document)
-    }
-
-    /// Delete documents by uid; returns how many existed.
-    fn delete(&self, py: Python<'_>, uids: Vec<String>) -> PyResult<usize> {
-        let v = self.inner.get()?;
-        let req = DeleteRequest { uids };
-        block(py, async move { v.delete(&req).await }).map(|r| r.deleted)
-    }
-
-    /// Async [`Store.delete`].
-    fn adelete<'py>(&self, py: Python<'py>, uids: Vec<String>) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.inner.get()?;
-        let req = DeleteRequest { uids };
-        spawn(py, async move { v.delete(&req).await }, |r| Ok(r.deleted))
-    }
-
-    /// Counts and configuration.
-    fn stats(&self, py: Python<'_>) -> PyResult<Stats> {
-        let v = self.inner.get()?;
-        block(py, async move { v.stats().await }).map(Stats::from)
-    }
-
-    /// Async [`Store.stats`].
-    fn astats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let v = self.inner.get()?;
-        spawn(py, async move { v.stats().await }, wrap::<_, Stats>)
-    }
-
-    /// Check that each cited source supports the claim citing it: a `CheckReport`.
-    #[pyo3(signature = (content = None, **kwargs))]
-    fn check(
-        &self,
-        py: Python<'_>,
-        content: Option<String>,
         kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<CheckReport> {
-        let req = verify::request(py, content, kwargs)?;
-        let v = self.inner.get()?;
-        let quiet = verity::api::verify::ignore_progress;
-        block(py, async move { v.check(&req, &quiet).await }).and_then(wrap)
-    }
-
-    /// Async [`Store.check`].
-    #[pyo3(signature = (content = None, **kwargs))]
-    fn acheck<'py>(
-        &self,
-        py: Python<'py>,
-        content: Option<String>,
-        kwargs: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let req = verify::request(py, content, kwargs)?;
-        let v = self.inner.get()?;
-        let quiet = verity::api::verify::ignore_progress;
-        spawn(
-            py,
-            async move { v.check(&req, &quiet).await },
-            wrap::<_, CheckReport>,
-        )
-    }
-
-    /// Research a syllabus: brief, plan, sub-agents, a report
-    /// whose cited sentences are checked; a `ResearchReport`. With
-    /// `replay=True`, re-run the writer and checks of `run_dir` offline.
-    #[pyo3(signature = (syllabus = None, *, run_dir = None, knowledge_dir = None, allow_private = false, remove_unsupported = false, replay = false))]
-    #[allow(clippy::too_many_arguments)]
-    fn research(
-        &self,
-        py: Python<'_>,
-        syllabus: Option<PathBuf>,
-        run_dir: Option<PathBuf>,
-        knowledge_dir: Option<PathBuf>,
-        allow_private: bool,
-        remove_unsupported: bool,
-        replay: bool,
-    ) -> PyResult<ResearchReport> {
-        let opts = verity::research::ResearchOptions {
-            run_dir,
-            knowledge_dir,
-            allow_private,
-            remove_unsupported,
-            replay,
-            ..Default::default()
-        };
-        let v = self.inner.get()?;
-        let s = syllabus.unwrap_or_default();
-        block(py, research::research(v, s, opts)).and_then(wrap)
-    }
-
-    /// Async [`Store.research`].
-    #[pyo3(signature = (syllabus = None, *, run_dir = None, knowledge_dir = None, allow_private = false, remove_unsupported = false, replay = false))]
-    #[allow(clippy::too_many_arguments)]
-    fn aresearch<'py>(
-        &self,
-        py: Python<'py>,
-        syllabus: Option<PathBuf>,
-        run_dir: Option<PathBuf>,
-        knowledge_dir: Option<PathBuf>,
-        allow_private: bool,
-        remove_unsupported: bool,
-        replay: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let opts = verity::research::ResearchOptions {
-            run_dir,
-            knowledge_dir,
-            allow_private,
-            remove_unsupported,
-            replay,
-            ..Default::default()
-        };
-        let v = self.inner.get()?;
-        let s = syllabus.unwrap_or_default();
-        spawn(
-            py,
-            research::research(v, s, opts),
-            wrap::<_, ResearchReport>,
-        )
+    ) -> PyResult<stream::AnswerStream> {
+        let req = ask_request(py, question, kwargs)?;
+        Ok(stream::AnswerStream::start(self.inner.get()?, req))
     }
 
     /// The knowledge-base entry of file `filename` (a `KnowledgeEntry`),
@@ -638,37 +329,6 @@ impl Store {
         }
     }
 
-    /// Call a tool of the registry by name with a dict of arguments — the
-    /// tech-watch tools (`get_veille_rules`, `check_article_exists`,
-    /// `verify_fact`, `log_article`, …), the AuraCore project tools, `search`, … —
-    /// and return its structured response.
-    #[pyo3(signature = (name, args = None))]
-    fn call_tool(
-        &self,
-        py: Python<'_>,
-        name: String,
-        args: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Json> {
-        let args = args.map(conv::py_to_json).transpose()?.unwrap_or_default();
-        let v = self.inner.get()?;
-        block(py, async move { v.call_tool(&name, args).await }).map(Json)
-    }
-
-    /// Async [`Store.call_tool`].
-    #[pyo3(signature = (name, args = None))]
-    fn acall_tool<'py>(
-        &self,
-        py: Python<'py>,
-        name: String,
-        args: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let args = args.map(conv::py_to_json).transpose()?.unwrap_or_default();
-        let v = self.inner.get()?;
-        spawn(py, async move { v.call_tool(&name, args).await }, |r| {
-            Ok(Json(r))
-        })
-    }
-
     /// Warnings gathered while opening (lexical-only mode, embedder mismatch, …).
     #[getter]
     fn notes(&self) -> PyResult<Vec<String>> {
@@ -686,19 +346,10 @@ impl Store {
     /// overhead figures in docs/benchmarks.d/bindings.md.
     #[pyo3(signature = (query, n, mode = "lexical"))]
     fn _bench_search(&self, py: Python<'_>, query: String, n: usize, mode: &str) -> PyResult<f64> {
-        let q = search_request(
-            py,
-            query,
-            8,
-            Some(mode),
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-        )?;
+        let q = SearchRequest {
+            mode: Some(mode.parse().map_err(|e| conv::to_pyerr(py, e))?),
+            ..SearchRequest::new(query)
+        };
         let v = self.inner.get()?;
         block(py, async move {
             let t = std::time::Instant::now();
@@ -782,6 +433,7 @@ impl Store {
             },
             |()| Ok(false),
         )
+    }
     }
 }
 

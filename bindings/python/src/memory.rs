@@ -1,19 +1,20 @@
 //! `store.memory`: event memory — `add`, `get`, `search`,
 //! `update_metadata`, `delete`, and the agent calls `remember`, `recall`,
-//! `forget`; each with an `a`-prefixed asyncio variant. Arguments become
-//! `verity::api::memory` requests; errors are `verity.errors` exceptions
-//! naming the field.
+//! `forget`; each with an `a`-prefixed asyncio twin (`twins!`). Arguments
+//! become `verity::api::memory` requests (`remember`, `recall` and `forget`
+//! read theirs from the keywords through serde, with the library's
+//! defaults); errors are `verity.errors` exceptions naming the field.
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 use verity::api::memory::{
     Event as RsEvent, EventQuery, EventSearchMode, EventSearchResponse, ForgetRequest, NewEvent,
     RecallRequest, RememberRequest, VectorQuery,
 };
 use verity::core::events::{check_vector, field_err};
 
-use crate::conv::{self, block, spawn};
+use crate::conv;
 use crate::types::wrapper;
 
 wrapper! {
@@ -130,8 +131,8 @@ fn query(
     ts_start: Option<&Bound<'_, PyAny>>,
     ts_end: Option<&Bound<'_, PyAny>>,
     distance_threshold: Option<f32>,
-    limit: usize,
-    offset: usize,
+    limit: Option<usize>,
+    offset: Option<usize>,
     m: Option<&str>,
 ) -> PyResult<EventQuery> {
     let vq = match vector_query.filter(|v| !v.is_none()) {
@@ -149,335 +150,118 @@ fn query(
         },
     };
     let fm = object(py, filter_metadata, "filter_metadata")?;
+    let defaults = EventQuery::default();
     let q = EventQuery {
         vector_query: vq,
         filter_metadata: (!fm.is_empty()).then_some(fm),
         ts_start: conv::optional_time(py, ts_start, "ts_start")?,
         ts_end: conv::optional_time(py, ts_end, "ts_end")?,
         distance_threshold,
-        limit,
-        offset,
+        limit: limit.unwrap_or(defaults.limit),
+        offset: offset.unwrap_or(defaults.offset),
         mode: mode(py, m)?,
     };
     q.validate().map_err(|e| err(py, e))?;
     Ok(q)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn recall_req(
-    py: Python<'_>,
-    q: Option<String>,
-    filter_metadata: Option<&Bound<'_, PyAny>>,
-    ts_start: Option<&Bound<'_, PyAny>>,
-    ts_end: Option<&Bound<'_, PyAny>>,
-    limit: usize,
-    m: Option<&str>,
-    distance_threshold: Option<f32>,
-) -> PyResult<RecallRequest> {
-    Ok(RecallRequest {
-        query: q,
-        filter_metadata: object(py, filter_metadata, "filter_metadata")?,
-        ts_start: conv::optional_time(py, ts_start, "ts_start")?,
-        ts_end: conv::optional_time(py, ts_end, "ts_end")?,
-        limit,
-        mode: mode(py, m)?,
-        distance_threshold,
-    })
-}
-
-fn forget_req(
-    py: Python<'_>,
-    id: Option<String>,
-    filter_metadata: Option<&Bound<'_, PyAny>>,
-    ts_start: Option<&Bound<'_, PyAny>>,
-    ts_end: Option<&Bound<'_, PyAny>>,
-) -> PyResult<ForgetRequest> {
-    Ok(ForgetRequest {
-        id: id.map(|i| uuid(py, &i)).transpose()?,
-        filter_metadata: object(py, filter_metadata, "filter_metadata")?,
-        ts_start: conv::optional_time(py, ts_start, "ts_start")?,
-        ts_end: conv::optional_time(py, ts_end, "ts_end")?,
-    })
-}
-
-fn remember_req(
-    py: Python<'_>,
-    text: String,
-    metadata: Option<&Bound<'_, PyAny>>,
-    ttl_seconds: Option<u64>,
-) -> PyResult<RememberRequest> {
-    Ok(RememberRequest {
-        text,
-        metadata: object(py, metadata, "metadata")?,
-        ttl_seconds,
-    })
-}
-
-#[pymethods]
-impl Memory {
-    /// Write an event: `content` is a dict whose text field (`text`, `body`,
-    /// `message`, `content`, `title`) is embedded unless `embedding` is given.
-    #[pyo3(signature = (content, *, metadata = None, embedding = None, timestamp = None))]
-    fn add(
-        &self,
-        py: Python<'_>,
-        content: &Bound<'_, PyAny>,
-        metadata: Option<&Bound<'_, PyAny>>,
-        embedding: Option<&Bound<'_, PyAny>>,
-        timestamp: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Event> {
-        let ev = new_event(py, content, metadata, embedding, timestamp)?;
-        let v = self.inner.get()?;
-        block(py, async move { v.memory_add(ev).await }).and_then(added)
-    }
-
-    /// Async [`Memory.add`].
-    #[pyo3(signature = (content, *, metadata = None, embedding = None, timestamp = None))]
-    fn aadd<'py>(
-        &self,
-        py: Python<'py>,
-        content: &Bound<'py, PyAny>,
-        metadata: Option<&Bound<'py, PyAny>>,
-        embedding: Option<&Bound<'py, PyAny>>,
-        timestamp: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let ev = new_event(py, content, metadata, embedding, timestamp)?;
-        let v = self.inner.get()?;
-        spawn(py, async move { v.memory_add(ev).await }, added)
-    }
-
-    /// One event by id (`NotFound` when unknown or expired).
-    fn get(&self, py: Python<'_>, id: String) -> PyResult<Event> {
-        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
-        block(py, async move { v.memory_get(id).await }).and_then(event)
-    }
-
-    /// Async [`Memory.get`].
-    fn aget<'py>(&self, py: Python<'py>, id: String) -> PyResult<Bound<'py, PyAny>> {
-        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
-        spawn(py, async move { v.memory_get(id).await }, event)
-    }
-
-    /// Delete one event (`NotFound` when unknown).
-    fn delete(&self, py: Python<'_>, id: String) -> PyResult<()> {
-        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
-        block(py, async move { v.memory_delete(id).await })
-    }
-
-    /// Async [`Memory.delete`].
-    fn adelete<'py>(&self, py: Python<'py>, id: String) -> PyResult<Bound<'py, PyAny>> {
-        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
-        spawn(py, async move { v.memory_delete(id).await }, Ok)
-    }
-
-    /// Merge `patch` into an event's metadata (keys added or replaced, others kept).
-    fn update_metadata(
-        &self,
-        py: Python<'_>,
-        id: String,
-        patch: &Bound<'_, PyDict>,
-    ) -> PyResult<Event> {
-        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
-        let patch = conv::py_to_json(patch.as_any())?;
-        block(
-            py,
-            async move { v.memory_update_metadata(id, &patch).await },
+twins! {
+    impl Memory {
+        /// Write an event: `content` is a dict whose text field (`text`, `body`,
+        /// `message`, `content`, `title`) is embedded unless `embedding` is given.
+        fn add / aadd (
+            content: &Bound<'py, PyAny>,
+            metadata: Option<&Bound<'py, PyAny>>,
+            embedding: Option<&Bound<'py, PyAny>>,
+            timestamp: Option<&Bound<'py, PyAny>>
         )
-        .and_then(event)
-    }
+            signature (content, *, metadata = None, embedding = None, timestamp = None) -> Event
+            => added;
+            |v, py| {
+                let ev = new_event(py, content, metadata, embedding, timestamp)?;
+                async move { v.memory_add(ev).await }
+            }
 
-    /// Async [`Memory.update_metadata`].
-    fn aupdate_metadata<'py>(
-        &self,
-        py: Python<'py>,
-        id: String,
-        patch: &Bound<'py, PyDict>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let (v, id) = (self.inner.get()?, uuid(py, &id)?);
-        let patch = conv::py_to_json(patch.as_any())?;
-        spawn(
-            py,
-            async move { v.memory_update_metadata(id, &patch).await },
-            event,
+        /// One event by id (`NotFound` when unknown or expired).
+        fn get / aget (id: String) signature (id) -> Event
+            => event;
+            |v, py| {
+                let id = uuid(py, &id)?;
+                async move { v.memory_get(id).await }
+            }
+
+        /// Delete one event (`NotFound` when unknown).
+        fn delete / adelete (id: String) signature (id) -> ()
+            => Ok;
+            |v, py| {
+                let id = uuid(py, &id)?;
+                async move { v.memory_delete(id).await }
+            }
+
+        /// Merge `patch` into an event's metadata (keys added or replaced, others kept).
+        fn update_metadata / aupdate_metadata (id: String, patch: &Bound<'py, PyDict>)
+            signature (id, patch) -> Event
+            => event;
+            |v, py| {
+                let id = uuid(py, &id)?;
+                let patch = conv::py_to_json(patch.as_any())?;
+                async move { v.memory_update_metadata(id, &patch).await }
+            }
+
+        /// Search (MnemoLite's `GET /v1/search/`): `vector_query` is text or a
+        /// list of floats; filters by metadata containment and time; unset
+        /// `limit` and `offset` are `EventQuery`'s defaults.
+        fn search / asearch (
+            vector_query: Option<&Bound<'py, PyAny>>,
+            filter_metadata: Option<&Bound<'py, PyAny>>,
+            ts_start: Option<&Bound<'py, PyAny>>,
+            ts_end: Option<&Bound<'py, PyAny>>,
+            distance_threshold: Option<f32>,
+            limit: Option<usize>,
+            offset: Option<usize>,
+            mode: Option<&str>
         )
-    }
+            signature (vector_query = None, *, filter_metadata = None, ts_start = None, ts_end = None, distance_threshold = None, limit = None, offset = None, mode = None)
+            -> EventPage
+            => event_page;
+            |v, py| {
+                let q = query(py, vector_query, filter_metadata, ts_start, ts_end, distance_threshold, limit, offset, mode)?;
+                async move { v.memory_search(&q).await }
+            }
 
-    /// Search (MnemoLite's `GET /v1/search/`): `vector_query` is text or a
-    /// list of floats; filters by metadata containment and time.
-    #[pyo3(signature = (vector_query = None, *, filter_metadata = None, ts_start = None, ts_end = None, distance_threshold = None, limit = 10, offset = 0, mode = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn search(
-        &self,
-        py: Python<'_>,
-        vector_query: Option<&Bound<'_, PyAny>>,
-        filter_metadata: Option<&Bound<'_, PyAny>>,
-        ts_start: Option<&Bound<'_, PyAny>>,
-        ts_end: Option<&Bound<'_, PyAny>>,
-        distance_threshold: Option<f32>,
-        limit: usize,
-        offset: usize,
-        mode: Option<&str>,
-    ) -> PyResult<EventPage> {
-        let q = query(
-            py,
-            vector_query,
-            filter_metadata,
-            ts_start,
-            ts_end,
-            distance_threshold,
-            limit,
-            offset,
-            mode,
-        )?;
-        let v = self.inner.get()?;
-        block(py, async move { v.memory_search(&q).await }).and_then(event_page)
-    }
+        /// Store `text` with `metadata` and an optional time to live
+        /// (`ttl_seconds`): the fields of the api's `RememberRequest`.
+        fn remember / aremember (text: String; **kwargs)
+            signature (text, **kwargs) -> Event
+            => added;
+            |v, py| {
+                let req: RememberRequest = conv::request(py, "remember", &[("text", json!(text))], kwargs)?;
+                async move { v.remember(&req).await }
+            }
 
-    /// Async [`Memory.search`].
-    #[pyo3(signature = (vector_query = None, *, filter_metadata = None, ts_start = None, ts_end = None, distance_threshold = None, limit = 10, offset = 0, mode = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn asearch<'py>(
-        &self,
-        py: Python<'py>,
-        vector_query: Option<&Bound<'py, PyAny>>,
-        filter_metadata: Option<&Bound<'py, PyAny>>,
-        ts_start: Option<&Bound<'py, PyAny>>,
-        ts_end: Option<&Bound<'py, PyAny>>,
-        distance_threshold: Option<f32>,
-        limit: usize,
-        offset: usize,
-        mode: Option<&str>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let q = query(
-            py,
-            vector_query,
-            filter_metadata,
-            ts_start,
-            ts_end,
-            distance_threshold,
-            limit,
-            offset,
-            mode,
-        )?;
-        let v = self.inner.get()?;
-        spawn(py, async move { v.memory_search(&q).await }, event_page)
-    }
+        /// Find remembered events by meaning and/or words, metadata and time:
+        /// the fields of the api's `RecallRequest`, with its defaults.
+        fn recall / arecall (query: Option<String>; **kwargs)
+            signature (query = None, **kwargs) -> EventPage
+            => event_page;
+            |v, py| {
+                let req: RecallRequest = conv::request(py, "recall", &[("query", json!(query))], kwargs)?;
+                async move { v.recall(&req).await }
+            }
 
-    /// Store `text` with metadata and an optional time to live (seconds).
-    #[pyo3(signature = (text, *, metadata = None, ttl_seconds = None))]
-    fn remember(
-        &self,
-        py: Python<'_>,
-        text: String,
-        metadata: Option<&Bound<'_, PyAny>>,
-        ttl_seconds: Option<u64>,
-    ) -> PyResult<Event> {
-        let req = remember_req(py, text, metadata, ttl_seconds)?;
-        let v = self.inner.get()?;
-        block(py, async move { v.remember(&req).await }).and_then(added)
+        /// Delete one event by `id`, or every event matching `filter_metadata`
+        /// and the time range; returns how many were deleted.
+        fn forget / aforget (id: Option<String>; **kwargs)
+            signature (id = None, **kwargs) -> usize
+            => |r: verity::api::memory::ForgetResponse| Ok(r.deleted);
+            |v, py| {
+                let req: ForgetRequest = conv::request(py, "forget", &[("id", json!(id))], kwargs)?;
+                async move { v.forget(&req).await }
+            }
     }
-
-    /// Async [`Memory.remember`].
-    #[pyo3(signature = (text, *, metadata = None, ttl_seconds = None))]
-    fn aremember<'py>(
-        &self,
-        py: Python<'py>,
-        text: String,
-        metadata: Option<&Bound<'py, PyAny>>,
-        ttl_seconds: Option<u64>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let req = remember_req(py, text, metadata, ttl_seconds)?;
-        let v = self.inner.get()?;
-        spawn(py, async move { v.remember(&req).await }, added)
-    }
-
-    /// Find events by meaning and/or words (hybrid with an embedder), metadata and time.
-    #[pyo3(signature = (query = None, *, filter_metadata = None, ts_start = None, ts_end = None, limit = 10, mode = None, distance_threshold = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn recall(
-        &self,
-        py: Python<'_>,
-        query: Option<String>,
-        filter_metadata: Option<&Bound<'_, PyAny>>,
-        ts_start: Option<&Bound<'_, PyAny>>,
-        ts_end: Option<&Bound<'_, PyAny>>,
-        limit: usize,
-        mode: Option<&str>,
-        distance_threshold: Option<f32>,
-    ) -> PyResult<EventPage> {
-        let req = recall_req(
-            py,
-            query,
-            filter_metadata,
-            ts_start,
-            ts_end,
-            limit,
-            mode,
-            distance_threshold,
-        )?;
-        let v = self.inner.get()?;
-        block(py, async move { v.recall(&req).await }).and_then(event_page)
-    }
-
-    /// Async [`Memory.recall`].
-    #[pyo3(signature = (query = None, *, filter_metadata = None, ts_start = None, ts_end = None, limit = 10, mode = None, distance_threshold = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn arecall<'py>(
-        &self,
-        py: Python<'py>,
-        query: Option<String>,
-        filter_metadata: Option<&Bound<'py, PyAny>>,
-        ts_start: Option<&Bound<'py, PyAny>>,
-        ts_end: Option<&Bound<'py, PyAny>>,
-        limit: usize,
-        mode: Option<&str>,
-        distance_threshold: Option<f32>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let req = recall_req(
-            py,
-            query,
-            filter_metadata,
-            ts_start,
-            ts_end,
-            limit,
-            mode,
-            distance_threshold,
-        )?;
-        let v = self.inner.get()?;
-        spawn(py, async move { v.recall(&req).await }, event_page)
-    }
-
-    /// Delete one event by id, or every event matching a filter; how many.
-    #[pyo3(signature = (id = None, *, filter_metadata = None, ts_start = None, ts_end = None))]
-    fn forget(
-        &self,
-        py: Python<'_>,
-        id: Option<String>,
-        filter_metadata: Option<&Bound<'_, PyAny>>,
-        ts_start: Option<&Bound<'_, PyAny>>,
-        ts_end: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<usize> {
-        let req = forget_req(py, id, filter_metadata, ts_start, ts_end)?;
-        let v = self.inner.get()?;
-        block(py, async move { v.forget(&req).await }).map(|r| r.deleted)
-    }
-
-    /// Async [`Memory.forget`].
-    #[pyo3(signature = (id = None, *, filter_metadata = None, ts_start = None, ts_end = None))]
-    fn aforget<'py>(
-        &self,
-        py: Python<'py>,
-        id: Option<String>,
-        filter_metadata: Option<&Bound<'py, PyAny>>,
-        ts_start: Option<&Bound<'py, PyAny>>,
-        ts_end: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let req = forget_req(py, id, filter_metadata, ts_start, ts_end)?;
-        let v = self.inner.get()?;
-        spawn(py, async move { v.forget(&req).await }, |r| Ok(r.deleted))
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Memory(home={:?})", self.inner.describe())
+    plain {
+        fn __repr__(&self) -> String {
+            format!("Memory(home={:?})", self.inner.describe())
+        }
     }
 }

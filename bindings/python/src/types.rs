@@ -82,31 +82,6 @@ plain_attr!(
     serde_json::Value,
 );
 
-/// An enum with one variant per operation of a namespace (`store.watch`,
-/// `store.projects`), returned to Python as the variant's result class.
-macro_rules! results_enum {
-    ($(#[$m:meta])* enum $name:ident { $($v:ident($t:ty)),* $(,)? }) => {
-        $(#[$m])*
-        enum $name {
-            $($v($t)),*
-        }
-
-        impl<'py> IntoPyObject<'py> for $name {
-            type Target = PyAny;
-            type Output = Bound<'py, PyAny>;
-            type Error = PyErr;
-
-            fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                use $crate::types::Attr as _;
-                match &self {
-                    $($name::$v(r) => r.attr(py)),*
-                }
-            }
-        }
-    };
-}
-pub(crate) use results_enum;
-
 /// A typed, read-only result class over a `verity::api` serde type.
 /// `fields [a, b as "type"]` generates one getter per serde field (named as
 /// serialized, its value through [`Attr`]) and `__getitem__` (dict-style

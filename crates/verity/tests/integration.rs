@@ -4,6 +4,7 @@
 //! links the whole dependency tree (~100 MB in debug), so 61 binaries
 //! filled the CI disk and spent most of the build linking.
 
+mod binding_types;
 mod cache_coherence;
 mod facade;
 mod http_client;

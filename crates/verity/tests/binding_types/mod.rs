@@ -1,0 +1,391 @@
+//! The type declarations of the Python and Node bindings, generated from
+//! the JSON schemas of the `verity::api` types, and the check that the
+//! checked-in files hold exactly what this generator writes.
+//!
+//! Each file has one generated section between [`BEGIN`] and [`END`]
+//! lines (`python/verity/_verity.pyi`, `node/index.d.ts`); the rest (the
+//! `Store`/`Verity` classes and their method signatures, the types whose
+//! binding adds members of its own such as `Hit`'s shortcuts) stays
+//! hand-written. After changing an api type, or adding one to [`results`] or
+//! [`options`], rewrite the sections with
+//!
+//! ```text
+//! VERITY_WRITE_BINDING_TYPES=1 cargo nextest run --workspace -E 'package(verity-ai) & test(/^binding_types::/)'
+//! ```
+//!
+//! and commit the result; without the variable the test fails when a
+//! checked-in section differs from the generator's output.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde_json::Value;
+use verity::api;
+
+mod python;
+mod schema;
+mod typescript;
+
+use python::{py, python, rst_code};
+use schema::{prose, Defs};
+use typescript::typescript;
+
+/// First line of a generated section (after the comment marker).
+const BEGIN: &str = "---- generated from the verity::api schemas by crates/verity/tests/binding_types: do not edit (begin) ----";
+/// Last line of a generated section.
+const END: &str = "---- generated (end) ----";
+
+/// Node's user-data keys: their values keep the keys they were written
+/// with (`bindings/node/src/conv.rs`), so no generated type may sit under them.
+const USER_DATA: &[&str] = &["metadata", "content", "arguments", "args"];
+
+/// The schema of a response type as it is serialized (`Option` fields
+/// present as `null`, skipped fields optional).
+fn out<T: JsonSchema>() -> Value {
+    let schema = SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    serde_json::to_value(schema).unwrap()
+}
+
+/// The result classes (Python: read-only classes whose attributes are the
+/// serialized fields, `bindings/python/src/results.rs`; Node: plain objects
+/// with camelCase keys): the binding's name and the api type's schema.
+fn results() -> Vec<(&'static str, Value)> {
+    use api::research as r;
+    use api::verify as v;
+    use api::watch as w;
+    use verity::core as c;
+    vec![
+        ("FetchedSource", out::<api::FetchResponse>()),
+        ("ParsedDocument", out::<c::ParsedDocument>()),
+        ("PageSpan", out::<c::PageSpan>()),
+        ("CheckReport", out::<v::Report>()),
+        ("CheckSummary", out::<v::Summary>()),
+        ("CheckStatistics", out::<v::Statistics>()),
+        ("UnavailableSource", out::<v::UnavailableSource>()),
+        ("CheckResult", out::<v::CheckResult>()),
+        ("CheckLocation", out::<v::Location>()),
+        ("QuoteContext", out::<v::QuoteContext>()),
+        ("Passage", out::<c::Passage>()),
+        ("AnswerVerification", out::<c::AnswerVerification>()),
+        ("SentenceVerdict", out::<c::SentenceVerdict>()),
+        ("ResearchReport", out::<r::ResearchResponse>()),
+        ("ThemeCoverage", out::<r::ThemeCoverageView>()),
+        ("ResearchReference", out::<r::ReferenceView>()),
+        ("StepTiming", out::<r::StepTimingView>()),
+        ("KnowledgeEntry", out::<r::KnowledgeEntryView>()),
+        ("AddReferenceResult", out::<r::AddReferenceResponse>()),
+        ("RulesResponse", out::<w::RulesResponse>()),
+        ("RelevanceRule", out::<c::RelevanceRule>()),
+        ("ScoringGuide", out::<c::ScoringGuide>()),
+        ("UpdateRuleResponse", out::<w::UpdateRuleResponse>()),
+        ("ScoreResult", out::<w::ScoreResult>()),
+        ("RuleMatch", out::<w::RuleMatch>()),
+        ("KeywordHit", out::<w::KeywordHit>()),
+        ("CheckArticleResult", out::<w::CheckArticleResponse>()),
+        ("ArticleBrief", out::<w::ArticleBrief>()),
+        ("LogArticleResult", out::<w::LogArticleResponse>()),
+        ("ArticlesResponse", out::<w::ArticlesResponse>()),
+        ("Article", out::<c::Article>()),
+        ("LogDecisionResult", out::<w::LogDecisionResponse>()),
+        ("WatchDecisionsResponse", out::<w::WatchDecisionsResponse>()),
+        ("WatchDecision", out::<c::Decision>()),
+        ("WebSearchResponse", out::<w::WebSearchResponse>()),
+        ("WebResult", out::<w::WebResult>()),
+        ("CrawlResponse", out::<w::CrawlResponse>()),
+        ("CrawlLink", out::<w::CrawlLink>()),
+        ("VerifyFactResult", out::<w::VerifyFactResponse>()),
+        ("FactSource", out::<w::FactSource>()),
+        ("UnreadSource", out::<w::UnreadSource>()),
+        ("Project", out::<c::Project>()),
+        ("ContextEntry", out::<c::ContextEntry>()),
+        ("Task", out::<c::Task>()),
+        ("ProjectDecision", out::<c::ProjectDecision>()),
+        ("ProjectsResponse", out::<w::ProjectsResponse>()),
+        ("ProjectOverview", out::<w::ProjectOverview>()),
+        ("StoreContextResult", out::<w::StoreContextResponse>()),
+        ("QueryContextResult", out::<w::QueryContextResponse>()),
+        ("ContextHit", out::<w::ContextHit>()),
+        ("DeleteContextResult", out::<w::DeleteContextResponse>()),
+        ("NextTasksResult", out::<w::NextTasksResponse>()),
+        (
+            "ProjectDecisionsResponse",
+            out::<w::ProjectDecisionsResponse>(),
+        ),
+    ]
+}
+
+/// Api types Python exposes through a hand-written class (`Document`, with
+/// a constructor) that generated types refer to.
+const PY_HAND_WRITTEN: &[(&str, &str)] = &[("Document", "Document")];
+
+/// Result types only TypeScript declares: a document as results hold it
+/// (`source` always there), apart from the hand-written input `Document`.
+fn ts_results() -> Vec<(&'static str, Value)> {
+    vec![("StoredDocument", out::<verity::Document>())]
+}
+
+/// Request options: the binding's name, the request's schema, and the
+/// fields the method takes as positional arguments (left out). Python
+/// passes them as keyword arguments (`**kwargs: Unpack[_SearchOptions]`),
+/// Node as an options object (`search(query, options?: SearchOptions)`).
+/// Python's `check(content=None, **kwargs)` also takes `content` apart
+/// ([`PY_POSITIONAL`]).
+fn options() -> Vec<(&'static str, Value, &'static [&'static str])> {
+    use api::memory as m;
+    use api::watch as w;
+    vec![
+        (
+            "SearchOptions",
+            api::schema_of::<api::SearchRequest>(),
+            &["query"],
+        ),
+        (
+            "AskOptions",
+            api::schema_of::<api::AskRequest>(),
+            &["query"],
+        ),
+        (
+            "ConfigOverrides",
+            api::schema_of::<api::ConfigOverrides>(),
+            &["home"],
+        ),
+        ("CheckRequest", api::schema_of::<api::CheckRequest>(), &[]),
+        (
+            "GetRulesRequest",
+            api::schema_of::<w::GetRulesRequest>(),
+            &[],
+        ),
+        ("RuleUpdate", api::schema_of::<w::RuleUpdate>(), &[]),
+        ("ScoreRequest", api::schema_of::<w::ScoreRequest>(), &[]),
+        (
+            "CheckArticleRequest",
+            api::schema_of::<w::CheckArticleRequest>(),
+            &[],
+        ),
+        (
+            "LogArticleRequest",
+            api::schema_of::<w::LogArticleRequest>(),
+            &[],
+        ),
+        (
+            "GetArticlesRequest",
+            api::schema_of::<w::GetArticlesRequest>(),
+            &[],
+        ),
+        (
+            "LogDecisionRequest",
+            api::schema_of::<w::LogDecisionRequest>(),
+            &[],
+        ),
+        (
+            "GetWatchDecisionsRequest",
+            api::schema_of::<w::GetWatchDecisionsRequest>(),
+            &[],
+        ),
+        (
+            "WebSearchOptions",
+            api::schema_of::<w::WebSearchRequest>(),
+            &["query"],
+        ),
+        (
+            "VerifyFactRequest",
+            api::schema_of::<w::VerifyFactRequest>(),
+            &[],
+        ),
+        (
+            "CreateProjectRequest",
+            api::schema_of::<w::CreateProjectRequest>(),
+            &[],
+        ),
+        (
+            "ListProjectsRequest",
+            api::schema_of::<w::ListProjectsRequest>(),
+            &[],
+        ),
+        (
+            "UpdateProjectRequest",
+            api::schema_of::<w::UpdateProjectRequest>(),
+            &[],
+        ),
+        (
+            "StoreContextRequest",
+            api::schema_of::<w::StoreContextRequest>(),
+            &[],
+        ),
+        (
+            "QueryContextRequest",
+            api::schema_of::<w::QueryContextRequest>(),
+            &[],
+        ),
+        (
+            "CreateTaskRequest",
+            api::schema_of::<w::CreateTaskRequest>(),
+            &[],
+        ),
+        (
+            "UpdateTaskRequest",
+            api::schema_of::<w::UpdateTaskRequest>(),
+            &[],
+        ),
+        (
+            "NextTasksRequest",
+            api::schema_of::<w::NextTasksRequest>(),
+            &[],
+        ),
+        (
+            "LogProjectDecisionRequest",
+            api::schema_of::<w::LogProjectDecisionRequest>(),
+            &[],
+        ),
+        (
+            "GetProjectDecisionsRequest",
+            api::schema_of::<w::GetProjectDecisionsRequest>(),
+            &[],
+        ),
+        (
+            "RememberRequest",
+            api::schema_of::<m::RememberRequest>(),
+            &[],
+        ),
+        ("RecallRequest", api::schema_of::<m::RecallRequest>(), &[]),
+        ("ForgetRequest", api::schema_of::<m::ForgetRequest>(), &[]),
+    ]
+}
+
+/// Fields a Python method takes as a positional argument besides the
+/// ones [`options`] names (its `TypedDict` leaves them out).
+const PY_POSITIONAL: &[(&str, &str)] = &[
+    ("CheckRequest", "content"),
+    ("GetRulesRequest", "type"),
+    ("RuleUpdate", "name"),
+    ("RuleUpdate", "type"),
+    ("RuleUpdate", "keywords"),
+    ("CheckArticleRequest", "url"),
+    ("LogArticleRequest", "url"),
+    ("LogArticleRequest", "title"),
+    ("LogArticleRequest", "source"),
+    ("LogArticleRequest", "source_type"),
+    ("LogDecisionRequest", "llm"),
+    ("LogDecisionRequest", "decision_type"),
+    ("LogDecisionRequest", "decision"),
+    ("VerifyFactRequest", "claim"),
+    ("CreateProjectRequest", "name"),
+    ("UpdateProjectRequest", "project_id"),
+    ("StoreContextRequest", "project_id"),
+    ("StoreContextRequest", "content"),
+    ("QueryContextRequest", "project_id"),
+    ("QueryContextRequest", "query"),
+    ("CreateTaskRequest", "project_id"),
+    ("CreateTaskRequest", "title"),
+    ("UpdateTaskRequest", "task_id"),
+    ("NextTasksRequest", "project_id"),
+    ("LogProjectDecisionRequest", "project_id"),
+    ("LogProjectDecisionRequest", "decision"),
+    ("GetProjectDecisionsRequest", "project_id"),
+    ("RememberRequest", "text"),
+    ("RecallRequest", "query"),
+    ("ForgetRequest", "id"),
+];
+
+/// Python keyword types wider than the JSON one: a time filter also takes
+/// a `datetime` or a `date` (`bindings/python/src/conv.rs`).
+const PY_KWARG_TYPES: &[(&str, &str)] = &[
+    ("since", "_Time"),
+    ("until", "_Time"),
+    ("ts_start", "_Time"),
+    ("ts_end", "_Time"),
+];
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `text` with the section between the `comment`-prefixed markers replaced by `section`.
+fn splice(text: &str, comment: &str, section: &str, file: &str) -> String {
+    let begin = format!("{comment} {BEGIN}\n");
+    let end = format!("{comment} {END}\n");
+    let a = text
+        .find(&begin)
+        .unwrap_or_else(|| panic!("{file}: no line `{}`", begin.trim_end()));
+    let b = text
+        .find(&end)
+        .unwrap_or_else(|| panic!("{file}: no line `{}`", end.trim_end()));
+    assert!(
+        a < b,
+        "{file}: the generated section's markers are out of order"
+    );
+    format!(
+        "{}{begin}{section}\n{end}{}",
+        &text[..a],
+        &text[b + end.len()..]
+    )
+}
+
+fn generated() -> (String, String) {
+    let results = results();
+    let options = options();
+    let mut defs = Defs::new(&results, &options, PY_HAND_WRITTEN);
+    let py = python(&mut defs, &results, &options);
+    let results: Vec<_> = results.into_iter().chain(ts_results()).collect();
+    let mut defs = Defs::new(&results, &options, &[]);
+    let ts = typescript(&mut defs, &results, &options);
+    (py, ts)
+}
+
+#[test]
+fn checked_in_binding_types_match_the_api_schemas() {
+    let (py, ts) = generated();
+    let write = std::env::var_os("VERITY_WRITE_BINDING_TYPES").is_some_and(|v| v == "1");
+    let mut stale = Vec::new();
+    for (file, comment, section) in [
+        ("python/verity/_verity.pyi", "#", &py),
+        ("node/index.d.ts", "//", &ts),
+    ] {
+        let path = repo().join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let fresh = splice(&text, comment, section, file);
+        if fresh != text {
+            if write {
+                std::fs::write(&path, &fresh).unwrap();
+            } else {
+                stale.push(file);
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "{stale:?} differ from the verity::api schemas: run\n  VERITY_WRITE_BINDING_TYPES=1 cargo nextest run --workspace -E 'package(verity-ai) & test(/^binding_types::/)'\nand commit the result"
+    );
+}
+
+#[test]
+fn splice_replaces_only_the_section() {
+    let text = format!("head\n# {BEGIN}\nold\n# {END}\ntail\n");
+    let out = splice(&text, "#", "new\nlines", "f");
+    assert_eq!(out, format!("head\n# {BEGIN}\nnew\nlines\n# {END}\ntail\n"));
+}
+
+#[test]
+fn optional_and_enum_fields_become_optional_and_literal_types() {
+    let results = results();
+    let options = options();
+    let mut defs = Defs::new(&results, &options, PY_HAND_WRITTEN);
+    let (_, schema) = results.iter().find(|(n, _)| *n == "CheckResult").unwrap();
+    let fields = defs.fields(schema);
+    let get = |n: &str| fields.iter().find(|f| f.name == n).unwrap().ty.clone();
+    assert_eq!(py(&get("source_url")), "Optional[str]");
+    assert_eq!(py(&get("verdict")), "_Verdict");
+    assert_eq!(py(&get("passages")), "list[Passage]");
+    assert!(defs.enums["Verdict"].0.contains(&"SUPPORTED".to_string()));
+    assert_eq!(
+        prose("1 to [`MAX_K`] (see [the docs](crate::x))"),
+        "1 to `MAX_K` (see the docs)"
+    );
+    assert_eq!(rst_code("`k` and ```x```"), "``k`` and ```x```");
+}
