@@ -122,6 +122,14 @@ pub trait Embedder: Send + Sync {
         32
     }
 
+    /// How many times faster this embedder would embed a word piece with
+    /// 8-bit products (the fast ingest profile) than it does now, measured on
+    /// this CPU's kernels; `None` when it has no such option or runs it
+    /// already. Feeds the ingest's estimate of the fast profile.
+    fn int8_speedup(&self) -> Option<f64> {
+        None
+    }
+
     /// How [`embed_spans`](Self::embed_spans) computes span vectors.
     /// Recorded with every indexed document: a change re-processes it.
     fn span_mode(&self) -> SpanMode {

@@ -235,6 +235,10 @@ impl Embedder for CachedEmbedder {
         self.inner.texts_per_call()
     }
 
+    fn int8_speedup(&self) -> Option<f64> {
+        self.inner.int8_speedup()
+    }
+
     fn span_mode(&self) -> SpanMode {
         self.inner.span_mode()
     }

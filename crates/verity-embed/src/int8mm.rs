@@ -430,7 +430,7 @@ mod tests {
             return;
         };
         let mut seed = 13;
-        let (rows, inp, out) = (37, 128, 40);
+        let (rows, inp, out): (usize, usize, usize) = (37, 128, 40);
         let w: Vec<f32> = (0..out * inp).map(|_| lcg(&mut seed)).collect();
         let lin = QuantLinear::quantize(&w, out, inp).expect("shape");
         let mut q = vec![0u8; rows.next_multiple_of(crate::amx::ROWS) * lin.kpad];

@@ -74,6 +74,19 @@ pub fn elementwise_path() -> SimdPath {
     })
 }
 
+/// How many times faster the 8-bit products embed a word piece than f32 on
+/// this CPU (whole ingest, same word pieces, interleaved runs):
+/// 1.23 on the AVX2 machine (median of 8, docs/benchmarks.d/embed.md), 1.47
+/// with AMX tiles (600 SciFact abstracts, pooled sentence vectors both
+/// sides, 2 pairs: wall ratio 0.68, docs/benchmarks.d/ingest.md).
+pub fn int8_speedup() -> f64 {
+    if crate::amx::tiles().is_some() {
+        1.47
+    } else {
+        1.23
+    }
+}
+
 /// A one-line description for reports: `"avx2+fma kernels, pre-packed panels
 /// for short passes; int8 option (…): avx2 kernels"`.
 pub fn kernel_note() -> String {

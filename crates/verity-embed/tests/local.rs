@@ -131,6 +131,10 @@ async fn int8_is_close_to_the_reference_and_says_so() {
         .unwrap();
     assert_eq!(int8.id().version, format!("{}-int8v2", f32.id().version));
     assert_eq!(int8.id().dim, 384);
+    // The f32 embedder tells the ingest estimate how much faster the 8-bit
+    // products are here; the 8-bit one runs them already.
+    assert!(f32.int8_speedup().is_some_and(|s| s > 1.0));
+    assert_eq!(int8.int8_speedup(), None);
     let got = int8.embed(&texts).await.unwrap();
     // Measured worst 0.9995 on these 31 texts (docs/benchmarks.d/embed.md);
     // all four products in 8 bits gave 0.990.

@@ -597,6 +597,7 @@ impl Ingestor {
         // estimate (counted with the chunker's tokenizer, capped at the window).
         let window = embedder.max_tokens().max(1) as u64;
         let pooled = embedder.span_mode() == SpanMode::Pooled;
+        state.int8_speedup = embedder.int8_speedup();
         let work: Vec<u64> = items
             .iter()
             .map(|i| self.word_pieces(i, window, pooled))

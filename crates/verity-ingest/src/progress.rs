@@ -68,6 +68,12 @@ pub struct IngestProgress {
     /// windows only): the work of the fast profile, for
     /// [`IngestProgress::fast_estimate`].
     pub pooled_word_pieces: u64,
+    /// How many times faster the embedder's 8-bit products would embed a
+    /// word piece, as it reports it ([`Embedder::int8_speedup`]); the
+    /// estimate takes [`INT8_SPEEDUP`] when it does not say.
+    ///
+    /// [`Embedder::int8_speedup`]: verity_core::Embedder::int8_speedup
+    pub int8_speedup: Option<f64>,
 }
 
 /// Speed of the local embedder's 8-bit products over f32 per word piece
@@ -107,7 +113,8 @@ impl IngestProgress {
 
     /// The whole run's estimated time (elapsed plus [`Self::eta`]) and what
     /// the same input would take with the fast profile: the pooled word
-    /// pieces at [`INT8_SPEEDUP`] times the rate seen. `None` without an
+    /// pieces at the embedder's 8-bit speed-up ([`Self::int8_speedup`], else
+    /// [`INT8_SPEEDUP`]) times the rate seen. `None` without an
     /// estimate, or when the run already reads no more than the fast
     /// profile would.
     pub fn fast_estimate(&self, elapsed: Duration) -> Option<(Duration, Duration)> {
@@ -118,7 +125,11 @@ impl IngestProgress {
         }
         let total = elapsed + eta;
         let ratio = self.pooled_word_pieces as f64 / seen;
-        let fast = total.as_secs_f64() * ratio / INT8_SPEEDUP;
+        let speedup = self
+            .int8_speedup
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .unwrap_or(INT8_SPEEDUP);
+        let fast = total.as_secs_f64() * ratio / speedup;
         fast.is_finite()
             .then(|| (total, Duration::from_secs_f64(fast.max(0.0))))
     }
@@ -195,6 +206,7 @@ impl RunProgress {
             word_pieces_pending: batch.word_pieces_pending,
             embedder: batch.embedder.clone().or_else(|| b.embedder.clone()),
             pooled_word_pieces: b.pooled_word_pieces + batch.pooled_word_pieces,
+            int8_speedup: batch.int8_speedup.or(b.int8_speedup),
         }
     }
 
@@ -320,6 +332,19 @@ mod tests {
         };
         let (total, fast) = p.fast_estimate(secs(100.0)).unwrap();
         assert!((total.as_secs_f64() - 200.0).abs() < 1e-6);
+        assert!((fast.as_secs_f64() - 200.0 * 0.4 / INT8_SPEEDUP).abs() < 1e-6);
+        // The embedder's own figure for its CPU wins; a nonsense one is ignored.
+        let reported = IngestProgress {
+            int8_speedup: Some(2.0),
+            ..p.clone()
+        };
+        let (_, fast) = reported.fast_estimate(secs(100.0)).unwrap();
+        assert!((fast.as_secs_f64() - 200.0 * 0.4 / 2.0).abs() < 1e-6);
+        let nonsense = IngestProgress {
+            int8_speedup: Some(0.0),
+            ..p.clone()
+        };
+        let (_, fast) = nonsense.fast_estimate(secs(100.0)).unwrap();
         assert!((fast.as_secs_f64() - 200.0 * 0.4 / INT8_SPEEDUP).abs() < 1e-6);
         // A run already pooled gains nothing.
         let pooled = IngestProgress {

@@ -691,6 +691,10 @@ impl Embedder for LocalEmbedder {
         self.max_seq_length
     }
 
+    fn int8_speedup(&self) -> Option<f64> {
+        (!self.id.version.ends_with("-int8v2")).then(crate::simd::int8_speedup)
+    }
+
     fn span_mode(&self) -> SpanMode {
         if self.model.span_frame.is_some() {
             SpanMode::Pooled
