@@ -64,7 +64,7 @@ pub use events::{
     EventSearchMode, EventStore, NewEvent, TimeOrder, VectorQuery,
 };
 pub use generate::{
-    ChatMessage, ContextBlock, FinishReason, GenerateRequest, Generation, GenerationBudget,
+    ChatMessage, ChatRequest, ContextBlock, FinishReason, Generation, GenerationBudget,
     GenerationParams, Generator, Grounding, Role, TokenStream, Usage,
 };
 pub use judge::{Judge, Judgement, Passage, Verdict};
