@@ -46,7 +46,7 @@ pub mod watch;
 pub mod web;
 
 pub use answer::{Answer, AnswerVerification, Citation, SentenceVerdict, Timings, VerifyMode};
-pub use cache::Cache;
+pub use cache::{Cache, CacheStats};
 pub use catalog::IndexCatalog;
 pub use document::{
     stable_uid, Chunk, Document, DocumentMeta, Fingerprint, IndexedDocument, UpsertReport,
