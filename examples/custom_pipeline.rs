@@ -12,7 +12,7 @@ use std::sync::Arc;
 use verity::core::{Cache, Document, VectorStore};
 use verity::ingest::Ingestor;
 use verity::llm::ExtractiveGenerator;
-use verity::rag::{AskRequest, RagPipeline, Retriever, RetrieverConfig};
+use verity::rag::{RagPipeline, RagQuestion, Retriever, RetrieverConfig};
 use verity::store::{SqliteStore, StoreOptions};
 
 #[tokio::main]
@@ -39,7 +39,7 @@ async fn main() -> verity::Result<()> {
         .build();
 
     let answer = rag
-        .ask(&AskRequest::new("What does splicing do to a channel?"))
+        .ask(&RagQuestion::new("What does splicing do to a channel?"))
         .await?;
     println!(
         "{}\n(confidence {:.2}, cited {:?})",
@@ -52,7 +52,7 @@ async fn main() -> verity::Result<()> {
             .collect::<Vec<_>>()
     );
     let again = rag
-        .ask(&AskRequest::new("What does splicing do to a channel?"))
+        .ask(&RagQuestion::new("What does splicing do to a channel?"))
         .await?;
     println!("second time served from cache: {}", again.cached);
     Ok(())

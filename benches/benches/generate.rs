@@ -15,7 +15,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use verity_core::{ChatMessage, ContextBlock, GenerateRequest, Generator, Grounding};
+use verity_core::{ChatMessage, ChatRequest, ContextBlock, Generator, Grounding};
 use verity_llm::{ExtractiveGenerator, LocalGgufConfig, LocalGgufGenerator};
 
 fn runtime() -> tokio::runtime::Runtime {
@@ -64,7 +64,7 @@ fn bench_extractive(c: &mut Criterion) {
     let rt = runtime();
     let blocks = context_blocks();
     let question = "Which cells are affected by the treatment and how does it change their growth?";
-    let mut req = GenerateRequest::new(vec![ChatMessage::user(question)]);
+    let mut req = ChatRequest::new(vec![ChatMessage::user(question)]);
     req.grounding = Some(Grounding {
         question: question.into(),
         blocks,
@@ -105,7 +105,7 @@ fn bench_local(c: &mut Criterion) {
         .map(|b| format!("[{}] {}\n", b.index, b.text))
         .take(2)
         .collect();
-    let mut pp = GenerateRequest::new(vec![
+    let mut pp = ChatRequest::new(vec![
         ChatMessage::system(format!(
             "Answer from the sources, citing them as [n].\n{context}"
         )),
@@ -116,7 +116,7 @@ fn bench_local(c: &mut Criterion) {
     let prompt_tokens = g.prompt_tokens(&pp.messages).map(|t| t.len()).unwrap_or(0);
 
     // Generation.
-    let mut tg = GenerateRequest::new(vec![ChatMessage::user(
+    let mut tg = ChatRequest::new(vec![ChatMessage::user(
         "Write a long story about a dragon who learns to read.",
     )]);
     tg.params.temperature = 0.0;

@@ -101,9 +101,12 @@ pub enum Command {
   verity fetch page.html --format json")]
     Fetch(FetchArgs),
     /// Check that each cited source supports the claim citing it (exit 9 on --fail-on verdicts).
-    #[command(after_help = "Examples:
+    #[command(
+        after_help = "Examples:
   verity check notes.md
-  verity check https://example.org/post --format html -o report.html --fail-on not_supported")]
+  verity check https://example.org/post --format html -o report.html --fail-on not_supported",
+        visible_alias = "verify"
+    )]
     Check(crate::check::CheckArgs),
     /// Research a syllabus: knowledge base, brief, plan, sub-agents, a sourced and checked report.
     #[command(after_help = "Examples:

@@ -242,6 +242,16 @@ pub fn vector_from_bytes(b: &[u8]) -> Option<Vec<f32>> {
     )
 }
 
+/// Hit and miss counts of a cache's lookups (an answer cache handle's `get`
+/// calls, a cached embedder's texts).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CacheStats {
+    /// Lookups answered from the cache.
+    pub hits: u64,
+    /// Lookups that found nothing (or an expired entry) and went on.
+    pub misses: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -211,9 +211,12 @@ pub struct Grounding {
     pub lang: Option<String>,
 }
 
-/// A generation request.
+/// What a [`Generator`] takes: chat messages, sampling parameters and the
+/// grounding of a grounded answer. (The api's `GenerateRequest` of
+/// `POST /v1/generate` is a question plus passages; the facade builds this
+/// from it.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GenerateRequest {
+pub struct ChatRequest {
     /// Chat messages (system prompt first).
     pub messages: Vec<ChatMessage>,
     /// Sampling parameters.
@@ -224,7 +227,7 @@ pub struct GenerateRequest {
     pub grounding: Option<Grounding>,
 }
 
-impl GenerateRequest {
+impl ChatRequest {
     /// A request from messages with default parameters.
     pub fn new(messages: Vec<ChatMessage>) -> Self {
         Self {
@@ -284,10 +287,10 @@ pub trait Generator: Send + Sync {
     fn model(&self) -> &str;
 
     /// Generate the whole answer.
-    async fn generate(&self, req: &GenerateRequest) -> Result<Generation>;
+    async fn generate(&self, req: &ChatRequest) -> Result<Generation>;
 
     /// Stream the answer as text deltas.
-    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream>;
+    async fn stream(&self, req: &ChatRequest) -> Result<TokenStream>;
 
     /// Check that the backend is reachable and the model is there.
     async fn health(&self) -> Result<()> {

@@ -46,7 +46,7 @@ pub mod watch;
 pub mod web;
 
 pub use answer::{Answer, AnswerVerification, Citation, SentenceVerdict, Timings, VerifyMode};
-pub use cache::Cache;
+pub use cache::{Cache, CacheStats};
 pub use catalog::IndexCatalog;
 pub use document::{
     stable_uid, Chunk, Document, DocumentMeta, Fingerprint, IndexedDocument, UpsertReport,
@@ -64,7 +64,7 @@ pub use events::{
     EventSearchMode, EventStore, NewEvent, TimeOrder, VectorQuery,
 };
 pub use generate::{
-    ChatMessage, ContextBlock, FinishReason, GenerateRequest, Generation, GenerationBudget,
+    ChatMessage, ChatRequest, ContextBlock, FinishReason, Generation, GenerationBudget,
     GenerationParams, Generator, Grounding, Role, TokenStream, Usage,
 };
 pub use judge::{Judge, Judgement, Passage, Verdict};

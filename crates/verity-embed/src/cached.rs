@@ -11,14 +11,7 @@ use verity_core::{
     ProviderErrorKind, Result, SpanEmbeddings, SpanMode, SpanText, TokenEmbeddings,
 };
 
-/// Hit and miss counts of a [`CachedEmbedder`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CacheStats {
-    /// Texts answered from the cache.
-    pub hits: u64,
-    /// Texts sent to the inner embedder.
-    pub misses: u64,
-}
+pub use verity_core::CacheStats;
 
 /// Caches vectors under [`embedding_key`] (`sha1(text) | model | embed_version`),
 /// as little-endian `f32` bytes, without expiry.

@@ -569,6 +569,24 @@ async fn robots_404_allows_and_500_disallows() {
     assert_eq!(s5.hits.count("article"), 0);
 }
 
+#[tokio::test]
+async fn an_unreachable_host_is_failed_not_refused_by_robots() {
+    // A port nobody listens on: robots.txt cannot be asked, and the page's
+    // status is that of the request that failed (Failed), never Blocked.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let f = HttpFetcher::new(config(port).with_retry(RetryPolicy::none())).unwrap();
+    let page = Url::parse(&format!("http://127.0.0.1:{port}/article")).unwrap();
+    let r = f.fetch(&page).await.unwrap();
+    assert_eq!(r.status, FetchStatus::Failed, "{:?}", r.detail);
+    let detail = r.detail.unwrap_or_default();
+    assert!(detail.contains("/article"), "{detail}");
+    assert!(!detail.contains("robots.txt"), "{detail}");
+}
+
 #[cfg(feature = "pdf")]
 #[tokio::test]
 async fn pdf_routed_by_content_type() {

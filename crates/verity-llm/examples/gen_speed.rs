@@ -19,7 +19,7 @@
 
 use std::time::Instant;
 
-use verity_core::{ChatMessage, GenerateRequest, GenerationBudget, Generator};
+use verity_core::{ChatMessage, ChatRequest, GenerationBudget, Generator};
 use verity_llm::{LocalEngine, LocalGgufConfig, LocalGgufGenerator};
 
 fn env_list(name: &str, default: &str) -> Vec<String> {
@@ -43,8 +43,8 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn request(messages: Vec<ChatMessage>, max_tokens: u32) -> GenerateRequest {
-    let mut r = GenerateRequest::new(messages);
+fn request(messages: Vec<ChatMessage>, max_tokens: u32) -> ChatRequest {
+    let mut r = ChatRequest::new(messages);
     r.params.temperature = 0.0;
     r.params.max_tokens = max_tokens;
     r.params.budget = GenerationBudget::UNLIMITED;

@@ -7,8 +7,8 @@ use std::collections::{HashMap, HashSet};
 use async_trait::async_trait;
 use verity_core::text::{content_terms, fold, sentence_spans};
 use verity_core::{
-    ContextBlock, FinishReason, GenerateRequest, Generation, Generator, Grounding,
-    ProviderErrorKind, Result, TokenStream, Usage,
+    ChatRequest, ContextBlock, FinishReason, Generation, Generator, Grounding, ProviderErrorKind,
+    Result, TokenStream, Usage,
 };
 
 use crate::http::perr;
@@ -28,7 +28,7 @@ const MODEL: &str = "extractive";
 /// says that the sources do not contain enough evidence (in the request's
 /// language: English, French, Spanish or German; English otherwise).
 ///
-/// Requires [`GenerateRequest::grounding`]; without it the call fails with
+/// Requires [`ChatRequest::grounding`]; without it the call fails with
 /// [`ProviderErrorKind::InvalidRequest`]. `params` (temperature, max_tokens…)
 /// are ignored: the output is deterministic.
 #[derive(Debug, Clone)]
@@ -382,7 +382,7 @@ fn pieces(text: &str) -> Vec<String> {
 }
 
 impl ExtractiveGenerator {
-    fn grounding<'a>(&self, req: &'a GenerateRequest) -> Result<&'a Grounding> {
+    fn grounding<'a>(&self, req: &'a ChatRequest) -> Result<&'a Grounding> {
         req.grounding.as_ref().ok_or_else(|| {
             perr(
                 PROVIDER,
@@ -399,7 +399,7 @@ impl Generator for ExtractiveGenerator {
         MODEL
     }
 
-    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+    async fn generate(&self, req: &ChatRequest) -> Result<Generation> {
         let g = self.grounding(req)?;
         Ok(Generation {
             text: self.answer(g),
@@ -409,7 +409,7 @@ impl Generator for ExtractiveGenerator {
         })
     }
 
-    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+    async fn stream(&self, req: &ChatRequest) -> Result<TokenStream> {
         let g = self.grounding(req)?;
         let parts: Vec<Result<String>> = pieces(&self.answer(g)).into_iter().map(Ok).collect();
         Ok(Box::pin(futures::stream::iter(parts)))

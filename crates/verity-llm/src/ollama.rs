@@ -6,11 +6,11 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use verity_core::{
-    ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator,
-    ProviderErrorKind, Result, TokenStream, Usage,
+    ChatMessage, ChatRequest, ConfigError, FinishReason, Generation, Generator, ProviderErrorKind,
+    Result, TokenStream, Usage,
 };
 use verity_net::reqwest::Method;
-use verity_net::status::{self, ErrorBody, Remedies};
+use verity_net::status::{self, ProviderErrorBody, Remedies};
 use verity_net::{RemoteEndpoint, RemoteProviderOptions};
 
 use crate::http::{self, perr, CallError, StreamedLines, Timeouts};
@@ -242,7 +242,7 @@ impl OllamaGenerator {
     }
 
     /// The JSON body sent to `/api/chat` for `req` (exposed for inspection and tests).
-    pub fn request_body(&self, req: &GenerateRequest, stream: bool) -> Value {
+    pub fn request_body(&self, req: &ChatRequest, stream: bool) -> Value {
         let p = &req.params;
         let body = ChatBody {
             model: &self.model,
@@ -271,7 +271,9 @@ impl OllamaGenerator {
                 .read_json(&url, resp, "/api/chat response")
                 .await?;
             if let Some(err) = &chunk.error {
-                return Err(self.endpoint.body_error(&url, &ErrorBody::from_error(err)));
+                return Err(self
+                    .endpoint
+                    .body_error(&url, &ProviderErrorBody::from_error(err)));
             }
             if !chunk.done {
                 return Err(perr(
@@ -340,7 +342,7 @@ fn parse_line(url: &str, line: &str) -> Result<Parsed> {
         return Err(status::body_error(
             PROVIDER,
             &format!("{url}: error mid-stream"),
-            &ErrorBody::from_error(err),
+            &ProviderErrorBody::from_error(err),
             &Remedies::default(),
         )
         .into());
@@ -408,7 +410,7 @@ impl Generator for OllamaGenerator {
         &self.model
     }
 
-    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+    async fn generate(&self, req: &ChatRequest) -> Result<Generation> {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, false);
         let chunk = self.endpoint.retry().run(|_| self.chat_once(&body)).await?;
@@ -423,7 +425,7 @@ impl Generator for OllamaGenerator {
         })
     }
 
-    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+    async fn stream(&self, req: &ChatRequest) -> Result<TokenStream> {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, true);
         let url = self.chat_url();

@@ -7,11 +7,11 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use verity_core::{
-    ChatMessage, ConfigError, FinishReason, GenerateRequest, Generation, Generator,
-    ProviderErrorKind, Result, TokenStream, Usage,
+    ChatMessage, ChatRequest, ConfigError, FinishReason, Generation, Generator, ProviderErrorKind,
+    Result, TokenStream, Usage,
 };
 use verity_net::reqwest::Method;
-use verity_net::status::{self, ErrorBody, Remedies};
+use verity_net::status::{self, ProviderErrorBody, Remedies};
 use verity_net::{RemoteEndpoint, RemoteProviderOptions};
 
 use crate::http::{self, perr, CallError, StreamedLines, Timeouts};
@@ -153,7 +153,7 @@ impl OpenAiGenerator {
     }
 
     /// The JSON body sent to `/v1/chat/completions` for `req` (exposed for inspection and tests).
-    pub fn request_body(&self, req: &GenerateRequest, stream: bool) -> Value {
+    pub fn request_body(&self, req: &ChatRequest, stream: bool) -> Value {
         let p = &req.params;
         let body = ChatBody {
             model: &self.model,
@@ -177,7 +177,9 @@ impl OpenAiGenerator {
                 .read_json(&url, resp, "chat completion")
                 .await?;
             if let Some(err) = &c.error {
-                return Err(self.endpoint.body_error(&url, &ErrorBody::from_error(err)));
+                return Err(self
+                    .endpoint
+                    .body_error(&url, &ProviderErrorBody::from_error(err)));
             }
             let Some(choice) = c.choices.into_iter().next() else {
                 return Err(perr(
@@ -246,7 +248,7 @@ fn parse_event(url: &str, data: &str, saw_finish: &mut bool) -> Result<Option<Ev
         return Err(status::body_error(
             PROVIDER,
             &format!("{url}: error mid-stream"),
-            &ErrorBody::from_error(err),
+            &ProviderErrorBody::from_error(err),
             &Remedies::default(),
         )
         .into());
@@ -345,7 +347,7 @@ impl Generator for OpenAiGenerator {
         &self.model
     }
 
-    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+    async fn generate(&self, req: &ChatRequest) -> Result<Generation> {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, false);
         self.endpoint
@@ -354,7 +356,7 @@ impl Generator for OpenAiGenerator {
             .await
     }
 
-    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+    async fn stream(&self, req: &ChatRequest) -> Result<TokenStream> {
         crate::validate_params(PROVIDER, &req.params)?;
         let body = self.request_body(req, true);
         let url = self.url();

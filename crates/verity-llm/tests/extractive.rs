@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use futures::StreamExt;
 use verity_core::{
-    ChatMessage, ContextBlock, GenerateRequest, Generator, Grounding, ProviderErrorKind,
+    ChatMessage, ChatRequest, ContextBlock, Generator, Grounding, ProviderErrorKind,
 };
 use verity_llm::ExtractiveGenerator;
 
@@ -20,8 +20,8 @@ fn block(index: usize, text: &str) -> ContextBlock {
     }
 }
 
-fn req(question: &str, blocks: Vec<ContextBlock>, lang: Option<&str>) -> GenerateRequest {
-    let mut r = GenerateRequest::new(vec![ChatMessage::user(question)]);
+fn req(question: &str, blocks: Vec<ContextBlock>, lang: Option<&str>) -> ChatRequest {
+    let mut r = ChatRequest::new(vec![ChatMessage::user(question)]);
     r.grounding = Some(Grounding {
         question: question.into(),
         blocks,
@@ -298,7 +298,7 @@ async fn streaming_equals_generate_and_is_deterministic() {
 #[tokio::test]
 async fn grounding_is_required() {
     let g = ExtractiveGenerator::new();
-    let r = GenerateRequest::new(vec![ChatMessage::user("hi")]);
+    let r = ChatRequest::new(vec![ChatMessage::user("hi")]);
     for e in [
         g.generate(&r).await.unwrap_err(),
         g.stream(&r).await.err().unwrap(),

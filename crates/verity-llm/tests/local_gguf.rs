@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use futures::StreamExt;
 use verity_core::{
-    ChatMessage, ContextBlock, FinishReason, GenerateRequest, GenerationBudget, Generator,
-    Grounding, ProviderErrorKind,
+    ChatMessage, ChatRequest, ContextBlock, FinishReason, GenerationBudget, Generator, Grounding,
+    ProviderErrorKind,
 };
 use verity_llm::{
     ContextOverflow, LocalAnswerFormat, LocalGgufConfig, LocalGgufGenerator, ANSWER_SENTENCES,
@@ -33,8 +33,8 @@ fn model() -> Option<&'static LocalGgufGenerator> {
         .as_ref()
 }
 
-fn greedy(question: &str, max_tokens: u32) -> GenerateRequest {
-    let mut req = GenerateRequest::new(vec![
+fn greedy(question: &str, max_tokens: u32) -> ChatRequest {
+    let mut req = ChatRequest::new(vec![
         ChatMessage::system("You are a concise assistant. Answer in one short sentence."),
         ChatMessage::user(question),
     ]);
@@ -190,7 +190,7 @@ async fn context_guard_errors_or_truncates() {
         .unwrap();
     assert_eq!(small.context_length(), 128);
     let long = "The quick brown fox jumps over the lazy dog. ".repeat(30);
-    let mut req = GenerateRequest::new(vec![
+    let mut req = ChatRequest::new(vec![
         ChatMessage::system("Answer briefly."),
         ChatMessage::user(long.clone()),
         ChatMessage::assistant("Noted."),
@@ -221,7 +221,7 @@ async fn context_guard_errors_or_truncates() {
     );
 
     // Even the last message alone is too long: typed error under both policies.
-    let req = GenerateRequest::new(vec![ChatMessage::user(long)]);
+    let req = ChatRequest::new(vec![ChatMessage::user(long)]);
     assert!(trunc.generate(&req).await.is_err());
     let _ = m;
 }
@@ -317,7 +317,7 @@ fn example_passage(uid: &str) -> String {
 
 /// A grounded request as the RAG pipeline builds it (numbered context, the
 /// question, the ask's default sampling parameters).
-fn grounded(question: &str, uids: &[&str]) -> GenerateRequest {
+fn grounded(question: &str, uids: &[&str]) -> ChatRequest {
     let blocks: Vec<ContextBlock> = uids
         .iter()
         .enumerate()
@@ -332,7 +332,7 @@ fn grounded(question: &str, uids: &[&str]) -> GenerateRequest {
     for b in &blocks {
         context.push_str(&format!("[{}]\n{}\n---\n", b.index, b.text.trim()));
     }
-    let mut req = GenerateRequest::new(vec![
+    let mut req = ChatRequest::new(vec![
         ChatMessage::system(
             "You answer strictly from the provided CONTEXT.\nCite every statement with the \
              number of its context block in square brackets, like [1] or [2].",

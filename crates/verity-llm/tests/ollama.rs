@@ -15,7 +15,7 @@ use common::{dead_url, kind, paced_body, serve};
 use futures::StreamExt;
 use serde_json::{json, Value};
 use verity_core::{
-    ChatMessage, FinishReason, GenerateRequest, Generator, ProviderErrorKind, RetryPolicy,
+    ChatMessage, ChatRequest, FinishReason, Generator, ProviderErrorKind, RetryPolicy,
 };
 use verity_llm::OllamaGenerator;
 
@@ -195,8 +195,8 @@ fn gen(base: &str, model: &str) -> OllamaGenerator {
         .unwrap()
 }
 
-fn req() -> GenerateRequest {
-    GenerateRequest::new(vec![
+fn req() -> ChatRequest {
+    ChatRequest::new(vec![
         ChatMessage::system("Answer briefly."),
         ChatMessage::user("Say hello world"),
     ])

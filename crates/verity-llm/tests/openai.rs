@@ -15,7 +15,7 @@ use common::{dead_url, kind, paced_body, serve};
 use futures::StreamExt;
 use serde_json::{json, Value};
 use verity_core::{
-    ChatMessage, FinishReason, GenerateRequest, Generator, ProviderErrorKind, RetryPolicy,
+    ChatMessage, ChatRequest, FinishReason, Generator, ProviderErrorKind, RetryPolicy,
 };
 use verity_llm::OpenAiGenerator;
 
@@ -213,8 +213,8 @@ fn gen(base: &str, model: &str) -> OpenAiGenerator {
         .unwrap()
 }
 
-fn req() -> GenerateRequest {
-    GenerateRequest::new(vec![
+fn req() -> ChatRequest {
+    ChatRequest::new(vec![
         ChatMessage::system("Answer briefly."),
         ChatMessage::user("Say hello world"),
     ])

@@ -24,13 +24,13 @@
 //! # use std::sync::Arc;
 //! # use verity_core::EventStore;
 //! # async fn demo(store: Arc<dyn EventStore>) -> verity_core::Result<()> {
-//! use verity_memory::{Memory, Recall};
+//! use verity_memory::{Memory, RecallRequest};
 //! let memory = Memory::builder(store).build()?;
 //! let added = memory
 //!     .remember("Chose SQLite over Postgres for the demo", serde_json::json!({"event_type": "decision"}), None)
 //!     .await?;
 //! let page = memory
-//!     .recall(Recall { filter_metadata: Some(serde_json::json!({"event_type": "decision"})), ..Recall::default() })
+//!     .recall(&RecallRequest { filter_metadata: serde_json::json!({"event_type": "decision"}).as_object().cloned().unwrap_or_default(), ..RecallRequest::default() })
 //!     .await?;
 //! assert_eq!(page.data[0].id, added.event.id);
 //! # Ok(()) }
@@ -42,7 +42,7 @@ mod tools;
 pub use memory::{
     Added, EmbeddingSource, Memory, MemoryBuilder, MemorySettings, DEFAULT_TEXT_FIELDS,
 };
-pub use tools::{Forget, Recall};
+pub use tools::{Forget, RecallRequest};
 pub use verity_core::events::{
     Event, EventFilter, EventPage, EventQuery, EventQueryParams, EventSearchMode, EventStore,
     NewEvent, TimeOrder, VectorQuery,

@@ -13,29 +13,35 @@ use verity_core::{
 
 use crate::memory::{Added, Memory};
 
-/// Arguments of `recall`.
+// The one recall request: `Memory::recall` takes it and the facade names it
+// `verity::api::memory::RecallRequest` for every host (its doc comment is the
+// published schema's description).
+/// `recall`: find remembered events by meaning and/or words, metadata and time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Recall {
-    /// What to look for (omitted: newest events matching the filters).
+#[serde(deny_unknown_fields)]
+pub struct RecallRequest {
+    /// What to look for; omitted: the newest events matching the filters.
     #[serde(default)]
     pub query: Option<String>,
-    /// Metadata the events must contain (JSON object).
+    /// Metadata the events must contain (containment: nested objects and arrays).
     #[serde(default)]
-    pub filter_metadata: Option<Value>,
-    /// Earliest timestamp.
+    pub filter_metadata: Map<String, Value>,
+    /// Earliest timestamp (ISO 8601 with a zone).
     #[serde(default)]
     pub ts_start: Option<DateTime<Utc>>,
-    /// Latest timestamp.
+    /// Latest timestamp (ISO 8601 with a zone).
     #[serde(default)]
     pub ts_end: Option<DateTime<Utc>>,
     /// Results, 1–100 (default 10).
     #[serde(default = "default_limit")]
+    #[schemars(range(min = 1, max = 100))]
     pub limit: usize,
-    /// Index used (default hybrid when an embedder is configured, else lexical).
+    /// Index used (default: hybrid with an embedder, else lexical).
     #[serde(default)]
     pub mode: Option<EventSearchMode>,
-    /// Largest L2 distance kept (default: none, the nearest events are returned).
+    /// Largest L2 distance kept, 0–2 (default: none, the nearest events).
     #[serde(default)]
+    #[schemars(range(min = 0.0, max = 2.0))]
     pub distance_threshold: Option<f32>,
 }
 
@@ -43,16 +49,26 @@ fn default_limit() -> usize {
     DEFAULT_LIMIT
 }
 
-impl Default for Recall {
+impl Default for RecallRequest {
     fn default() -> Self {
         Self {
             query: None,
-            filter_metadata: None,
+            filter_metadata: Map::new(),
             ts_start: None,
             ts_end: None,
             limit: DEFAULT_LIMIT,
             mode: None,
             distance_threshold: None,
+        }
+    }
+}
+
+impl RecallRequest {
+    /// A recall of `query` with the defaults.
+    pub fn new(query: impl Into<String>) -> Self {
+        Self {
+            query: Some(query.into()),
+            ..Self::default()
         }
     }
 }
@@ -112,14 +128,9 @@ impl Memory {
     }
 
     /// Find events by meaning and/or words, metadata and time.
-    pub async fn recall(&self, r: Recall) -> Result<EventPage> {
-        let filter_metadata = r
-            .filter_metadata
-            .as_ref()
-            .filter(|v| !v.is_null())
-            .map(|v| object("filter_metadata", v))
-            .transpose()?;
-        let query = r.query.filter(|q| !q.trim().is_empty());
+    pub async fn recall(&self, r: &RecallRequest) -> Result<EventPage> {
+        let filter_metadata = (!r.filter_metadata.is_empty()).then(|| r.filter_metadata.clone());
+        let query = r.query.clone().filter(|q| !q.trim().is_empty());
         let mode = match (&query, r.mode) {
             (None, _) => EventSearchMode::MetadataOnly,
             (Some(_), Some(m)) => m,

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use verity_core::{ConfigError, Error, ProviderError, ProviderErrorKind, Result, RetryPolicy};
 
-use crate::status::{self, ErrorBody, Remedies};
+use crate::status::{self, ProviderErrorBody, Remedies};
 use crate::HttpClient;
 
 /// Requests a provider keeps in flight at once for one call by default:
@@ -295,7 +295,7 @@ impl RemoteEndpoint {
     }
 
     /// [`status::body_error`] for this provider.
-    pub fn body_error(&self, context: &str, body: &ErrorBody) -> Error {
+    pub fn body_error(&self, context: &str, body: &ProviderErrorBody) -> Error {
         status::body_error(self.provider, context, body, &self.remedies).into()
     }
 

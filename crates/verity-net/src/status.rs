@@ -27,7 +27,7 @@ const RAW_BODY_CHARS: usize = 500;
 /// envelope `{"error": {"message", "type", "code"}}`, a bare
 /// `{"message": "…"}`, or the raw text (trimmed, cut at 500 characters).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ErrorBody {
+pub struct ProviderErrorBody {
     /// The human-readable part.
     pub message: String,
     /// The envelope's `type`, when given.
@@ -36,7 +36,7 @@ pub struct ErrorBody {
     pub code: Option<String>,
 }
 
-impl ErrorBody {
+impl ProviderErrorBody {
     /// Read a response body.
     pub fn parse(body: &[u8]) -> Self {
         serde_json::from_slice::<Value>(body)
@@ -138,7 +138,7 @@ pub fn kind_for_status(status: u16) -> ProviderErrorKind {
 /// The kind of a failure from its status (`None` for an error carried in a
 /// successful body or in a stream) and what its body says: the envelope's
 /// tags first, then the status, then the text.
-pub fn kind_for(status: Option<u16>, body: &ErrorBody) -> ProviderErrorKind {
+pub fn kind_for(status: Option<u16>, body: &ProviderErrorBody) -> ProviderErrorKind {
     if body.tagged("model_not_found") {
         return ProviderErrorKind::ModelNotFound;
     }
@@ -194,7 +194,7 @@ impl Remedies {
         }
     }
 
-    fn finish(&self, kind: ProviderErrorKind, body: &ErrorBody, message: String) -> String {
+    fn finish(&self, kind: ProviderErrorKind, body: &ProviderErrorBody, message: String) -> String {
         let model_named = body.tagged("model_not_found") || body.says_model_missing();
         match self.advice(kind, model_named) {
             Some(advice) => format!("{message} ({advice})"),
@@ -225,7 +225,7 @@ pub fn status_error(
     body: &[u8],
     remedies: &Remedies,
 ) -> ProviderError {
-    let body = ErrorBody::parse(body);
+    let body = ProviderErrorBody::parse(body);
     let kind = kind_for(Some(status), &body);
     let text = body.describe();
     let message = if text.is_empty() {
@@ -259,7 +259,7 @@ pub async fn response_error(
 pub fn body_error(
     provider: &str,
     context: &str,
-    body: &ErrorBody,
+    body: &ProviderErrorBody,
     remedies: &Remedies,
 ) -> ProviderError {
     let kind = kind_for(None, body);
@@ -420,22 +420,31 @@ mod tests {
 
     #[test]
     fn error_bodies_are_read() {
-        let b = ErrorBody::parse(br#"{"error":{"message":"bad key","type":"invalid_request_error","code":"invalid_api_key"}}"#);
+        let b = ProviderErrorBody::parse(br#"{"error":{"message":"bad key","type":"invalid_request_error","code":"invalid_api_key"}}"#);
         assert_eq!(
             b.describe(),
             "bad key (type invalid_request_error, code invalid_api_key)"
         );
-        assert_eq!(ErrorBody::parse(br#"{"error":"plain"}"#).message, "plain");
-        assert_eq!(ErrorBody::parse(br#"{"message":"loose"}"#).message, "loose");
-        assert_eq!(ErrorBody::parse(b"  plain text  ").message, "plain text");
         assert_eq!(
-            ErrorBody::parse("é".repeat(600).as_bytes())
+            ProviderErrorBody::parse(br#"{"error":"plain"}"#).message,
+            "plain"
+        );
+        assert_eq!(
+            ProviderErrorBody::parse(br#"{"message":"loose"}"#).message,
+            "loose"
+        );
+        assert_eq!(
+            ProviderErrorBody::parse(b"  plain text  ").message,
+            "plain text"
+        );
+        assert_eq!(
+            ProviderErrorBody::parse("é".repeat(600).as_bytes())
                 .message
                 .chars()
                 .count(),
             500
         );
-        assert!(ErrorBody::from_json(&serde_json::json!({"choices": []})).is_none());
+        assert!(ProviderErrorBody::from_json(&serde_json::json!({"choices": []})).is_none());
     }
 
     #[test]
@@ -444,7 +453,7 @@ mod tests {
             body_error(
                 "p",
                 "u",
-                &ErrorBody::from_json(&v).unwrap_or_default(),
+                &ProviderErrorBody::from_json(&v).unwrap_or_default(),
                 &Remedies::default(),
             )
             .kind

@@ -101,9 +101,13 @@ impl Default for RagConfig {
     }
 }
 
-/// A question for [`RagPipeline::ask`].
+/// A checked question for [`RagPipeline::ask`]: filters parsed, bounds
+/// checked; `k`, `mode` and `verify` left unset take the pipeline's
+/// [`RagConfig`]. Hosts build it from `verity::api::AskRequest` (its one
+/// conversion, `AskRequest::to_rag`), which also takes the top-level filter
+/// fields and dates in their request form.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct AskRequest {
+pub struct RagQuestion {
     /// The question.
     pub question: String,
     /// Answer language; retrieval prefers documents in it (mixing when none match).
@@ -137,7 +141,7 @@ pub trait AnswerCheck: Send + Sync {
     async fn check(&self, answer: &mut Answer, context: &[ScoredChunk], mode: VerifyMode);
 }
 
-impl AskRequest {
+impl RagQuestion {
     /// A request with defaults.
     pub fn new(question: impl Into<String>) -> Self {
         Self {

@@ -17,7 +17,7 @@ pub mod retrieve;
 pub use injection::{InjectionFilter, InjectionPolicy};
 pub use observe::register_metrics;
 pub use rag::{
-    AnswerCheck, AskRequest, LowEvidencePolicy, RagConfig, RagEvent, RagPipeline,
-    RagPipelineBuilder, RagStream, TimeoutPolicy,
+    AnswerCheck, LowEvidencePolicy, RagConfig, RagEvent, RagPipeline, RagPipelineBuilder,
+    RagQuestion, RagStream, TimeoutPolicy,
 };
 pub use retrieve::{rerank, CacheCounters, Retriever, RetrieverConfig};

@@ -11,7 +11,7 @@ use futures::StreamExt;
 use tracing::{info_span, warn, Instrument};
 use verity_core::cache::{answer_key, uid_tag};
 use verity_core::{
-    Answer, Cache, Error, GenerateRequest, Generation, GenerationParams, Generator, Grounding,
+    Answer, Cache, ChatRequest, Error, Generation, GenerationParams, Generator, Grounding,
     ProviderErrorKind, Result, ScoredChunk, SearchMode, SearchQuery, SearchResults, Timings,
     VerifyMode,
 };
@@ -22,7 +22,7 @@ use crate::prompt;
 use crate::retrieve::{CacheCounters, Retriever};
 
 pub use crate::config::{
-    AnswerCheck, AskRequest, LowEvidencePolicy, RagConfig, RagEvent, RagStream, TimeoutPolicy,
+    AnswerCheck, LowEvidencePolicy, RagConfig, RagEvent, RagQuestion, RagStream, TimeoutPolicy,
 };
 
 mod generation;
@@ -129,7 +129,7 @@ struct Prepared {
     lang: String,
     hits: Vec<ScoredChunk>,
     retrieval: SearchResults,
-    request: GenerateRequest,
+    request: ChatRequest,
     /// Where the answer is cached (`None`: not cached).
     cache_key: Option<String>,
     notes: Vec<String>,
@@ -187,7 +187,7 @@ impl RagPipeline {
     }
 
     /// Answer a question from the sources.
-    pub async fn ask(&self, req: &AskRequest) -> Result<Answer> {
+    pub async fn ask(&self, req: &RagQuestion) -> Result<Answer> {
         let started = Instant::now();
         let p = match self.prepare(req, started).await? {
             Preparation::Answered(mut a, hits) => {
@@ -209,7 +209,7 @@ impl RagPipeline {
     /// Check `answer` against `context` in the request's mode (else the
     /// configured one), when a check is plugged in; counts what it caught in
     /// `answer_hallucination_flag`.
-    async fn verify(&self, answer: &mut Answer, context: &[ScoredChunk], req: &AskRequest) {
+    async fn verify(&self, answer: &mut Answer, context: &[ScoredChunk], req: &RagQuestion) {
         let lang = req
             .lang
             .as_deref()
@@ -272,7 +272,7 @@ impl RagPipeline {
     /// down, timeout before the first token) is this call's error, as
     /// [`ask`](Self::ask) would return it, never an event of a stream that
     /// looked like a success.
-    pub async fn ask_stream(&self, req: &AskRequest) -> Result<RagStream> {
+    pub async fn ask_stream(&self, req: &RagQuestion) -> Result<RagStream> {
         let started = Instant::now();
         let p = match self.prepare(req, started).await? {
             Preparation::Answered(mut a, hits) => {
@@ -320,7 +320,7 @@ impl RagPipeline {
         }
     }
 
-    async fn prepare(&self, req: &AskRequest, started: Instant) -> Result<Preparation> {
+    async fn prepare(&self, req: &RagQuestion, started: Instant) -> Result<Preparation> {
         let cfg = &self.inner.config;
         let question = req.question.trim();
         if question.is_empty() {
@@ -494,10 +494,10 @@ impl RagPipeline {
         hits: &[ScoredChunk],
         params: GenerationParams,
         state: &str,
-    ) -> (GenerateRequest, String) {
+    ) -> (ChatRequest, String) {
         let blocks = prompt::context_blocks(hits);
         let messages = prompt::messages(question, lang, hits, &blocks);
-        let request = GenerateRequest {
+        let request = ChatRequest {
             messages,
             params,
             grounding: Some(Grounding {

@@ -10,11 +10,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use futures::StreamExt;
 use verity_core::{
-    Cache, Chunk, Document, Error, GenerateRequest, Generation, Generator, IndexedDocument,
+    Cache, ChatRequest, Chunk, Document, Error, Generation, Generator, IndexedDocument,
     ProviderError, ProviderErrorKind, Result, SearchMode, TokenStream, VectorStore,
 };
 use verity_rag::{
-    AskRequest, InjectionPolicy, RagConfig, RagEvent, RagPipeline, Retriever, TimeoutPolicy,
+    InjectionPolicy, RagConfig, RagEvent, RagPipeline, RagQuestion, Retriever, TimeoutPolicy,
 };
 use verity_store::{SqliteStore, StoreOptions};
 
@@ -66,7 +66,7 @@ impl Generator for Scripted {
     fn model(&self) -> &str {
         self.name
     }
-    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+    async fn generate(&self, req: &ChatRequest) -> Result<Generation> {
         self.calls.fetch_add(1, Ordering::SeqCst);
         *self.last_prompt.lock().unwrap() = req
             .messages
@@ -85,7 +85,7 @@ impl Generator for Scripted {
             Err(k) => Err(ProviderError::new(self.name, *k, "scripted failure").into()),
         }
     }
-    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+    async fn stream(&self, req: &ChatRequest) -> Result<TokenStream> {
         let g = self.generate(req).await?;
         let pieces: Vec<Result<String>> = g
             .text
@@ -170,7 +170,7 @@ async fn cited_answer_with_invented_citations_removed() {
         "The fee is the base fee plus amount times rate [1]. It is always 9% [7].",
     );
     let rag = pipeline(&s, g.clone(), None, RagConfig::default());
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert_eq!(a.citations.len(), 1);
     assert_eq!(a.citations[0].doc_uid, "fees");
     assert_eq!(a.invalid_citations, vec![7]);
@@ -190,16 +190,16 @@ async fn guardrail_refuses_without_calling_the_generator() {
     let g = Scripted::ok("main", "invented [1]");
     let rag = pipeline(&s, g.clone(), None, RagConfig::default());
     let a = rag
-        .ask(&AskRequest::new("What is the boiling point of mercury?"))
+        .ask(&RagQuestion::new("What is the boiling point of mercury?"))
         .await
         .unwrap();
     assert!(a.not_enough_evidence);
     assert!(a.citations.is_empty());
     assert_eq!(g.calls(), 0);
     let fr = rag
-        .ask(&AskRequest {
+        .ask(&RagQuestion {
             lang: Some("fr".into()),
-            ..AskRequest::new("Quel est le point d'ébullition du mercure ?")
+            ..RagQuestion::new("Quel est le point d'ébullition du mercure ?")
         })
         .await
         .unwrap();
@@ -212,7 +212,7 @@ async fn unavailable_generator_falls_back_and_marks_degraded() {
     let main = Scripted::failing("main", ProviderErrorKind::Unavailable);
     let fb = Scripted::ok("fallback", "Base fee plus proportional fee [1].");
     let rag = pipeline(&s, main.clone(), Some(fb.clone()), RagConfig::default());
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert!(a.degraded);
     assert_eq!(a.model, "fallback");
     assert_eq!(fb.calls(), 1);
@@ -220,9 +220,9 @@ async fn unavailable_generator_falls_back_and_marks_degraded() {
     // Without a fallback the typed Unavailable error surfaces, and retrieval still works.
     let rag = pipeline(&s, main, None, RagConfig::default());
     let e = rag
-        .ask(&AskRequest {
+        .ask(&RagQuestion {
             no_cache: true,
-            ..AskRequest::new(Q)
+            ..RagQuestion::new(Q)
         })
         .await
         .unwrap_err();
@@ -245,7 +245,7 @@ async fn low_confidence_and_timeout_trigger_the_fallback() {
         "The fee is the base fee plus the amount times the rate [1].",
     );
     let rag = pipeline(&s, main, Some(fb.clone()), RagConfig::default());
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert!(a.degraded && a.model == "fallback" && !a.citations.is_empty());
 
     // A generator slower than the deadline ⇒ timeout ⇒ fallback.
@@ -258,16 +258,16 @@ async fn low_confidence_and_timeout_trigger_the_fallback() {
         ..RagConfig::default()
     };
     let rag = pipeline(&s, slow, Some(fb), cfg.clone());
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert!(a.degraded);
     assert_eq!(rag.counters().snapshot().1, 1, "one timeout counted");
 
     let slow = Scripted::slow("slow", "late [1]", Duration::from_secs(5));
     let rag = pipeline(&s, slow, None, cfg);
     assert!(matches!(
-        rag.ask(&AskRequest {
+        rag.ask(&RagQuestion {
             no_cache: true,
-            ..AskRequest::new(Q)
+            ..RagQuestion::new(Q)
         })
         .await
         .unwrap_err(),
@@ -283,7 +283,7 @@ async fn empty_or_uncited_generations_are_never_the_answer() {
     let empty = Scripted::ok("local", "");
     let extractive: Arc<dyn Generator> = Arc::new(verity_llm::ExtractiveGenerator::new());
     let rag = pipeline(&s, empty.clone(), Some(extractive), RagConfig::default());
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert!(a.degraded, "{a:?}");
     assert!(!a.citations.is_empty(), "{a:?}");
     assert_eq!(a.model, "extractive");
@@ -298,9 +298,9 @@ async fn empty_or_uncited_generations_are_never_the_answer() {
     // Empty, no fallback: not the empty text but "not enough evidence", saying why.
     let rag = pipeline(&s, empty, None, RagConfig::default());
     let a = rag
-        .ask(&AskRequest {
+        .ask(&RagQuestion {
             no_cache: true,
-            ..AskRequest::new(Q)
+            ..RagQuestion::new(Q)
         })
         .await
         .unwrap();
@@ -315,7 +315,7 @@ async fn empty_or_uncited_generations_are_never_the_answer() {
     // Uncited text, no fallback: never returned as an answer.
     let uncited = Scripted::ok("main", "Fees are five percent, always.");
     let rag = pipeline(&s, uncited, None, RagConfig::default());
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert!(a.not_enough_evidence, "{a:?}");
     assert!(!a.text.contains("five percent"), "{}", a.text);
     assert!(a.citations.is_empty() && a.confidence == 0.0);
@@ -326,9 +326,9 @@ async fn empty_or_uncited_generations_are_never_the_answer() {
     let fb = Scripted::ok("fallback", "Base fee plus proportional fee [1].");
     let rag = pipeline(&s, empty, Some(fb), RagConfig::default());
     let mut stream = rag
-        .ask_stream(&AskRequest {
+        .ask_stream(&RagQuestion {
             no_cache: true,
-            ..AskRequest::new(Q)
+            ..RagQuestion::new(Q)
         })
         .await
         .unwrap();
@@ -353,13 +353,13 @@ impl Generator for OverBudget {
     fn model(&self) -> &str {
         "local"
     }
-    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+    async fn generate(&self, req: &ChatRequest) -> Result<Generation> {
         Err(req
             .params
             .budget
             .exceeded("local", Duration::from_secs(30), 7))
     }
-    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+    async fn stream(&self, req: &ChatRequest) -> Result<TokenStream> {
         let err = req
             .params
             .budget
@@ -376,7 +376,7 @@ async fn a_generation_stopped_by_its_budget_falls_back() {
     let mut cfg = RagConfig::default();
     cfg.params.budget = verity_core::GenerationBudget::new(Duration::from_secs(30), 256);
     let rag = pipeline(&s, Arc::new(OverBudget), Some(fb.clone()), cfg);
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert!(a.degraded && a.model == "fallback", "{a:?}");
     assert!(
         a.notes.iter().any(|n| n.contains("time budget of 30.0 s")),
@@ -385,9 +385,9 @@ async fn a_generation_stopped_by_its_budget_falls_back() {
     );
     // Mid-stream: the partial text is not the answer, the fallback's is.
     let mut stream = rag
-        .ask_stream(&AskRequest {
+        .ask_stream(&RagQuestion {
             no_cache: true,
-            ..AskRequest::new(Q)
+            ..RagQuestion::new(Q)
         })
         .await
         .unwrap();
@@ -408,8 +408,8 @@ async fn answer_cache_hits_and_is_busted_by_the_cited_uid() {
     let s = store().await;
     let g = Scripted::ok("main", "Base fee plus rate [1].");
     let rag = pipeline(&s, g.clone(), None, RagConfig::default());
-    let a1 = rag.ask(&AskRequest::new(Q)).await.unwrap();
-    let a2 = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a1 = rag.ask(&RagQuestion::new(Q)).await.unwrap();
+    let a2 = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert!(!a1.cached && a2.cached);
     assert_eq!(g.calls(), 1);
     assert_eq!(rag.counters().answer_cache.get(), (1, 1));
@@ -421,14 +421,14 @@ async fn answer_cache_hits_and_is_busted_by_the_cited_uid() {
         .await
         .unwrap();
     assert!(n >= 1);
-    let a3 = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a3 = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert!(!a3.cached);
     assert_eq!(g.calls(), 2);
     // no_cache bypasses it.
     let a4 = rag
-        .ask(&AskRequest {
+        .ask(&RagQuestion {
             no_cache: true,
-            ..AskRequest::new(Q)
+            ..RagQuestion::new(Q)
         })
         .await
         .unwrap();
@@ -465,7 +465,7 @@ async fn injected_passages_are_dropped_or_quoted() {
     let q = "Are routing fees always five percent of the forward amount?";
     let g = Scripted::ok("main", "No [1].");
     let rag = pipeline(&s, g.clone(), None, RagConfig::default());
-    let a = rag.ask(&AskRequest::new(q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(q)).await.unwrap();
     assert!(a.notes.iter().any(|n| n.contains("dropped passage evil#0")));
     assert!(!g
         .last_prompt
@@ -484,9 +484,9 @@ async fn injected_passages_are_dropped_or_quoted() {
             ..RagConfig::default()
         },
     );
-    rag.ask(&AskRequest {
+    rag.ask(&RagQuestion {
         no_cache: true,
-        ..AskRequest::new(q)
+        ..RagQuestion::new(q)
     })
     .await
     .unwrap();
@@ -504,7 +504,7 @@ async fn streaming_yields_deltas_then_the_checked_answer() {
         None,
         RagConfig::default(),
     );
-    let mut stream = rag.ask_stream(&AskRequest::new(Q)).await.unwrap();
+    let mut stream = rag.ask_stream(&RagQuestion::new(Q)).await.unwrap();
     let mut text = String::new();
     let mut done = None;
     while let Some(ev) = stream.next().await {
@@ -528,7 +528,7 @@ async fn extractive_generator_end_to_end() {
         None,
         RagConfig::default(),
     );
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert_eq!(a.citations[0].doc_uid, "fees");
     // Extractive answers quote their sources verbatim.
     assert!(
@@ -590,7 +590,7 @@ async fn an_answer_its_sources_do_not_support_falls_back() {
     let main = Scripted::ok("main", "Fees are always nine percent [1].");
     let fb = Scripted::ok("fallback", "Base fee plus proportional fee [1].");
     let rag = checked_pipeline(&s, main.clone(), Some(fb.clone()));
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert_eq!((a.model.as_str(), a.degraded), ("fallback", true), "{a:?}");
     assert_eq!(a.verification.as_ref().map(|v| v.supported), Some(1));
     assert!(
@@ -603,7 +603,7 @@ async fn an_answer_its_sources_do_not_support_falls_back() {
     assert_eq!((main.calls(), fb.calls()), (1, 1));
 
     // Streamed: the deltas were the main generator's, the answer is the fallback's.
-    let mut events = rag.ask_stream(&AskRequest::new(Q)).await.unwrap();
+    let mut events = rag.ask_stream(&RagQuestion::new(Q)).await.unwrap();
     let mut done = None;
     while let Some(e) = events.next().await {
         if let RagEvent::Done(a) = e.unwrap() {
@@ -615,9 +615,9 @@ async fn an_answer_its_sources_do_not_support_falls_back() {
 
     // Unchecked (verify off), the cited answer stands as today.
     let a = rag
-        .ask(&AskRequest {
+        .ask(&RagQuestion {
             verify: Some(verity_core::VerifyMode::Off),
-            ..AskRequest::new(Q)
+            ..RagQuestion::new(Q)
         })
         .await
         .unwrap();
@@ -630,7 +630,7 @@ async fn an_answer_its_sources_do_not_support_falls_back() {
     );
     let fb = Scripted::ok("fallback", "Base fee plus proportional fee [1].");
     let rag = checked_pipeline(&s, good, Some(fb.clone()));
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert_eq!((a.model.as_str(), a.degraded), ("main", false), "{a:?}");
     assert_eq!(fb.calls(), 0);
 
@@ -638,7 +638,7 @@ async fn an_answer_its_sources_do_not_support_falls_back() {
     // the verification saying why.
     let main = Scripted::ok("main", "Fees are always nine percent [1].");
     let rag = checked_pipeline(&s, main, None);
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert!(a.not_enough_evidence, "{a:?}");
     assert!(
         a.citations.is_empty() && !a.text.contains("nine percent"),
@@ -650,7 +650,7 @@ async fn an_answer_its_sources_do_not_support_falls_back() {
     let main = Scripted::ok("main", "Fees are always nine percent [1].");
     let fb = Scripted::ok("fallback", "Fees are always ten percent [1].");
     let rag = checked_pipeline(&s, main, Some(fb.clone()));
-    let a = rag.ask(&AskRequest::new(Q)).await.unwrap();
+    let a = rag.ask(&RagQuestion::new(Q)).await.unwrap();
     assert!(a.not_enough_evidence && a.citations.is_empty(), "{a:?}");
     assert_eq!(fb.calls(), 1);
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use verity_core::{Cache, Document, VectorStore};
 use verity_ingest::Ingestor;
 use verity_llm::ExtractiveGenerator;
-use verity_rag::{AskRequest, RagPipeline, Retriever};
+use verity_rag::{RagPipeline, RagQuestion, Retriever};
 use verity_redis::{ConnectOptions, RedisCache, RedisStore};
 
 fn doc(uid: &str, title: &str, content: &str) -> Document {
@@ -70,8 +70,9 @@ async fn ask_on_redis_cites_and_caches() {
     let rag = RagPipeline::builder(retriever, Arc::new(ExtractiveGenerator::new()))
         .cache(Some(cache.clone()))
         .build();
-    let req =
-        AskRequest::new("How is the fee of a forward computed from the base fee and the fee rate?");
+    let req = RagQuestion::new(
+        "How is the fee of a forward computed from the base fee and the fee rate?",
+    );
     let a = rag.ask(&req).await.unwrap();
     assert!(!a.citations.is_empty(), "no citation: {}", a.text);
     assert!(

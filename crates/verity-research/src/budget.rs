@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
-use verity_core::{Error, GenerateRequest, Generation, Generator, Result, TokenStream};
+use verity_core::{ChatRequest, Error, Generation, Generator, Result, TokenStream};
 
 /// Shortest allowance worth starting an LLM call with: below it the caller
 /// takes its offline path at once.
@@ -120,7 +120,7 @@ impl Generator for WithinBudget {
         self.inner.model()
     }
 
-    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+    async fn generate(&self, req: &ChatRequest) -> Result<Generation> {
         match self.budget.allowance(self.share) {
             Some(Duration::ZERO) => {
                 self.budget.mark_reached();
@@ -137,7 +137,7 @@ impl Generator for WithinBudget {
         }
     }
 
-    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+    async fn stream(&self, req: &ChatRequest) -> Result<TokenStream> {
         self.inner.stream(req).await
     }
 
@@ -159,13 +159,13 @@ impl Generator for Bounded {
         self.inner.model()
     }
 
-    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+    async fn generate(&self, req: &ChatRequest) -> Result<Generation> {
         tokio::time::timeout(self.limit, self.inner.generate(req))
             .await
             .map_err(|_| Error::Timeout(self.limit))?
     }
 
-    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+    async fn stream(&self, req: &ChatRequest) -> Result<TokenStream> {
         self.inner.stream(req).await
     }
 

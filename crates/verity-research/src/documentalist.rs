@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use verity_core::{
-    ChatMessage, Document, FetchStatus, Fetcher, GenerateRequest, Generator, VectorStore,
+    ChatMessage, ChatRequest, Document, FetchStatus, Fetcher, Generator, VectorStore,
 };
 use verity_ingest::Ingestor;
 
@@ -263,7 +263,7 @@ impl Documentalist {
     async fn enrich(&self, title: &str, content: &str) -> (String, Vec<String>, String) {
         if let Some(g) = &self.generator {
             let excerpt: String = content.chars().take(6_000).collect();
-            let mut req = GenerateRequest::new(vec![
+            let mut req = ChatRequest::new(vec![
                 ChatMessage::system(
                     "You summarise documents for a research knowledge base. Answer with a \
                      summary of at most three sentences, then one line `Keywords: k1, k2, k3, k4, k5`.",

@@ -18,7 +18,7 @@ use futures::future::Either;
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 use verity_core::{
-    Error, FinishReason, GenerateRequest, Generation, Generator, Judge, Judgement, Passage,
+    ChatRequest, Error, FinishReason, Generation, Generator, Judge, Judgement, Passage,
     TokenStream, Usage,
 };
 
@@ -90,7 +90,7 @@ impl LlmCtx<'_> {
     pub(crate) async fn generate(
         &self,
         g: &dyn Generator,
-        req: &GenerateRequest,
+        req: &ChatRequest,
         step: &str,
         label: &str,
         share: f32,
@@ -248,7 +248,7 @@ impl Generator for Metered<'_> {
         self.inner.model()
     }
 
-    async fn generate(&self, req: &GenerateRequest) -> verity_core::Result<Generation> {
+    async fn generate(&self, req: &ChatRequest) -> verity_core::Result<Generation> {
         let n = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
         let label = format!("call {n}");
         self.ctx
@@ -264,7 +264,7 @@ impl Generator for Metered<'_> {
             })
     }
 
-    async fn stream(&self, req: &GenerateRequest) -> verity_core::Result<TokenStream> {
+    async fn stream(&self, req: &ChatRequest) -> verity_core::Result<TokenStream> {
         self.inner.stream(req).await
     }
 }

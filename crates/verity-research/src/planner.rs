@@ -3,7 +3,7 @@
 //! the problems back for a bounded number of attempts. The pipeline falls
 //! back to the deterministic planner when every attempt fails.
 
-use verity_core::{ChatMessage, GenerateRequest, GenerationParams, Generator};
+use verity_core::{ChatMessage, ChatRequest, GenerationParams, Generator};
 
 use crate::brief::Brief;
 use crate::error::ResearchError;
@@ -67,7 +67,7 @@ pub async fn llm_plan(
     ];
     let mut problems = Vec::new();
     for attempt in 1..=attempts.max(1) {
-        let mut req = GenerateRequest::new(messages.clone());
+        let mut req = ChatRequest::new(messages.clone());
         req.params = GenerationParams {
             temperature: 0.0,
             max_tokens,

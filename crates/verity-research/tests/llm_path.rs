@@ -165,14 +165,14 @@ impl verity_core::Generator for Stalled {
     }
     async fn generate(
         &self,
-        _: &verity_core::GenerateRequest,
+        _: &verity_core::ChatRequest,
     ) -> verity_core::Result<verity_core::Generation> {
         tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
         Err(verity_core::Error::invalid_input("unreachable"))
     }
     async fn stream(
         &self,
-        _: &verity_core::GenerateRequest,
+        _: &verity_core::ChatRequest,
     ) -> verity_core::Result<verity_core::TokenStream> {
         Err(verity_core::Error::invalid_input("not streamed"))
     }

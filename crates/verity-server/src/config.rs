@@ -92,6 +92,10 @@ pub struct ServerConfig {
     pub rate_limit: RateLimitConfig,
     /// Log format (`--log-format`).
     pub log_format: LogFormat,
+    /// Log level when `RUST_LOG` is unset (`LOG_LEVEL`: `trace`, `debug`,
+    /// `info`, `warn`, `error`; anything else keeps the default, `info`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_level: Option<String>,
     /// Private and loopback addresses (`VERITY_ALLOW_PRIVATE`,
     /// `--allow-private`; intranets and tests only): research runs and the
     /// `add_reference`, `crawl_url` and `verify_fact` tools (REST and MCP)
@@ -131,6 +135,7 @@ impl Default for ServerConfig {
                 .collect(),
             rate_limit: RateLimitConfig::default(),
             log_format: LogFormat::Text,
+            log_level: None,
             allow_private: false,
             allow_private_fetch: None,
             allow_private_sources: None,
@@ -208,7 +213,7 @@ impl ServerConfig {
     /// Override with `VERITY_ADDR`, `AURACORE_PORT` (the port, on the IP of
     /// `VERITY_ADDR` or the default 127.0.0.1), `VERITY_API_TOKENS`, `VERITY_CORS_ORIGINS`,
     /// `VERITY_ALLOWED_HOSTS`, `VERITY_ROOTS`, `VERITY_ALLOW_PRIVATE` (`true`/`1` or
-    /// `false`/`0`; formerly `VERITY_ALLOW_PRIVATE_FETCH`) and `VERITY_LOG_FORMAT`
+    /// `false`/`0`; formerly `VERITY_ALLOW_PRIVATE_FETCH`), `VERITY_LOG_FORMAT` and `LOG_LEVEL`
     /// (the facade reads its own variables: `VERITY_HOME`, `REDIS_URL`,
     /// `VERITY_GENERATOR`, `SEARXNG_URL`, `JINA_READER_URL`, …).
     pub fn apply_env(&mut self) -> Result<(), ServerError> {
@@ -247,6 +252,9 @@ impl ServerConfig {
         }
         if let Some(v) = env("VERITY_LOG_FORMAT") {
             self.log_format = v.parse()?;
+        }
+        if let Some(v) = env("LOG_LEVEL") {
+            self.log_level = Some(v);
         }
         if let Some(v) = env("VERITY_ALLOW_PRIVATE") {
             self.allow_private = parse_bool("VERITY_ALLOW_PRIVATE", &v)?;
@@ -485,6 +493,15 @@ mod tests {
         let old = vars(&[("VERITY_ALLOW_PRIVATE_FETCH", "1")]).unwrap();
         assert!(old.allow_private);
         assert!(old.notes.iter().any(|n| n.contains("VERITY_ALLOW_PRIVATE")));
+        // The log level is read here with the rest, not by the logger.
+        assert_eq!(
+            vars(&[("LOG_LEVEL", "debug")])
+                .unwrap()
+                .log_level
+                .as_deref(),
+            Some("debug")
+        );
+        assert_eq!(vars(&[("LOG_LEVEL", " ")]).unwrap().log_level, None);
     }
 
     #[test]

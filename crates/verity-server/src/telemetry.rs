@@ -14,14 +14,14 @@ use crate::config::LogFormat;
 /// INFO lines are noise to an operator (the HNSW index prints 16 at start).
 pub const DEFAULT_FILTER: &str = "info,hnsw_rs=warn";
 
-/// The filter: `RUST_LOG` when set, else `LOG_LEVEL` (a level: `debug`,
-/// `info`, `warn`, …) with the same third-party quieting, else [`DEFAULT_FILTER`].
-fn filter() -> EnvFilter {
+/// The filter: `RUST_LOG` when set, else `level` (the configuration's
+/// `LOG_LEVEL`: `debug`, `info`, `warn`, …) with the same third-party
+/// quieting, else [`DEFAULT_FILTER`].
+fn filter(level: Option<&str>) -> EnvFilter {
     if let Ok(f) = EnvFilter::try_from_default_env() {
         return f;
     }
-    let level = std::env::var("LOG_LEVEL")
-        .ok()
+    let level = level
         .map(|l| l.trim().to_ascii_lowercase())
         .filter(|l| matches!(l.as_str(), "trace" | "debug" | "info" | "warn" | "error"));
     match level {
@@ -30,9 +30,14 @@ fn filter() -> EnvFilter {
     }
 }
 
-/// Install the global subscriber (once; later calls do nothing).
-pub fn init(format: LogFormat) {
-    let filter = filter();
+/// Install the global subscriber (once; later calls do nothing) with the
+/// log format and level of the configuration ([`ServerConfig::log_format`],
+/// [`ServerConfig::log_level`]).
+///
+/// [`ServerConfig::log_format`]: crate::config::ServerConfig::log_format
+/// [`ServerConfig::log_level`]: crate::config::ServerConfig::log_level
+pub fn init(format: LogFormat, level: Option<&str>) {
+    let filter = filter(level);
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let fmt = match format {
         LogFormat::Text => tracing_subscriber::fmt::layer()

@@ -892,9 +892,12 @@ async fn memory_steps(store: Arc<dyn EventStore>) -> Result<Vec<Observation>, St
         .map_err(|e| e.to_string())?;
     check(r.event.expires_at.is_some(), || "remember ttl".into())?;
     let page = memory
-        .recall(verity_memory::Recall {
+        .recall(&verity_memory::RecallRequest {
             query: Some("ember falcon".into()),
-            filter_metadata: Some(json!({"session_id": "agent-7"})),
+            filter_metadata: json!({"session_id": "agent-7"})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
             ..Default::default()
         })
         .await

@@ -15,14 +15,7 @@ use crate::db::{db_err, Db};
 use crate::schema::{migrate, DEFAULT_TOKENIZER};
 use crate::store::blocking;
 
-/// Hit and miss counters of a [`SqliteCache`] handle.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CacheStats {
-    /// `get` calls that found a live entry.
-    pub hits: u64,
-    /// `get` calls that found nothing (or an expired entry).
-    pub misses: u64,
-}
+pub use verity_core::CacheStats;
 
 /// Bytes and entries of one cache class.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

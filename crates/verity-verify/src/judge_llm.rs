@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use verity_core::{
-    ChatMessage, Error, GenerateRequest, GenerationParams, Generator, Judge, Judgement, Passage,
+    ChatMessage, ChatRequest, Error, GenerationParams, Generator, Judge, Judgement, Passage,
     ProviderError, ProviderErrorKind, Result, Verdict,
 };
 
@@ -76,12 +76,7 @@ impl LlmJudge {
         serde_json::to_value(schemars::schema_for!(LlmVerdict)).unwrap_or_default()
     }
 
-    fn request(
-        &self,
-        claim: &str,
-        passages: &[Passage],
-        retry_note: Option<&str>,
-    ) -> GenerateRequest {
+    fn request(&self, claim: &str, passages: &[Passage], retry_note: Option<&str>) -> ChatRequest {
         let mut user = format!("Claim: {claim}\n\nPassages:\n");
         for (i, p) in passages.iter().enumerate() {
             user.push_str(&format!("[{}] {}\n", i + 1, p.text.replace('\n', " ")));
@@ -93,7 +88,7 @@ impl LlmJudge {
                 "Your previous answer was not valid ({note}). Reply with only the JSON object."
             )));
         }
-        GenerateRequest {
+        ChatRequest {
             messages,
             params: GenerationParams {
                 temperature: 0.0,

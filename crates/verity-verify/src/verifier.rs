@@ -8,8 +8,8 @@ use std::time::Instant;
 use futures::stream::{self, StreamExt};
 use url::Url;
 use verity_core::{
-    ChatMessage, Embedder, Error, FetchError, FetchStatus, Fetcher, GenerateRequest,
-    GenerationParams, Generator, Judge, ParsedDocument, Passage, Result, Verdict,
+    ChatMessage, ChatRequest, Embedder, Error, FetchError, FetchStatus, Fetcher, GenerationParams,
+    Generator, Judge, ParsedDocument, Passage, Result, Verdict,
 };
 use verity_extract::{parse_bytes, sniff, Sniffed};
 use verity_fetch::ResolverConfig;
@@ -678,7 +678,7 @@ fn chrono_now() -> chrono::DateTime<chrono::Utc> {
 
 /// Ask `generator` to split `claim` into atomic claims (verbatim parts).
 async fn ask_split(generator: &dyn Generator, claim: &str) -> Vec<String> {
-    let req = GenerateRequest {
+    let req = ChatRequest {
         messages: vec![
             ChatMessage::system(
                 "Split the sentence into its atomic factual claims. Each claim must be copied \

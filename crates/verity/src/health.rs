@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use verity_core::{GenerateRequest, GenerationParams, Grounding};
+use verity_core::{ChatRequest, GenerationParams, Grounding};
 
 use crate::api::health::{HealthResponse, HealthStatus, ServiceHealth, ServiceStatus};
 use crate::config::GeneratorSpec;
@@ -121,7 +121,7 @@ impl Verity {
         }
         let started = Instant::now();
         let rag = self.rag().await?;
-        let request = GenerateRequest {
+        let request = ChatRequest {
             messages: vec![verity_core::ChatMessage::user("Reply with OK.")],
             params: GenerationParams {
                 max_tokens: 1,

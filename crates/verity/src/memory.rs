@@ -13,9 +13,7 @@ use uuid::Uuid;
 use verity_core::{Result, StoreError};
 pub use verity_memory::*;
 
-use crate::api::memory::{
-    EventSearchResponse, ForgetRequest, ForgetResponse, RecallRequest, RememberRequest,
-};
+use crate::api::memory::{EventSearchResponse, ForgetRequest, ForgetResponse, RememberRequest};
 use crate::backend::Backend;
 use crate::Verity;
 
@@ -159,7 +157,7 @@ impl Verity {
 
     /// `recall`: find events by meaning and/or words, metadata and time.
     pub async fn recall(&self, req: &RecallRequest) -> Result<EventSearchResponse> {
-        Ok(self.memory().await?.recall(req.to_recall()).await?.into())
+        Ok(self.memory().await?.recall(req).await?.into())
     }
 
     /// `forget`: delete one event by id, or every event matching a filter.

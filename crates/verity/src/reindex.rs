@@ -89,13 +89,7 @@ fn response(r: machinery::ReindexReport) -> ReindexResponse {
         shadow: r.shadow,
         alias: r.alias,
         previous: r.previous,
-        plan: r.plan.map(|p| api::ReindexPlan {
-            documents: p.documents,
-            to_embed: p.to_embed,
-            unchanged: p.unchanged,
-            chunks_to_embed: p.chunks_to_embed,
-            sample: p.sample,
-        }),
+        plan: r.plan,
         ingest: r.ingest.map(|i| api::ReindexIngest {
             inserted: i.upsert.inserted,
             replaced: i.upsert.replaced,

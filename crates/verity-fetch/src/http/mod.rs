@@ -266,17 +266,9 @@ impl HttpFetcher {
                         return Raw::outcome(current, FetchStatus::Blocked, None, detail);
                     }
                     // The host refused by the guard (after DNS resolution),
-                    // unreachable, or robots.txt failing: the reason as it is.
-                    Err(detail) => {
-                        let status = if detail.starts_with("refused by the network guard")
-                            || detail.starts_with("robots.txt could not be read")
-                        {
-                            FetchStatus::Blocked
-                        } else if detail.starts_with("timed out") {
-                            FetchStatus::Timeout
-                        } else {
-                            FetchStatus::Failed
-                        };
+                    // unreachable, or robots.txt failing: the status and
+                    // reason as they were found.
+                    Err(RobotsUnavailable { status, detail }) => {
                         return Raw::outcome(current, status, None, detail);
                     }
                 }
@@ -582,12 +574,14 @@ impl HttpFetcher {
         )
     }
 
-    /// robots.txt decision for `url` (cached per origin); `Err` carries the
-    /// guard's refusal when the host itself may not be contacted.
+    /// robots.txt decision for `url` (cached per origin); `Err` when the
+    /// host itself could not be asked (the guard's refusal, a timeout, a
+    /// network failure) or robots.txt answered a server error.
     fn robots_allow<'a>(
         &'a self,
         url: &'a Url,
-    ) -> Pin<Box<dyn Future<Output = std::result::Result<bool, String>> + Send + 'a>> {
+    ) -> Pin<Box<dyn Future<Output = std::result::Result<bool, RobotsUnavailable>> + Send + 'a>>
+    {
         Box::pin(async move {
             let cfg = &self.inner.config;
             let key = origin_key(url);
@@ -616,7 +610,7 @@ impl HttpFetcher {
         })
     }
 
-    async fn load_robots(&self, url: &Url) -> std::result::Result<Robots, String> {
+    async fn load_robots(&self, url: &Url) -> std::result::Result<Robots, RobotsUnavailable> {
         let mut robots_url = url.clone();
         robots_url.set_path("/robots.txt");
         robots_url.set_query(None);
@@ -638,10 +632,13 @@ impl HttpFetcher {
         // The failure is reported against the page asked for (the host's
         // state, not a robots.txt rule).
         if raw.http_status.is_none() && raw.status != FetchStatus::Fetched {
-            return Err(raw.detail.map_or_else(
-                || "the host could not be reached".into(),
-                |d| d.replace(robots_url.as_str(), url.as_str()),
-            ));
+            return Err(RobotsUnavailable {
+                status: raw.status,
+                detail: raw.detail.map_or_else(
+                    || "the host could not be reached".into(),
+                    |d| d.replace(robots_url.as_str(), url.as_str()),
+                ),
+            });
         }
         Ok(match (raw.status, raw.http_status) {
             (FetchStatus::Fetched, _) => {
@@ -652,10 +649,13 @@ impl HttpFetcher {
             // §2.3.1.4: a server error on robots.txt ⇒ treat the site as
             // disallowed until it answers; said as such.
             (_, Some(s)) => {
-                return Err(format!(
-                    "robots.txt could not be read (HTTP {s}); RFC 9309 asks crawlers to stay away \
-                     until the site answers it"
-                ))
+                return Err(RobotsUnavailable {
+                    status: FetchStatus::Blocked,
+                    detail: format!(
+                        "robots.txt could not be read (HTTP {s}); RFC 9309 asks crawlers to stay \
+                         away until the site answers it"
+                    ),
+                })
             }
             _ => Robots::DisallowAll,
         })
@@ -832,4 +832,12 @@ impl Fetcher for HttpFetcher {
         }
         Ok(out)
     }
+}
+
+/// Why robots.txt gave no decision: the page's fetch status (`Blocked` for
+/// the guard's refusal or a robots.txt server error, `Timeout`, `Failed`)
+/// and the reason, as the request that failed reported them.
+struct RobotsUnavailable {
+    status: FetchStatus,
+    detail: String,
 }

@@ -37,17 +37,19 @@ use crate::{
 };
 
 /// What a dry run found.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct DryRunPlan {
+// One type for the library and every host (`verity::api::ReindexPlan`); its
+// doc comments are the published schema's descriptions.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ReindexPlan {
     /// Documents read.
     pub documents: usize,
-    /// Documents that would be chunked and embedded (new or changed in the shadow).
+    /// Documents that would be chunked and embedded.
     pub to_embed: usize,
     /// Documents already in the shadow with the same content and embed version.
     pub unchanged: usize,
     /// Chunks that would be embedded.
     pub chunks_to_embed: usize,
-    /// Some of the uids that would be embedded (at most 20).
+    /// Some of the uids that would be embedded.
     pub sample: Vec<String>,
 }
 
@@ -104,7 +106,7 @@ pub struct ReindexReport {
     /// Where the alias pointed before (`None`: it did not exist).
     pub previous: Option<String>,
     /// The dry-run findings (dry run only).
-    pub plan: Option<DryRunPlan>,
+    pub plan: Option<ReindexPlan>,
     /// The ingestion into the shadow (not in dry runs).
     pub ingest: Option<IngestReport>,
     /// The gate (`None`: no evaluation set, or dry run).
@@ -122,7 +124,7 @@ async fn plan<I>(
     shadow: &str,
     docs: I,
     embedder: Option<&Arc<dyn Embedder>>,
-) -> Result<DryRunPlan>
+) -> Result<ReindexPlan>
 where
     I: IntoIterator<Item = Document>,
 {
@@ -146,7 +148,7 @@ where
             embedder.filter(|_| sentences).map(|e| e.span_mode()),
         ),
     };
-    let mut out = DryRunPlan::default();
+    let mut out = ReindexPlan::default();
     let mut seen = HashSet::new();
     let mut iter = docs.into_iter();
     loop {

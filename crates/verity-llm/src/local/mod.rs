@@ -19,7 +19,7 @@ use candle_transformers::generation::{LogitsProcessor, Sampling};
 use candle_transformers::models::quantized_llama::MAX_SEQ_LEN;
 use tokio::sync::mpsc;
 use verity_core::{
-    ChatMessage, ConfigError, Error, FinishReason, GenerateRequest, Generation, GenerationBudget,
+    ChatMessage, ChatRequest, ConfigError, Error, FinishReason, Generation, GenerationBudget,
     Generator, ProviderErrorKind, Result, Role, TokenStream, Usage,
 };
 
@@ -474,7 +474,7 @@ impl LocalGgufGenerator {
     /// Prompt ids that fit the context window, per the overflow policy.
     fn fitted_prompt(
         &self,
-        req: &GenerateRequest,
+        req: &ChatRequest,
         messages: Vec<ChatMessage>,
     ) -> Result<(Vec<u32>, usize)> {
         let ctx = self.context.min((req.params.num_ctx as usize).max(2));
@@ -518,7 +518,7 @@ impl LocalGgufGenerator {
     }
 
     /// Start generation on a dedicated thread; messages arrive on the receiver.
-    fn spawn(&self, req: &GenerateRequest) -> Result<mpsc::Receiver<Msg>> {
+    fn spawn(&self, req: &ChatRequest) -> Result<mpsc::Receiver<Msg>> {
         crate::validate_params(PROVIDER, &req.params)?;
         let count_tokens = |text: &str| self.tokenize(text).map_or(text.len(), |ids| ids.len());
         // A grounded answer in a constrained format gets the short prompt
@@ -847,7 +847,7 @@ impl Generator for LocalGgufGenerator {
         &self.name
     }
 
-    async fn generate(&self, req: &GenerateRequest) -> Result<Generation> {
+    async fn generate(&self, req: &ChatRequest) -> Result<Generation> {
         let mut rx = self.spawn(req)?;
         let mut text = String::new();
         while let Some(msg) = rx.recv().await {
@@ -874,7 +874,7 @@ impl Generator for LocalGgufGenerator {
         Err(thread_died())
     }
 
-    async fn stream(&self, req: &GenerateRequest) -> Result<TokenStream> {
+    async fn stream(&self, req: &ChatRequest) -> Result<TokenStream> {
         let rx = self.spawn(req)?;
         let s = futures::stream::unfold(Some(rx), |state| async move {
             let mut rx = state?;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use tracing::{info_span, warn, Instrument};
-use verity_core::{Error, GenerateRequest, Generation, Generator, ProviderErrorKind, Result};
+use verity_core::{ChatRequest, Error, Generation, Generator, ProviderErrorKind, Result};
 
 use super::{ms, Prepared, RagEvent, RagPipeline};
 
@@ -48,7 +48,7 @@ impl RagPipeline {
     pub(super) async fn run_once(
         &self,
         g: &Arc<dyn Generator>,
-        req: &GenerateRequest,
+        req: &ChatRequest,
     ) -> Result<Generation> {
         use std::sync::atomic::Ordering::Relaxed;
         self.inner.counters.generations.fetch_add(1, Relaxed);

@@ -25,7 +25,7 @@ pub mod sentences;
 use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
-use verity_core::{ChatMessage, GenerateRequest, GenerationParams, Generator};
+use verity_core::{ChatMessage, ChatRequest, GenerationParams, Generator};
 
 use crate::brief::{strip_numbering, Brief, BriefTheme};
 use crate::error::Result;
@@ -259,7 +259,7 @@ pub fn llm_request(
     brief: &Brief,
     records: &[TraceRecord],
     max_tokens: u32,
-) -> (GenerateRequest, Vec<SourceRef>, Vec<String>) {
+) -> (ChatRequest, Vec<SourceRef>, Vec<String>) {
     let evidence = select_evidence(brief, records, &LeftOut::default());
     let mut num = Numbering::new(records);
     let mut ctx = String::new();
@@ -292,7 +292,7 @@ pub fn llm_request(
         brief.to_markdown(),
         brief.title
     );
-    let mut req = GenerateRequest::new(vec![ChatMessage::system(system), ChatMessage::user(user)]);
+    let mut req = ChatRequest::new(vec![ChatMessage::system(system), ChatMessage::user(user)]);
     req.params = GenerationParams {
         temperature: 0.2,
         max_tokens,

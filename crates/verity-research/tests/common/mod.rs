@@ -16,7 +16,7 @@ use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use verity_core::{
-    Fetcher, FinishReason, GenerateRequest, Generation, Generator, RetryPolicy, TokenStream, Usage,
+    ChatRequest, Fetcher, FinishReason, Generation, Generator, RetryPolicy, TokenStream, Usage,
     VectorStore,
 };
 use verity_fetch::{FetchConfig, HttpFetcher, NetworkGuard};
@@ -145,7 +145,7 @@ impl Generator for Scripted {
     fn model(&self) -> &str {
         "scripted"
     }
-    async fn generate(&self, req: &GenerateRequest) -> verity_core::Result<Generation> {
+    async fn generate(&self, req: &ChatRequest) -> verity_core::Result<Generation> {
         let i = self.calls.fetch_add(1, Ordering::SeqCst);
         let prompt = req
             .messages
@@ -162,7 +162,7 @@ impl Generator for Scripted {
             usage: Usage::default(),
         })
     }
-    async fn stream(&self, _req: &GenerateRequest) -> verity_core::Result<TokenStream> {
+    async fn stream(&self, _req: &ChatRequest) -> verity_core::Result<TokenStream> {
         Err(verity_core::Error::invalid_input("not streamed"))
     }
 }

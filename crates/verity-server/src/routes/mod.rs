@@ -3,7 +3,7 @@
 //! (public: health, OpenAPI, docs, the page; protected: the rest).
 
 mod data;
-pub mod events;
+pub mod memory;
 mod research;
 mod service;
 mod verify;
@@ -126,7 +126,7 @@ pub fn operations() -> Vec<Operation> {
             tool: Some("stats"),
             ..Operation::new(Verb::Get, "/v1/stats", "stats", "What the store holds", data::stats)
         },
-        // Event memory (MnemoLite-compatible; `X-API-Version` optional): routes/events.rs.
+        // Event memory (MnemoLite-compatible; `X-API-Version` optional): routes/memory.rs.
         Operation {
             version: VersionHeader::Optional,
             request: Some(schema::<api::memory::NewEvent>),
@@ -134,7 +134,7 @@ pub fn operations() -> Vec<Operation> {
             errors: &[503],
             description: "The content's text field (`text`, `body`, `message`, `content`, `title`) is embedded unless `embedding` is given (dimension and NaN checked); `timestamp` defaults to now. Validation errors are 422 with FastAPI's `detail: [{loc, msg, type}]`. Also at `/v1/events/`.",
             aliases: &["/v1/events/"],
-            ..Operation::new(Verb::Post, "/v1/events", "ingest_event", "Write an event (MnemoLite)", events::add)
+            ..Operation::new(Verb::Post, "/v1/events", "ingest_event", "Write an event (MnemoLite)", memory::add)
         },
         Operation {
             version: VersionHeader::Optional,
@@ -142,14 +142,14 @@ pub fn operations() -> Vec<Operation> {
             success: vec![(200, "The event", Body::Json(schema::<api::memory::Event>))],
             errors: &[404, 422],
             description: "404 when unknown or expired, 422 when the id is not a UUID.",
-            ..Operation::new(Verb::Get, "/v1/events/{id}", "get_event", "One event (MnemoLite)", events::get_one)
+            ..Operation::new(Verb::Get, "/v1/events/{id}", "get_event", "One event (MnemoLite)", memory::get_one)
         },
         Operation {
             version: VersionHeader::Optional,
             path_params: &[("id", "Event id (UUID)")],
             success: vec![(204, "Deleted", Body::Empty)],
             errors: &[404, 422],
-            ..Operation::new(Verb::Delete, "/v1/events/{id}", "delete_event", "Delete an event (MnemoLite)", events::delete_one)
+            ..Operation::new(Verb::Delete, "/v1/events/{id}", "delete_event", "Delete an event (MnemoLite)", memory::delete_one)
         },
         Operation {
             version: VersionHeader::Optional,
@@ -158,7 +158,7 @@ pub fn operations() -> Vec<Operation> {
             success: vec![(200, "The updated event", Body::Json(schema::<api::memory::Event>))],
             errors: &[404, 422],
             description: "Keys of the body are added or replaced; other keys are kept.",
-            ..Operation::new(Verb::Patch, "/v1/events/{id}/metadata", "update_event_metadata", "Merge metadata into an event (MnemoLite)", events::update_metadata)
+            ..Operation::new(Verb::Patch, "/v1/events/{id}/metadata", "update_event_metadata", "Merge metadata into an event (MnemoLite)", memory::update_metadata)
         },
         Operation {
             version: VersionHeader::Optional,
@@ -167,7 +167,7 @@ pub fn operations() -> Vec<Operation> {
             errors: &[422, 503],
             description: "Vector (text or JSON vector), metadata containment and time window; `mode` adds lexical, hybrid and metadata-only. Answers `{data, meta: {total_hits, limit, offset}}`. Also at `/v1/search`.",
             aliases: &["/v1/search"],
-            ..Operation::new(Verb::Get, "/v1/search/", "search_events", "Search events (MnemoLite)", events::search)
+            ..Operation::new(Verb::Get, "/v1/search/", "search_events", "Search events (MnemoLite)", memory::search)
         },
         Operation {
             version: VersionHeader::Ignored,

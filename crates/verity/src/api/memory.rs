@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 pub use verity_memory::{
     Added, EmbeddingSource, Event, EventFilter, EventPage, EventQuery, EventQueryParams,
-    EventSearchMode, NewEvent, TimeOrder, VectorQuery,
+    EventSearchMode, NewEvent, RecallRequest, TimeOrder, VectorQuery,
 };
 
 use crate::Result;
@@ -76,77 +76,6 @@ pub struct RememberRequest {
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub ttl_seconds: Option<u64>,
-}
-
-/// `recall`: find remembered events by meaning and/or words, metadata and time.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RecallRequest {
-    /// What to look for; omitted: the newest events matching the filters.
-    #[serde(default)]
-    pub query: Option<String>,
-    /// Metadata the events must contain (containment: nested objects and arrays).
-    #[serde(default)]
-    pub filter_metadata: Map<String, Value>,
-    /// Earliest timestamp (ISO 8601 with a zone).
-    #[serde(default)]
-    pub ts_start: Option<DateTime<Utc>>,
-    /// Latest timestamp (ISO 8601 with a zone).
-    #[serde(default)]
-    pub ts_end: Option<DateTime<Utc>>,
-    /// Results, 1–100 (default 10).
-    #[serde(default = "default_limit")]
-    #[schemars(range(min = 1, max = 100))]
-    pub limit: usize,
-    /// Index used (default: hybrid with an embedder, else lexical).
-    #[serde(default)]
-    pub mode: Option<EventSearchMode>,
-    /// Largest L2 distance kept, 0–2 (default: none, the nearest events).
-    #[serde(default)]
-    #[schemars(range(min = 0.0, max = 2.0))]
-    pub distance_threshold: Option<f32>,
-}
-
-fn default_limit() -> usize {
-    verity_core::events::DEFAULT_LIMIT
-}
-
-impl Default for RecallRequest {
-    fn default() -> Self {
-        Self {
-            query: None,
-            filter_metadata: Map::new(),
-            ts_start: None,
-            ts_end: None,
-            limit: default_limit(),
-            mode: None,
-            distance_threshold: None,
-        }
-    }
-}
-
-impl RecallRequest {
-    /// A recall of `query` with the defaults.
-    pub fn new(query: impl Into<String>) -> Self {
-        Self {
-            query: Some(query.into()),
-            ..Self::default()
-        }
-    }
-
-    /// The library's recall arguments.
-    pub fn to_recall(&self) -> verity_memory::Recall {
-        verity_memory::Recall {
-            query: self.query.clone(),
-            filter_metadata: (!self.filter_metadata.is_empty())
-                .then(|| Value::Object(self.filter_metadata.clone())),
-            ts_start: self.ts_start,
-            ts_end: self.ts_end,
-            limit: self.limit,
-            mode: self.mode,
-            distance_threshold: self.distance_threshold,
-        }
-    }
 }
 
 /// `forget`: delete one event by id, or every event matching a filter.

@@ -111,20 +111,8 @@ pub struct ReindexRequest {
     pub mode: Option<SearchMode>,
 }
 
-/// What a dry run found.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-pub struct ReindexPlan {
-    /// Documents read.
-    pub documents: usize,
-    /// Documents that would be chunked and embedded.
-    pub to_embed: usize,
-    /// Documents already in the shadow with the same content and embed version.
-    pub unchanged: usize,
-    /// Chunks that would be embedded.
-    pub chunks_to_embed: usize,
-    /// Some of the uids that would be embedded.
-    pub sample: Vec<String>,
-}
+/// What a dry run found (the library's own type).
+pub use verity_ingest::reindex::ReindexPlan;
 
 /// The ingestion into the shadow index.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -329,7 +329,7 @@ impl AskRequest {
     }
 
     /// The pipeline request: `k` checked, filters and dates parsed.
-    pub fn to_rag(&self) -> Result<verity_rag::AskRequest> {
+    pub fn to_rag(&self) -> Result<verity_rag::RagQuestion> {
         if let Some(k) = self.k {
             check_k(k)?;
         }
@@ -339,7 +339,7 @@ impl AskRequest {
             .combined(self.filters.as_ref())?
             .to_filters()?;
         filters.validate()?;
-        Ok(verity_rag::AskRequest {
+        Ok(verity_rag::RagQuestion {
             question: self.question.clone(),
             lang: self.lang.clone(),
             filters,
