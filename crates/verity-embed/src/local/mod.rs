@@ -539,26 +539,50 @@ impl Model {
             .map(|p| vec![Vec::new(); p.windows.len()])
             .collect();
         let mut dim = 0;
-        for batch in self.passes(&order, |k| window(k).len()) {
-            // Stop between passes when the request was given up.
-            verity_core::cancel::check()?;
+        let run = |batch: &[(usize, usize)]| -> Result<(usize, Vec<f32>, Vec<usize>)> {
             let lens: Vec<usize> = batch.iter().map(|k| window(k).len()).collect();
             let ids: Vec<u32> = batch
                 .iter()
                 .flat_map(|k| window(k).iter().copied())
                 .collect();
             let types = vec![0u32; ids.len()];
-            let flat;
-            (dim, flat) = hidden_rows(bert, &ids, &types, &lens).map_err(inference_error)?;
-            let mut offset = 0;
-            for (&(i, w), &len) in batch.iter().zip(&lens) {
-                if let Some(slot) = states.get_mut(i).and_then(|s| s.get_mut(w)) {
-                    *slot = flat
-                        .get(offset * dim..(offset + len) * dim)
-                        .unwrap_or_default()
-                        .to_vec();
+            let (dim, flat) = hidden_rows(bert, &ids, &types, &lens).map_err(inference_error)?;
+            Ok((dim, flat, lens))
+        };
+        // Two passes at a time, in the one pool: a pass has steps that run
+        // on one thread (candle's copies and concatenations, the per-text
+        // attention of a pass with few texts), and the other pass fills the
+        // idle core meanwhile. SciFact `--fast`, idle: 1.57 of 2 cores busy
+        // with one pass at a time (docs/benchmarks.d/ingest.md).
+        let passes = self.passes(&order, |k| window(k).len());
+        for pair in passes.chunks(2) {
+            // Stop between passes when the request was given up.
+            verity_core::cancel::check()?;
+            let outs = match pair {
+                [a, b] => {
+                    let (ra, rb) = rayon::join(
+                        verity_core::cancel::carry(|| run(a)),
+                        verity_core::cancel::carry(|| run(b)),
+                    );
+                    vec![(a, ra?), (b, rb?)]
                 }
-                offset += len;
+                _ => pair
+                    .iter()
+                    .map(|a| Ok((a, run(a)?)))
+                    .collect::<Result<_>>()?,
+            };
+            for (batch, (d, flat, lens)) in outs {
+                dim = d;
+                let mut offset = 0;
+                for (&(i, w), &len) in batch.iter().zip(&lens) {
+                    if let Some(slot) = states.get_mut(i).and_then(|s| s.get_mut(w)) {
+                        *slot = flat
+                            .get(offset * dim..(offset + len) * dim)
+                            .unwrap_or_default()
+                            .to_vec();
+                    }
+                    offset += len;
+                }
             }
         }
         let mut out = Vec::with_capacity(items.len());
