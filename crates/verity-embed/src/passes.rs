@@ -14,6 +14,25 @@
 /// this gets a pass of its own).
 pub(crate) const PASS_TOKENS: usize = 2048;
 
+/// One single-thread rayon pool ("lane") per thread of the global pool,
+/// built once: passes given one lane each run side by side with no
+/// fork–join inside them (`LocalEmbedder`'s pooled passes). Fewer lanes
+/// when a pool cannot be built.
+pub(crate) fn lanes() -> &'static [rayon::ThreadPool] {
+    static LANES: std::sync::OnceLock<Vec<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    LANES.get_or_init(|| {
+        (0..rayon::current_num_threads().max(1))
+            .filter_map(|i| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .thread_name(move |_| format!("verity-embed-lane-{i}"))
+                    .build()
+                    .ok()
+            })
+            .collect()
+    })
+}
+
 /// Split `order` into consecutive runs of at most `max_texts` items and, but
 /// for a run of one, at most `max_tokens` word pieces (`len` of each item).
 pub(crate) fn passes<T>(

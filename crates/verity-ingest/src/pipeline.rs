@@ -620,10 +620,15 @@ impl Ingestor {
         let mut rest = items.as_slice();
         let mut rest_work = work.as_slice();
         while !rest.is_empty() {
-            // About `per_call` texts (chunks + sentences) per call.
-            let (mut n, mut texts) = (0, 0);
-            while n < rest.len() && (n == 0 || texts < per_call) {
-                texts += 1 + rest.get(n).map_or(0, |i| i.spans.len());
+            // About `per_call` texts per call: chunks and sentences, but
+            // chunks alone when the embedder pools its sentence vectors from
+            // the chunk's own pass (they cost it nothing more). Counting the
+            // sentences there left ~3 chunks, one short pass, per call.
+            let (mut n, mut texts, mut cost) = (0, 0, 0);
+            while n < rest.len() && (n == 0 || cost < per_call) {
+                let spans = rest.get(n).map_or(0, |i| i.spans.len());
+                texts += 1 + spans;
+                cost += if pooled { 1 } else { 1 + spans };
                 n += 1;
             }
             let (sub, tail) = rest.split_at(n);

@@ -34,6 +34,7 @@ use crate::bert::Bert;
 use crate::calibration;
 use crate::passes;
 use crate::spans::{self, Frame};
+use rayon::prelude::*;
 use sha1::{Digest, Sha1};
 use tokenizers::{Encoding, Tokenizer, TruncationDirection, TruncationParams, TruncationStrategy};
 use verity_core::embed::l2_normalize;
@@ -549,27 +550,31 @@ impl Model {
             let (dim, flat) = hidden_rows(bert, &ids, &types, &lens).map_err(inference_error)?;
             Ok((dim, flat, lens))
         };
-        // Two passes at a time, in the one pool: a pass has steps that run
-        // on one thread (candle's copies and concatenations, the per-text
-        // attention of a pass with few texts), and the other pass fills the
-        // idle core meanwhile. SciFact `--fast`, idle: 1.57 of 2 cores busy
-        // with one pass at a time (docs/benchmarks.d/ingest.md).
+        // Several passes at a time, each on a one-thread pool of its own (a
+        // lane, `crate::passes::lanes`): a pass is ~60 fork–join steps, and
+        // on 2 cores one pass split across both kept 1.61 of them busy
+        // (waits at each join, steps that do not split), where one pass per
+        // core has nothing to wait for. A lone pass (a query) still splits
+        // across the whole pool. SciFact `--fast`, docs/benchmarks.d/ingest.md.
         let passes = self.passes(&order, |k| window(k).len());
-        for pair in passes.chunks(2) {
+        let lanes = crate::passes::lanes();
+        for group in passes.chunks(lanes.len().max(1)) {
             // Stop between passes when the request was given up.
             verity_core::cancel::check()?;
-            let outs = match pair {
-                [a, b] => {
-                    let (ra, rb) = rayon::join(
-                        verity_core::cancel::carry(|| run(a)),
-                        verity_core::cancel::carry(|| run(b)),
-                    );
-                    vec![(a, ra?), (b, rb?)]
-                }
-                _ => pair
+            let outs: Vec<_> = if group.len() < 2 {
+                group
                     .iter()
-                    .map(|a| Ok((a, run(a)?)))
-                    .collect::<Result<_>>()?,
+                    .map(|b| Ok((b, run(b)?)))
+                    .collect::<Result<_>>()?
+            } else {
+                group
+                    .par_iter()
+                    .zip(lanes)
+                    .map(|(b, lane)| {
+                        let pass = verity_core::cancel::carry(|| run(b));
+                        lane.install(pass).map(|out| (b, out))
+                    })
+                    .collect::<Result<_>>()?
             };
             for (batch, (d, flat, lens)) in outs {
                 dim = d;
