@@ -73,6 +73,11 @@ export interface FetchedSource {
   httpStatus?: number
   /** Parsed content (`Some` when `status` is `Fetched`, possibly for `Paywalled`). */
   parsed?: ParsedDocument
+  /**
+   * Why the fetch was refused before any page was read (`Blocked` with
+   * no HTTP status): the guard's address and rule, or robots.txt.
+   */
+  refusal?: { addr: string; by: 'network_guard'; reason: string } | { by: 'robots_txt' }
   /** Outcome class. */
   status: FetchStatus
   /** URL asked for. */

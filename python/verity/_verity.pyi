@@ -462,6 +462,11 @@ class FetchedSource:
     def parsed(self) -> Optional[ParsedDocument]:
         """Parsed content (``Some`` when ``status`` is ``Fetched``, possibly for ``Paywalled``)."""
     @property
+    def refusal(self) -> Optional[dict[str, Any]]:
+        """Why the fetch was refused before any page was read (``Blocked`` with
+        no HTTP status): the guard's address and rule, or robots.txt.
+        """
+    @property
     def status(self) -> _FetchStatus:
         """Outcome class."""
     @property

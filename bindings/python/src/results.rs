@@ -12,6 +12,7 @@ plain_attr!(
     verity::api::verify::CitationType,
     verity::api::verify::SourceStatus,
     verity::core::FetchStatus,
+    verity::core::Refusal,
     verity::core::SourceFormat,
     verity::core::Verdict,
     verity::core::VerifyMode,
@@ -31,7 +32,7 @@ wrapper! {
     /// Output of `fetch`: the source fetched (or the local file read), how
     /// that went, and its parsed content.
     FetchedSource(verity::api::FetchResponse) repr ["url", "status", "http_status", "content_type"]
-    fields [url, final_url, status, http_status, content_type, parsed, detail, fetched_at]
+    fields [url, final_url, status, http_status, content_type, parsed, detail, refusal, fetched_at]
 }
 
 wrapper! {

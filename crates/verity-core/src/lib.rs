@@ -81,7 +81,9 @@ pub use search::{
     SearchQuery, SearchResults, TimeRange, DEFAULT_K, DEFAULT_TITLE_WEIGHT, MAX_FILTER_VALUES,
     MAX_K, MAX_QUERY_BYTES,
 };
-pub use source::{FetchStatus, FetchedSource, Fetcher, PageSpan, ParsedDocument, SourceFormat};
+pub use source::{
+    FetchStatus, FetchedSource, Fetcher, PageSpan, ParsedDocument, Refusal, SourceFormat,
+};
 pub use store::{StoreStats, VectorStore, WriteGeneration};
 pub use watch::{
     Article, ArticleFilter, Decision, DecisionFilter, DecisionLlm, DecisionType, SourceType,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use crate::document::Document;
-use crate::Result;
+use crate::{FetchError, Result};
 
 /// Format a source was parsed from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -99,8 +99,74 @@ pub struct FetchedSource {
     /// Human-readable detail for non-`Fetched` outcomes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// Why the fetch was refused before any page was read (`Blocked` with
+    /// no HTTP status): the guard's address and rule, or robots.txt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<Refusal>,
     /// When it was fetched.
     pub fetched_at: DateTime<Utc>,
+}
+
+/// Why a fetch was refused before the page was read, typed where it is
+/// decided so that nobody reads it back from [`FetchedSource::detail`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum Refusal {
+    /// The network guard refused the address the host resolves to.
+    NetworkGuard {
+        /// The refused address (or the host name when refused by name).
+        addr: String,
+        /// Which rule refused it.
+        reason: String,
+    },
+    /// The site's robots.txt disallows the page, or answers with a server
+    /// error (RFC 9309 §2.3.1.4: stay away until it answers).
+    RobotsTxt,
+}
+
+impl FetchedSource {
+    /// The typed error of a fetch that gave no page (`None` for a fetched or
+    /// paywalled page): HTTP statuses as [`FetchError::Http`], the guard's
+    /// refusal as [`FetchError::Blocked`], robots.txt's as
+    /// [`FetchError::RobotsDisallowed`], timeouts as [`FetchError::Timeout`],
+    /// everything else (refused connections, DNS, TLS, a parse failure) as
+    /// [`FetchError::Network`] with the fetcher's own words.
+    pub fn error(&self) -> Option<FetchError> {
+        let url = self.url.to_string();
+        let detail = self.detail.clone().unwrap_or_default();
+        let http = |status: u16| FetchError::Http {
+            url: url.clone(),
+            status,
+            retry_after: None,
+        };
+        Some(match (self.status, self.http_status, &self.refusal) {
+            (FetchStatus::Fetched | FetchStatus::Paywalled, _, _) => return None,
+            (_, Some(status), _) if status >= 400 => http(status),
+            (FetchStatus::NotFound, _, _) => http(404),
+            (FetchStatus::RateLimited, _, _) => http(429),
+            (FetchStatus::Timeout, _, _) => FetchError::Timeout(url),
+            (_, _, Some(Refusal::NetworkGuard { addr, reason })) => FetchError::Blocked {
+                url,
+                addr: addr.clone(),
+                reason: reason.clone(),
+            },
+            (_, _, Some(Refusal::RobotsTxt)) => FetchError::RobotsDisallowed(url),
+            // A refusal from a fetcher that did not type it: its own words.
+            (FetchStatus::Blocked, _, None) => FetchError::Blocked {
+                url,
+                addr: self.final_url.host_str().unwrap_or_default().to_string(),
+                reason: detail,
+            },
+            _ => FetchError::Network {
+                url,
+                message: if detail.is_empty() {
+                    "the page could not be fetched".into()
+                } else {
+                    detail
+                },
+            },
+        })
+    }
 }
 
 /// Retrieves and parses a URL.

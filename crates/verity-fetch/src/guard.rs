@@ -202,43 +202,12 @@ impl std::fmt::Display for GuardRefusal {
 impl std::error::Error for GuardRefusal {}
 
 impl GuardRefusal {
-    /// Read back a refusal from its message (a fetch's `detail`).
-    pub fn parse(message: &str) -> Option<Self> {
-        let rest = message.strip_prefix("refused by the network guard: ")?;
-        let (host, rest) = rest.split_once(" resolves to ")?;
-        let (addr, reason) = rest.split_once(" (")?;
-        // The reason ends where the hint on the switch begins (`Display`).
-        let reason = match reason.split_once("); ") {
-            Some((r, _)) => r,
-            None => reason.strip_suffix(')').unwrap_or(reason),
-        };
-        Some(Self {
-            host: host.to_string(),
-            addr: addr.to_string(),
-            reason: reason.to_string(),
-        })
-    }
-}
-
-/// The typed error of a fetch that came back `Blocked` with no HTTP status:
-/// the network guard's refusal ([`verity_core::FetchError::Blocked`], its
-/// address and rule once), or robots.txt's.
-pub fn blocked_error(url: &str, host: &str, detail: &str) -> verity_core::FetchError {
-    use verity_core::FetchError;
-    if let Some(r) = GuardRefusal::parse(detail) {
-        return FetchError::Blocked {
-            url: url.to_string(),
-            addr: r.addr,
-            reason: r.reason,
-        };
-    }
-    if detail.contains("robots.txt") {
-        return FetchError::RobotsDisallowed(url.to_string());
-    }
-    FetchError::Blocked {
-        url: url.to_string(),
-        addr: host.to_string(),
-        reason: detail.to_string(),
+    /// The typed refusal a fetch outcome carries ([`verity_core::Refusal`]).
+    pub fn refusal(&self) -> verity_core::Refusal {
+        verity_core::Refusal::NetworkGuard {
+            addr: self.addr.clone(),
+            reason: self.reason.clone(),
+        }
     }
 }
 
@@ -600,24 +569,41 @@ mod tests {
     }
 
     #[test]
-    fn refusals_read_back_from_their_message() {
+    fn a_refusal_becomes_one_typed_error() {
         let r = GuardRefusal {
             host: "127.0.0.1".into(),
             addr: "127.0.0.1".into(),
             reason: "loopback address".into(),
         };
-        assert_eq!(GuardRefusal::parse(&r.to_string()), Some(r.clone()));
-        let e = blocked_error("http://127.0.0.1:9/x", "127.0.0.1", &r.to_string());
+        let url = Url::parse("http://127.0.0.1:9/x").unwrap();
+        let f = verity_core::FetchedSource {
+            url: url.clone(),
+            final_url: url,
+            status: verity_core::FetchStatus::Blocked,
+            http_status: None,
+            content_type: None,
+            parsed: None,
+            detail: Some(r.to_string()),
+            refusal: Some(r.refusal()),
+            fetched_at: chrono::Utc::now(),
+        };
+        let e = f.error().expect("a refusal is an error");
+        assert!(
+            matches!(&e, verity_core::FetchError::Blocked { addr, reason, .. }
+                if addr == "127.0.0.1" && reason == "loopback address"),
+            "{e:?}"
+        );
         let text = e.to_string();
         assert_eq!(text.matches("network guard").count(), 1, "{text}");
-        assert!(text.contains("loopback address"), "{text}");
+        // The words do not decide: the same detail without the typed
+        // refusal, or robots.txt's refusal with the guard's words.
+        let robots = verity_core::FetchedSource {
+            refusal: Some(verity_core::Refusal::RobotsTxt),
+            ..f.clone()
+        };
         assert!(matches!(
-            blocked_error(
-                "http://a.example/",
-                "a.example",
-                "disallowed by robots.txt: x"
-            ),
-            verity_core::FetchError::RobotsDisallowed(_)
+            robots.error(),
+            Some(verity_core::FetchError::RobotsDisallowed(_))
         ));
     }
 

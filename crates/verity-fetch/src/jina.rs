@@ -165,6 +165,7 @@ impl JinaReader {
             content_type: None,
             parsed: None,
             detail: Some(detail.into()),
+            refusal: None,
             fetched_at: Utc::now(),
         }
     }
@@ -476,7 +477,10 @@ impl Fetcher for JinaReader {
         validate_url(url)?;
         if self.guard.is_enabled() {
             if let Err(refusal) = self.guard.check_url(url) {
-                return Ok(self.outcome(url, FetchStatus::Blocked, None, refusal.to_string()));
+                return Ok(FetchedSource {
+                    refusal: Some(refusal.refusal()),
+                    ..self.outcome(url, FetchStatus::Blocked, None, refusal.to_string())
+                });
             }
         }
         let policy = self.retry.unwrap_or_else(|| self.client.retry());

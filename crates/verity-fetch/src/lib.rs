@@ -17,8 +17,8 @@ mod resolve;
 mod robots;
 mod searxng;
 
-pub use guard::{blocked_error, classify_ip, GuardRefusal, IpNet, NetworkGuard};
-pub use http::{fetch_error, FetchConfig, HttpFetcher};
+pub use guard::{classify_ip, GuardRefusal, IpNet, NetworkGuard};
+pub use http::{FetchConfig, HttpFetcher};
 pub use jina::JinaReader;
 pub use paywall::{html_signals, PaywallSignals, TRUNCATED_WORDS};
 pub use resolve::{

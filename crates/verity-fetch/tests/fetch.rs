@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use url::Url;
-use verity_core::{FetchStatus, Fetcher, RetryPolicy, SourceFormat};
+use verity_core::{FetchError, FetchStatus, Fetcher, Refusal, RetryPolicy, SourceFormat};
 use verity_fetch::{
     resolve_reference_with, FetchConfig, HttpFetcher, NetworkGuard, ReferenceKind, ResolverConfig,
 };
@@ -409,6 +409,19 @@ async fn guard_refuses_internal_redirects_and_names() {
         r.detail
     );
     assert_eq!(s.hits.count("article"), 0);
+    // The refusal is typed where it is decided: the address after DNS and
+    // the rule, and the one typed error every caller gets from it.
+    match &r.refusal {
+        Some(Refusal::NetworkGuard { addr, reason }) => {
+            assert_eq!(addr, "127.0.0.1");
+            assert!(reason.contains("loopback"), "{reason}");
+        }
+        other => panic!("a typed guard refusal, got {other:?}"),
+    }
+    assert!(matches!(
+        r.error(),
+        Some(FetchError::Blocked { addr, .. }) if addr == "127.0.0.1"
+    ));
 
     // Direct fetches of internal literals.
     for u in [
@@ -419,6 +432,11 @@ async fn guard_refuses_internal_redirects_and_names() {
     ] {
         let r = f.fetch(&Url::parse(u).unwrap()).await.unwrap();
         assert_eq!(r.status, FetchStatus::Blocked, "{u}: {:?}", r.detail);
+        assert!(
+            matches!(r.refusal, Some(Refusal::NetworkGuard { .. })),
+            "{u}: {:?}",
+            r.refusal
+        );
     }
 
     // Same fetch with the guard off reaches the other server.
@@ -535,6 +553,8 @@ async fn robots_disallow_and_group_rules() {
     drop(f);
     let r = f2.fetch(&s.url("/private/secret")).await.unwrap();
     assert_eq!(r.status, FetchStatus::Blocked);
+    assert_eq!(r.refusal, Some(Refusal::RobotsTxt));
+    assert!(matches!(r.error(), Some(FetchError::RobotsDisallowed(_))));
     assert!(r.detail.unwrap().contains("robots.txt"));
     // VerityBot's own group applies (not `*`, which disallows everything).
     let r = f2.fetch(&s.url("/article")).await.unwrap();
@@ -566,6 +586,7 @@ async fn robots_404_allows_and_500_disallows() {
     let (s5, _o5, f5) = setup(RobotsMode::ServerError).await;
     let r = f5.fetch(&s5.url("/article")).await.unwrap();
     assert_eq!(r.status, FetchStatus::Blocked, "{:?}", r.detail);
+    assert_eq!(r.refusal, Some(Refusal::RobotsTxt));
     assert_eq!(s5.hits.count("article"), 0);
 }
 

@@ -15,7 +15,8 @@ use chrono::Utc;
 use serde_json::json;
 use url::Url;
 use verity_core::{
-    Error, FetchStatus, Fetcher, ProviderErrorKind, RetryPolicy, WebQuery, WebSearch, WebTimeRange,
+    Error, FetchStatus, Fetcher, ProviderErrorKind, Refusal, RetryPolicy, WebQuery, WebSearch,
+    WebTimeRange,
 };
 use verity_fetch::{JinaReader, SearxngSearch};
 
@@ -351,6 +352,7 @@ async fn jina_errors_to_statuses() {
         .await
         .unwrap();
     assert_eq!(r.status, FetchStatus::Blocked);
+    assert!(matches!(r.refusal, Some(Refusal::NetworkGuard { .. })));
     assert!(reader
         .fetch(&Url::parse("file:///etc/passwd").unwrap())
         .await

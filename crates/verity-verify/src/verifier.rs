@@ -301,7 +301,7 @@ impl Verifier {
                 // The one reading of fetch outcomes names refusals by type.
                 let f = verity_core::FetchedSource { parsed, ..f };
                 if let Some(e @ (FetchError::Blocked { .. } | FetchError::RobotsDisallowed(_))) =
-                    verity_fetch::fetch_error(&f)
+                    f.error()
                 {
                     return Err(Error::Fetch(e));
                 }
@@ -665,6 +665,7 @@ impl Fetcher for Cancellable {
                 content_type: None,
                 parsed: None,
                 detail: Some("cancelled".into()),
+                refusal: None,
                 fetched_at: chrono_now(),
             });
         }

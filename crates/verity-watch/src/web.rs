@@ -106,7 +106,8 @@ impl Watch {
             // connections, DNS, TLS, timeouts, HTTP statuses, the guard and
             // robots.txt each named as what happened.
             _ => {
-                return Err(verity_fetch::fetch_error(&fetched)
+                return Err(fetched
+                    .error()
                     .unwrap_or_else(|| FetchError::Network {
                         url: u,
                         message: if detail.is_empty() {

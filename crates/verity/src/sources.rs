@@ -95,15 +95,14 @@ impl Fetchers {
                 }
                 Ok(d)
             }
-            f => Err(verity_core::FetchError::Network {
-                url: u.to_string(),
-                message: format!(
-                    "{:?}{}",
-                    f.status,
-                    f.detail.map(|d| format!(" ({d})")).unwrap_or_default()
-                ),
-            }
-            .into()),
+            // The one reading of fetch outcomes: a refusal stays a refusal.
+            f => Err(f
+                .error()
+                .unwrap_or_else(|| verity_core::FetchError::Network {
+                    url: u.to_string(),
+                    message: format!("{:?}: the page held no document", f.status),
+                })
+                .into()),
         }
     }
 }
@@ -124,6 +123,7 @@ async fn parse_local(target: &str) -> Result<FetchedSource> {
         content_type: None,
         parsed: Some(parsed),
         detail: None,
+        refusal: None,
         fetched_at: Utc::now(),
     })
 }

@@ -11,7 +11,7 @@ use chrono::Utc;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION};
 use url::Url;
 use verity_core::{
-    ConfigError, FetchError, FetchStatus, FetchedSource, Fetcher, ParsedDocument, Result,
+    ConfigError, FetchError, FetchStatus, FetchedSource, Fetcher, ParsedDocument, Refusal, Result,
     RetryPolicy, Retryable,
 };
 use verity_net::{error_chain, HttpClient};
@@ -39,6 +39,7 @@ pub(crate) struct Raw {
     pub content_type: Option<String>,
     pub body: Option<Vec<u8>>,
     pub detail: Option<String>,
+    pub refusal: Option<Refusal>,
 }
 
 impl Raw {
@@ -55,6 +56,15 @@ impl Raw {
             content_type: None,
             body: None,
             detail: Some(detail.into()),
+            refusal: None,
+        }
+    }
+
+    /// A hop refused before any request: `Blocked`, typed, in words.
+    fn refused(final_url: Url, refusal: Refusal, detail: impl Into<String>) -> Self {
+        Self {
+            refusal: Some(refusal),
+            ..Self::outcome(final_url, FetchStatus::Blocked, None, detail)
         }
     }
 }
@@ -242,6 +252,7 @@ impl HttpFetcher {
             content_type: raw.content_type,
             parsed: None,
             detail: raw.detail,
+            refusal: raw.refusal,
             fetched_at: Utc::now(),
         };
         Ok((src, raw.body))
@@ -256,20 +267,27 @@ impl HttpFetcher {
         let mut hops = 0usize;
         loop {
             if let Err(refusal) = cfg.guard.check_url(&current) {
-                return Raw::outcome(current, FetchStatus::Blocked, None, refusal.to_string());
+                return Raw::refused(current, refusal.refusal(), refusal.to_string());
             }
             if opts.robots {
                 match self.robots_allow(&current).await {
                     Ok(true) => {}
                     Ok(false) => {
                         let detail = FetchError::RobotsDisallowed(current.to_string()).to_string();
-                        return Raw::outcome(current, FetchStatus::Blocked, None, detail);
+                        return Raw::refused(current, Refusal::RobotsTxt, detail);
                     }
                     // The host refused by the guard (after DNS resolution),
                     // unreachable, or robots.txt failing: the status and
                     // reason as they were found.
-                    Err(RobotsUnavailable { status, detail }) => {
-                        return Raw::outcome(current, status, None, detail);
+                    Err(RobotsUnavailable {
+                        status,
+                        detail,
+                        refusal,
+                    }) => {
+                        return Raw {
+                            refusal,
+                            ..Raw::outcome(current, status, None, detail)
+                        };
                     }
                 }
             }
@@ -409,7 +427,7 @@ impl HttpFetcher {
             Err(e) => {
                 if let Some(refusal) = find_refusal(&e) {
                     return done(
-                        Raw::outcome(url.clone(), FetchStatus::Blocked, None, refusal.to_string()),
+                        Raw::refused(url.clone(), refusal.refusal(), refusal.to_string()),
                         false,
                     );
                 }
@@ -569,6 +587,7 @@ impl HttpFetcher {
                 content_type,
                 body: Some(body),
                 detail,
+                refusal: None,
             },
             false,
         )
@@ -634,6 +653,7 @@ impl HttpFetcher {
         if raw.http_status.is_none() && raw.status != FetchStatus::Fetched {
             return Err(RobotsUnavailable {
                 status: raw.status,
+                refusal: raw.refusal,
                 detail: raw.detail.map_or_else(
                     || "the host could not be reached".into(),
                     |d| d.replace(robots_url.as_str(), url.as_str()),
@@ -651,6 +671,7 @@ impl HttpFetcher {
             (_, Some(s)) => {
                 return Err(RobotsUnavailable {
                     status: FetchStatus::Blocked,
+                    refusal: Some(Refusal::RobotsTxt),
                     detail: format!(
                         "robots.txt could not be read (HTTP {s}); RFC 9309 asks crawlers to stay \
                          away until the site answers it"
@@ -671,6 +692,7 @@ impl HttpFetcher {
             content_type: raw.content_type.clone(),
             parsed: None,
             detail: raw.detail.clone(),
+            refusal: raw.refusal.clone(),
             fetched_at: Utc::now(),
         };
         let Some(body) = raw.body else { return out };
@@ -730,41 +752,6 @@ fn parse_and_judge(
         None
     };
     Ok((doc, verdict))
-}
-
-/// The typed error of a fetch that gave no page (`None` for a fetched or
-/// paywalled page): HTTP statuses as [`FetchError::Http`], the guard's
-/// refusal as [`FetchError::Blocked`], a robots.txt that disallows the page as
-/// [`FetchError::RobotsDisallowed`], timeouts as [`FetchError::Timeout`],
-/// everything else (refused connections, DNS, TLS, a parse failure) as
-/// [`FetchError::Network`] with the fetcher's own words.
-pub fn fetch_error(f: &verity_core::FetchedSource) -> Option<FetchError> {
-    let url = f.url.to_string();
-    let detail = f.detail.clone().unwrap_or_default();
-    let http = |status: u16| FetchError::Http {
-        url: url.clone(),
-        status,
-        retry_after: None,
-    };
-    Some(match (f.status, f.http_status) {
-        (FetchStatus::Fetched | FetchStatus::Paywalled, _) => return None,
-        (_, Some(status)) if status >= 400 => http(status),
-        (FetchStatus::NotFound, _) => http(404),
-        (FetchStatus::RateLimited, _) => http(429),
-        (FetchStatus::Timeout, _) => FetchError::Timeout(url),
-        // The guard's refusal (its address and rule once) or robots.txt's.
-        (FetchStatus::Blocked, _) => {
-            crate::guard::blocked_error(&url, f.final_url.host_str().unwrap_or(""), &detail)
-        }
-        _ => FetchError::Network {
-            url,
-            message: if detail.is_empty() {
-                "the page could not be fetched".into()
-            } else {
-                detail
-            },
-        },
-    })
 }
 
 /// What a request failure was, in words a user can act on: connection
@@ -840,4 +827,5 @@ impl Fetcher for HttpFetcher {
 struct RobotsUnavailable {
     status: FetchStatus,
     detail: String,
+    refusal: Option<Refusal>,
 }

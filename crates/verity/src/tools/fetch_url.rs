@@ -5,7 +5,6 @@ use serde::Deserialize;
 
 use super::{Tool, ToolHints, ToolOptions};
 use crate::api::{FetchRequest, FetchResponse};
-use crate::core::{FetchError, FetchStatus};
 use crate::Error;
 
 /// The client-facing part of [`FetchRequest`]: an http(s) URL only. Local
@@ -44,7 +43,7 @@ pub(super) fn tool(_: &ToolOptions) -> Tool {
                         allow_private: false,
                     })
                     .await?;
-                refuse_unfetched(&req.url, &f)?;
+                refuse_unfetched(&f)?;
                 Ok(f)
             })
         },
@@ -56,27 +55,11 @@ pub(super) fn tool(_: &ToolOptions) -> Tool {
     })
 }
 
-/// A fetch that produced no usable content is a failed call, with the reason.
-fn refuse_unfetched(url: &str, f: &FetchResponse) -> crate::Result<()> {
-    let detail = f.detail.clone().unwrap_or_default();
-    let url = url.to_string();
-    let e = match f.status {
-        FetchStatus::Fetched | FetchStatus::Paywalled => return Ok(()),
-        FetchStatus::Blocked if f.http_status.is_none() => {
-            verity_fetch::blocked_error(&url, f.final_url.host_str().unwrap_or_default(), &detail)
-        }
-        FetchStatus::Timeout => FetchError::Timeout(url),
-        _ => match f.http_status {
-            Some(status) => FetchError::Http {
-                url,
-                status,
-                retry_after: None,
-            },
-            None => FetchError::Network {
-                url,
-                message: format!("{:?} {detail}", f.status),
-            },
-        },
-    };
-    Err(e.into())
+/// A fetch that produced no usable content is a failed call, with the
+/// typed reason the fetch carries.
+fn refuse_unfetched(f: &FetchResponse) -> crate::Result<()> {
+    match f.error() {
+        None => Ok(()),
+        Some(e) => Err(e.into()),
+    }
 }

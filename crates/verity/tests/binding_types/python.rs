@@ -36,10 +36,17 @@ pub(super) fn py(t: &Ty) -> String {
 }
 
 pub(super) fn union_py(ts: &[Ty]) -> String {
-    format!(
-        "Union[{}]",
-        ts.iter().map(py).collect::<Vec<_>>().join(", ")
-    )
+    // Two object shapes are both `dict[str, Any]` here: said once.
+    let mut members: Vec<String> = Vec::new();
+    for m in ts.iter().map(py) {
+        if !members.contains(&m) {
+            members.push(m);
+        }
+    }
+    match members.as_slice() {
+        [one] => one.clone(),
+        _ => format!("Union[{}]", members.join(", ")),
+    }
 }
 
 /// A keyword argument's type: any sequence for a list, any mapping for an object.

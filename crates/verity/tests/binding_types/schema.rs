@@ -115,6 +115,10 @@ impl Defs {
             // An inline enumeration (no definition of its own).
             return Ty::Lit(values.into_iter().map(|(v, _)| v).collect());
         }
+        if let Some(tag) = s.get("const").and_then(Value::as_str) {
+            // A tagged enum's tag: its one value.
+            return Ty::Lit(vec![tag.to_string()]);
+        }
         for key in ["anyOf", "oneOf"] {
             if let Some(alts) = s.get(key).and_then(Value::as_array) {
                 let null = alts.iter().any(|a| a["type"] == "null");
