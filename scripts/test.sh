@@ -34,6 +34,10 @@ fi
 echo "==> rust tests"
 cargo nextest run --workspace --no-fail-fast --failure-output final
 cargo test --workspace --doc --quiet
+# Optional features no default build turns on are compiled too, so that
+# they cannot rot unseen (`otlp` once stopped compiling that way).
+echo "==> optional features"
+cargo check --quiet -p verity-server --features otlp
 
 for suite in scripts/check-deploy.sh scripts/check-packages.sh scripts/test-server.sh scripts/test-security.sh scripts/test-python.sh scripts/test-node.sh scripts/test-mcp.sh scripts/test-aarch64.sh; do
   if [ -x "$suite" ]; then

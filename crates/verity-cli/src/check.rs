@@ -109,7 +109,7 @@ pub async fn run(
         None => {
             let color = format == ReportFormat::Terminal
                 && std::io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none();
+                && !crate::config::no_color();
             out!("{}", render(&report, format, color));
         }
     }

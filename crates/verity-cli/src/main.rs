@@ -22,6 +22,7 @@ macro_rules! out {
 
 mod args;
 mod check;
+mod config;
 mod deprecated;
 mod output;
 mod progress;
@@ -247,7 +248,7 @@ async fn run(cli: Cli) -> verity::Result<u8> {
         Command::Check(a) => check::run(a, overrides(&cli), cli.json, quiet).await,
         Command::Research(a) => research::run(a, overrides(&cli), cli.json, quiet).await,
         Command::Models => {
-            out.models();
+            out.models(&verity::local_models(&overrides(&cli).resolve()?));
             Ok(exit::OK)
         }
         Command::Reindex(a) => reindex(&cli, a, &out).await,

@@ -499,8 +499,7 @@ impl Printer {
         }
     }
 
-    pub fn models(&self) {
-        let m = verity::local_models();
+    pub fn models(&self, m: &verity::api::ModelsResponse) {
         if self.json {
             print_json(&m);
             return;

@@ -80,9 +80,9 @@ pub(crate) fn cpu_has_amx() -> bool {
 
 #[cfg(all(target_arch = "x86_64", target_os = "linux"))]
 fn detect() -> bool {
-    let refused = std::env::var("VERITY_EMBED_SIMD")
-        .is_ok_and(|v| matches!(v.trim(), "avx2" | "baseline" | "scalar"));
-    !refused && cpu_has_amx() && request_permission()
+    !crate::local::config::kernel_switches().tiles_refused()
+        && cpu_has_amx()
+        && request_permission()
 }
 
 /// `arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)`, then check the
@@ -386,7 +386,7 @@ mod tests {
     /// below and in the product modules compare two different paths).
     #[test]
     fn tiles_run_where_the_cpu_has_them() {
-        if std::env::var_os("VERITY_EMBED_SIMD").is_some() {
+        if crate::local::config::kernel_switches().simd_forced() {
             return;
         }
         assert_eq!(tiles().is_some(), cpu_has_amx());

@@ -232,13 +232,9 @@ fn bias_residual_rows(y: &mut [f32], residual: &[f32], bias: &[f32]) -> Result<(
 }
 
 /// Whether a pass moves onto a rayon worker ([`Bert::forward`]): on unless
-/// `VERITY_EMBED_IN_POOL=off` (read once; for comparisons).
+/// `VERITY_EMBED_IN_POOL=off` (for comparisons).
 fn in_pool() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| {
-        !std::env::var("VERITY_EMBED_IN_POOL")
-            .is_ok_and(|v| matches!(v.trim(), "off" | "0" | "false"))
-    })
+    crate::local::config::kernel_switches().in_pool()
 }
 
 /// A BERT encoder ready for packed inference.

@@ -273,7 +273,7 @@ mod tests {
     /// running, so those tests cannot pass by comparing the loop with itself.
     #[test]
     fn the_simd_kernel_runs_where_the_cpu_has_one() {
-        if std::env::var_os("VERITY_EMBED_SIMD").is_some() {
+        if crate::local::config::kernel_switches().simd_forced() {
             return;
         }
         #[cfg(target_arch = "aarch64")]

@@ -64,9 +64,7 @@ pub fn simd_path() -> SimdPath {
 pub fn elementwise_path() -> SimdPath {
     static PATH: OnceLock<SimdPath> = OnceLock::new();
     *PATH.get_or_init(|| {
-        let forced = std::env::var("VERITY_EMBED_SIMD")
-            .is_ok_and(|v| matches!(v.trim(), "baseline" | "scalar"));
-        if forced {
+        if crate::local::config::kernel_switches().baseline() {
             SimdPath::Baseline
         } else {
             simd_path()

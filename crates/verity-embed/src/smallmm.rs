@@ -34,11 +34,7 @@ pub(crate) const MAX_TOKENS: usize = 192;
 /// `VERITY_EMBED_PANELS=off` (read once; for comparisons and to rule the
 /// panels out when investigating a difference).
 fn enabled() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| {
-        !std::env::var("VERITY_EMBED_PANELS")
-            .is_ok_and(|v| matches!(v.trim(), "off" | "0" | "false"))
-    })
+    crate::local::config::kernel_switches().panels()
 }
 
 /// A dense weight `(out, in)` pre-packed in 16-output panels.

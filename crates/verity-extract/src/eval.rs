@@ -361,10 +361,7 @@ mod tests {
 
     #[test]
     fn benchmark_smoke_if_present() {
-        let dir = std::env::var_os("VERITY_DATA_DIR")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
-            .join("article-extraction");
+        let dir = verity_testkit::data_dir().join("article-extraction");
         if !dir.is_dir() {
             verity_testkit::skip(&format!(
                 "article-extraction data not found at {}",

@@ -19,6 +19,7 @@ mod http;
 #[cfg(feature = "local")]
 mod local;
 mod local_answer;
+mod local_engine;
 mod ollama;
 mod openai;
 mod stop;
@@ -27,10 +28,11 @@ pub use extractive::{ExtractiveGenerator, ExtractiveGeneratorBuilder};
 pub use http::Timeouts;
 #[cfg(feature = "local")]
 pub use local::{
-    ContextOverflow, LocalEngine, LocalGgufConfig, LocalGgufGenerator, ANSWER_SENTENCES,
-    CITED_ANSWER_TOKENS, DEFAULT_LOCAL_BUDGET, PASSAGE_TOKENS,
+    ContextOverflow, LocalGgufConfig, LocalGgufGenerator, ANSWER_SENTENCES, CITED_ANSWER_TOKENS,
+    DEFAULT_LOCAL_BUDGET, PASSAGE_TOKENS,
 };
 pub use local_answer::LocalAnswerFormat;
+pub use local_engine::LocalEngine;
 pub use ollama::{unpinned_tag, OllamaGenerator, OllamaGeneratorBuilder, DEFAULT_OLLAMA_URL};
 pub use openai::{OpenAiGenerator, OpenAiGeneratorBuilder};
 pub use stop::StopMatcher;

@@ -96,6 +96,16 @@ pub struct ServerConfig {
     /// `info`, `warn`, `error`; anything else keeps the default, `info`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub log_level: Option<String>,
+    /// Log filter directives (`RUST_LOG`, e.g. `verity=debug,info`); when
+    /// set, it wins over `log_level`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_filter: Option<String>,
+    /// Export spans over OTLP/HTTP to this URL (feature `otlp`):
+    /// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` as given, else
+    /// `OTEL_EXPORTER_OTLP_ENDPOINT` followed by `/v1/traces` (the
+    /// OpenTelemetry convention); unset: no export.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub otlp_endpoint: Option<String>,
     /// Private and loopback addresses (`VERITY_ALLOW_PRIVATE`,
     /// `--allow-private`; intranets and tests only): research runs and the
     /// `add_reference`, `crawl_url` and `verify_fact` tools (REST and MCP)
@@ -136,6 +146,8 @@ impl Default for ServerConfig {
             rate_limit: RateLimitConfig::default(),
             log_format: LogFormat::Text,
             log_level: None,
+            log_filter: None,
+            otlp_endpoint: None,
             allow_private: false,
             allow_private_fetch: None,
             allow_private_sources: None,
@@ -255,6 +267,14 @@ impl ServerConfig {
         }
         if let Some(v) = env("LOG_LEVEL") {
             self.log_level = Some(v);
+        }
+        if let Some(v) = env("RUST_LOG") {
+            self.log_filter = Some(v);
+        }
+        if let Some(v) = env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") {
+            self.otlp_endpoint = Some(v);
+        } else if let Some(v) = env("OTEL_EXPORTER_OTLP_ENDPOINT") {
+            self.otlp_endpoint = Some(format!("{}/v1/traces", v.trim_end_matches('/')));
         }
         if let Some(v) = env("VERITY_ALLOW_PRIVATE") {
             self.allow_private = parse_bool("VERITY_ALLOW_PRIVATE", &v)?;
@@ -502,6 +522,31 @@ mod tests {
             Some("debug")
         );
         assert_eq!(vars(&[("LOG_LEVEL", " ")]).unwrap().log_level, None);
+    }
+
+    #[test]
+    fn the_log_filter_and_the_otlp_collector_are_read_here() {
+        let c = vars(&[("RUST_LOG", "verity=debug,info")]).unwrap();
+        assert_eq!(c.log_filter.as_deref(), Some("verity=debug,info"));
+        assert_eq!(vars(&[]).unwrap().otlp_endpoint, None);
+        // The base URL gets the traces path; the per-signal URL is used as given.
+        let base = vars(&[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318/")]).unwrap();
+        assert_eq!(
+            base.otlp_endpoint.as_deref(),
+            Some("http://collector:4318/v1/traces")
+        );
+        let both = vars(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318"),
+            (
+                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                "http://traces:4318/custom",
+            ),
+        ])
+        .unwrap();
+        assert_eq!(
+            both.otlp_endpoint.as_deref(),
+            Some("http://traces:4318/custom")
+        );
     }
 
     #[test]

@@ -209,7 +209,7 @@ impl RunningServer {
 /// `verity serve`: open, print the configuration (secrets masked), serve
 /// until SIGTERM or Ctrl-C, then shut down gracefully.
 pub async fn serve(config: ServerConfig) -> Result<(), ServerError> {
-    crate::telemetry::init(config.log_format, config.log_level.as_deref());
+    crate::telemetry::init(&config);
     config.validate()?;
     eprintln!(
         "verity serve: configuration (secrets masked):\n{}",

@@ -2,23 +2,24 @@
 //! [`DEFAULT_FILTER`], or `LOG_LEVEL` as a level); colours only when stderr
 //! is a terminal (a log file or `docker logs` gets plain text); with the
 //! `otlp` feature and `OTEL_EXPORTER_OTLP_ENDPOINT` set, spans are also
-//! exported over OTLP.
+//! exported over OTLP. All three are read by the configuration
+//! ([`ServerConfig`]), not here.
 
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
-use crate::config::LogFormat;
+use crate::config::{LogFormat, ServerConfig};
 
 /// The filter without `RUST_LOG`: `info`, except third-party crates whose
 /// INFO lines are noise to an operator (the HNSW index prints 16 at start).
 pub const DEFAULT_FILTER: &str = "info,hnsw_rs=warn";
 
-/// The filter: `RUST_LOG` when set, else `level` (the configuration's
-/// `LOG_LEVEL`: `debug`, `info`, `warn`, …) with the same third-party
-/// quieting, else [`DEFAULT_FILTER`].
-fn filter(level: Option<&str>) -> EnvFilter {
-    if let Ok(f) = EnvFilter::try_from_default_env() {
+/// The filter: `directives` (the configuration's `RUST_LOG`) when set and
+/// valid, else `level` (its `LOG_LEVEL`: `debug`, `info`, `warn`, …) with
+/// the same third-party quieting, else [`DEFAULT_FILTER`].
+fn filter(directives: Option<&str>, level: Option<&str>) -> EnvFilter {
+    if let Some(f) = directives.and_then(|d| EnvFilter::try_new(d).ok()) {
         return f;
     }
     let level = level
@@ -31,15 +32,13 @@ fn filter(level: Option<&str>) -> EnvFilter {
 }
 
 /// Install the global subscriber (once; later calls do nothing) with the
-/// log format and level of the configuration ([`ServerConfig::log_format`],
-/// [`ServerConfig::log_level`]).
-///
-/// [`ServerConfig::log_format`]: crate::config::ServerConfig::log_format
-/// [`ServerConfig::log_level`]: crate::config::ServerConfig::log_level
-pub fn init(format: LogFormat, level: Option<&str>) {
-    let filter = filter(level);
+/// log settings of the configuration ([`ServerConfig::log_format`],
+/// [`ServerConfig::log_filter`], [`ServerConfig::log_level`],
+/// [`ServerConfig::otlp_endpoint`]).
+pub fn init(config: &ServerConfig) {
+    let filter = filter(config.log_filter.as_deref(), config.log_level.as_deref());
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let fmt = match format {
+    let fmt = match config.log_format {
         LogFormat::Text => tracing_subscriber::fmt::layer()
             .with_ansi(ansi)
             .with_writer(std::io::stderr)
@@ -54,7 +53,7 @@ pub fn init(format: LogFormat, level: Option<&str>) {
     };
     let registry = tracing_subscriber::registry().with(filter).with(fmt);
     #[cfg(feature = "otlp")]
-    let registry = registry.with(otlp::layer());
+    let registry = registry.with(config.otlp_endpoint.as_deref().and_then(otlp::layer));
     let _ = registry.try_init();
 }
 
@@ -63,14 +62,16 @@ mod otlp {
     use opentelemetry::trace::TracerProvider as _;
     use tracing_subscriber::Layer;
 
-    /// An OTLP export layer when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
-    pub fn layer<S>() -> Option<Box<dyn Layer<S> + Send + Sync>>
+    /// An OTLP/HTTP export layer sending spans to `endpoint` (the full URL,
+    /// [`ServerConfig::otlp_endpoint`](crate::config::ServerConfig::otlp_endpoint)).
+    pub fn layer<S>(endpoint: &str) -> Option<Box<dyn Layer<S> + Send + Sync>>
     where
-        S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+        S: tracing::Subscriber + Send + Sync + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
     {
-        std::env::var_os("OTEL_EXPORTER_OTLP_ENDPOINT")?;
+        use opentelemetry_otlp::WithExportConfig;
         let exporter = opentelemetry_otlp::SpanExporter::builder()
             .with_http()
+            .with_endpoint(endpoint)
             .build()
             .map_err(|e| eprintln!("OTLP export disabled: {e}"))
             .ok()?;

@@ -3,14 +3,13 @@
 //!
 //! Articles are synthetic but made of real text: each one is 25 sentences
 //! drawn from the article-extraction benchmark's reference bodies
-//! (`../shared/data/article-extraction`, or `$VERITY_DATA/article-extraction`).
+//! (`$VERITY_DATA_DIR/article-extraction`, else `../shared/data/article-extraction`).
 //!
 //! ```text
 //! cargo run --release -p verity-watch --example watch_latency -- [ARTICLES] [QUERIES]
 //! ```
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -19,13 +18,10 @@ use verity_store::SqliteWatchStore;
 use verity_watch::{CheckArticleRequest, LogArticleRequest, ScoreRequest, Watch};
 
 fn sentences() -> Vec<String> {
-    let dir = std::env::var_os("VERITY_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
-        .join("article-extraction");
+    let dir = verity_testkit::data_dir().join("article-extraction");
     let truth: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("ground-truth.json"))
-            .unwrap_or_else(|e| panic!("{}: {e} (set VERITY_DATA)", dir.display())),
+            .unwrap_or_else(|e| panic!("{}: {e} (set VERITY_DATA_DIR)", dir.display())),
     )
     .unwrap();
     let mut out = Vec::new();

@@ -212,6 +212,10 @@ pub struct VerityConfig {
     /// generator's default, 30 s and 512 new tokens. Past it the generation
     /// stops and the fallback answers (`degraded`).
     pub local_budget: Option<verity_core::GenerationBudget>,
+    /// Engine of the local generator (`VERITY_LLM_ENGINE=auto|candle|llama.cpp`,
+    /// default `auto`: llama.cpp where this build and CPU run it, else
+    /// candle); for comparisons and benchmarks.
+    pub local_engine: verity_llm::LocalEngine,
     /// Retrieval settings (re-rank, guardrail threshold, cache TTL).
     pub retriever: RetrieverConfig,
     /// Pipeline settings (top-k, context size, low-evidence policy, timeouts, …).
@@ -283,6 +287,7 @@ impl Default for VerityConfig {
             graph_min_vectors: None,
             local_answer: verity_llm::LocalAnswerFormat::default(),
             local_budget: None,
+            local_engine: verity_llm::LocalEngine::Auto,
             retriever: RetrieverConfig::default(),
             rag: RagConfig::default(),
             cache: true,
@@ -397,6 +402,11 @@ impl VerityConfig {
             c.local_answer = v
                 .parse()
                 .map_err(|_| invalid("VERITY_LOCAL_ANSWER", &v, "`quoted`, `cited` or `free`"))?;
+        }
+        if let Some(v) = var("VERITY_LLM_ENGINE") {
+            c.local_engine = v
+                .parse()
+                .map_err(|_| invalid("VERITY_LLM_ENGINE", &v, "`auto`, `candle` or `llama.cpp`"))?;
         }
         if let Some(v) = var("VERITY_LOCAL_BUDGET_SECS") {
             let secs: f64 = v

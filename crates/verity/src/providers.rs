@@ -101,8 +101,9 @@ fn default_embed_dir(dir: &Option<std::path::PathBuf>) -> std::path::PathBuf {
 }
 
 /// Where the local models are read from, whether they are installed, and
-/// which kernels the embedder uses on this CPU (`verity models`).
-pub fn local_models() -> crate::api::ModelsResponse {
+/// which kernels the embedder and the engine the generator use on this CPU
+/// with `config` (`verity models`).
+pub fn local_models(config: &VerityConfig) -> crate::api::ModelsResponse {
     let embed = default_embed_dir(&None);
     #[cfg(feature = "local-embed")]
     let kernels = Some(verity_embed::simd::kernel_note());
@@ -121,22 +122,22 @@ pub fn local_models() -> crate::api::ModelsResponse {
         generator: crate::api::LocalModel {
             installed: llm.is_file(),
             path: llm,
-            kernels: generator_engine(),
+            kernels: generator_engine(config),
         },
     }
 }
 
 /// Which engine runs the local generator here (`verity models`).
 #[cfg(feature = "local-llm")]
-fn generator_engine() -> Option<String> {
-    match verity_llm::LocalEngine::Auto.resolve() {
+fn generator_engine(config: &VerityConfig) -> Option<String> {
+    match config.local_engine.resolve() {
         Ok(e) => Some(format!("{} engine", e.name())),
         Err(e) => Some(format!("no engine: {e}")),
     }
 }
 
 #[cfg(not(feature = "local-llm"))]
-fn generator_engine() -> Option<String> {
+fn generator_engine(_: &VerityConfig) -> Option<String> {
     None
 }
 
@@ -228,7 +229,9 @@ async fn local_generator(
     if !path.is_file() {
         return Err(missing_model("local GGUF model", &path));
     }
-    let mut local = verity_llm::LocalGgufConfig::new(path).answer_format(config.local_answer);
+    let mut local = verity_llm::LocalGgufConfig::new(path)
+        .answer_format(config.local_answer)
+        .engine(config.local_engine);
     if let Some(budget) = config.local_budget {
         local = local.budget(budget);
     }

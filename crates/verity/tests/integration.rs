@@ -7,6 +7,7 @@
 mod binding_types;
 mod cache_coherence;
 mod facade;
+mod house_rules;
 mod http_client;
 mod local_ask;
 mod watch;

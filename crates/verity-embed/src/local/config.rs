@@ -155,3 +155,96 @@ impl LocalEmbedderConfig {
         LocalEmbedder::load(self)
     }
 }
+
+/// Process-wide switches that force a kernel family or turn one
+/// optimisation off, for comparisons and benchmarks
+/// (docs/benchmarks.d/embed.md). Read once, here only; every other setting
+/// of a local embedder is in [`LocalEmbedderConfig`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct KernelSwitches {
+    /// `VERITY_EMBED_SIMD` (trimmed): `avx2` keeps the AMX tiles off,
+    /// `baseline`/`scalar` also the SIMD element-wise kernels.
+    simd: Option<String>,
+    /// `VERITY_EMBED_IN_POOL=off`: a pass runs on the caller's thread.
+    in_pool_off: bool,
+    /// `VERITY_EMBED_PANELS=off`: no pre-packed panels for short passes.
+    panels_off: bool,
+}
+
+impl KernelSwitches {
+    /// The switches as the environment `var` sets them.
+    pub(crate) fn from_vars(var: &dyn Fn(&str) -> Option<String>) -> Self {
+        let off = |key| var(key).is_some_and(|v| matches!(v.trim(), "off" | "0" | "false"));
+        Self {
+            simd: var("VERITY_EMBED_SIMD").map(|v| v.trim().to_string()),
+            in_pool_off: off("VERITY_EMBED_IN_POOL"),
+            panels_off: off("VERITY_EMBED_PANELS"),
+        }
+    }
+
+    /// Whether a kernel family is forced at all (tests that check the best
+    /// kernel runs stand down then).
+    #[cfg(test)]
+    pub(crate) fn simd_forced(&self) -> bool {
+        self.simd.is_some()
+    }
+
+    /// AMX tiles refused (`avx2`, `baseline`, `scalar`).
+    pub(crate) fn tiles_refused(&self) -> bool {
+        matches!(self.simd.as_deref(), Some("avx2" | "baseline" | "scalar"))
+    }
+
+    /// The portable element-wise kernels forced (`baseline`, `scalar`).
+    pub(crate) fn baseline(&self) -> bool {
+        matches!(self.simd.as_deref(), Some("baseline" | "scalar"))
+    }
+
+    /// Whether a pass moves onto a rayon worker.
+    pub(crate) fn in_pool(&self) -> bool {
+        !self.in_pool_off
+    }
+
+    /// Whether short passes use pre-packed weight panels.
+    pub(crate) fn panels(&self) -> bool {
+        !self.panels_off
+    }
+}
+
+/// This process's [`KernelSwitches`].
+pub(crate) fn kernel_switches() -> &'static KernelSwitches {
+    static SWITCHES: std::sync::OnceLock<KernelSwitches> = std::sync::OnceLock::new();
+    SWITCHES.get_or_init(|| KernelSwitches::from_vars(&|k| std::env::var(k).ok()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KernelSwitches;
+
+    fn with(pairs: &[(&str, &str)]) -> KernelSwitches {
+        KernelSwitches::from_vars(&|k| {
+            pairs
+                .iter()
+                .find(|(key, _)| *key == k)
+                .map(|(_, v)| v.to_string())
+        })
+    }
+
+    #[test]
+    fn the_switches_are_read_as_documented() {
+        let none = with(&[]);
+        assert!(!none.simd_forced() && !none.tiles_refused() && !none.baseline());
+        assert!(none.in_pool() && none.panels());
+        let avx2 = with(&[("VERITY_EMBED_SIMD", " avx2 ")]);
+        assert!(avx2.simd_forced() && avx2.tiles_refused() && !avx2.baseline());
+        let base = with(&[("VERITY_EMBED_SIMD", "scalar")]);
+        assert!(base.tiles_refused() && base.baseline());
+        let odd = with(&[("VERITY_EMBED_SIMD", "neon")]);
+        assert!(odd.simd_forced() && !odd.tiles_refused());
+        let off = with(&[
+            ("VERITY_EMBED_IN_POOL", "off"),
+            ("VERITY_EMBED_PANELS", "0"),
+        ]);
+        assert!(!off.in_pool() && !off.panels());
+        assert!(with(&[("VERITY_EMBED_PANELS", "on")]).panels());
+    }
+}

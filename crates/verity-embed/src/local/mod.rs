@@ -24,7 +24,7 @@ use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config as BertConfig};
 
-mod config;
+pub(crate) mod config;
 mod model_dir;
 
 pub use config::{Engine, LocalEmbedderConfig, Pooling, Precision};

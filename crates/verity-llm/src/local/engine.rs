@@ -10,90 +10,9 @@ use candle_transformers::models::quantized_llama::ModelWeights;
 use verity_core::{Error, ProviderErrorKind, Result};
 
 use crate::http::perr;
+use crate::local_engine::LocalEngine;
 
 use super::PROVIDER;
-
-/// Which engine runs a local model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum LocalEngine {
-    /// llama.cpp when this build has it (feature `llama-cpp`) and the CPU
-    /// runs what it was compiled for, else candle. `VERITY_LLM_ENGINE=candle`
-    /// or `llama.cpp` picks one (comparisons, benchmarks).
-    #[default]
-    Auto,
-    /// candle's quantized llama (pure Rust).
-    Candle,
-    /// llama.cpp (feature `llama-cpp`).
-    LlamaCpp,
-}
-
-impl LocalEngine {
-    /// The engine to load: `Auto` resolved from `VERITY_LLM_ENGINE`, the
-    /// build and the CPU. Asking for llama.cpp where it cannot run is an error.
-    pub fn resolve(self) -> Result<Self> {
-        let wanted = match self {
-            Self::Auto => match std::env::var("VERITY_LLM_ENGINE")
-                .ok()
-                .as_deref()
-                .map(str::trim)
-            {
-                Some("candle") => Self::Candle,
-                Some("llama.cpp" | "llama-cpp" | "llamacpp") => Self::LlamaCpp,
-                Some("" | "auto") | None => {
-                    return Ok(if llama_cpp_usable().is_ok() {
-                        Self::LlamaCpp
-                    } else {
-                        Self::Candle
-                    })
-                }
-                Some(other) => {
-                    return Err(verity_core::ConfigError::Invalid {
-                        key: "VERITY_LLM_ENGINE".into(),
-                        message: format!("`{other}`: expected `candle`, `llama.cpp` or `auto`"),
-                    }
-                    .into())
-                }
-            },
-            other => other,
-        };
-        if wanted == Self::LlamaCpp {
-            llama_cpp_usable().map_err(|why| {
-                Error::from(verity_core::ConfigError::Invalid {
-                    key: "local.engine".into(),
-                    message: format!("llama.cpp cannot run here: {why}"),
-                })
-            })?;
-        }
-        Ok(wanted)
-    }
-
-    /// `llama.cpp` or `candle`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::LlamaCpp => "llama.cpp",
-            Self::Candle | Self::Auto => "candle",
-        }
-    }
-}
-
-/// Whether the llama.cpp engine can run in this build on this CPU, or why not.
-pub(crate) fn llama_cpp_usable() -> std::result::Result<(), &'static str> {
-    if !cfg!(feature = "llama-cpp") {
-        return Err("this build has no llama.cpp (cargo feature `llama-cpp` of verity-llm)");
-    }
-    // The workspace builds ggml for x86-64-v3 (.cargo/config.toml): never call
-    // it on a CPU without those instructions.
-    #[cfg(target_arch = "x86_64")]
-    {
-        if !(std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("fma")
-            && std::arch::is_x86_feature_detected!("f16c"))
-        {
-            return Err("the CPU lacks AVX2/FMA/F16C, which this llama.cpp build needs");
-        }
-    }
-    Ok(())
-}
 
 /// A loaded model on one engine (cheap to clone).
 #[derive(Clone)]

@@ -33,7 +33,7 @@ mod gguf_tokenizer;
 #[cfg(feature = "llama-cpp")]
 mod llama_cpp;
 
-pub use engine::LocalEngine;
+pub use crate::local_engine::LocalEngine;
 use engine::{CandleSession, Session, Weights};
 use format::Constraint;
 pub use format::{
