@@ -40,7 +40,27 @@ impl EmbedderId {
             && self.version == indexed.version
             && (self.dim == indexed.dim || self.dim == 0)
     }
+
+    /// The version of the same local model running its 8-bit products
+    /// (`--fast`): another vector space, so another version.
+    pub fn int8_version(base: &str) -> String {
+        format!("{base}{INT8_VERSION_SUFFIX}")
+    }
+
+    /// Whether this id names a local model's 8-bit products.
+    pub fn is_int8(&self) -> bool {
+        self.version.ends_with(INT8_VERSION_SUFFIX)
+    }
+
+    /// Whether `other` is this same model's 8-bit products.
+    pub fn int8_of_this(&self, other: &EmbedderId) -> bool {
+        other.model == self.model && other.version == Self::int8_version(&self.version)
+    }
 }
+
+/// What the 8-bit products add to an embedder id's version
+/// ([`EmbedderId::int8_version`]); `v2` since the calibrated scales.
+const INT8_VERSION_SUFFIX: &str = "-int8v2";
 
 impl std::fmt::Display for EmbedderId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -298,5 +318,19 @@ mod tests {
             EmbedderId::new("m", "2025-10-01", 384).to_string(),
             "m@2025-10-01/384d"
         );
+    }
+
+    #[test]
+    fn the_8_bit_products_are_another_version_of_the_same_model() {
+        let f32 = EmbedderId::new("m", "abc", 384);
+        let int8 = EmbedderId::new("m", EmbedderId::int8_version("abc"), 384);
+        assert!(int8.is_int8() && !f32.is_int8());
+        assert!(f32.int8_of_this(&int8));
+        assert!(!int8.int8_of_this(&f32) && !f32.int8_of_this(&f32));
+        assert!(!f32.same_space(&int8));
+        // The first, all-8-bit form is neither.
+        let old = EmbedderId::new("m", "abc-int8", 384);
+        assert!(!old.is_int8() && !f32.int8_of_this(&old));
+        assert!(!f32.int8_of_this(&EmbedderId::new("n", EmbedderId::int8_version("abc"), 384)));
     }
 }

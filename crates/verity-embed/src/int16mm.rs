@@ -185,13 +185,9 @@ impl QuantLinear {
             if !amx.rows_split16(&split, weights, &mut sums) {
                 return false;
             }
-            for r in r0..last {
-                let row = &sums[(r - r0) * panels * PANEL..][..panels * PANEL];
-                for (p, s) in row.chunks_exact(PANEL).enumerate() {
-                    let col = p * PANEL;
-                    self.scale_back(rows, r, col, &s[..PANEL.min(self.out - col)], y);
-                }
-            }
+            intmm::scale_tile(&sums, (r0, last), panels, self.out, |r, col, s| {
+                self.scale_back(rows, r, col, s, y)
+            });
         }
         true
     }
@@ -377,11 +373,13 @@ mod tests {
         (q, scale)
     }
 
-    #[test]
-    fn simd_and_portable_give_the_same_outputs() {
-        let mut seed = 7;
-        // Odd sizes: a partial panel, a partial group, a partial row tile.
-        let (rows, inp, out) = (7, 37, 21);
+    /// `kernel`'s outputs against the portable loop's on random weights and
+    /// inputs of the given shape.
+    fn same_as_portable(
+        mut seed: u64,
+        (rows, inp, out): (usize, usize, usize),
+        kernel: impl Fn(&Quantised<'_>, &QuantLinear, &mut [f32]),
+    ) {
         let w: Vec<f32> = (0..out * inp).map(|_| lcg(&mut seed)).collect();
         let lin = QuantLinear::quantize(&w, out, inp).expect("shape");
         let x: Vec<f32> = (0..rows * inp).map(|_| lcg(&mut seed) * 3.0).collect();
@@ -393,10 +391,16 @@ mod tests {
             scale: &scale,
         };
         let (mut a, mut b) = (vec![0.0; rows * out], vec![0.0; rows * out]);
-        dot_rows(&block, &lin, &mut a);
+        kernel(&block, &lin, &mut a);
         dot_rows_portable(&block, &lin, &mut b);
         assert_eq!(a, b);
         assert!(a.iter().any(|&v| v != 0.0));
+    }
+
+    /// Odd sizes: a partial panel, a partial group, a partial row tile.
+    #[test]
+    fn simd_and_portable_give_the_same_outputs() {
+        same_as_portable(7, (7, 37, 21), dot_rows);
     }
 
     /// AMX tiles against the portable loop (where the CPU has them: the
@@ -407,23 +411,9 @@ mod tests {
         if crate::amx::tiles().is_none() {
             return;
         }
-        let mut seed = 17;
-        let (rows, inp, out) = (37, 37, 40);
-        let w: Vec<f32> = (0..out * inp).map(|_| lcg(&mut seed)).collect();
-        let lin = QuantLinear::quantize(&w, out, inp).expect("shape");
-        let x: Vec<f32> = (0..rows * inp).map(|_| lcg(&mut seed) * 3.0).collect();
-        let (q, scale) = quantised(&lin, &x, rows);
-        let block = Quantised {
-            q: &q,
-            rows,
-            kpad: lin.kpad,
-            scale: &scale,
-        };
-        let (mut a, mut b) = (vec![0.0; rows * out], vec![0.0; rows * out]);
-        assert!(lin.tile_rows(&block, &mut a));
-        dot_rows_portable(&block, &lin, &mut b);
-        assert_eq!(a, b);
-        assert!(a.iter().any(|&v| v != 0.0));
+        same_as_portable(17, (37, 37, 40), |block, lin, y| {
+            assert!(lin.tile_rows(block, y));
+        });
     }
 
     #[test]

@@ -256,13 +256,10 @@ fn tile_rows(amx: crate::amx::Amx, rows: &Quantised<'_>, w: &QuantLinear, y: &mu
         if !amx.rows_u8_i8(a, kpad, &w.packed, panels, &mut sums) {
             return false;
         }
-        for r in r0..(r0 + tile).min(rows.rows) {
-            let row = &sums[(r - r0) * panels * PANEL..][..panels * PANEL];
-            for (p, s) in row.chunks_exact(PANEL).enumerate() {
-                let col = p * PANEL;
-                w.scale_back(rows, r, col, &s[..PANEL.min(w.out - col)], y);
-            }
-        }
+        let last = (r0 + tile).min(rows.rows);
+        intmm::scale_tile(&sums, (r0, last), panels, w.out, |r, col, s| {
+            w.scale_back(rows, r, col, s, y)
+        });
     }
     true
 }
@@ -394,43 +391,13 @@ mod tests {
         ((*seed >> 33) as f32 / (1u64 << 31) as f32) * 2.0 - 1.0
     }
 
-    #[test]
-    fn simd_and_portable_give_the_same_outputs() {
-        let mut seed = 7;
-        // Odd sizes: a partial panel, a partial group, a partial row tile.
-        let (rows, inp, out) = (7, 37, 21);
-        let w: Vec<f32> = (0..out * inp).map(|_| lcg(&mut seed)).collect();
-        let lin = QuantLinear::quantize(&w, out, inp).expect("shape");
-        let mut q = vec![0u8; rows * lin.kpad];
-        let (mut scale, mut zero) = (vec![0.0; rows], vec![0; rows]);
-        for r in 0..rows {
-            let x: Vec<f32> = (0..inp).map(|_| lcg(&mut seed) * 3.0).collect();
-            (scale[r], zero[r]) = quantize_row(&x, &mut q[r * lin.kpad..r * lin.kpad + inp]);
-        }
-        let block = Quantised {
-            q: &q,
-            rows,
-            kpad: lin.kpad,
-            scale: &scale,
-            zero: &zero,
-        };
-        let (mut a, mut b) = (vec![0.0; rows * out], vec![0.0; rows * out]);
-        dot_rows(&block, &lin, &mut a);
-        dot_rows_portable(&block, &lin, &mut b);
-        assert_eq!(a, b);
-        assert!(a.iter().any(|&v| v != 0.0));
-    }
-
-    /// AMX tiles against the portable loop (where the CPU has them: the
-    /// `amx` module's tests check that they are found): a partial row tile,
-    /// an odd number of panels, a partial panel.
-    #[test]
-    fn tiles_and_portable_give_the_same_outputs() {
-        let Some(amx) = crate::amx::tiles() else {
-            return;
-        };
-        let mut seed = 13;
-        let (rows, inp, out): (usize, usize, usize) = (37, 128, 40);
+    /// `kernel`'s outputs against the portable loop's on random weights and
+    /// inputs of the given shape (rows padded to whole AMX tiles).
+    fn same_as_portable(
+        mut seed: u64,
+        (rows, inp, out): (usize, usize, usize),
+        kernel: impl Fn(&Quantised<'_>, &QuantLinear, &mut [f32]),
+    ) {
         let w: Vec<f32> = (0..out * inp).map(|_| lcg(&mut seed)).collect();
         let lin = QuantLinear::quantize(&w, out, inp).expect("shape");
         let mut q = vec![0u8; rows.next_multiple_of(crate::amx::ROWS) * lin.kpad];
@@ -447,10 +414,29 @@ mod tests {
             zero: &zero,
         };
         let (mut a, mut b) = (vec![0.0; rows * out], vec![0.0; rows * out]);
-        assert!(tile_rows(amx, &block, &lin, &mut a));
+        kernel(&block, &lin, &mut a);
         dot_rows_portable(&block, &lin, &mut b);
         assert_eq!(a, b);
         assert!(a.iter().any(|&v| v != 0.0));
+    }
+
+    /// Odd sizes: a partial panel, a partial group, a partial row tile.
+    #[test]
+    fn simd_and_portable_give_the_same_outputs() {
+        same_as_portable(7, (7, 37, 21), dot_rows);
+    }
+
+    /// AMX tiles against the portable loop (where the CPU has them: the
+    /// `amx` module's tests check that they are found): a partial row tile,
+    /// an odd number of panels, a partial panel.
+    #[test]
+    fn tiles_and_portable_give_the_same_outputs() {
+        let Some(amx) = crate::amx::tiles() else {
+            return;
+        };
+        same_as_portable(13, (37, 128, 40), |block, lin, y| {
+            assert!(tile_rows(amx, block, lin, y));
+        });
     }
 
     #[test]

@@ -127,6 +127,25 @@ pub(crate) fn dot_rows<P: Product>(job: P, y: &mut [f32]) {
     dot_rows_portable(job, y);
 }
 
+/// Hand the integer sums of one AMX tile (rows `r0..last`, each `panels`
+/// panels of [`PANEL`] sums) to `scale_back(row, col, sums)` panel by panel,
+/// the last panel cut at `outputs`.
+pub(crate) fn scale_tile(
+    sums: &[i32],
+    (r0, last): (usize, usize),
+    panels: usize,
+    outputs: usize,
+    mut scale_back: impl FnMut(usize, usize, &[i32]),
+) {
+    for r in r0..last {
+        let row = &sums[(r - r0) * panels * PANEL..][..panels * PANEL];
+        for (p, s) in row.chunks_exact(PANEL).enumerate() {
+            let col = p * PANEL;
+            scale_back(r, col, &s[..PANEL.min(outputs - col)]);
+        }
+    }
+}
+
 /// The portable loop: the integer sums the SIMD kernels are checked against,
 /// scaled back the same way.
 pub(crate) fn dot_rows_portable<P: Product>(job: P, y: &mut [f32]) {

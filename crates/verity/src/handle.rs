@@ -132,11 +132,7 @@ impl Verity {
         // is searched with them: the same model, another precision.
         if let (Some(e), Some(indexed)) = (&embedder, &indexed_with) {
             let local = matches!(config.embedder, EmbedderSpec::Auto | EmbedderSpec::Local(_));
-            if local
-                && !config.embed_int8
-                && indexed.model == e.id().model
-                && indexed.version == format!("{}-int8v2", e.id().version)
-            {
+            if local && !config.embed_int8 && e.id().int8_of_this(indexed) {
                 let mut int8 = config.clone();
                 int8.embed_int8 = true;
                 embedder = providers::embedder(&int8, &net, cache.clone(), &mut notes).await?;
@@ -243,9 +239,10 @@ impl Verity {
         matches!(
             self.config.embedder,
             EmbedderSpec::Auto | EmbedderSpec::Local(_)
-        ) && self.embedder.as_ref().is_some_and(|e| {
-            !e.id().version.ends_with("-int8v2") && e.span_mode() == verity_core::SpanMode::Separate
-        })
+        ) && self
+            .embedder
+            .as_ref()
+            .is_some_and(|e| !e.id().is_int8() && e.span_mode() == verity_core::SpanMode::Separate)
     }
 
     /// Warnings gathered while opening (lexical-only mode, embedder mismatch, …).

@@ -335,7 +335,7 @@ impl LocalEmbedder {
             h.update([pooling as u8]);
             let hash: String = hex::encode(h.finalize()).chars().take(12).collect();
             if int8 {
-                format!("{hash}-int8v2")
+                EmbedderId::int8_version(&hash)
             } else {
                 hash
             }
@@ -721,7 +721,7 @@ impl Embedder for LocalEmbedder {
     }
 
     fn int8_speedup(&self) -> Option<f64> {
-        (!self.id.version.ends_with("-int8v2")).then(crate::simd::int8_speedup)
+        (!self.id.is_int8()).then(crate::simd::int8_speedup)
     }
 
     fn span_mode(&self) -> SpanMode {
