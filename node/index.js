@@ -174,7 +174,7 @@ if (typeof Symbol.asyncDispose !== 'symbol') {
 }
 
 function fetch(target, options) {
-  return call(() => native.fetch(target, options && options.allowPrivate))
+  return call(() => native.fetch(target, options))
 }
 
 /** The error table of `verity::api::error`: for each code, its exit code, HTTP status, Python class, JS code and JSON-RPC code. */

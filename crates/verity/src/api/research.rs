@@ -373,3 +373,41 @@ impl From<ResearchOutcome> for ResearchResponse {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn research_options_are_read_with_the_library_defaults_and_checked() {
+        let o: ResearchOptions = serde_json::from_value(json!({})).unwrap();
+        assert_eq!(o, ResearchOptions::default());
+        assert_eq!(o.budget(), crate::research::DEFAULT_RESEARCH_BUDGET);
+        let o: ResearchOptions = serde_json::from_value(json!({
+            "run_dir": "runs/a", "replay": true, "judge": "local", "budget_secs": 60,
+        }))
+        .unwrap();
+        assert_eq!(o.run_dir, Some(PathBuf::from("runs/a")));
+        assert_eq!(o.judge, crate::api::verify::JudgeChoice::Local);
+        assert_eq!(o.budget(), Duration::from_secs(60));
+        o.check_run(std::path::Path::new("")).unwrap();
+        // Unknown fields (a camelCase spelling included) are refused.
+        let e = serde_json::from_value::<ResearchOptions>(json!({"runDir": "r"})).unwrap_err();
+        assert!(e.to_string().contains("runDir"), "{e}");
+        let no_syllabus = ResearchOptions::default().check_run(std::path::Path::new(""));
+        assert_eq!(no_syllabus.unwrap_err().code(), "invalid_input");
+        let replay = ResearchOptions {
+            replay: true,
+            ..ResearchOptions::default()
+        };
+        let e = replay.check_run(std::path::Path::new("")).unwrap_err();
+        assert!(e.to_string().contains("run_dir"), "{e}");
+        let zero = ResearchOptions {
+            budget_secs: Some(0),
+            ..ResearchOptions::default()
+        };
+        let e = zero.check_run(std::path::Path::new("s.md")).unwrap_err();
+        assert!(e.to_string().contains("budget_secs"), "{e}");
+    }
+}
