@@ -1441,6 +1441,68 @@ export interface ForgetRequest {
   /** … and whose timestamp is at or after this. */
   tsStart?: string | null
 }
+
+/**
+ * Options of a research run and of the knowledge-base calls (`research`,
+ * `find_by_name`, `add_reference` of `crate::Verity`): the keywords of
+ * the Python methods, the options object of the Node ones, the flags of
+ * `verity research`.
+ * Servers do not take them from clients (paths on the server, the SSRF
+ * guard): `POST /v1/research` and the MCP tools set them from their
+ * configuration.
+ */
+export interface ResearchOptions {
+  /**
+   * Let references on private and loopback addresses be fetched
+   * (disables the SSRF guard; intranets and tests; default `false`).
+   */
+  allowPrivate?: boolean
+  /**
+   * Time budget of the run in seconds (default 300): past it, the LLM
+   * steps give way to their offline path and the note says it is partial.
+   */
+  budgetSecs?: number | null
+  /**
+   * Judge of the report check (default `auto`: the LLM judge when a
+   * model generator is configured, else the local judge).
+   */
+  judge?: JudgeChoice
+  /**
+   * Knowledge base directory; default: the configuration's
+   * (`VERITY_KNOWLEDGE_DIR`), else `<home>/knowledge`.
+   */
+  knowledgeDir?: string | null
+  /** Remove unsupported sentences instead of flagging them (default `false`). */
+  removeUnsupported?: boolean
+  /** Re-run the writer and the checks of `run_dir` from its trace, offline. */
+  replay?: boolean
+  /** Run directory (brief, plan, trace, report); default `<home>/runs/<timestamp>`. */
+  runDir?: string | null
+}
+
+/**
+ * `add_reference`: add a reference to the knowledge base — either `url`
+ * (downloaded, saved as Markdown, indexed) or `filename` (a file already in
+ * the knowledge base directory, registered and indexed).
+ */
+export interface AddReferenceRequest {
+  /** Summary (else one is generated). */
+  description?: string | null
+  /** Or the name of a file already in the knowledge base directory. */
+  filename?: string | null
+  /** Keywords (else they are extracted). */
+  keywords?: string[]
+  /** Title (else the page's title). */
+  title?: string | null
+  /** http(s) URL of the reference. */
+  url?: string | null
+}
+
+/** Fetch a URL, or parse a local file with the same parsers (`verity fetch`, `verity.fetch`). */
+export interface FetchRequest {
+  /** Allow private and loopback addresses (disables the SSRF guard; default `false`). */
+  allowPrivate?: boolean
+}
 // ---- generated (end) ----
 
 /** A source document (Verity's document schema). */
@@ -1674,31 +1736,6 @@ export interface Memory {
   forget(options: ForgetOptions): Promise<number>
 }
 
-/** Options of `research`. */
-export interface ResearchOptions {
-  /** Run directory (brief, plan, trace, report); default `<home>/runs/<timestamp>`. */
-  runDir?: string
-  /** Knowledge base directory; default `<home>/knowledge`. */
-  knowledgeDir?: string
-  /** Let references on private and loopback addresses be fetched (intranets, tests). */
-  allowPrivate?: boolean
-  /** Remove unsupported sentences instead of flagging them. */
-  removeUnsupported?: boolean
-  /** Re-run the writer and the checks of `runDir` from its trace, offline. */
-  replay?: boolean
-}
-
-/** What `addReference` adds: exactly one of `url` or `filename`. */
-export interface AddReferenceRequest {
-  url?: string
-  filename?: string
-  title?: string
-  description?: string
-  keywords?: string[]
-  knowledgeDir?: string
-  allowPrivate?: boolean
-}
-
 /** Former name of {@link Priority}. */
 export type RulePriority = Priority
 /** Former name of {@link Verdict}. */
@@ -1839,9 +1876,12 @@ export class Verity {
   /** Research a syllabus (Markdown, PDF, HTML): a checked, sourced report. Pass `null` as syllabus with `{ replay: true, runDir }`. */
   research(syllabus: string | null, options?: ResearchOptions): Promise<ResearchReport>
   /** The knowledge-base entry of a file, or `null`. */
-  findByName(filename: string, options?: { knowledgeDir?: string }): Promise<KnowledgeEntry | null>
+  findByName(filename: string, options?: Pick<ResearchOptions, 'knowledgeDir'>): Promise<KnowledgeEntry | null>
   /** Add a reference to the research knowledge base (downloaded, saved as Markdown, indexed once). */
-  addReference(request: AddReferenceRequest): Promise<AddReferenceResult>
+  addReference(
+    request: AddReferenceRequest,
+    options?: Pick<ResearchOptions, 'knowledgeDir' | 'allowPrivate'>,
+  ): Promise<AddReferenceResult>
   /** Event memory on this store's backend and embedder. */
   readonly memory: Memory
   /** Technology watch: rules, scoring, articles, decisions, web search, fact checks. */
@@ -1889,4 +1929,4 @@ export interface ErrorMapping {
 export function errorTable(): ErrorMapping[]
 
 /** Fetch a URL (SSRF guard on unless `allowPrivate`) or parse a local file. */
-export function fetch(target: string, options?: { allowPrivate?: boolean }): Promise<FetchedSource>
+export function fetch(target: string, options?: FetchRequest): Promise<FetchedSource>

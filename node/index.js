@@ -95,7 +95,7 @@ class Verity {
   check(request) { return call(() => this.#native.check(request)) }
   research(syllabus, options) { return call(() => this.#native.research(syllabus, options)) }
   findByName(filename, options) { return call(() => this.#native.findByName(filename, options)) }
-  addReference(request) { return call(() => this.#native.addReference(request)) }
+  addReference(request, options) { return call(() => this.#native.addReference(request, options)) }
   callTool(name, args) { return call(() => this.#native.callTool(name, args)) }
   // Benchmark helper (not API): n searches inside Rust, resolves to seconds.
   _benchSearch(query, n, options) { return call(() => this.#native.benchSearch(query, n, options)) }
@@ -174,7 +174,7 @@ if (typeof Symbol.asyncDispose !== 'symbol') {
 }
 
 function fetch(target, options) {
-  return call(() => native.fetch(target, options && options.allowPrivate))
+  return call(() => native.fetch(target, options))
 }
 
 /** The error table of `verity::api::error`: for each code, its exit code, HTTP status, Python class, JS code and JSON-RPC code. */

@@ -78,6 +78,9 @@ test('fetch errors carry a code', async () => {
   const blocked = await fetch('http://127.0.0.1:9/x') // SSRF guard: a status, not a rejection
   assert.equal(blocked.status, 'blocked')
   await assert.rejects(fetch('http://[::1'), (e) => e instanceof VerityError)
+  // The options object is the api's FetchRequest: unknown keys are refused.
+  await assert.rejects(fetch('http://127.0.0.1:9/x', { allowPrivat: true }), (e) => e.code === 'invalid_input' && /allow_privat/.test(e.message))
+  await assert.rejects(fetch('http://127.0.0.1:9/x', { target: 'x' }), (e) => e.code === 'invalid_input')
 })
 
 test('concurrent calls on one store', async () => {

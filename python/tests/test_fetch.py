@@ -137,3 +137,24 @@ def test_mypy_reads_fetch_attributes(tmp_path: Path) -> None:
     assert '"FetchedSource" has no attribute "finalUrl"' in bad.stdout, bad.stdout
     assert 'Incompatible types in assignment (expression has type "int | None"' in bad.stdout, bad.stdout
     assert 'Item "None" of "ParsedDocument | None" has no attribute "document"' in bad.stdout, bad.stdout
+
+
+def test_fetch_keywords_are_the_api_fetch_request(base: str) -> None:
+    """`fetch(target, **kwargs)`: the keywords are `FetchRequest`'s fields,
+    the async twin gives the same source, a wrong keyword is a TypeError."""
+    src = verity.fetch(f"{base}/fees", allow_private=True)
+    assert src.status == "fetched"
+    async def again_async() -> verity.FetchedSource:
+        return await verity.afetch(f"{base}/fees", allow_private=True)
+
+    again = asyncio.run(again_async())
+    assert again.parsed.document.content == src.parsed.document.content
+    for call in (lambda: verity.fetch(f"{base}/fees", allowPrivate=True),
+                 lambda: verity.afetch(f"{base}/fees", allowPrivate=True)):
+        with pytest.raises(TypeError) as e:
+            call()
+        assert "'allowPrivate'" in str(e.value) and "allow_private" in str(e.value)
+    with pytest.raises(TypeError, match="multiple values for argument 'target'"):
+        verity.fetch(f"{base}/fees", target="x")
+    with pytest.raises(TypeError, match="'allow_private'"):
+        verity.fetch(f"{base}/fees", allow_private="yes")

@@ -106,3 +106,61 @@ def test_aresearch(tmp_path: Path, base: str) -> None:
         return r.coverage
 
     assert asyncio.run(go()) == 1.0
+
+
+def test_options_are_the_api_research_options(tmp_path: Path, base: str) -> None:
+    """The keywords are the fields of `verity::api::research::ResearchOptions`
+    (read through serde): each reaches the run, a wrong one is a TypeError
+    naming it, a refused value an InvalidInput naming the field."""
+    import asyncio
+
+    syllabus, kb = _setup(tmp_path, base)
+    store = verity.Store.open(tmp_path / "store", embedder="none", generator="extractive")
+    run = tmp_path / "run"
+    r = store.research(str(syllabus), run_dir=str(run), knowledge_dir=kb, allow_private=True,
+                       judge="local", budget_secs=120, remove_unsupported=True)
+    assert "local" in r.judge, r.judge
+    assert r.run_dir == str(run)
+    for call, name in [
+        (lambda: store.research(syllabus, knowledge_dir=kb, colour="blue"), "colour"),
+        (lambda: store.research(syllabus, runDir=run), "runDir"),
+        (lambda: store.find_by_name("x.md", knowledge_dir=kb, replay=True), "replay"),
+        (lambda: store.add_reference(f"{base}/rag.html", run_dir=run), "run_dir"),
+        (lambda: store.add_reference(f"{base}/rag.html", colour="blue"), "colour"),
+        (lambda: store.aresearch(syllabus, colour="blue"), "colour"),
+        (lambda: store.aadd_reference(f"{base}/rag.html", colour="blue"), "colour"),
+    ]:
+        with pytest.raises(TypeError) as e:
+            call()
+        assert f"'{name}'" in str(e.value), str(e.value)
+    with pytest.raises(TypeError) as e:
+        store.add_reference(f"{base}/rag.html", colour="blue")
+    assert "knowledge_dir" in str(e.value) and "title" in str(e.value), str(e.value)
+    with pytest.raises(TypeError, match="'replay'"):
+        store.research(syllabus, replay="yes")
+    for call, field in [
+        (lambda: store.research(syllabus, judge="oracle"), "judge"),
+        (lambda: store.research(syllabus, budget_secs=0), "budget_secs"),
+        (lambda: store.research(replay=True), "run_dir"),
+        (lambda: store.find_by_name("  ", knowledge_dir=kb), "filename"),
+    ]:
+        with pytest.raises(verity.InvalidInput) as e:
+            call()
+        assert field in str(e.value), (field, str(e.value))
+        assert e.value.code == "invalid_input"
+
+    async def twins() -> tuple[object, object, object]:
+        entry = await store.afind_by_name("Prompt_Engineering_for_Developers.md", knowledge_dir=kb)
+        added = await store.aadd_reference(f"{base}/europa.html", knowledge_dir=kb, allow_private=True,
+                                           title="Europa", description="A moon.", keywords=["moon"])
+        with pytest.raises(verity.InvalidInput):
+            await store.aresearch(replay=True)
+        return entry, added, store.find_by_name("Prompt_Engineering_for_Developers.md", knowledge_dir=kb)
+
+    entry, added, same = asyncio.run(twins())
+    assert entry is not None and same is not None and entry.to_dict() == same.to_dict()
+    assert isinstance(added, verity.AddReferenceResult)
+    assert added.downloaded and added.indexed
+    assert added.entry.title == "Europa" and added.entry.keywords == ["moon"]
+    assert added.entry.summary == "A moon."
+    assert store.find_by_name(added.entry.filename, knowledge_dir=kb) is not None

@@ -180,7 +180,7 @@ class _ConfigOverrides(TypedDict, total=False):
     """Jina Reader endpoint for the watch's ``crawl_url`` (``JINA_READER_URL``)."""
     k: Optional[int]
     """Chunks given to the generator (``RAG_TOPK``)."""
-    knowledge_dir: Optional[str]
+    knowledge_dir: Optional[_Path]
     """Research knowledge base directory (``VERITY_KNOWLEDGE_DIR``, default ``<home>/knowledge``)."""
     min_relevance: Optional[float]
     """Guardrail: best relevance under this means "not enough evidence" (``RAG_MIN_SCORE``)."""
@@ -440,6 +440,57 @@ class _ForgetRequest(TypedDict, total=False):
     """… and at or before this."""
     ts_start: Optional[_Time]
     """… and whose timestamp is at or after this."""
+
+class _ResearchOptions(TypedDict, total=False):
+    """Options of a research run and of the knowledge-base calls (``research``,
+    ``find_by_name``, ``add_reference`` of ``crate::Verity``): the keywords of
+    the Python methods, the options object of the Node ones, the flags of
+    ``verity research``.
+    Servers do not take them from clients (paths on the server, the SSRF
+    guard): ``POST /v1/research`` and the MCP tools set them from their
+    configuration.
+    """
+    allow_private: Optional[bool]
+    """Let references on private and loopback addresses be fetched
+    (disables the SSRF guard; intranets and tests; default ``false``).
+    """
+    budget_secs: Optional[int]
+    """Time budget of the run in seconds (default 300): past it, the LLM
+    steps give way to their offline path and the note says it is partial.
+    """
+    judge: Optional[_JudgeChoice]
+    """Judge of the report check (default ``auto``: the LLM judge when a
+    model generator is configured, else the local judge).
+    """
+    knowledge_dir: Optional[_Path]
+    """Knowledge base directory; default: the configuration's
+    (``VERITY_KNOWLEDGE_DIR``), else ``<home>/knowledge``.
+    """
+    remove_unsupported: Optional[bool]
+    """Remove unsupported sentences instead of flagging them (default ``false``)."""
+    replay: Optional[bool]
+    """Re-run the writer and the checks of ``run_dir`` from its trace, offline."""
+    run_dir: Optional[_Path]
+    """Run directory (brief, plan, trace, report); default ``<home>/runs/<timestamp>``."""
+
+class _AddReferenceRequest(TypedDict, total=False):
+    """``add_reference``: add a reference to the knowledge base — either ``url``
+    (downloaded, saved as Markdown, indexed) or ``filename`` (a file already in
+    the knowledge base directory, registered and indexed).
+    """
+    description: Optional[str]
+    """Summary (else one is generated)."""
+    filename: Optional[str]
+    """Or the name of a file already in the knowledge base directory."""
+    keywords: Optional[Sequence[str]]
+    """Keywords (else they are extracted)."""
+    title: Optional[str]
+    """Title (else the page's title)."""
+
+class _FetchRequest(TypedDict, total=False):
+    """Fetch a URL, or parse a local file with the same parsers (``verity fetch``, ``verity.fetch``)."""
+    allow_private: Optional[bool]
+    """Allow private and loopback addresses (disables the SSRF guard; default ``false``)."""
 
 class FetchedSource:
     """The result of fetching one URL."""
@@ -2119,6 +2170,7 @@ class Memory:
         metadata: Optional[Mapping[str, Any]] = None,
         embedding: Optional[Sequence[float]] = None,
         timestamp: Optional[_Time] = None,
+        expires_at: Optional[_Time] = None,
     ) -> Event: ...
     def aadd(
         self,
@@ -2127,6 +2179,7 @@ class Memory:
         metadata: Optional[Mapping[str, Any]] = None,
         embedding: Optional[Sequence[float]] = None,
         timestamp: Optional[_Time] = None,
+        expires_at: Optional[_Time] = None,
     ) -> Awaitable[Event]: ...
     def get(self, id: str) -> Event: ...
     def aget(self, id: str) -> Awaitable[Event]: ...
@@ -2223,47 +2276,40 @@ class Store:
         of ``content``, ``url``, ``path`` or ``content_base64``;
         ``allow_private`` lifts the SSRF guard (tests, intranets)."""
     def acheck(self, content: Optional[str] = None, **kwargs: Unpack[_CheckRequest]) -> Awaitable[CheckReport]: ...
-    def research(
-        self,
-        syllabus: Optional[_Path] = None,
-        *,
-        run_dir: Optional[_Path] = None,
-        knowledge_dir: Optional[_Path] = None,
-        allow_private: bool = False,
-        remove_unsupported: bool = False,
-        replay: bool = False,
-    ) -> ResearchReport:
+    def research(self, syllabus: Optional[_Path] = None, **kwargs: Unpack[_ResearchOptions]) -> ResearchReport:
         """Research a syllabus (Markdown, PDF, HTML) and return the
-        checked, sourced report. ``replay=True`` re-runs the writer and the
+        checked, sourced report; the keywords are the fields of the api's
+        ``ResearchOptions``. ``replay=True`` re-runs the writer and the
         checks of ``run_dir`` offline; ``allow_private`` lets references on
         private and loopback addresses be fetched."""
     def aresearch(
-        self,
-        syllabus: Optional[_Path] = None,
-        *,
-        run_dir: Optional[_Path] = None,
-        knowledge_dir: Optional[_Path] = None,
-        allow_private: bool = False,
-        remove_unsupported: bool = False,
-        replay: bool = False,
+        self, syllabus: Optional[_Path] = None, **kwargs: Unpack[_ResearchOptions]
     ) -> Awaitable[ResearchReport]: ...
-    def find_by_name(
-        self, filename: str, *, knowledge_dir: Optional[_Path] = None
-    ) -> Optional[KnowledgeEntry]:
+    def find_by_name(self, filename: str, *, knowledge_dir: Optional[_Path] = None) -> Optional[KnowledgeEntry]:
         """The knowledge-base entry of a file, or ``None``."""
+    def afind_by_name(
+        self, filename: str, *, knowledge_dir: Optional[_Path] = None
+    ) -> Awaitable[Optional[KnowledgeEntry]]: ...
     def add_reference(
         self,
         url: Optional[str] = None,
         *,
-        filename: Optional[str] = None,
-        title: Optional[str] = None,
-        description: Optional[str] = None,
-        keywords: Optional[Sequence[str]] = None,
         knowledge_dir: Optional[_Path] = None,
-        allow_private: bool = False,
+        allow_private: Optional[bool] = None,
+        **kwargs: Unpack[_AddReferenceRequest],
     ) -> AddReferenceResult:
         """Add ``url`` (downloaded, saved as Markdown, indexed once) or
-        ``filename`` (already in the knowledge base directory)."""
+        ``filename`` (already in the knowledge base directory); the keywords
+        are the fields of the api's ``AddReferenceRequest`` and
+        ``knowledge_dir``, ``allow_private`` of its ``ResearchOptions``."""
+    def aadd_reference(
+        self,
+        url: Optional[str] = None,
+        *,
+        knowledge_dir: Optional[_Path] = None,
+        allow_private: Optional[bool] = None,
+        **kwargs: Unpack[_AddReferenceRequest],
+    ) -> Awaitable[AddReferenceResult]: ...
     def call_tool(self, name: str, args: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
         """Call a registry tool by name (``verify_fact``, ``log_article``,
         ``create_task``, ``search``, …) and return its structured response as
@@ -2286,10 +2332,11 @@ class Store:
     def home(self) -> str: ...
 
 
-def fetch(target: str, *, allow_private: bool = False) -> FetchedSource:
-    """Fetch a URL (SSRF guard on unless ``allow_private``) or parse a local file."""
+def fetch(target: str, **kwargs: Unpack[_FetchRequest]) -> FetchedSource:
+    """Fetch a URL (SSRF guard on unless ``allow_private``) or parse a local
+    file; the keywords are the fields of the api's ``FetchRequest``."""
 
-def afetch(target: str, *, allow_private: bool = False) -> Awaitable[FetchedSource]: ...
+def afetch(target: str, **kwargs: Unpack[_FetchRequest]) -> Awaitable[FetchedSource]: ...
 def _error_table() -> list[dict[str, Any]]:
     """The error table shared by every host: code, exit_code, http_status,
     python_class, js_code, jsonrpc_code."""

@@ -147,7 +147,9 @@ pub fn ask_request(question: String, v: Option<Value>) -> napi::Result<AskReques
     request(v, "question", question, "ask")
 }
 
-fn request<T: DeserializeOwned>(
+/// An options object (camelCase keys) with `key` set to `text`, as the api
+/// request `T`; `key` itself among the options is refused.
+pub(crate) fn request<T: DeserializeOwned>(
     v: Option<Value>,
     key: &str,
     text: String,

@@ -45,13 +45,11 @@ pub fn error_table() -> Result<Value> {
     json(&verity::api::error::TABLE)
 }
 
-/// Fetch a URL (SSRF guard on unless `allowPrivate`) or parse a local file.
+/// Fetch a URL (SSRF guard on unless `allowPrivate`) or parse a local file;
+/// the options object is the api's `FetchRequest` without `target`.
 #[napi]
-pub async fn fetch(target: String, allow_private: Option<bool>) -> Result<Value> {
-    let req = FetchRequest {
-        target,
-        allow_private: allow_private.unwrap_or(false),
-    };
+pub async fn fetch(target: String, options: Option<Value>) -> Result<Value> {
+    let req: FetchRequest = conv::request(options, "target", target, "fetch")?;
     let src = run(async move { verity::sources::fetch(&req).await }).await?;
     json(&src)
 }

@@ -74,9 +74,18 @@ pub fn json_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>
 
 /// Python data as a JSON value. Accepts None, bool, int, float (finite),
 /// str, list/tuple, dict with str keys, `datetime`/`date` (RFC 3339, naive
-/// means UTC) and `verity.Document`; anything else (bytes included) is a
-/// `TypeError`.
+/// means UTC), an `os.PathLike` (its path as a string) and
+/// `verity.Document`; anything else (bytes included) is a `TypeError`.
 pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    to_json(obj, &|_| {
+        Err(PyValueError::new_err(
+            "NaN and infinite floats are not valid JSON values",
+        ))
+    })
+}
+
+/// [`py_to_json`], a non-finite float becoming what `non_finite` makes of it.
+fn to_json(obj: &Bound<'_, PyAny>, non_finite: &dyn Fn(f64) -> PyResult<Value>) -> PyResult<Value> {
     if obj.is_none() {
         return Ok(Value::Null);
     }
@@ -93,11 +102,11 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
             .map_err(|_| PyValueError::new_err("integer does not fit in 64 bits"));
     }
     if let Ok(f) = obj.cast::<PyFloat>() {
-        return Number::from_f64(f.value())
-            .map(Value::Number)
-            .ok_or_else(|| {
-                PyValueError::new_err("NaN and infinite floats are not valid JSON values")
-            });
+        let f = f.value();
+        return match Number::from_f64(f) {
+            Some(n) => Ok(Value::Number(n)),
+            None => non_finite(f),
+        };
     }
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(Value::String(s.extract::<String>()?));
@@ -111,14 +120,14 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
                     PyTypeError::new_err(format!("dict keys must be str, not {}", type_name(&k)))
                 })?
                 .extract::<String>()?;
-            m.insert(key, py_to_json(&v)?);
+            m.insert(key, to_json(&v, non_finite)?);
         }
         return Ok(Value::Object(m));
     }
     if obj.cast::<PyList>().is_ok() || obj.cast::<PyTuple>().is_ok() {
         let mut a = Vec::new();
         for x in obj.try_iter()? {
-            a.push(py_to_json(&x?)?);
+            a.push(to_json(&x?, non_finite)?);
         }
         return Ok(Value::Array(a));
     }
@@ -127,6 +136,12 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     }
     if let Some(s) = datetime_to_rfc3339(obj)? {
         return Ok(Value::String(s));
+    }
+    if obj.hasattr("__fspath__")? {
+        let path = obj.py().import("os")?.call_method1("fspath", (obj,))?;
+        if let Ok(s) = path.cast::<PyString>() {
+            return Ok(Value::String(s.extract::<String>()?));
+        }
     }
     Err(PyTypeError::new_err(format!(
         "cannot convert {} to a JSON value",
@@ -174,16 +189,63 @@ pub fn from_py<T: DeserializeOwned>(
 /// keyword, or one of the wrong type, is a `TypeError` naming it; a value the
 /// request refuses is `InvalidInput`. A `date` becomes `YYYY-MM-DD` (the api
 /// reads it as that day; midnight UTC for a `date-time` field), a `datetime`
-/// RFC 3339.
+/// RFC 3339, an `os.PathLike` its path. JSON holds no NaN or infinity: in a
+/// vector field (an array of numbers) they are passed by name (`NaN`,
+/// `Infinity`, `-Infinity`, `verity::core::events::wire`) for the
+/// library's vector check to refuse with its typed error; in any other
+/// field they are `InvalidInput` naming the argument.
 pub fn request<T: DeserializeOwned + schemars::JsonSchema + 'static>(
     py: Python<'_>,
     method: &str,
     lead: &[(&str, Value)],
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<T> {
+    let kwargs: Vec<_> = kwargs.into_iter().flat_map(|d| d.iter()).collect();
+    request_in(py, method, lead, &kwargs, &[])
+}
+
+/// A request and the options of the same call from one set of keyword
+/// arguments: those named in `option_names` (fields of `O`) go to the
+/// options, the others to the request ([`request`] for each).
+pub fn request_and_options<R, O>(
+    py: Python<'_>,
+    method: &str,
+    lead: &[(&str, Value)],
+    kwargs: Option<&Bound<'_, PyDict>>,
+    option_names: &[&str],
+) -> PyResult<(R, O)>
+where
+    R: DeserializeOwned + schemars::JsonSchema + 'static,
+    O: DeserializeOwned + schemars::JsonSchema + 'static,
+{
+    let mut req = Vec::new();
+    let mut opts = Vec::new();
+    for (k, v) in kwargs.into_iter().flat_map(|d| d.iter()) {
+        let key: String = k.extract()?;
+        if option_names.contains(&key.as_str()) {
+            opts.push((k, v));
+        } else {
+            req.push((k, v));
+        }
+    }
+    Ok((
+        request_in(py, method, lead, &req, option_names)?,
+        request_in(py, method, &[], &opts, &[])?,
+    ))
+}
+
+/// [`request`] over `kwargs` pairs; `also`: the call's other keyword
+/// names, listed with the request's when a keyword is unknown.
+fn request_in<T: DeserializeOwned + schemars::JsonSchema + 'static>(
+    py: Python<'_>,
+    method: &str,
+    lead: &[(&str, Value)],
+    kwargs: &[(Bound<'_, PyAny>, Bound<'_, PyAny>)],
+    also: &[&str],
+) -> PyResult<T> {
     let fields = field_names::<T>();
     let mut map = Map::new();
-    for (k, v) in kwargs.into_iter().flat_map(|d| d.iter()) {
+    for (k, v) in kwargs {
         let key: String = k.extract()?;
         if lead.iter().any(|(name, v)| *name == key && !v.is_null()) {
             return Err(PyTypeError::new_err(format!(
@@ -191,16 +253,19 @@ pub fn request<T: DeserializeOwned + schemars::JsonSchema + 'static>(
             )));
         }
         if !fields.contains(&key) {
+            let mut expected = fields.names(&lead.iter().map(|(n, _)| *n).collect::<Vec<_>>());
+            expected.extend(also.iter().map(|n| n.to_string()));
+            expected.sort();
             return Err(PyTypeError::new_err(format!(
                 "{method}() got an unexpected keyword argument '{key}' (expected one of: {})",
-                fields.join(", ", &lead.iter().map(|(n, _)| *n).collect::<Vec<_>>())
+                expected.join(", ")
             )));
         }
         if v.is_none() {
             continue;
         }
-        let format = fields.format(&key);
-        map.insert(key, kwarg_to_json(&v, format.as_deref())?);
+        let value = field_json(py, method, &fields, &key, v)?;
+        map.insert(key, value);
     }
     for (name, value) in lead.iter().filter(|(_, v)| !v.is_null()) {
         map.insert(name.to_string(), value.clone());
@@ -220,39 +285,93 @@ pub fn request<T: DeserializeOwned + schemars::JsonSchema + 'static>(
     })
 }
 
+/// A method's positional argument `name`, a field of `T`, as JSON, read
+/// as its keyword would be ([`request`]): pass it in `lead`.
+pub fn argument<T: schemars::JsonSchema + 'static>(
+    py: Python<'_>,
+    method: &str,
+    name: &str,
+    v: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Value> {
+    match v.filter(|v| !v.is_none()) {
+        Some(v) => field_json(py, method, &field_names::<T>(), name, v),
+        None => Ok(Value::Null),
+    }
+}
+
+/// The value of field `key` as JSON: non-finite floats by name in a
+/// vector, refused elsewhere ([`request`]).
+fn field_json(
+    py: Python<'_>,
+    method: &str,
+    fields: &Fields,
+    key: &str,
+    v: &Bound<'_, PyAny>,
+) -> PyResult<Value> {
+    if fields.is_vector(key) {
+        return to_json(v, &|f| Ok(Value::String(non_finite_name(f).into())));
+    }
+    let refused = |_| {
+        Err(error(
+            py,
+            "invalid_input",
+            false,
+            &format!("{method}() argument '{key}': NaN and infinite numbers are refused"),
+        ))
+    };
+    kwarg_to_json(v, fields.format(key).as_deref(), &refused)
+}
+
+/// The name `verity::core::events::wire` reads a non-finite float by.
+fn non_finite_name(f: f64) -> &'static str {
+    if f.is_nan() {
+        "NaN"
+    } else if f > 0.0 {
+        "Infinity"
+    } else {
+        "-Infinity"
+    }
+}
+
 /// A keyword argument as JSON: a `date` (not a `datetime`) as `YYYY-MM-DD`,
 /// or midnight UTC where the field is a `date-time`.
-fn kwarg_to_json(v: &Bound<'_, PyAny>, format: Option<&str>) -> PyResult<Value> {
+fn kwarg_to_json(
+    v: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    non_finite: &dyn Fn(f64) -> PyResult<Value>,
+) -> PyResult<Value> {
     let dt = v.py().import("datetime")?;
     let date_only =
         v.is_instance(&dt.getattr("date")?)? && !v.is_instance(&dt.getattr("datetime")?)?;
     if date_only && format != Some("date-time") {
         return Ok(Value::String(v.call_method0("isoformat")?.extract()?));
     }
-    py_to_json(v)
+    to_json(v, non_finite)
 }
 
-/// The top-level fields of a request's JSON schema.
-pub struct Fields(Map<String, Value>);
+/// The top-level fields of a request's JSON schema, and its definitions.
+pub struct Fields {
+    props: Map<String, Value>,
+    defs: Map<String, Value>,
+}
 
 impl Fields {
     fn contains(&self, name: &str) -> bool {
-        self.0.contains_key(name)
+        self.props.contains_key(name)
     }
 
-    /// The names, but those of `except`, joined by `sep`.
-    fn join(&self, sep: &str, except: &[&str]) -> String {
-        let names: Vec<&str> = self.0.keys().map(String::as_str).collect();
-        names
-            .into_iter()
-            .filter(|n| !except.contains(n))
-            .collect::<Vec<_>>()
-            .join(sep)
+    /// The names, but those of `except`.
+    fn names(&self, except: &[&str]) -> Vec<String> {
+        self.props
+            .keys()
+            .filter(|n| !except.contains(&n.as_str()))
+            .cloned()
+            .collect()
     }
 
     /// The `format` of a string field (`date-time`, …), looked through `null`.
     fn format(&self, name: &str) -> Option<String> {
-        let p = self.0.get(name)?;
+        let p = self.props.get(name)?;
         let direct = p.get("format").and_then(Value::as_str);
         let nested = || {
             p.get("anyOf")?
@@ -261,6 +380,48 @@ impl Fields {
                 .find_map(|a| a.get("format").and_then(Value::as_str))
         };
         direct.or_else(nested).map(str::to_string)
+    }
+
+    /// Whether the field takes a vector (an array of numbers), directly,
+    /// among alternatives or through a definition.
+    fn is_vector(&self, name: &str) -> bool {
+        self.props
+            .get(name)
+            .is_some_and(|p| self.vector_schema(p, 0))
+    }
+
+    fn vector_schema(&self, s: &Value, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        let numbers = |items: &Value| {
+            matches!(
+                items.get("type").and_then(Value::as_str),
+                Some("number" | "integer")
+            )
+        };
+        if s.get("type").and_then(Value::as_str) == Some("array") {
+            return s.get("items").is_some_and(numbers);
+        }
+        if s.get("type")
+            .and_then(Value::as_array)
+            .is_some_and(|t| t.iter().any(|t| t == "array"))
+            && s.get("items").is_some_and(numbers)
+        {
+            return true;
+        }
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            let name = r.rsplit('/').next().unwrap_or_default();
+            return self
+                .defs
+                .get(name)
+                .is_some_and(|d| self.vector_schema(d, depth + 1));
+        }
+        ["anyOf", "oneOf"].iter().any(|k| {
+            s.get(*k)
+                .and_then(Value::as_array)
+                .is_some_and(|alts| alts.iter().any(|a| self.vector_schema(a, depth + 1)))
+        })
     }
 }
 
@@ -276,12 +437,17 @@ fn field_names<T: schemars::JsonSchema + 'static>() -> std::sync::Arc<Fields> {
         .entry(TypeId::of::<T>())
         .or_insert_with(|| {
             let schema = verity::api::schema_of::<T>();
-            let props = schema
-                .get("properties")
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default();
-            Arc::new(Fields(props))
+            let object = |key: &str| {
+                schema
+                    .get(key)
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            Arc::new(Fields {
+                props: object("properties"),
+                defs: object("$defs"),
+            })
         })
         .clone()
 }
@@ -365,31 +531,6 @@ where
             })),
         }
     })
-}
-
-/// An optional instant given as a `datetime` or an ISO 8601 string (with a
-/// zone); `None` for a missing or `None` argument.
-pub fn optional_time(
-    py: Python<'_>,
-    v: Option<&Bound<'_, PyAny>>,
-    field: &str,
-) -> PyResult<Option<chrono::DateTime<chrono::Utc>>> {
-    use verity::core::events::{field_err, parse_timestamp};
-    let Some(o) = v.filter(|o| !o.is_none()) else {
-        return Ok(None);
-    };
-    let s = match datetime_to_rfc3339(o)? {
-        Some(s) => s,
-        None => o.extract::<String>().map_err(|_| {
-            to_pyerr(
-                py,
-                field_err(field, "must be a datetime or an ISO 8601 string"),
-            )
-        })?,
-    };
-    parse_timestamp(field, &s)
-        .map(Some)
-        .map_err(|e| to_pyerr(py, e))
 }
 
 /// The store a `Store` and its `memory`, `watch` and `projects` views work

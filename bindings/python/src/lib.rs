@@ -78,23 +78,6 @@ fn paths_request(paths: Vec<PathBuf>, strict: bool) -> IngestRequest {
     )
 }
 
-fn research_options(
-    run_dir: Option<PathBuf>,
-    knowledge_dir: Option<PathBuf>,
-    allow_private: bool,
-    remove_unsupported: bool,
-    replay: bool,
-) -> verity::research::ResearchOptions {
-    verity::research::ResearchOptions {
-        run_dir,
-        knowledge_dir,
-        allow_private,
-        remove_unsupported,
-        replay,
-        ..Default::default()
-    }
-}
-
 twins! {
     impl Store {
         /// Ingest documents (dicts in the Verity's document schema or `Document`s).
@@ -172,22 +155,49 @@ twins! {
             }
 
         /// Research a syllabus: brief, plan, sub-agents, a report
-        /// whose cited sentences are checked; a `ResearchReport`. With
-        /// `replay=True`, re-run the writer and checks of `run_dir` offline.
-        fn research / aresearch (
-            syllabus: Option<PathBuf>,
-            run_dir: Option<PathBuf>,
-            knowledge_dir: Option<PathBuf>,
-            allow_private: bool,
-            remove_unsupported: bool,
-            replay: bool
-        )
-            signature (syllabus = None, *, run_dir = None, knowledge_dir = None, allow_private = false, remove_unsupported = false, replay = false)
-            -> ResearchReport
+        /// whose cited sentences are checked; a `ResearchReport`. The
+        /// keywords are the fields of the api's `ResearchOptions` (`run_dir`,
+        /// `knowledge_dir`, `allow_private`, `remove_unsupported`, `replay`,
+        /// `judge`, `budget_secs`), with its defaults. With `replay=True`,
+        /// re-run the writer and checks of `run_dir` offline.
+        fn research / aresearch (syllabus: Option<PathBuf>; **kwargs)
+            signature (syllabus = None, **kwargs) -> ResearchReport
             => wrap::<_, ResearchReport>;
             |v, py| {
-                let opts = research_options(run_dir, knowledge_dir, allow_private, remove_unsupported, replay);
+                let opts = conv::request(py, "research", &[], kwargs)?;
                 research::research(v, syllabus.unwrap_or_default(), opts)
+            }
+
+        /// The knowledge-base entry of file `filename` (a `KnowledgeEntry`),
+        /// or `None`; `knowledge_dir` (of `ResearchOptions`) defaults to the
+        /// configured knowledge base, `<home>/knowledge`.
+        fn find_by_name / afind_by_name (filename: String; **kwargs)
+            signature (filename, **kwargs) -> Option<KnowledgeEntry>
+            => |e: Option<verity::api::research::KnowledgeEntryView>| Ok(e.map(KnowledgeEntry::from));
+            |v, py| {
+                let (req, opts) = conv::request_and_options(
+                    py, "find_by_name", &[("filename", Value::String(filename))], kwargs,
+                    research::FIND_BY_NAME_OPTIONS,
+                )?;
+                research::find_by_name(v, req, opts)
+            }
+
+        /// Add a reference to the knowledge base: `url` (downloaded, saved as
+        /// Markdown, indexed once) or `filename` (a file already in the
+        /// knowledge base directory); an `AddReferenceResult`. The keywords
+        /// are the fields of the api's `AddReferenceRequest` (`filename`,
+        /// `title`, `description`, `keywords`) and `knowledge_dir`,
+        /// `allow_private` of its `ResearchOptions`.
+        fn add_reference / aadd_reference (url: Option<String>; **kwargs)
+            signature (url = None, **kwargs) -> AddReferenceResult
+            => wrap::<_, AddReferenceResult>;
+            |v, py| {
+                let url = url.map(Value::String).unwrap_or_default();
+                let (req, opts) = conv::request_and_options(
+                    py, "add_reference", &[("url", url)], kwargs,
+                    research::ADD_REFERENCE_OPTIONS,
+                )?;
+                research::add_reference(v, req, opts)
             }
 
         /// Call a tool of the registry by name with a dict of arguments — the
@@ -249,53 +259,6 @@ twins! {
     ) -> PyResult<stream::AnswerStream> {
         let req = ask_request(py, question, kwargs)?;
         Ok(stream::AnswerStream::start(self.inner.get()?, req))
-    }
-
-    /// The knowledge-base entry of file `filename` (a `KnowledgeEntry`),
-    /// or `None`; default knowledge base `<home>/knowledge`.
-    #[pyo3(signature = (filename, *, knowledge_dir = None))]
-    fn find_by_name(
-        &self,
-        py: Python<'_>,
-        filename: String,
-        knowledge_dir: Option<PathBuf>,
-    ) -> PyResult<Option<KnowledgeEntry>> {
-        match research::find_by_name(&*self.inner.get()?, &filename, knowledge_dir) {
-            Ok(e) => Ok(e.map(KnowledgeEntry::from)),
-            Err(e) => Err(conv::to_pyerr(py, e)),
-        }
-    }
-
-    /// Add a reference to the knowledge base: `url` (downloaded, saved as
-    /// Markdown, indexed once) or `filename` (a file already in the
-    /// knowledge base directory); an `AddReferenceResult`.
-    #[pyo3(signature = (url = None, *, filename = None, title = None, description = None, keywords = None, knowledge_dir = None, allow_private = false))]
-    #[allow(clippy::too_many_arguments)]
-    fn add_reference(
-        &self,
-        py: Python<'_>,
-        url: Option<String>,
-        filename: Option<String>,
-        title: Option<String>,
-        description: Option<String>,
-        keywords: Option<Vec<String>>,
-        knowledge_dir: Option<PathBuf>,
-        allow_private: bool,
-    ) -> PyResult<AddReferenceResult> {
-        let req = verity::api::research::AddReferenceRequest {
-            url,
-            filename,
-            title,
-            description,
-            keywords: keywords.unwrap_or_default(),
-        };
-        let opts = verity::research::ResearchOptions {
-            knowledge_dir,
-            allow_private,
-            ..Default::default()
-        };
-        let v = self.inner.get()?;
-        block(py, research::add_reference(v, req, opts)).and_then(wrap)
     }
 
     /// The event memory: `add`, `get`, `search`, `update_metadata`,
@@ -437,30 +400,16 @@ twins! {
     }
 }
 
-/// Fetch a URL (SSRF guard on unless `allow_private`) or parse a local file.
-#[pyfunction]
-#[pyo3(signature = (target, *, allow_private = false))]
-fn fetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<FetchedSource> {
-    let req = FetchRequest {
-        target,
-        allow_private,
-    };
-    block(py, async move { verity::sources::fetch(&req).await }).map(FetchedSource::from)
-}
-
-/// Async [`fetch`].
-#[pyfunction]
-#[pyo3(signature = (target, *, allow_private = false))]
-fn afetch(py: Python<'_>, target: String, allow_private: bool) -> PyResult<Bound<'_, PyAny>> {
-    let req = FetchRequest {
-        target,
-        allow_private,
-    };
-    spawn(
-        py,
-        async move { verity::sources::fetch(&req).await },
-        wrap::<_, FetchedSource>,
-    )
+module_twins! {
+    /// Fetch a URL (SSRF guard on unless `allow_private`) or parse a local
+    /// file: the fields of the api's `FetchRequest`; a `FetchedSource`.
+    fn fetch / afetch (target: String; **kwargs)
+        signature (target, **kwargs) -> FetchedSource
+        => wrap::<_, FetchedSource>;
+        |py| {
+            let req: FetchRequest = conv::request(py, "fetch", &[("target", Value::String(target))], kwargs)?;
+            async move { verity::sources::fetch(&req).await }
+        }
 }
 
 /// The error table of `verity::api::error`: one dict per error code with its

@@ -1,18 +1,20 @@
 //! `store.memory`: event memory — `add`, `get`, `search`,
 //! `update_metadata`, `delete`, and the agent calls `remember`, `recall`,
 //! `forget`; each with an `a`-prefixed asyncio twin (`twins!`). Arguments
-//! become `verity::api::memory` requests (`remember`, `recall` and `forget`
-//! read theirs from the keywords through serde, with the library's
-//! defaults); errors are `verity.errors` exceptions naming the field.
+//! become `verity::api::memory` requests, read from the keywords through
+//! serde (`conv::request`) with the library's defaults; a vector holding NaN
+//! or an infinity reaches the library's vector check (`conv` passes them by
+//! name), so it gets the typed error REST gives. Errors are `verity.errors`
+//! exceptions naming the field.
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use serde_json::{json, Map, Value};
+use serde_json::json;
 use verity::api::memory::{
-    Event as RsEvent, EventQuery, EventSearchMode, EventSearchResponse, ForgetRequest, NewEvent,
-    RecallRequest, RememberRequest, VectorQuery,
+    Event as RsEvent, EventQuery, EventSearchResponse, ForgetRequest, NewEvent, RecallRequest,
+    RememberRequest,
 };
-use verity::core::events::{check_vector, field_err};
+use verity::core::events::field_err;
 
 use crate::conv;
 use crate::types::wrapper;
@@ -66,25 +68,6 @@ fn uuid(py: Python<'_>, id: &str) -> PyResult<uuid::Uuid> {
         .map_err(|e| err(py, field_err("id", format!("is not a UUID: {e}"))))
 }
 
-fn object(
-    py: Python<'_>,
-    v: Option<&Bound<'_, PyAny>>,
-    field: &str,
-) -> PyResult<Map<String, Value>> {
-    match v {
-        None => Ok(Map::new()),
-        Some(o) if o.is_none() => Ok(Map::new()),
-        Some(o) => match conv::py_to_json(o)? {
-            Value::Object(m) => Ok(m),
-            _ => Err(err(py, field_err(field, "must be a dict"))),
-        },
-    }
-}
-
-fn mode(py: Python<'_>, m: Option<&str>) -> PyResult<Option<EventSearchMode>> {
-    m.map(str::parse).transpose().map_err(|e| err(py, e))
-}
-
 fn event_page(v: EventSearchResponse) -> PyResult<EventPage> {
     Ok(EventPage::from(v))
 }
@@ -97,88 +80,18 @@ fn added(v: verity::api::memory::Added) -> PyResult<Event> {
     Ok(Event::from(v.event))
 }
 
-fn new_event(
-    py: Python<'_>,
-    content: &Bound<'_, PyAny>,
-    metadata: Option<&Bound<'_, PyAny>>,
-    embedding: Option<&Bound<'_, PyAny>>,
-    timestamp: Option<&Bound<'_, PyAny>>,
-) -> PyResult<NewEvent> {
-    let mut body = Map::new();
-    body.insert("content".into(), conv::py_to_json(content)?);
-    body.insert(
-        "metadata".into(),
-        Value::Object(object(py, metadata, "metadata")?),
-    );
-    let mut ev = NewEvent::from_json(&Value::Object(body)).map_err(|e| err(py, e))?;
-    // Extracted directly so NaN reaches the vector check (JSON has no NaN).
-    if let Some(e) = embedding.filter(|e| !e.is_none()) {
-        let v: Vec<f32> = e
-            .extract()
-            .map_err(|_| err(py, field_err("embedding", "must be a list of floats")))?;
-        check_vector("embedding", &v, None).map_err(|e| err(py, e))?;
-        ev.embedding = Some(v);
-    }
-    ev.timestamp = conv::optional_time(py, timestamp, "timestamp")?;
-    Ok(ev)
-}
-
-#[allow(clippy::too_many_arguments)]
-fn query(
-    py: Python<'_>,
-    vector_query: Option<&Bound<'_, PyAny>>,
-    filter_metadata: Option<&Bound<'_, PyAny>>,
-    ts_start: Option<&Bound<'_, PyAny>>,
-    ts_end: Option<&Bound<'_, PyAny>>,
-    distance_threshold: Option<f32>,
-    limit: Option<usize>,
-    offset: Option<usize>,
-    m: Option<&str>,
-) -> PyResult<EventQuery> {
-    let vq = match vector_query.filter(|v| !v.is_none()) {
-        None => None,
-        Some(v) => match v.extract::<String>() {
-            Ok(s) => Some(VectorQuery::parse(&s).map_err(|e| err(py, e))?),
-            Err(_) => Some(VectorQuery::Vector(v.extract::<Vec<f32>>().map_err(
-                |_| {
-                    err(
-                        py,
-                        field_err("vector_query", "must be a str or a list of floats"),
-                    )
-                },
-            )?)),
-        },
-    };
-    let fm = object(py, filter_metadata, "filter_metadata")?;
-    let defaults = EventQuery::default();
-    let q = EventQuery {
-        vector_query: vq,
-        filter_metadata: (!fm.is_empty()).then_some(fm),
-        ts_start: conv::optional_time(py, ts_start, "ts_start")?,
-        ts_end: conv::optional_time(py, ts_end, "ts_end")?,
-        distance_threshold,
-        limit: limit.unwrap_or(defaults.limit),
-        offset: offset.unwrap_or(defaults.offset),
-        mode: mode(py, m)?,
-    };
-    q.validate().map_err(|e| err(py, e))?;
-    Ok(q)
-}
-
 twins! {
     impl Memory {
         /// Write an event: `content` is a dict whose text field (`text`, `body`,
         /// `message`, `content`, `title`) is embedded unless `embedding` is given.
-        fn add / aadd (
-            content: &Bound<'py, PyAny>,
-            metadata: Option<&Bound<'py, PyAny>>,
-            embedding: Option<&Bound<'py, PyAny>>,
-            timestamp: Option<&Bound<'py, PyAny>>
-        )
-            signature (content, *, metadata = None, embedding = None, timestamp = None) -> Event
+        /// The keywords are the fields of the api's `NewEvent` (`metadata`,
+        /// `embedding`, `timestamp`, `expires_at`).
+        fn add / aadd (content: &Bound<'py, PyAny>; **kwargs)
+            signature (content, **kwargs) -> Event
             => added;
             |v, py| {
-                let ev = new_event(py, content, metadata, embedding, timestamp)?;
+                let content = conv::argument::<NewEvent>(py, "add", "content", Some(content))?;
+                let ev: NewEvent = conv::request(py, "add", &[("content", content)], kwargs)?;
                 async move { v.memory_add(ev).await }
             }
 
@@ -209,23 +122,15 @@ twins! {
             }
 
         /// Search (MnemoLite's `GET /v1/search/`): `vector_query` is text or a
-        /// list of floats; filters by metadata containment and time; unset
-        /// `limit` and `offset` are `EventQuery`'s defaults.
-        fn search / asearch (
-            vector_query: Option<&Bound<'py, PyAny>>,
-            filter_metadata: Option<&Bound<'py, PyAny>>,
-            ts_start: Option<&Bound<'py, PyAny>>,
-            ts_end: Option<&Bound<'py, PyAny>>,
-            distance_threshold: Option<f32>,
-            limit: Option<usize>,
-            offset: Option<usize>,
-            mode: Option<&str>
-        )
-            signature (vector_query = None, *, filter_metadata = None, ts_start = None, ts_end = None, distance_threshold = None, limit = None, offset = None, mode = None)
-            -> EventPage
+        /// list of floats; the keywords are the fields of the api's
+        /// `EventQuery` (`filter_metadata`, `ts_start`, `ts_end`,
+        /// `distance_threshold`, `limit`, `offset`, `mode`), with its defaults.
+        fn search / asearch (vector_query: Option<&Bound<'py, PyAny>>; **kwargs)
+            signature (vector_query = None, **kwargs) -> EventPage
             => event_page;
             |v, py| {
-                let q = query(py, vector_query, filter_metadata, ts_start, ts_end, distance_threshold, limit, offset, mode)?;
+                let vq = conv::argument::<EventQuery>(py, "search", "vector_query", vector_query)?;
+                let q: EventQuery = conv::request(py, "search", &[("vector_query", vq)], kwargs)?;
                 async move { v.memory_search(&q).await }
             }
 

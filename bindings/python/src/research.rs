@@ -1,15 +1,22 @@
 //! The research workflow on a `Store`: `research`, `find_by_name`
-//! and `add_reference`, returning the api's `ResearchResponse`,
+//! and `add_reference`, from the api's requests and `ResearchOptions`
+//! (built from the keywords by `conv`), returning its `ResearchResponse`,
 //! `KnowledgeEntryView` and `AddReferenceResponse` (typed in `crate::results`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use verity::api::research::{
-    AddReferenceRequest, AddReferenceResponse, KnowledgeEntryView, ResearchResponse,
+    AddReferenceRequest, AddReferenceResponse, FindByNameRequest, KnowledgeEntryView,
+    ResearchOptions, ResearchResponse,
 };
-use verity::research::ResearchOptions;
 use verity::Verity;
+
+/// The `ResearchOptions` keywords `find_by_name` reads.
+pub const FIND_BY_NAME_OPTIONS: &[&str] = &["knowledge_dir"];
+
+/// The `ResearchOptions` keywords `add_reference` reads.
+pub const ADD_REFERENCE_OPTIONS: &[&str] = &["knowledge_dir", "allow_private"];
 
 /// Run (or, with `opts.replay`, replay) a research run.
 pub async fn research(
@@ -17,30 +24,16 @@ pub async fn research(
     syllabus: PathBuf,
     opts: ResearchOptions,
 ) -> verity::Result<ResearchResponse> {
-    if !opts.replay && syllabus.as_os_str().is_empty() {
-        return Err(verity::Error::invalid_input(
-            "`syllabus` is required (or `replay=True` with `run_dir`)",
-        ));
-    }
-    if opts.replay && opts.run_dir.is_none() {
-        return Err(verity::Error::invalid_input(
-            "`replay=True` needs `run_dir`, the run to replay",
-        ));
-    }
     Ok(v.research(&syllabus, &opts, &|_| {}).await?.into())
 }
 
 /// `find_by_name`.
-pub fn find_by_name(
-    v: &Verity,
-    filename: &str,
-    knowledge_dir: Option<PathBuf>,
+pub async fn find_by_name(
+    v: Arc<Verity>,
+    req: FindByNameRequest,
+    opts: ResearchOptions,
 ) -> verity::Result<Option<KnowledgeEntryView>> {
-    if filename.trim().is_empty() {
-        return Err(verity::Error::invalid_input("`filename` is empty"));
-    }
-    Ok(v.find_by_name(filename.trim(), knowledge_dir.as_deref())?
-        .map(Into::into))
+    Ok(v.find_by_name(&req, &opts)?.map(Into::into))
 }
 
 /// `add_reference`.
@@ -49,6 +42,5 @@ pub async fn add_reference(
     req: AddReferenceRequest,
     opts: ResearchOptions,
 ) -> verity::Result<AddReferenceResponse> {
-    let reference = req.reference()?;
-    Ok(v.add_reference(reference, &opts).await?.into())
+    Ok(v.add_reference(&req, &opts).await?.into())
 }

@@ -47,3 +47,36 @@ macro_rules! twins {
         }
     };
 }
+
+/// The sync / async pair of a module-level function, written once:
+/// `fn name / aname (args; **kwargs) signature (…) -> Ret => convert; |py| { …future… }`,
+/// as in [`twins!`] but without a store.
+macro_rules! module_twins {
+    (
+        $(
+            $(#[doc = $doc:literal])*
+            fn $name:ident / $aname:ident ($($arg:ident : $ty:ty),* $(,)? $(; **$kw:ident)?)
+                signature $sig:tt -> $ret:ty
+                => $conv:expr;
+                |$py:ident| $body:block
+        )*
+    ) => {
+        $(
+            $(#[doc = $doc])*
+            #[pyfunction]
+            #[pyo3(signature = $sig)]
+            fn $name<'py>($py: Python<'py>, $($arg: $ty,)* $($kw: Option<&Bound<'py, pyo3::types::PyDict>>)?) -> PyResult<$ret> {
+                let fut = $body;
+                ($conv)($crate::conv::block($py, fut)?)
+            }
+
+            #[doc = concat!("Async `", stringify!($name), "` (an awaitable).")]
+            #[pyfunction]
+            #[pyo3(signature = $sig)]
+            fn $aname<'py>($py: Python<'py>, $($arg: $ty,)* $($kw: Option<&Bound<'py, pyo3::types::PyDict>>)?) -> PyResult<Bound<'py, PyAny>> {
+                let fut = $body;
+                $crate::conv::spawn($py, fut, $conv)
+            }
+        )*
+    };
+}

@@ -73,7 +73,7 @@ pub async fn run(
         remove_unsupported: a.remove_unsupported,
         replay: a.replay.is_some(),
         judge: crate::check::parse_judge(a.judge.as_deref())?,
-        budget: a.budget.map(std::time::Duration::from_secs),
+        budget_secs: a.budget,
     };
     let progress = |p: &Progress| {
         if quiet {

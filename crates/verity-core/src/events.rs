@@ -9,7 +9,7 @@
 mod filter;
 
 use async_trait::async_trait;
-use chrono::{DateTime, NaiveDateTime, Utc};
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use uuid::Uuid;
@@ -73,13 +73,20 @@ pub struct NewEvent {
     #[serde(default)]
     pub metadata: Map<String, Value>,
     /// A vector of the store's dimension; bypasses auto-embedding.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "wire::vector")]
+    #[schemars(with = "Option<Vec<f32>>")]
     pub embedding: Option<Vec<f32>>,
     /// Event time (default: now). Must carry a zone when given as text.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "wire::timestamp")]
+    #[schemars(with = "Option<DateTime<Utc>>")]
     pub timestamp: Option<DateTime<Utc>>,
     /// Expiry time (TTL), if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "wire::timestamp"
+    )]
+    #[schemars(with = "Option<DateTime<Utc>>")]
     pub expires_at: Option<DateTime<Utc>>,
 }
 
@@ -147,14 +154,35 @@ pub struct EventRecord {
     pub text: Option<String>,
 }
 
-/// The query vector: text to embed, or a vector.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+/// The query vector: text to embed, or a vector. Read from JSON as an
+/// array of numbers (whose elements may name the non-finite floats JSON
+/// cannot hold, [`wire`], for the vector check to refuse) or a string
+/// ([`VectorQuery::parse`]: a JSON array string is a vector).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum VectorQuery {
     /// A vector of the store's dimension.
     Vector(Vec<f32>),
     /// Text, embedded by the memory's embedder (and read by lexical search).
     Text(String),
+}
+
+impl<'de> Deserialize<'de> for VectorQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use serde::de::Error as _;
+        match Value::deserialize(d)? {
+            Value::String(s) => VectorQuery::parse(&s).map_err(|e| match e {
+                Error::Input(InputError::Field { message, .. }) => D::Error::custom(message),
+                other => D::Error::custom(other),
+            }),
+            Value::Array(a) => wire::elements(&a)
+                .map(VectorQuery::Vector)
+                .map_err(D::Error::custom),
+            _ => Err(D::Error::custom(
+                "expected text or an array of numbers (a vector)",
+            )),
+        }
+    }
 }
 
 impl VectorQuery {
@@ -260,10 +288,12 @@ pub struct EventQuery {
     #[serde(default)]
     pub filter_metadata: Option<Map<String, Value>>,
     /// Earliest timestamp (inclusive).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "wire::timestamp")]
+    #[schemars(with = "Option<DateTime<Utc>>")]
     pub ts_start: Option<DateTime<Utc>>,
     /// Latest timestamp (inclusive).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "wire::timestamp")]
+    #[schemars(with = "Option<DateTime<Utc>>")]
     pub ts_end: Option<DateTime<Utc>>,
     /// Largest L2 distance kept, `0..=2` (default 1.0; 2 = plain top-K).
     #[serde(default)]
@@ -550,26 +580,7 @@ pub fn field_err(field: impl Into<String>, message: impl Into<String>) -> Error 
 /// Parse an ISO 8601 / RFC 3339 timestamp that carries a zone; a timestamp
 /// without one is refused (its instant would be a guess).
 pub fn parse_timestamp(field: &str, s: &str) -> Result<DateTime<Utc>> {
-    let t = s.trim();
-    if let Ok(d) = DateTime::parse_from_rfc3339(t) {
-        return Ok(d.with_timezone(&Utc));
-    }
-    let t2 = t.replacen(' ', "T", 1);
-    if let Ok(d) = DateTime::parse_from_rfc3339(&t2) {
-        return Ok(d.with_timezone(&Utc));
-    }
-    if NaiveDateTime::parse_from_str(&t2, "%Y-%m-%dT%H:%M:%S%.f").is_ok()
-        || NaiveDateTime::parse_from_str(&t2, "%Y-%m-%dT%H:%M").is_ok()
-    {
-        return Err(field_err(
-            field,
-            format!("timestamp `{t}` has no time zone (add `Z` or an offset such as `+02:00`)"),
-        ));
-    }
-    Err(field_err(
-        field,
-        format!("`{t}` is not an ISO 8601 date-time with a zone"),
-    ))
+    wire::parse_time(s).map_err(|m| field_err(field, m))
 }
 
 /// Parse `filter_metadata` (a JSON object string).
@@ -582,20 +593,88 @@ pub fn parse_filter_metadata(s: &str) -> Result<Map<String, Value>> {
 }
 
 fn parse_vector(field: &str, a: &[Value]) -> Result<Vec<f32>> {
-    let mut out = Vec::with_capacity(a.len());
-    for (i, x) in a.iter().enumerate() {
-        match x.as_f64() {
-            Some(f) => out.push(f as f32),
-            None => {
-                return Err(field_err(
-                    field,
-                    format!("element {i} is not a number (NaN and infinity are refused)"),
-                ))
-            }
-        }
-    }
+    let out = wire::elements(a).map_err(|m| field_err(field, m))?;
     check_vector(field, &out, None)?;
     Ok(out)
+}
+
+/// How events' vectors and instants are read from JSON, by
+/// [`NewEvent::from_json`], [`VectorQuery::parse`] and serde alike.
+///
+/// JSON has no NaN or infinity: a host that holds one (a Python float)
+/// passes its name as a string, `NaN`, `Infinity` or `-Infinity` (as
+/// JavaScript and Python's `json` spell them). A vector element so
+/// named is read as that float, so that [`check_vector`] refuses it with
+/// the typed error naming the field and the element, whichever way the
+/// vector came in; any other non-number is refused here.
+pub mod wire {
+    use chrono::{DateTime, NaiveDateTime, Utc};
+    use serde::{Deserialize, Deserializer};
+    use serde_json::Value;
+
+    /// The float a name of [`wire`](self) stands for.
+    pub fn non_finite(name: &str) -> Option<f32> {
+        match name {
+            "NaN" => Some(f32::NAN),
+            "Infinity" => Some(f32::INFINITY),
+            "-Infinity" => Some(f32::NEG_INFINITY),
+            _ => None,
+        }
+    }
+
+    /// The elements of a JSON vector: numbers, or non-finite floats by name.
+    pub fn elements(a: &[Value]) -> Result<Vec<f32>, String> {
+        a.iter()
+            .enumerate()
+            .map(|(i, x)| {
+                let f = match x {
+                    Value::Number(n) => n.as_f64().map(|f| f as f32),
+                    Value::String(s) => non_finite(s),
+                    _ => None,
+                };
+                f.ok_or_else(|| format!("element {i} is not a number"))
+            })
+            .collect()
+    }
+
+    /// serde: an optional vector ([`elements`]); the vector check comes later.
+    pub fn vector<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<f32>>, D::Error> {
+        use serde::de::Error as _;
+        match Option::<Vec<Value>>::deserialize(d)? {
+            None => Ok(None),
+            Some(a) => elements(&a).map(Some).map_err(D::Error::custom),
+        }
+    }
+
+    /// serde: an optional instant, ISO 8601 with a zone ([`parse_time`]).
+    pub fn timestamp<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DateTime<Utc>>, D::Error> {
+        use serde::de::Error as _;
+        match Option::<String>::deserialize(d)? {
+            None => Ok(None),
+            Some(s) => parse_time(&s).map(Some).map_err(D::Error::custom),
+        }
+    }
+
+    /// An ISO 8601 / RFC 3339 instant that carries a zone; one without is
+    /// refused (its instant would be a guess), saying what to add.
+    pub fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
+        let t = s.trim();
+        if let Ok(d) = DateTime::parse_from_rfc3339(t) {
+            return Ok(d.with_timezone(&Utc));
+        }
+        let t2 = t.replacen(' ', "T", 1);
+        if let Ok(d) = DateTime::parse_from_rfc3339(&t2) {
+            return Ok(d.with_timezone(&Utc));
+        }
+        if NaiveDateTime::parse_from_str(&t2, "%Y-%m-%dT%H:%M:%S%.f").is_ok()
+            || NaiveDateTime::parse_from_str(&t2, "%Y-%m-%dT%H:%M").is_ok()
+        {
+            return Err(format!(
+                "timestamp `{t}` has no time zone (add `Z` or an offset such as `+02:00`)"
+            ));
+        }
+        Err(format!("`{t}` is not an ISO 8601 date-time with a zone"))
+    }
 }
 
 /// Check a vector: non-empty, finite, non-zero, and of dimension `dim` when given.
@@ -630,6 +709,48 @@ mod tests {
             Err(Error::Input(e)) => e.field_name().unwrap_or("").to_string(),
             other => format!("not a field error: {other:?}"),
         }
+    }
+
+    #[test]
+    fn named_non_finite_elements_reach_the_vector_check_on_every_path() {
+        // serde (bindings), the JSON body (REST) and the query string: the
+        // same typed error naming the field, from the vector check.
+        let de: NewEvent =
+            serde_json::from_value(json!({"content": {}, "embedding": [1.0, "NaN"]})).unwrap();
+        let v = de.embedding.unwrap();
+        assert!(v[1].is_nan());
+        let e = check_vector("embedding", &v, None).unwrap_err();
+        assert_eq!(e.code(), "invalid_input");
+        assert!(
+            e.to_string().contains("element 1 is NaN or infinite"),
+            "{e}"
+        );
+        let body = NewEvent::from_json(&json!({"content": {}, "embedding": [1.0, "-Infinity"]}));
+        assert_eq!(field_of(body), "embedding");
+        let q: EventQuery =
+            serde_json::from_value(json!({"vector_query": ["Infinity", 1.0]})).unwrap();
+        let e = q.validate().unwrap_err();
+        assert!(e.to_string().contains("`vector_query`"), "{e}");
+        assert!(
+            e.to_string().contains("element 0 is NaN or infinite"),
+            "{e}"
+        );
+        // Other strings are not numbers; text stays text.
+        assert!(serde_json::from_value::<NewEvent>(
+            json!({"content": {}, "embedding": [1.0, "nan"]})
+        )
+        .is_err());
+        let q: EventQuery = serde_json::from_value(json!({"vector_query": "NaN"})).unwrap();
+        assert_eq!(q.vector_query, Some(VectorQuery::Text("NaN".into())));
+        let q: EventQuery = serde_json::from_value(json!({"vector_query": "[0.5, 1]"})).unwrap();
+        assert_eq!(q.vector_query, Some(VectorQuery::Vector(vec![0.5, 1.0])));
+        assert!(serde_json::from_value::<EventQuery>(json!({"vector_query": 3})).is_err());
+        // Instants read by serde say what is missing, like the JSON body's.
+        let e = serde_json::from_value::<NewEvent>(
+            json!({"content": {}, "timestamp": "2025-01-01T10:00:00"}),
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("has no time zone"), "{e}");
     }
 
     #[test]

@@ -259,6 +259,15 @@ async fn validation_errors_are_fastapi_422s_and_write_nothing() {
     assert_422(st, &b, &["body", "timestamp"]);
     let (st, b) = post(json!({"content": {"text": "x"}, "embedding": [1.0, "NaN"]})).await;
     assert_422(st, &b, &["body", "embedding"]);
+    // The vector check's own words, as the bindings give for a NaN float.
+    assert!(
+        b["detail"][0]["msg"]
+            .as_str()
+            .is_some_and(|m| m.contains("element 1 is NaN or infinite")),
+        "{b}"
+    );
+    let (st, b) = post(json!({"content": {"text": "x"}, "embedding": [1.0, "x"]})).await;
+    assert_422(st, &b, &["body", "embedding"]);
     // The first vector fixes the dimension; another dimension is refused.
     let (st, b) = post(json!({"content": {"text": "x"}, "embedding": [1.0, 0.0]})).await;
     assert_eq!(st, 201, "{b}");

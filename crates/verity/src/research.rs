@@ -6,13 +6,13 @@
 //! judge), else the deterministic planner, the extractive writer and the
 //! local judge. A fixed generation deadline (`RAG_TIMEOUT_SECS`) bounds
 //! each plan, draft and summary, and the run's time budget
-//! ([`ResearchOptions::budget`]) bounds them all; past it the run degrades,
+//! ([`ResearchOptions::budget_secs`]) bounds them all; past it the run degrades,
 //! said so.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use verity_core::{Fetcher, Generator, Judge, Result, WebSearch};
+use verity_core::{Error, Fetcher, Generator, Judge, Result, WebSearch};
 pub use verity_research::{
     CheckedReport, DocOutcome, KnowledgeBase, KnowledgeEntry, LlmProgress, LlmState, PlanSource,
     Progress, ResearchOutcome, SentenceCheck, StepTiming, TaskStatus, ThemeCoverage, TraceRecord,
@@ -21,31 +21,11 @@ pub use verity_research::{
 use verity_research::{ResearchPipeline, UnsupportedPolicy};
 use verity_verify::{LlmJudge, LocalJudge};
 
+use crate::api::research::{AddReferenceRequest, FindByNameRequest};
 use crate::config::GeneratorSpec;
 use crate::Verity;
 
-/// Options of [`Verity::research`].
-#[derive(Debug, Clone, Default)]
-pub struct ResearchOptions {
-    /// Run directory (brief, plan, trace, report); default `<home>/runs/<timestamp>`.
-    pub run_dir: Option<PathBuf>,
-    /// Knowledge base directory; default: the configuration's
-    /// ([`crate::VerityConfig::knowledge_dir`], `VERITY_KNOWLEDGE_DIR`), else `<home>/knowledge`.
-    pub knowledge_dir: Option<PathBuf>,
-    /// Let the fetcher reach private and loopback addresses (an operator's choice).
-    pub allow_private: bool,
-    /// Remove unsupported sentences instead of flagging them.
-    pub remove_unsupported: bool,
-    /// Re-run the writer and the checks from this run directory's trace (no network).
-    pub replay: bool,
-    /// Judge of the report check: `auto` (the LLM judge when a model
-    /// generator is configured, else the local judge), `local` or `llm`.
-    pub judge: crate::api::verify::JudgeChoice,
-    /// Time budget of the run (default [`DEFAULT_RESEARCH_BUDGET`]): past
-    /// it, the LLM steps give way to their offline path and the note says
-    /// it is partial.
-    pub budget: Option<std::time::Duration>,
-}
+pub use crate::api::research::ResearchOptions;
 
 /// Default time budget of a research run: room for a small local model on
 /// a CPU to plan, write and judge, short enough that a run never hangs.
@@ -56,13 +36,16 @@ pub type ResearchProgress<'a> = &'a (dyn Fn(&Progress) + Send + Sync);
 
 impl Verity {
     /// Research the syllabus at `syllabus` (Markdown, PDF or HTML); with
-    /// `opts.replay`, re-run the writer and the checks of `opts.run_dir`.
+    /// `opts.replay`, re-run the writer and the checks of `opts.run_dir`
+    /// (`syllabus` may then be empty). Options that do not go together are
+    /// refused first ([`ResearchOptions::check_run`]).
     pub async fn research(
         &self,
         syllabus: &Path,
         opts: &ResearchOptions,
         progress: ResearchProgress<'_>,
     ) -> Result<ResearchOutcome> {
+        opts.check_run(syllabus)?;
         let home = self.config().home.clone();
         let run_dir = opts.run_dir.clone().unwrap_or_else(|| {
             home.join("runs")
@@ -77,28 +60,35 @@ impl Verity {
         out.map_err(verity_core::Error::from)
     }
 
-    /// `find_by_name`: the knowledge-base entry of the file `name` (read
-    /// from disk), `None` when the knowledge base has no such file.
+    /// `find_by_name`: the knowledge-base entry (read from disk) of the
+    /// file `req.filename` in `opts.knowledge_dir` (default: the
+    /// configured knowledge base), `None` when it has no such file.
     pub fn find_by_name(
         &self,
-        name: &str,
-        knowledge_dir: Option<&Path>,
+        req: &FindByNameRequest,
+        opts: &ResearchOptions,
     ) -> Result<Option<KnowledgeEntry>> {
-        let kb = KnowledgeBase::open(self.knowledge_dir(knowledge_dir))
-            .map_err(verity_core::Error::from)?;
-        kb.find_by_name(name).map_err(verity_core::Error::from)
+        let name = req.filename.trim();
+        if name.is_empty() {
+            return Err(Error::invalid_input("`filename` is empty"));
+        }
+        let kb = KnowledgeBase::open(self.knowledge_dir(opts.knowledge_dir.as_deref()))
+            .map_err(Error::from)?;
+        kb.find_by_name(name).map_err(Error::from)
     }
 
-    /// Add a reference to the knowledge base: with `reference.url`, the
-    /// Documentalist downloads it with the handle's fetcher (unless the
-    /// knowledge base already has it), saves it as Markdown, registers it and
-    /// indexes it once; with `file` instead, the file of that name already in
+    /// Add a reference to the knowledge base ([`AddReferenceRequest::reference`]):
+    /// with `url`, the Documentalist downloads it with the handle's fetcher
+    /// (unless the knowledge base already has it; the SSRF guard on unless
+    /// `opts.allow_private`), saves it as Markdown, registers it and indexes
+    /// it once; with `filename` instead, the file of that name already in
     /// the knowledge base directory is registered and indexed.
     pub async fn add_reference(
         &self,
-        reference: Reference,
+        req: &AddReferenceRequest,
         opts: &ResearchOptions,
     ) -> Result<DocOutcome> {
+        let reference = req.reference()?;
         let pipeline = self.research_pipeline(opts, true).await?;
         let doc = pipeline.documentalist();
         let out = match reference {
@@ -142,7 +132,7 @@ impl Verity {
             .web_search(web)
             .generator(generator)
             .generation_timeout(self.config().rag.timeout.fixed)
-            .budget(Some(opts.budget.unwrap_or(DEFAULT_RESEARCH_BUDGET)))
+            .budget(Some(opts.budget()))
             .judge(judge)
             .unsupported(if opts.remove_unsupported {
                 UnsupportedPolicy::Remove

@@ -4,11 +4,83 @@
 //! The workflow's own types ([`crate::research::ResearchOutcome`],
 //! [`crate::research::KnowledgeEntry`]) are mirrored here with JSON Schemas.
 
+use std::path::PathBuf;
+use std::time::Duration;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::research::{DocOutcome, KnowledgeEntry, PlanSource, Reference, ResearchOutcome, UrlRef};
 use crate::{Error, Result};
+
+/// Options of a research run and of the knowledge-base calls (`research`,
+/// `find_by_name`, `add_reference` of [`crate::Verity`]): the keywords of
+/// the Python methods, the options object of the Node ones, the flags of
+/// `verity research`.
+/// Servers do not take them from clients (paths on the server, the SSRF
+/// guard): `POST /v1/research` and the MCP tools set them from their
+/// configuration.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResearchOptions {
+    /// Run directory (brief, plan, trace, report); default `<home>/runs/<timestamp>`.
+    #[serde(default)]
+    pub run_dir: Option<PathBuf>,
+    /// Knowledge base directory; default: the configuration's
+    /// (`VERITY_KNOWLEDGE_DIR`), else `<home>/knowledge`.
+    #[serde(default)]
+    pub knowledge_dir: Option<PathBuf>,
+    /// Let references on private and loopback addresses be fetched
+    /// (disables the SSRF guard; intranets and tests; default `false`).
+    #[serde(default)]
+    pub allow_private: bool,
+    /// Remove unsupported sentences instead of flagging them (default `false`).
+    #[serde(default)]
+    pub remove_unsupported: bool,
+    /// Re-run the writer and the checks of `run_dir` from its trace, offline.
+    #[serde(default)]
+    pub replay: bool,
+    /// Judge of the report check (default `auto`: the LLM judge when a
+    /// model generator is configured, else the local judge).
+    #[serde(default)]
+    pub judge: crate::api::verify::JudgeChoice,
+    /// Time budget of the run in seconds (default 300): past it, the LLM
+    /// steps give way to their offline path and the note says it is partial.
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub budget_secs: Option<u64>,
+}
+
+impl ResearchOptions {
+    /// The run's time budget ([`crate::research::DEFAULT_RESEARCH_BUDGET`] unless set).
+    pub fn budget(&self) -> Duration {
+        self.budget_secs
+            .map(Duration::from_secs)
+            .unwrap_or(crate::research::DEFAULT_RESEARCH_BUDGET)
+    }
+
+    /// Check the options of a run of `syllabus` (empty: none given): a
+    /// syllabus unless replaying, `run_dir` when replaying, a budget of at
+    /// least a second; typed errors naming the field.
+    pub fn check_run(&self, syllabus: &std::path::Path) -> Result<()> {
+        if !self.replay && syllabus.as_os_str().is_empty() {
+            return Err(Error::invalid_input(
+                "`syllabus` is required (or `replay` with `run_dir`, the run to replay)",
+            ));
+        }
+        if self.replay && self.run_dir.is_none() {
+            return Err(Error::invalid_input(
+                "`replay` needs `run_dir`, the run to replay",
+            ));
+        }
+        if self.budget_secs == Some(0) {
+            return Err(
+                verity_core::InputError::field("budget_secs", "must be at least 1 second").into(),
+            );
+        }
+        Ok(())
+    }
+}
 
 /// `find_by_name`: look a knowledge-base entry up by file name.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -299,5 +371,43 @@ impl From<ResearchOutcome> for ResearchResponse {
                 })
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn research_options_are_read_with_the_library_defaults_and_checked() {
+        let o: ResearchOptions = serde_json::from_value(json!({})).unwrap();
+        assert_eq!(o, ResearchOptions::default());
+        assert_eq!(o.budget(), crate::research::DEFAULT_RESEARCH_BUDGET);
+        let o: ResearchOptions = serde_json::from_value(json!({
+            "run_dir": "runs/a", "replay": true, "judge": "local", "budget_secs": 60,
+        }))
+        .unwrap();
+        assert_eq!(o.run_dir, Some(PathBuf::from("runs/a")));
+        assert_eq!(o.judge, crate::api::verify::JudgeChoice::Local);
+        assert_eq!(o.budget(), Duration::from_secs(60));
+        o.check_run(std::path::Path::new("")).unwrap();
+        // Unknown fields (a camelCase spelling included) are refused.
+        let e = serde_json::from_value::<ResearchOptions>(json!({"runDir": "r"})).unwrap_err();
+        assert!(e.to_string().contains("runDir"), "{e}");
+        let no_syllabus = ResearchOptions::default().check_run(std::path::Path::new(""));
+        assert_eq!(no_syllabus.unwrap_err().code(), "invalid_input");
+        let replay = ResearchOptions {
+            replay: true,
+            ..ResearchOptions::default()
+        };
+        let e = replay.check_run(std::path::Path::new("")).unwrap_err();
+        assert!(e.to_string().contains("run_dir"), "{e}");
+        let zero = ResearchOptions {
+            budget_secs: Some(0),
+            ..ResearchOptions::default()
+        };
+        let e = zero.check_run(std::path::Path::new("s.md")).unwrap_err();
+        assert!(e.to_string().contains("budget_secs"), "{e}");
     }
 }

@@ -11,9 +11,8 @@ use verity_core::{ProviderError, ProviderErrorKind};
 use super::{Tool, ToolOptions};
 use crate::api::research::{
     AddReferenceRequest, AddReferenceResponse, FindByNameRequest, FindByNameResponse,
-    ResearchRequest, ResearchResponse,
+    ResearchOptions, ResearchRequest, ResearchResponse,
 };
-use crate::research::ResearchOptions;
 use crate::Error;
 
 /// The `find_by_name` tool.
@@ -30,10 +29,7 @@ pub(super) fn find_by_name(_: &ToolOptions) -> Tool {
         },
         |verity, req: FindByNameRequest| {
             Box::pin(async move {
-                if req.filename.trim().is_empty() {
-                    return Err(Error::invalid_input("`filename` is empty"));
-                }
-                let entry = verity.find_by_name(req.filename.trim(), None)?;
+                let entry = verity.find_by_name(&req, &ResearchOptions::default())?;
                 Ok(FindByNameResponse {
                     found: entry.is_some(),
                     entry: entry.map(Into::into),
@@ -69,12 +65,11 @@ pub(super) fn add_reference(options: &ToolOptions) -> Tool {
         },
         move |verity, req: AddReferenceRequest| {
             Box::pin(async move {
-                let reference = req.reference()?;
                 let opts = ResearchOptions {
                     allow_private,
                     ..ResearchOptions::default()
                 };
-                Ok(verity.add_reference(reference, &opts).await?.into())
+                Ok(verity.add_reference(&req, &opts).await?.into())
             })
         },
     )

@@ -255,6 +255,21 @@ fn options() -> Vec<(&'static str, Value, &'static [&'static str])> {
         ),
         ("RecallRequest", api::schema_of::<m::RecallRequest>(), &[]),
         ("ForgetRequest", api::schema_of::<m::ForgetRequest>(), &[]),
+        (
+            "ResearchOptions",
+            api::schema_of::<api::research::ResearchOptions>(),
+            &[],
+        ),
+        (
+            "AddReferenceRequest",
+            api::schema_of::<api::research::AddReferenceRequest>(),
+            &[],
+        ),
+        (
+            "FetchRequest",
+            api::schema_of::<api::FetchRequest>(),
+            &["target"],
+        ),
     ]
 }
 
@@ -291,15 +306,19 @@ const PY_POSITIONAL: &[(&str, &str)] = &[
     ("RememberRequest", "text"),
     ("RecallRequest", "query"),
     ("ForgetRequest", "id"),
+    ("AddReferenceRequest", "url"),
 ];
 
 /// Python keyword types wider than the JSON one: a time filter also takes
-/// a `datetime` or a `date` (`bindings/python/src/conv.rs`).
+/// a `datetime` or a `date`, a directory an `os.PathLike`
+/// (`bindings/python/src/conv.rs`).
 const PY_KWARG_TYPES: &[(&str, &str)] = &[
     ("since", "_Time"),
     ("until", "_Time"),
     ("ts_start", "_Time"),
     ("ts_end", "_Time"),
+    ("run_dir", "_Path"),
+    ("knowledge_dir", "_Path"),
 ];
 
 fn repo() -> PathBuf {
