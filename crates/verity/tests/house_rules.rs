@@ -1,6 +1,8 @@
 //! Rules of the house that a reviewer would otherwise have to remember,
 //! checked over the sources.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::path::{Path, PathBuf};
 
 /// Files that read the environment without being a `config.rs`, and why.
