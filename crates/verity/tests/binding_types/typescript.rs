@@ -48,17 +48,18 @@ pub(super) fn ts(t: &Ty, defs: &Defs, keys_camel: bool) -> String {
                 .join(", ")
         ),
         Ty::Map(t) => format!("Record<string, {}>", ts(t, defs, keys_camel)),
-        Ty::Class(n) if !keys_camel => {
+        Ty::Class(n) | Ty::Plain(n) if !keys_camel => {
             let schema = defs.schemas[n].clone();
             let mut d = Defs {
                 schemas: defs.schemas.clone(),
                 classes: BTreeMap::new(),
+                displayed: BTreeSet::new(),
                 enums: BTreeMap::new(),
                 objects: BTreeSet::new(),
             };
             ts(&Ty::Object(d.fields(&schema)), &d, false)
         }
-        Ty::Class(n) => n.clone(),
+        Ty::Class(n) | Ty::Plain(n) => n.clone(),
         Ty::Enum(n) => n.clone(),
         Ty::Lit(vs) => vs
             .iter()
