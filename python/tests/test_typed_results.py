@@ -63,7 +63,7 @@ def test_mypy_reads_the_generated_search_answer_ingest_and_memory_types(tmp_path
             return store.search("x").hits[0].chunk_idd
     """)
     assert bad.returncode == 1
-    for expected in ['Unexpected keyword argument "expires"', '"limit" has incompatible type "str"',
+    for expected in ['Unexpected keyword argument "expires"', '"limit" to "search" of "Memory" has incompatible type "str"',
                      '"Hit" has no attribute "chunk_idd"']:
         assert expected in bad.stdout, bad.stdout
 
