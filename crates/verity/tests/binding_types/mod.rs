@@ -360,11 +360,7 @@ fn options() -> Vec<(&'static str, Value, &'static [&'static str])> {
             api::schema_of::<api::FetchRequest>(),
             &["target"],
         ),
-        (
-            "NewMemoryEvent",
-            api::schema_of::<m::NewEvent>(),
-            &[],
-        ),
+        ("NewMemoryEvent", api::schema_of::<m::NewEvent>(), &[]),
         (
             "MemorySearchOptions",
             api::schema_of::<m::EventQuery>(),
@@ -522,4 +518,42 @@ fn optional_and_enum_fields_become_optional_and_literal_types() {
         "1 to `MAX_K` (see the docs)"
     );
     assert_eq!(rst_code("`k` and ```x```"), "``k`` and ```x```");
+}
+
+#[test]
+fn flattened_fields_plain_objects_and_tagged_enums_are_declared() {
+    let (py_out, ts_out) = generated();
+    let options = options();
+    let py_results: Vec<_> = results().into_iter().chain(py_results()).collect();
+    let mut defs = Defs::new(&py_results, &options, PY_DISPLAYED);
+    let (_, hit) = py_results.iter().find(|(n, _)| *n == "Hit").unwrap();
+    let fields = defs.fields(hit);
+    let get = |n: &str| fields.iter().find(|f| f.name == n).map(|f| py(&f.ty));
+    // `HitView` flattens the scored chunk: its fields are the hit's own.
+    assert_eq!(get("chunk_id").as_deref(), Some("str"));
+    assert_eq!(get("relevance").as_deref(), Some("float"));
+    assert_eq!(get("chunk").as_deref(), Some("Chunk"));
+    // A nested object that is no result class: a TypedDict in Python.
+    assert_eq!(get("doc").as_deref(), Some("_DocumentMeta"));
+    assert!(py_out.contains("class _DocumentMeta(TypedDict):\n"));
+    assert!(py_out.contains("    title: NotRequired[Optional[str]]\n"));
+    // Python shows an embedder id as a string; Node as the serialized object.
+    assert!(py_out.contains("    def embedder(self) -> Optional[str]:"));
+    assert!(ts_out.contains("  embedder: EmbedderId | null\n"));
+    // A tagged enum: one object shape per variant, keys camelCase.
+    assert!(ts_out.contains(
+        "  embeddingSource: { kind: 'supplied' } | { field: string; kind: 'auto' } | { kind: 'none' }\n"
+    ));
+    // One declaration per type in each file.
+    for (text, prefix) in [(&py_out, "class "), (&ts_out, "export interface ")] {
+        let mut names: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix(prefix))
+            .map(|l| l.split([' ', '(', ':']).next().unwrap())
+            .collect();
+        let all = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all, "a type is declared twice");
+    }
 }

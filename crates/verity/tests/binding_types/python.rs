@@ -162,7 +162,11 @@ pub(super) fn python(
             }
             for f in &fields {
                 let ty = py(&f.ty);
-                let ty = if f.required { ty } else { format!("NotRequired[{ty}]") };
+                let ty = if f.required {
+                    ty
+                } else {
+                    format!("NotRequired[{ty}]")
+                };
                 plain.push_str(&format!("    {}: {ty}\n", f.name));
                 if let Some(d) = &f.doc {
                     py_doc(&mut plain, "    ", d);
