@@ -147,35 +147,26 @@ pub(super) fn python(
     // Objects met that are no result class: the binding hands them out as
     // dicts (`to_dict()` data), declared as `TypedDict`s.
     let mut plain = String::new();
-    let mut done = std::collections::BTreeSet::new();
-    loop {
-        let todo: Vec<String> = defs.objects.difference(&done).cloned().collect();
-        if todo.is_empty() {
-            break;
+    defs.each_object(|defs, n, schema| {
+        let fields = defs.fields(schema);
+        plain.push_str(&format!("class _{n}(TypedDict):\n"));
+        if let Some(d) = description(schema) {
+            py_doc(&mut plain, "    ", &d);
         }
-        for n in todo {
-            let schema = defs.schemas[&n].clone();
-            let fields = defs.fields(&schema);
-            plain.push_str(&format!("class _{n}(TypedDict):\n"));
-            if let Some(d) = description(&schema) {
-                py_doc(&mut plain, "    ", &d);
+        for f in &fields {
+            let ty = py(&f.ty);
+            let ty = if f.required {
+                ty
+            } else {
+                format!("NotRequired[{ty}]")
+            };
+            plain.push_str(&format!("    {}: {ty}\n", f.name));
+            if let Some(d) = &f.doc {
+                py_doc(&mut plain, "    ", d);
             }
-            for f in &fields {
-                let ty = py(&f.ty);
-                let ty = if f.required {
-                    ty
-                } else {
-                    format!("NotRequired[{ty}]")
-                };
-                plain.push_str(&format!("    {}: {ty}\n", f.name));
-                if let Some(d) = &f.doc {
-                    py_doc(&mut plain, "    ", d);
-                }
-            }
-            plain.push('\n');
-            done.insert(n);
         }
-    }
+        plain.push('\n');
+    });
     let mut typed = String::new();
     for (name, schema, positional) in options {
         let fields = defs.fields(schema);

@@ -219,6 +219,23 @@ impl Defs {
         self.ty(&s)
     }
 
+    /// Calls `declare` once per object definition met that is no class,
+    /// including those met while declaring others.
+    pub(super) fn each_object(&mut self, mut declare: impl FnMut(&mut Defs, &str, &Value)) {
+        let mut done = BTreeSet::new();
+        loop {
+            let todo: Vec<String> = self.objects.difference(&done).cloned().collect();
+            if todo.is_empty() {
+                return;
+            }
+            for n in todo {
+                let schema = self.schemas[&n].clone();
+                declare(self, &n, &schema);
+                done.insert(n);
+            }
+        }
+    }
+
     pub(super) fn fields(&mut self, s: &Value) -> Vec<Field> {
         let required: BTreeSet<&str> = s
             .get("required")

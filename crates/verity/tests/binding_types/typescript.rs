@@ -163,19 +163,8 @@ pub(super) fn typescript(
     for (name, schema) in results {
         ts_interface(&mut body, defs, name, schema, &[], true);
     }
-    // Objects met that are neither results nor hand-written: declared too.
-    let mut done = BTreeSet::new();
-    loop {
-        let todo: Vec<String> = defs.objects.difference(&done).cloned().collect();
-        if todo.is_empty() {
-            break;
-        }
-        for n in todo {
-            let schema = defs.schemas[&n].clone();
-            ts_interface(&mut body, defs, &n, &schema, &[], true);
-            done.insert(n);
-        }
-    }
+    // Objects met that are no result: declared too.
+    defs.each_object(|defs, n, schema| ts_interface(&mut body, defs, n, schema, &[], true));
     for (name, schema, positional) in options {
         ts_interface(&mut body, defs, name, schema, positional, false);
     }
