@@ -1950,6 +1950,50 @@ export interface Document {
   /** Canonical URL, when the document has one (cited in answers). */
   url?: string | null
 }
+
+/**
+ * What `callTool` resolves to, per registry tool: the same camelCase types
+ * as the methods doing the same thing (`watch`, `projects`, `check`,
+ * `research`, `fetch`, …), and the tool's own response where it differs.
+ */
+export interface ToolResults {
+  search: RetrieveResponse
+  ask: Answer
+  ingest: IngestOutcome
+  fetch_url: FetchedSource
+  get_document: GetDocumentResponse
+  stats: Stats
+  verify_citations: CheckReport
+  remember: Remembered
+  recall: MemoryPage
+  forget: ForgetResponse
+  find_by_name: FindByNameResponse
+  add_reference: AddReferenceResult
+  research: ResearchReport
+  get_veille_rules: RulesResponse
+  update_veille_rule: UpdateRuleResponse
+  score_article: ScoreResult
+  check_article_exists: CheckArticleResult
+  log_article: LogArticleResult
+  get_articles: ArticlesResponse
+  log_veille_decision: LogDecisionResult
+  get_veille_decisions: WatchDecisionsResponse
+  web_search: WebSearchResponse
+  crawl_url: CrawlResponse
+  verify_fact: VerifyFactResult
+  create_project: Project
+  list_projects: ProjectsResponse
+  get_project: ProjectOverview
+  update_project: Project
+  store_context: StoreContextResult
+  query_context: QueryContextResult
+  delete_context: DeleteContextResult
+  create_task: Task
+  update_task: Task
+  get_next_tasks: NextTasksResult
+  log_decision: LogDecisionResult
+  get_decisions: ProjectDecisionsResponse
+}
 // ---- generated (end) ----
 
 export interface OpenOptions extends ConfigOverrides {
@@ -2031,48 +2075,6 @@ export interface Projects {
   getNextTasks(query: NextTasksRequest): Promise<NextTasksResult>
   logDecision(decision: LogProjectDecisionRequest): Promise<LogDecisionResult>
   getDecisions(query: GetProjectDecisionsRequest): Promise<ProjectDecisionsResponse>
-}
-
-/** What `callTool` resolves to, per registry tool: the same camelCase types
- * as the methods doing the same thing (`watch`, `projects`, `check`,
- * `research`, `fetch`, …), and the tool's own response where it differs. */
-export interface ToolResults {
-  search: RetrieveResponse
-  ask: Answer
-  ingest: IngestOutcome
-  fetch_url: FetchedSource
-  get_document: GetDocumentResponse
-  stats: Stats
-  remember: Remembered
-  recall: MemoryPage
-  forget: ForgetResponse
-  verify_citations: CheckReport
-  research: ResearchReport
-  find_by_name: FindByNameResponse
-  add_reference: AddReferenceResult
-  get_veille_rules: RulesResponse
-  update_veille_rule: UpdateRuleResponse
-  score_article: ScoreResult
-  check_article_exists: CheckArticleResult
-  log_article: LogArticleResult
-  get_articles: ArticlesResponse
-  log_veille_decision: LogDecisionResult
-  get_veille_decisions: WatchDecisionsResponse
-  web_search: WebSearchResponse
-  crawl_url: CrawlResponse
-  verify_fact: VerifyFactResult
-  create_project: Project
-  list_projects: ProjectsResponse
-  get_project: ProjectOverview
-  update_project: Project
-  store_context: StoreContextResult
-  query_context: QueryContextResult
-  delete_context: DeleteContextResult
-  create_task: Task
-  update_task: Task
-  get_next_tasks: NextTasksResult
-  log_decision: LogDecisionResult
-  get_decisions: ProjectDecisionsResponse
 }
 
 /** An open Verity store. */

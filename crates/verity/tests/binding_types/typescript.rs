@@ -168,6 +168,7 @@ pub(super) fn typescript(
     for (name, schema, positional) in options {
         ts_interface(&mut body, defs, name, schema, positional, false);
     }
+    tool_results(&mut body, defs);
     let mut enums = String::new();
     for (name, (values, doc)) in &defs.enums {
         if let Some(d) = doc {
@@ -181,4 +182,29 @@ pub(super) fn typescript(
         enums.push_str(&format!("export type {name} = {lits}\n"));
     }
     format!("{enums}\n{body}").trim_end().to_string()
+}
+
+/// `ToolResults`: what `callTool` resolves to per registry tool, each tool's
+/// response type by the name the results above declare it under.
+fn tool_results(out: &mut String, defs: &Defs) {
+    use verity::tools::{ToolOptions, ToolRegistry};
+    ts_doc(
+        out,
+        "",
+        "What `callTool` resolves to, per registry tool: the same camelCase types\n\
+         as the methods doing the same thing (`watch`, `projects`, `check`,\n\
+         `research`, `fetch`, …), and the tool's own response where it differs.",
+    );
+    out.push_str("export interface ToolResults {\n");
+    for tool in ToolRegistry::builtin(&ToolOptions::default()).tools() {
+        let title = tool.output_schema()["title"].as_str().unwrap_or_default();
+        let binding = defs.classes.get(title).unwrap_or_else(|| {
+            panic!(
+                "tool `{}` answers `{title}`, which no TypeScript result declares: list it in results() or ts_results()",
+                tool.name()
+            )
+        });
+        out.push_str(&format!("  {}: {binding}\n", tool.name()));
+    }
+    out.push_str("}\n\n");
 }
