@@ -59,6 +59,204 @@ export type VerifyMode = 'off' | 'flag' | 'strip'
 /** Recency window for web search. */
 export type WebTimeRange = 'day' | 'week' | 'month' | 'year'
 
+/**
+ * A piece of a document sized for the embedder, with where it came from.
+ *
+ * Invariant: `text == document.content[start..end]` (byte offsets on UTF-8
+ * boundaries), so a quote can always be located in the original.
+ */
+export interface Chunk {
+  /** Owning document. */
+  docUid: string
+  /** Byte offset one past the last byte. */
+  end: number
+  /** Headings enclosing the chunk, outermost first. */
+  headingPath?: string[]
+  /** `"{doc_uid}#{index}"`. */
+  id: string
+  /** 0-based position in the document. */
+  index: number
+  /** Byte offset of the first byte in the document content. */
+  start: number
+  /** The chunk text. */
+  text: string
+  /** Number of tokens of `text` for the chunking tokenizer. */
+  tokenCount: number
+}
+
+/**
+ * A search hit as the bindings present it: the hit itself (scores, chunk,
+ * document) plus, at the top, the fields readers use most — the
+ * document's `uid`, `title`, `source` and `url`, the chunk's `chunk_id` and
+ * `text`. Python's `Hit` has these as attributes, Node's hits as keys (in
+ * camelCase): one serde shape for both.
+ */
+export interface Hit {
+  /** The chunk. */
+  chunk: Chunk
+  /** The chunk's id. */
+  chunkId: string
+  /** Cosine similarity, when the dense index saw this chunk. */
+  dense?: number
+  /** Its document (without content). */
+  doc: DocumentMeta
+  /** Freshness factor in `[0, 1]` applied by the re-ranker, if any. */
+  freshness?: number
+  /** Raw BM25 score, when the lexical index saw this chunk. */
+  lexical?: number
+  /**
+   * Relevance in `[0, 1]` comparable across modes (cosine similarity for
+   * dense, a normalised BM25 for lexical, the better of both for hybrid);
+   * this is what the low-evidence guardrail reads.
+   */
+  relevance: number
+  /** Final score used for ordering (higher is better; meaning depends on mode). */
+  score: number
+  /** The document's source. */
+  source: string
+  /** The chunk's text. */
+  text: string
+  /** The document's title. */
+  title: string | null
+  /** The document's uid. */
+  uid: string
+  /** The document's URL. */
+  url: string | null
+}
+
+/**
+ * Search results as the bindings present them: `SearchResults` with
+ * `HitView` hits.
+ */
+export interface SearchResults {
+  /** Hits, best first. */
+  hits: Hit[]
+  /** Mode that ran. */
+  mode: SearchMode
+  /** Best relevance under the guardrail threshold. */
+  notEnoughEvidence: boolean
+  /** Notes (fallbacks, cache). */
+  notes: string[]
+}
+
+/** A source cited by an answer: `[n]` ↔ chunk ↔ document ↔ URL. */
+export interface Citation {
+  /** Cited chunk. */
+  chunkId: string
+  /** Cited document. */
+  docUid: string
+  /** The `n` of `[n]` in the answer text. */
+  index: number
+  /** Exact quote from the chunk supporting the statement, when known. */
+  quote?: string
+  /** Document source. */
+  source: string
+  /** Byte range of the chunk in its document. */
+  span?: [number, number]
+  /** Document title. */
+  title?: string
+  /** Document URL. */
+  url?: string
+}
+
+/** A grounded answer. */
+export interface Answer {
+  /** Served from the answer cache. */
+  cached: boolean
+  /** Valid citations, by `index`. */
+  citations: Citation[]
+  /** Confidence in `[0, 1]`. */
+  confidence: number
+  /** `true` when the fallback generator answered or evidence was thin. */
+  degraded: boolean
+  /** `[n]` markers that pointed to no context block and were removed. */
+  invalidCitations?: number[]
+  /** Model that produced the text. */
+  model: string
+  /**
+   * `true` when the answer is not backed by the sources: the guardrail
+   * found too little evidence, or the answer cites no source (the
+   * generator said the sources lack the answer, or wrote something uncited).
+   */
+  notEnoughEvidence: boolean
+  /** Notes for the reader (fallback used, lexical-only, …). */
+  notes?: string[]
+  /** Answer text with `[n]` markers. */
+  text: string
+  /** Stage timings. */
+  timings: Timings
+  /**
+   * The answer checked against its sources, sentence by sentence, when
+   * asked (`verify`: `flag` by default).
+   */
+  verification?: AnswerVerification
+}
+
+/** What an ingestion did. */
+export interface IngestOutcome {
+  /** Content bytes ingested. */
+  bytes: number
+  /** Chunks written. */
+  chunks: number
+  /** Embedder used. */
+  embedder: EmbedderId | null
+  /** New documents. */
+  inserted: number
+  /** `true` when no embedder ran: only the BM25 index was built. */
+  lexicalOnly: boolean
+  /** Records, files or URLs that could not be read (with file and line), skipped. */
+  readErrors: string[]
+  /** Documents refused by the pipeline (empty content, duplicate uid, …). */
+  rejected: string[]
+  /** Documents whose previous version was replaced. */
+  replaced: number
+  /**
+   * Documents with unchanged content re-chunked and re-embedded because
+   * they had been indexed with other settings (`IngestReport::reprocessed`).
+   */
+  reprocessed: number
+  /** Wall-clock seconds. */
+  seconds: number
+  /** Files left out because their type is not supported. */
+  skippedFiles: string[]
+  /** Documents skipped because nothing changed. */
+  unchanged: number
+}
+
+/** Counts describing a store. */
+export interface StoreStats {
+  /** Backend name (`sqlite`, `redis`). */
+  backend: string
+  /** Chunks. */
+  chunks: number
+  /** Documents. */
+  documents: number
+  /** Embedder the index was built with, if any. */
+  embedder: EmbedderId | null
+  /** Index name the store is bound to. */
+  index: string
+  /** Bytes on disk / in memory, when known. */
+  sizeBytes: number | null
+  /** Chunks with a vector. */
+  vectors: number
+}
+
+/** What the store holds and how it is configured (`verity stats`, `store.stats`). */
+export interface Stats {
+  /** Embedder configured for queries and ingestion, if any. */
+  embedder: EmbedderId | null
+  /** Generator answering questions (its configured spec; loaded on the first question). */
+  generator: string
+  /** Store directory (embedded store) — also where evaluation stores go. */
+  home: string
+  /** Warnings about the configuration (lexical-only, embedder mismatch, …). */
+  notes: string[]
+  /** Redis URL (password masked) when the store lives in Redis. */
+  redis?: string
+  /** Store counts. */
+  store: StoreStats
+}
+
 /** The result of fetching one URL. */
 export interface FetchedSource {
   /** Content type of the response. */
@@ -965,6 +1163,190 @@ export interface StoredDocument {
   url?: string
 }
 
+/** One search result: a chunk, its document and its scores. */
+export interface ScoredChunk {
+  /** The chunk. */
+  chunk: Chunk
+  /** Cosine similarity, when the dense index saw this chunk. */
+  dense?: number
+  /** Its document (without content). */
+  doc: DocumentMeta
+  /** Freshness factor in `[0, 1]` applied by the re-ranker, if any. */
+  freshness?: number
+  /** Raw BM25 score, when the lexical index saw this chunk. */
+  lexical?: number
+  /**
+   * Relevance in `[0, 1]` comparable across modes (cosine similarity for
+   * dense, a normalised BM25 for lexical, the better of both for hybrid);
+   * this is what the low-evidence guardrail reads.
+   */
+  relevance: number
+  /** Final score used for ordering (higher is better; meaning depends on mode). */
+  score: number
+}
+
+/** One stored event. */
+export interface MemoryEvent {
+  /** Free JSON object; its text field (`text`, `body`, `message`, …) is embedded. */
+  content: Record<string, unknown>
+  /** The event's vector (`None`: no text and none supplied). */
+  embedding: number[] | null
+  /** When the event expires (vanishes from every read, then purged). */
+  expiresAt?: string
+  /** Identifier. */
+  id: string
+  /** Tags, external ids, … (filtered with containment semantics). */
+  metadata: Record<string, unknown>
+  /** Rank score of lexical (BM25 relevance in `[0, 1)`) and hybrid (fused) searches, higher = better. */
+  rankScore?: number
+  /** L2 distance to the query vector when a vector search ran (lower = more similar). */
+  similarityScore: number | null
+  /** When it happened (UTC). */
+  timestamp: string
+}
+
+/** MnemoLite's search envelope: `{data, meta: {total_hits, limit, offset}}`. */
+export interface MemoryPage {
+  /** Events of this page, best (or newest) first. */
+  data: MemoryEvent[]
+  /** Counts and how the search ran. */
+  meta: EventSearchMeta
+}
+
+/** A written event and how it was indexed. */
+export interface Remembered {
+  /** Where its vector came from. */
+  embeddingSource: { kind: 'supplied' } | { field: string; kind: 'auto' } | { kind: 'none' }
+  /** The stored event. */
+  event: MemoryEvent
+  /** Said when the event is only findable by metadata and time (or lexically). */
+  note?: string
+}
+
+/** What `forget` deleted. */
+export interface ForgetResponse {
+  /** Events deleted. */
+  deleted: number
+}
+
+/**
+ * A retrieval as the `/v1/retrieve` contract returns it: `uids`, `scores`, `sources` in rank
+ * order, plus the full hits and flags.
+ */
+export interface RetrieveResponse {
+  /** The hits, best first. */
+  hits: ScoredChunk[]
+  /** Mode that ran (lexical when dense was impossible; see `notes`). */
+  mode: SearchMode
+  /** Best relevance under the guardrail: do not answer from these. */
+  notEnoughEvidence: boolean
+  /** Notes. */
+  notes?: string[]
+  /** Score of each hit. */
+  scores: number[]
+  /** Source of each hit. */
+  sources: string[]
+  /** Document uid of each hit. */
+  uids: string[]
+}
+
+/** The document, when it exists. */
+export interface GetDocumentResponse {
+  /** `None` when no document has this uid. */
+  document: StoredDocument | null
+}
+
+/** Answer of `find_by_name`. */
+export interface FindByNameResponse {
+  /** The entry, when found. */
+  entry?: KnowledgeEntry
+  /** `true` when the knowledge base has the file. */
+  found: boolean
+}
+
+/** How one error code is reported by each host. */
+export interface ErrorMapping {
+  /** The `Error::code`. */
+  code: string
+  /** CLI exit status. */
+  exitCode: number
+  /** HTTP status of the REST server (a client mistake is never a 5xx). */
+  httpStatus: number
+  /** The JS `err.code` (the error code itself). */
+  jsCode: string
+  /** JSON-RPC error code of the MCP server. */
+  jsonrpcCode: number
+  /** Exception class in the Python module `verity.errors`. */
+  pythonClass: string
+}
+
+/** Everything about a document but its content. */
+export interface DocumentMeta {
+  /** Language. */
+  lang?: string
+  /** Free metadata. */
+  metadata?: Record<string, unknown>
+  /** Source. */
+  source: string
+  /** Tags. */
+  tags?: string[]
+  /** Title. */
+  title?: string
+  /** Timestamp. */
+  ts?: string
+  /** Document uid. */
+  uid: string
+  /** Canonical URL. */
+  url?: string
+}
+
+/**
+ * Identity of an embedding space. Recorded in every index: vectors from two
+ * different ids are never mixed.
+ */
+export interface EmbedderId {
+  /** Vector dimension. */
+  dim: number
+  /** Model name with its immutable tag (`all-MiniLM-L6-v2`, `nomic-embed-text:v1.5`). */
+  model: string
+  /**
+   * `EMBED_VERSION`: bump it when the model, its settings or the
+   * chunking change; a change requires a full re-index.
+   */
+  version: string
+}
+
+/** The `meta` of an `EventSearchResponse`. */
+export interface EventSearchMeta {
+  /** Page size asked. */
+  limit: number
+  /** Index that answered (`vector`, `lexical`, `hybrid`, `metadata-only`). */
+  mode: EventSearchMode
+  /** Honest notes (a text query without embedder ran lexical, …). */
+  notes?: string[]
+  /** Offset asked. */
+  offset: number
+  /**
+   * `true` when a strict `distance_threshold` found nothing on a pure
+   * vector search and the nearest events were returned instead.
+   */
+  thresholdFallback: boolean
+  /** Matching events before pagination, when known exactly. */
+  totalHits: number | null
+}
+
+/** Time spent in each stage, in milliseconds. */
+export interface Timings {
+  /** Generation (all attempts). */
+  generationMs: number
+  /** Re-ranking. */
+  rerankMs: number
+  /** Retrieval (embedding the query + search). */
+  retrievalMs: number
+  /** End to end. */
+  totalMs: number
+}
+
 /** Search the store (`verity search`, `store.search`, `POST /search`). */
 export interface SearchOptions {
   /**
@@ -1503,157 +1885,122 @@ export interface FetchRequest {
   /** Allow private and loopback addresses (disables the SSRF guard; default `false`). */
   allowPrivate?: boolean
 }
-// ---- generated (end) ----
 
-/** A source document (Verity's document schema). */
-export interface Document {
-  uid: string
-  content: string
-  source?: string
-  /** RFC 3339. */
-  ts?: string
-  lang?: string
-  title?: string
-  tags?: string[]
-  url?: string
+/** What a caller writes (MnemoLite's `NewEvent`, plus an optional expiry). */
+export interface NewMemoryEvent {
+  /** Content object (required). */
+  content: Record<string, unknown>
+  /** A vector of the store's dimension; bypasses auto-embedding. */
+  embedding?: number[] | null
+  /** Expiry time (TTL), if any. */
+  expiresAt?: string | null
+  /** Metadata object. */
   metadata?: Record<string, unknown>
+  /** Event time (default: now). Must carry a zone when given as text. */
+  timestamp?: string | null
 }
 
-export interface Chunk {
-  id: string
-  docUid: string
-  index: number
-  text: string
-  /** Byte offsets in the document content (UTF-8). */
-  start: number
-  end: number
-  /** Headings enclosing the chunk, outermost first (absent when there are none). */
-  headingPath?: string[]
-  tokenCount: number
+/** A search as a caller asks it (MnemoLite's `GET /v1/search/` parameters, plus `mode`). */
+export interface MemorySearchOptions {
+  /** Largest L2 distance kept, `0..=2` (default 1.0; 2 = plain top-K). */
+  distanceThreshold?: number | null
+  /** Keep events whose metadata contains this object. */
+  filterMetadata?: Record<string, unknown> | null
+  /** Results per page, `1..=100` (default 10). */
+  limit?: number
+  /** Index used (default: vector when `vector_query` is set, else metadata-only). */
+  mode?: EventSearchMode | null
+  /** Results skipped. */
+  offset?: number
+  /** Latest timestamp (inclusive). */
+  tsEnd?: string | null
+  /** Earliest timestamp (inclusive). */
+  tsStart?: string | null
+  /** Text or vector; absent: metadata/time listing. */
+  vectorQuery?: number[] | string | null
 }
 
-export type DocumentMeta = Omit<Document, 'content'>
-
-/** A search hit as the `search` tool answers it: a chunk, its document (without content) and its scores. */
-export interface ScoredChunk {
-  chunk: Chunk
-  doc: DocumentMeta
-  score: number
-  relevance: number
-  lexical?: number
-  dense?: number
-  freshness?: number
-}
-
-/** A search hit: a {@link ScoredChunk} with shortcuts to its document and chunk. */
-export interface Hit extends ScoredChunk {
-  /** The document's uid (also `doc.uid`). */
-  uid: string
-  /** The chunk's id (also `chunk.id`). */
-  chunkId: string
-  /** The chunk's text (also `chunk.text`). */
-  text: string
+/**
+ * A source document, in Verity's ingestion schema
+ * (`uid, source, ts, lang, title, content, tags` + free metadata).
+ *
+ * Deserializing one is `Document::from_record` (`crate::record`): any
+ * field besides these is kept in `metadata`, never dropped.
+ */
+export interface Document {
+  /** Full text (Markdown for parsed sources). */
+  content: string
+  /** ISO 639-1 language code (`en`, `fr`, …); detected when absent. */
+  lang?: string | null
+  /**
+   * Any other field of the input record (e.g. `node_pubkey`,
+   * `channel_id`, `metrics`, …), filterable; a `metadata` object is merged in.
+   */
+  metadata?: Record<string, unknown>
+  /** Where it comes from (`internal`, a file path, a host, …). */
+  source?: string
+  /** Free tags. */
+  tags?: string[]
+  /** Title, if any. */
   title?: string | null
-  source: string
+  /** Publication / event time (RFC 3339), used for time filters and freshness. */
+  ts?: string | null
+  /** Stable identifier. Re-ingesting the same uid replaces the document. */
+  uid: string
+  /** Canonical URL, when the document has one (cited in answers). */
   url?: string | null
 }
 
-export interface SearchResults {
-  hits: Hit[]
-  mode: SearchMode
-  notEnoughEvidence: boolean
-  notes?: string[]
+/**
+ * What `callTool` resolves to, per registry tool: the same camelCase types
+ * as the methods doing the same thing (`watch`, `projects`, `check`,
+ * `research`, `fetch`, …), and the tool's own response where it differs.
+ */
+export interface ToolResults {
+  search: RetrieveResponse
+  ask: Answer
+  ingest: IngestOutcome
+  fetch_url: FetchedSource
+  get_document: GetDocumentResponse
+  stats: Stats
+  verify_citations: CheckReport
+  remember: Remembered
+  recall: MemoryPage
+  forget: ForgetResponse
+  find_by_name: FindByNameResponse
+  add_reference: AddReferenceResult
+  research: ResearchReport
+  get_veille_rules: RulesResponse
+  update_veille_rule: UpdateRuleResponse
+  score_article: ScoreResult
+  check_article_exists: CheckArticleResult
+  log_article: LogArticleResult
+  get_articles: ArticlesResponse
+  log_veille_decision: LogDecisionResult
+  get_veille_decisions: WatchDecisionsResponse
+  web_search: WebSearchResponse
+  crawl_url: CrawlResponse
+  verify_fact: VerifyFactResult
+  create_project: Project
+  list_projects: ProjectsResponse
+  get_project: ProjectOverview
+  update_project: Project
+  store_context: StoreContextResult
+  query_context: QueryContextResult
+  delete_context: DeleteContextResult
+  create_task: Task
+  update_task: Task
+  get_next_tasks: NextTasksResult
+  log_decision: LogDecisionResult
+  get_decisions: ProjectDecisionsResponse
 }
-
-export interface Citation {
-  index: number
-  chunkId: string
-  docUid: string
-  source: string
-  title?: string
-  url?: string
-  quote?: string
-  span?: [number, number]
-}
-
-export interface Answer {
-  text: string
-  citations: Citation[]
-  confidence: number
-  degraded: boolean
-  notEnoughEvidence: boolean
-  invalidCitations?: number[]
-  model: string
-  cached: boolean
-  timings: { retrievalMs: number; rerankMs: number; generationMs: number; totalMs: number }
-  notes?: string[]
-  /** The answer checked against its sources, sentence by sentence (absent with `verify: 'off'`). */
-  verification?: AnswerVerification
-}
-
-export interface IngestReport {
-  inserted: number
-  replaced: number
-  unchanged: number
-  chunks: number
-  rejected: string[]
-  lexicalOnly: boolean
-  seconds: number
-  bytes: number
-  /** Unchanged documents re-chunked and re-embedded because they were indexed with other settings. */
-  reprocessed: number
-}
-
-export interface IngestOutcome {
-  inserted: number
-  replaced: number
-  unchanged: number
-  chunks: number
-  readErrors: string[]
-  rejected: string[]
-  skippedFiles: string[]
-  lexicalOnly: boolean
-  embedder: string | null
-  seconds: number
-  bytes: number
-  /** Unchanged documents re-chunked and re-embedded because they were indexed with other settings. */
-  reprocessed: number
-}
-
-export interface Stats {
-  store: { backend: string; index: string; documents: number; chunks: number; vectors: number; embedder?: string | null; sizeBytes?: number | null }
-  embedder: string | null
-  generator: string
-  home: string
-  /** Redis URL (password masked) when the store lives in Redis. */
-  redis?: string
-  notes: string[]
-}
+// ---- generated (end) ----
 
 export interface OpenOptions extends ConfigOverrides {
   /** Store directory (default `VERITY_HOME` or `./.verity`), or a `redis://` URL. */
   home?: string
-  /** Redis URL (`REDIS_URL`): documents, indexes and caches live in Redis. */
+  /** Redis URL (`REDIS_URL`), the same as `redisUrl`: documents, indexes and caches live in Redis. */
   url?: string
-  index?: string
-  /** `auto`, `none`, `local[:DIR]`, `ollama:MODEL:TAG`, `openai:MODEL`. */
-  embedder?: string
-  /** `extractive`, `local[:FILE]`, `ollama:MODEL:TAG`, `openai:MODEL`. */
-  generator?: string
-  fallback?: string
-  k?: number
-  minRelevance?: number
-  cache?: boolean
-  ollamaUrl?: string
-  openaiUrl?: string
-  /** Research knowledge base directory (`VERITY_KNOWLEDGE_DIR`). */
-  knowledgeDir?: string
-  /** SearXNG for web search (`VERITY_SEARXNG_URL` or `SEARXNG_URL`). */
-  searxngUrl?: string
-  /** Jina Reader for the watch's `crawlUrl` (`JINA_READER_URL`). */
-  jinaReaderUrl?: string
-  /** Let `crawlUrl` and `verifyFact` read private and loopback addresses (`VERITY_ALLOW_PRIVATE`). */
-  allowPrivate?: boolean
 }
 
 /** Every rejection of this package is a `VerityError` (or a `TypeError` for wrong argument types). */
@@ -1664,58 +2011,11 @@ export class VerityError extends Error {
   transient: boolean
 }
 
-/** One stored event. */
-export interface MemoryEvent {
-  id: string
-  /** RFC 3339 (UTC). */
-  timestamp: string
-  content: Record<string, unknown>
-  metadata: Record<string, unknown>
-  embedding: number[] | null
-  /** L2 distance to the query vector (lower = more similar), vector searches only. */
-  similarityScore: number | null
-  rankScore?: number
-  expiresAt?: string
-}
+/** The index a memory search ran on (also {@link EventSearchMode}). */
+export type MemorySearchMode = EventSearchMode
 
-export interface NewMemoryEvent {
-  content: Record<string, unknown>
-  metadata?: Record<string, unknown>
-  /** Bypasses auto-embedding; must have the store's dimension. */
-  embedding?: number[] | null
-  /** ISO 8601 with a zone (default: now). */
-  timestamp?: string | null
-  expiresAt?: string | null
-}
-
-export type MemorySearchMode = 'vector' | 'lexical' | 'hybrid' | 'metadata-only'
-
-/** MnemoLite's `{data, meta}` envelope. */
-export interface MemoryPage {
-  data: MemoryEvent[]
-  meta: {
-    totalHits: number | null
-    limit: number
-    offset: number
-    mode: MemorySearchMode
-    thresholdFallback: boolean
-    notes?: string[]
-  }
-}
-
-export interface MemorySearchOptions {
-  /** Text (embedded) or a vector. */
-  vectorQuery?: string | number[]
-  filterMetadata?: Record<string, unknown>
-  tsStart?: string
-  tsEnd?: string
-  /** 0–2, default 1.0. */
-  distanceThreshold?: number
-  /** 1–100, default 10. */
-  limit?: number
-  offset?: number
-  mode?: MemorySearchMode
-}
+/** Former name of {@link IngestOutcome}, whose fields it had. */
+export type IngestReport = IngestOutcome
 
 /** Options of `memory.recall`. */
 export type RecallOptions = RecallRequest
@@ -1777,87 +2077,6 @@ export interface Projects {
   getDecisions(query: GetProjectDecisionsRequest): Promise<ProjectDecisionsResponse>
 }
 
-/** What the `search` tool answers: the shape of `POST /v1/retrieve`
- * (the hits, plus their uids, scores and sources side by side). */
-export interface RetrieveResponse {
-  /** Document uid of each hit. */
-  uids: string[]
-  /** Score of each hit. */
-  scores: number[]
-  /** Source of each hit. */
-  sources: string[]
-  hits: ScoredChunk[]
-  mode: SearchMode
-  notEnoughEvidence: boolean
-  notes?: string[]
-}
-
-/** What the `get_document` tool answers (`null` when no document has the uid). */
-export interface GetDocumentResponse {
-  document: (Document & { source: string }) | null
-}
-
-/** What the `remember` tool answers: the stored event and where its vector came from. */
-export interface Remembered {
-  event: MemoryEvent
-  embeddingSource: { kind: 'supplied' } | { kind: 'auto'; field: string } | { kind: 'none' }
-  /** Said when the event is only findable by metadata and time (or lexically). */
-  note?: string
-}
-
-/** What the `forget` tool answers. */
-export interface ForgetResponse {
-  deleted: number
-}
-
-/** What the `find_by_name` tool answers. */
-export interface FindByNameResponse {
-  found: boolean
-  entry?: KnowledgeEntry
-}
-
-/** What `callTool` resolves to, per registry tool: the same camelCase types
- * as the methods doing the same thing (`watch`, `projects`, `check`,
- * `research`, `fetch`, …), and the tool's own response where it differs. */
-export interface ToolResults {
-  search: RetrieveResponse
-  ask: Answer
-  ingest: IngestOutcome
-  fetch_url: FetchedSource
-  get_document: GetDocumentResponse
-  stats: Stats
-  remember: Remembered
-  recall: MemoryPage
-  forget: ForgetResponse
-  verify_citations: CheckReport
-  research: ResearchReport
-  find_by_name: FindByNameResponse
-  add_reference: AddReferenceResult
-  get_veille_rules: RulesResponse
-  update_veille_rule: UpdateRuleResponse
-  score_article: ScoreResult
-  check_article_exists: CheckArticleResult
-  log_article: LogArticleResult
-  get_articles: ArticlesResponse
-  log_veille_decision: LogDecisionResult
-  get_veille_decisions: WatchDecisionsResponse
-  web_search: WebSearchResponse
-  crawl_url: CrawlResponse
-  verify_fact: VerifyFactResult
-  create_project: Project
-  list_projects: ProjectsResponse
-  get_project: ProjectOverview
-  update_project: Project
-  store_context: StoreContextResult
-  query_context: QueryContextResult
-  delete_context: DeleteContextResult
-  create_task: Task
-  update_task: Task
-  get_next_tasks: NextTasksResult
-  log_decision: LogDecisionResult
-  get_decisions: ProjectDecisionsResponse
-}
-
 /** An open Verity store. */
 export class Verity {
   private constructor(native: unknown)
@@ -1868,7 +2087,7 @@ export class Verity {
   ask(question: string, options?: AskOptions): Promise<Answer>
   /** Answer a question, streaming: `for await (const text of stream)`, then `stream.answer`. */
   askStream(question: string, options?: AskOptions): AnswerStream
-  get(uid: string): Promise<Document | null>
+  get(uid: string): Promise<StoredDocument | null>
   delete(uids: string[]): Promise<number>
   stats(): Promise<Stats>
   /** Check that each cited source supports the claim citing it. */
@@ -1913,16 +2132,6 @@ export class AnswerStream implements AsyncIterable<string> {
   private constructor(native: unknown)
   [Symbol.asyncIterator](): AsyncIterator<string>
   answer: Answer | null
-}
-
-/** How each error code is reported by each host (`verity::api::error`). */
-export interface ErrorMapping {
-  code: string
-  jsCode: string
-  exitCode: number
-  httpStatus: number
-  pythonClass: string
-  jsonrpcCode: number
 }
 
 /** The error table shared by every host. */

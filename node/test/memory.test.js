@@ -55,3 +55,11 @@ test('memory: remember, recall, forget', async () => {
   assert.equal(await memory.forget({ id: ev.id }), 1)
   assert.equal((await memory.recall()).data.length, 0)
 })
+
+test('memory: add reads the declared camelCase keys (expiresAt), content and metadata as written', async () => {
+  const { memory } = await Verity.open({ home: tmpHome(), embedder: 'none' })
+  const ev = await memory.add({ content: { text: 'x', user_id: 7 }, metadata: { session_id: 's1' }, expiresAt: '2030-01-01T00:00:00Z' })
+  assert.equal(ev.expiresAt, '2030-01-01T00:00:00Z')
+  assert.deepEqual([ev.content.user_id, ev.metadata.session_id], [7, 's1'])
+  await assert.rejects(memory.add({ content: { text: 'y' }, expiresAt: 'soon' }), (e) => e.code === 'invalid_input' && e.message.includes('expires_at'))
+})

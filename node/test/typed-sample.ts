@@ -1,5 +1,5 @@
 // Type-checked (not run) by `tsc --noEmit`: the declared API in use.
-import { Verity, VerityError, AnswerStream, fetch, type AddReferenceResult, type FetchedSource, type PageSpan, type Answer, type CheckReport, type Hit, type KnowledgeEntry, type ResearchReport, type SearchResults, type ScoreResult, type CheckArticleResult, type WatchDecisionsResponse, type NextTasksResult, type QueryContextResult, type Task } from '../index.js'
+import { Verity, VerityError, AnswerStream, fetch, type AddReferenceResult, type FetchedSource, type PageSpan, type Answer, type CheckReport, type Hit, type KnowledgeEntry, type ResearchReport, type SearchResults, type ScoreResult, type CheckArticleResult, type WatchDecisionsResponse, type NextTasksResult, type QueryContextResult, type Task, type IngestOutcome, type Citation, type MemoryEvent, type MemoryPage, type Stats, type StoredDocument } from '../index.js'
 
 export async function sample(home: string): Promise<string> {
   const store: Verity = await Verity.open({ home, embedder: 'none', k: 4, minRelevance: 0.3 })
@@ -101,4 +101,33 @@ export async function lifecycle(home: string): Promise<string> {
   await store[Symbol.asyncDispose]()
   await store.close()
   return `${hit?.uid ?? ''} ${hit?.chunkId ?? ''} ${hit?.text ?? ''} ${text} ${final?.notEnoughEvidence ?? ''} ${closed}`
+}
+
+export async function generatedResults(home: string): Promise<string> {
+  // The result types generated from the api schemas, read field by field.
+  const store = await Verity.open({ home, embedder: 'none' })
+  const outcome: IngestOutcome = await store.ingest([{ uid: 'a', content: 'text', source: 'notes', ts: '2025-01-01T00:00:00Z' }])
+  const ingested = `${outcome.inserted} ${outcome.replaced} ${outcome.readErrors.length} ${outcome.skippedFiles.join()} ${outcome.lexicalOnly} ${outcome.embedder?.model ?? 'none'} ${outcome.reprocessed}`
+  // @ts-expect-error the keys are camelCase: `readErrors`, not `read_errors`
+  void outcome.read_errors
+  const res: SearchResults = await store.search('text', { k: 3 })
+  const hit: Hit | undefined = res.hits[0]
+  const searched = hit
+    ? `${hit.uid} ${hit.chunkId} ${hit.chunk.docUid} ${hit.chunk.headingPath?.join('/') ?? ''} ${hit.doc.title ?? ''} ${hit.doc.metadata?.channel ?? ''} ${hit.relevance} ${hit.lexical ?? ''} ${res.mode}`
+    : res.notes?.join() ?? ''
+  const answer: Answer = await store.ask('what?')
+  const cited = answer.citations.map((c: Citation) => `[${c.index}] ${c.docUid} ${c.span?.[0] ?? ''}`).join()
+  const timed = `${answer.timings.totalMs} ${answer.invalidCitations?.length ?? 0} ${answer.verification?.checked ?? ''} ${answer.notEnoughEvidence}`
+  // @ts-expect-error an answer's timings are in milliseconds: `totalMs`
+  void answer.timings.total
+  const ev: MemoryEvent = await store.memory.add({ content: { text: 'hello', user_id: 7 }, metadata: { tag_list: ['a'] }, expiresAt: '2030-01-01T00:00:00Z' })
+  const page: MemoryPage = await store.memory.search({ vectorQuery: 'hello', tsStart: '2025-01-01T00:00:00Z', limit: 5, mode: 'lexical' })
+  const events = page.data.map((e) => `${e.id} ${e.timestamp} ${e.similarityScore ?? ''} ${e.rankScore ?? ''} ${e.content.user_id}`).join()
+  const remembered = `${ev.expiresAt ?? ''} ${ev.metadata.tag_list} ${page.meta.totalHits ?? '?'} ${page.meta.mode} ${page.meta.thresholdFallback}`
+  // @ts-expect-error the keys are camelCase: `similarityScore`, not `similarity_score`
+  void ev.similarity_score
+  const stats: Stats = await store.stats()
+  const doc: StoredDocument | null = await store.get('a')
+  await store.close()
+  return `${ingested} ${searched} ${cited} ${timed} ${events} ${remembered} ${stats.store.documents} ${stats.store.embedder?.dim ?? ''} ${doc?.source ?? ''}`
 }

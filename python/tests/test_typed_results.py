@@ -38,6 +38,36 @@ def test_mypy_reads_result_attributes(tmp_path: Path) -> None:
     assert '"CheckResult" has no attribute "verdikt"' in bad.stdout, bad.stdout
 
 
+def test_mypy_reads_the_generated_search_answer_ingest_and_memory_types(tmp_path: Path) -> None:
+    ok = run_mypy(tmp_path, """
+        import datetime
+        import verity
+
+        def use(store: verity.Store) -> str:
+            out = store.ingest([{"uid": "a", "content": "x"}])
+            hit = store.search("x", k=3).hits[0]
+            a = store.ask("x?")
+            ev = store.memory.add({"text": "x"}, metadata={"k": 1}, expires_at=datetime.datetime.now())
+            page = store.memory.search("x", ts_start="2025-01-01T00:00:00Z", limit=5, mode="lexical")
+            title: str | None = hit.doc.get("title")
+            total: float = a.timings["total_ms"]
+            return f"{out.read_errors} {out.partial} {hit.chunk.heading_path} {title} {total} {a.citations[0].span} {ev.expires_at} {page.total_hits} {page[0].id}"
+    """)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    bad = run_mypy(tmp_path, """
+        import verity
+
+        def use(store: verity.Store) -> object:
+            store.memory.add({"text": "x"}, expires="soon")
+            store.memory.search(limit="5")
+            return store.search("x").hits[0].chunk_idd
+    """)
+    assert bad.returncode == 1
+    for expected in ['Unexpected keyword argument "expires"', '"limit" to "search" of "Memory" has incompatible type "str"',
+                     '"Hit" has no attribute "chunk_idd"']:
+        assert expected in bad.stdout, bad.stdout
+
+
 def test_watch_and_projects_results_are_typed(store: verity.Store) -> None:
     w = store.watch
     up = w.update_veille_rule("local-llm", "include", ["ollama"], priority="high")
@@ -153,7 +183,10 @@ def test_generated_stub_classes_exist_with_their_attributes() -> None:
     end = stub.index("# ---- generated (end) ----")
     tree = ast.parse(stub[begin:end])
     classes = [c for c in tree.body if isinstance(c, ast.ClassDef) and not c.name.startswith("_")]
-    assert len(classes) > 40
+    assert len(classes) > 60
+    for name in ["Document", "Chunk", "Hit", "SearchResults", "Citation", "Answer", "IngestOutcome",
+                 "StoreStats", "Stats", "Event", "EventPage"]:
+        assert name in {c.name for c in classes}, f"{name} is not generated"
     for c in classes:
         cls = getattr(native, c.name)
         props = [f.name for f in c.body if isinstance(f, ast.FunctionDef) and f.decorator_list]
@@ -161,3 +194,33 @@ def test_generated_stub_classes_exist_with_their_attributes() -> None:
         assert not missing, f"{c.name} lacks {missing}"
         extra = {a for a in dir(cls) if not a.startswith("_")} - set(props) - {"to_dict"}
         assert not extra, f"{c.name} has attributes the schema does not list: {extra}"
+        # Every method the stub declares (`__getitem__`, `__len__`, the
+        # constructor, …) is one the class has.
+        methods = [f.name for f in c.body if isinstance(f, ast.FunctionDef) and not f.decorator_list]
+        lacking = [m for m in methods if m not in vars(cls) and m != "__init__"]
+        assert not lacking, f"{c.name} lacks {lacking}"
+        if "__init__" in methods:
+            assert "__new__" in vars(cls), f"{c.name} declares a constructor it does not have"
+
+
+def _typed_dict_keys(name: str) -> tuple[set[str], set[str]]:
+    """The keys of a generated `TypedDict` of the stub: (required, all)."""
+    import ast
+
+    tree = ast.parse((PYTHON_DIR / "verity" / "_verity.pyi").read_text())
+    node = next(c for c in tree.body if isinstance(c, ast.ClassDef) and c.name == name)
+    fields = [f for f in node.body if isinstance(f, ast.AnnAssign) and isinstance(f.target, ast.Name)]
+    required = {f.target.id for f in fields  # type: ignore[union-attr]
+                if not ast.unparse(f.annotation).startswith("NotRequired")}
+    return required, {f.target.id for f in fields}  # type: ignore[union-attr]
+
+
+def test_plain_data_attributes_have_the_keys_their_typed_dicts_declare(filled: verity.Store) -> None:
+    """Attributes the binding hands out as dicts (a hit's `doc`, an answer's
+    `timings`) hold the keys of their generated `TypedDict`s."""
+    hit = filled.search("routing fees", k=1).hits[0]
+    answer = filled.ask("How are routing fees set?")
+    for value, typed in [(hit.doc, "_DocumentMeta"), (answer.timings, "_Timings")]:
+        required, declared = _typed_dict_keys(typed)
+        assert isinstance(value, dict) and required <= set(value) <= declared, (typed, sorted(value))
+    assert hit["chunk_id"] == hit.chunk_id and answer["model"] == answer.model

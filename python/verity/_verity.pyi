@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Awaitable, Iterator, Mapping, Sequenc
 from types import TracebackType
 from typing import Any, Literal, Optional, TypedDict, Union
 
-from typing_extensions import Unpack
+from typing_extensions import NotRequired, Unpack
 
 __version__: str
 
@@ -491,6 +491,343 @@ class _FetchRequest(TypedDict, total=False):
     """Fetch a URL, or parse a local file with the same parsers (``verity fetch``, ``verity.fetch``)."""
     allow_private: Optional[bool]
     """Allow private and loopback addresses (disables the SSRF guard; default ``false``)."""
+
+class _NewMemoryEvent(TypedDict, total=False):
+    """What a caller writes (MnemoLite's ``NewEvent``, plus an optional expiry)."""
+    embedding: Optional[Sequence[float]]
+    """A vector of the store's dimension; bypasses auto-embedding."""
+    expires_at: Optional[_Time]
+    """Expiry time (TTL), if any."""
+    metadata: Optional[Mapping[str, Any]]
+    """Metadata object."""
+    timestamp: Optional[_Time]
+    """Event time (default: now). Must carry a zone when given as text."""
+
+class _MemorySearchOptions(TypedDict, total=False):
+    """A search as a caller asks it (MnemoLite's ``GET /v1/search/`` parameters, plus ``mode``)."""
+    distance_threshold: Optional[float]
+    """Largest L2 distance kept, ``0..=2`` (default 1.0; 2 = plain top-K)."""
+    filter_metadata: Optional[Mapping[str, Any]]
+    """Keep events whose metadata contains this object."""
+    limit: Optional[int]
+    """Results per page, ``1..=100`` (default 10)."""
+    mode: Optional[_EventSearchMode]
+    """Index used (default: vector when ``vector_query`` is set, else metadata-only)."""
+    offset: Optional[int]
+    """Results skipped."""
+    ts_end: Optional[_Time]
+    """Latest timestamp (inclusive)."""
+    ts_start: Optional[_Time]
+    """Earliest timestamp (inclusive)."""
+
+class _DocumentMeta(TypedDict):
+    """Everything about a document but its content."""
+    lang: NotRequired[Optional[str]]
+    """Language."""
+    metadata: NotRequired[dict[str, Any]]
+    """Free metadata."""
+    source: str
+    """Source."""
+    tags: NotRequired[list[str]]
+    """Tags."""
+    title: NotRequired[Optional[str]]
+    """Title."""
+    ts: NotRequired[Optional[str]]
+    """Timestamp."""
+    uid: str
+    """Document uid."""
+    url: NotRequired[Optional[str]]
+    """Canonical URL."""
+
+class _Timings(TypedDict):
+    """Time spent in each stage, in milliseconds."""
+    generation_ms: float
+    """Generation (all attempts)."""
+    rerank_ms: float
+    """Re-ranking."""
+    retrieval_ms: float
+    """Retrieval (embedding the query + search)."""
+    total_ms: float
+    """End to end."""
+
+class Chunk:
+    """A piece of a document sized for the embedder, with where it came from.
+
+    Invariant: ``text == document.content[start..end]`` (byte offsets on UTF-8
+    boundaries), so a quote can always be located in the original.
+    """
+    @property
+    def doc_uid(self) -> str:
+        """Owning document."""
+    @property
+    def end(self) -> int:
+        """Byte offset one past the last byte."""
+    @property
+    def heading_path(self) -> list[str]:
+        """Headings enclosing the chunk, outermost first."""
+    @property
+    def id(self) -> str:
+        """``"{doc_uid}#{index}"``."""
+    @property
+    def index(self) -> int:
+        """0-based position in the document."""
+    @property
+    def start(self) -> int:
+        """Byte offset of the first byte in the document content."""
+    @property
+    def text(self) -> str:
+        """The chunk text."""
+    @property
+    def token_count(self) -> int:
+        """Number of tokens of ``text`` for the chunking tokenizer."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class Hit:
+    """A search hit as the bindings present it: the hit itself (scores, chunk,
+    document) plus, at the top, the fields readers use most — the
+    document's ``uid``, ``title``, ``source`` and ``url``, the chunk's ``chunk_id`` and
+    ``text``. Python's ``Hit`` has these as attributes, Node's hits as keys (in
+    camelCase): one serde shape for both.
+    """
+    @property
+    def chunk(self) -> Chunk:
+        """The chunk."""
+    @property
+    def chunk_id(self) -> str:
+        """The chunk's id."""
+    @property
+    def dense(self) -> Optional[float]:
+        """Cosine similarity, when the dense index saw this chunk."""
+    @property
+    def doc(self) -> _DocumentMeta:
+        """Its document (without content)."""
+    @property
+    def freshness(self) -> Optional[float]:
+        """Freshness factor in ``[0, 1]`` applied by the re-ranker, if any."""
+    @property
+    def lexical(self) -> Optional[float]:
+        """Raw BM25 score, when the lexical index saw this chunk."""
+    @property
+    def relevance(self) -> float:
+        """Relevance in ``[0, 1]`` comparable across modes (cosine similarity for
+        dense, a normalised BM25 for lexical, the better of both for hybrid);
+        this is what the low-evidence guardrail reads.
+        """
+    @property
+    def score(self) -> float:
+        """Final score used for ordering (higher is better; meaning depends on mode)."""
+    @property
+    def source(self) -> str:
+        """The document's source."""
+    @property
+    def text(self) -> str:
+        """The chunk's text."""
+    @property
+    def title(self) -> Optional[str]:
+        """The document's title."""
+    @property
+    def uid(self) -> str:
+        """The document's uid."""
+    @property
+    def url(self) -> Optional[str]:
+        """The document's URL."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class SearchResults:
+    """Search results as the bindings present them: ``SearchResults`` with
+    ``HitView`` hits.
+    """
+    @property
+    def hits(self) -> list[Hit]:
+        """Hits, best first."""
+    @property
+    def mode(self) -> _SearchMode:
+        """Mode that ran."""
+    @property
+    def not_enough_evidence(self) -> bool:
+        """Best relevance under the guardrail threshold."""
+    @property
+    def notes(self) -> list[str]:
+        """Notes (fallbacks, cache)."""
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> Hit: ...
+    def __iter__(self) -> Iterator[Hit]: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+class Citation:
+    """A source cited by an answer: ``[n]`` ↔ chunk ↔ document ↔ URL."""
+    @property
+    def chunk_id(self) -> str:
+        """Cited chunk."""
+    @property
+    def doc_uid(self) -> str:
+        """Cited document."""
+    @property
+    def index(self) -> int:
+        """The ``n`` of ``[n]`` in the answer text."""
+    @property
+    def quote(self) -> Optional[str]:
+        """Exact quote from the chunk supporting the statement, when known."""
+    @property
+    def source(self) -> str:
+        """Document source."""
+    @property
+    def span(self) -> Optional[tuple[int, int]]:
+        """Byte range of the chunk in its document."""
+    @property
+    def title(self) -> Optional[str]:
+        """Document title."""
+    @property
+    def url(self) -> Optional[str]:
+        """Document URL."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class Answer:
+    """A grounded answer."""
+    @property
+    def cached(self) -> bool:
+        """Served from the answer cache."""
+    @property
+    def citations(self) -> list[Citation]:
+        """Valid citations, by ``index``."""
+    @property
+    def confidence(self) -> float:
+        """Confidence in ``[0, 1]``."""
+    @property
+    def degraded(self) -> bool:
+        """``true`` when the fallback generator answered or evidence was thin."""
+    @property
+    def invalid_citations(self) -> list[int]:
+        """``[n]`` markers that pointed to no context block and were removed."""
+    @property
+    def model(self) -> str:
+        """Model that produced the text."""
+    @property
+    def not_enough_evidence(self) -> bool:
+        """``true`` when the answer is not backed by the sources: the guardrail
+        found too little evidence, or the answer cites no source (the
+        generator said the sources lack the answer, or wrote something uncited).
+        """
+    @property
+    def notes(self) -> list[str]:
+        """Notes for the reader (fallback used, lexical-only, …)."""
+    @property
+    def text(self) -> str:
+        """Answer text with ``[n]`` markers."""
+    @property
+    def timings(self) -> _Timings:
+        """Stage timings."""
+    @property
+    def verification(self) -> Optional[AnswerVerification]:
+        """The answer checked against its sources, sentence by sentence, when
+        asked (``verify``: ``flag`` by default).
+        """
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class IngestOutcome:
+    """What an ingestion did."""
+    @property
+    def bytes(self) -> int:
+        """Content bytes ingested."""
+    @property
+    def chunks(self) -> int:
+        """Chunks written."""
+    @property
+    def embedder(self) -> Optional[str]:
+        """Embedder used."""
+    @property
+    def inserted(self) -> int:
+        """New documents."""
+    @property
+    def lexical_only(self) -> bool:
+        """``true`` when no embedder ran: only the BM25 index was built."""
+    @property
+    def read_errors(self) -> list[str]:
+        """Records, files or URLs that could not be read (with file and line), skipped."""
+    @property
+    def rejected(self) -> list[str]:
+        """Documents refused by the pipeline (empty content, duplicate uid, …)."""
+    @property
+    def replaced(self) -> int:
+        """Documents whose previous version was replaced."""
+    @property
+    def reprocessed(self) -> int:
+        """Documents with unchanged content re-chunked and re-embedded because
+        they had been indexed with other settings (``IngestReport::reprocessed``).
+        """
+    @property
+    def seconds(self) -> float:
+        """Wall-clock seconds."""
+    @property
+    def skipped_files(self) -> list[str]:
+        """Files left out because their type is not supported."""
+    @property
+    def unchanged(self) -> int:
+        """Documents skipped because nothing changed."""
+    @property
+    def partial(self) -> bool:
+        """Whether something was left out (a record, a file or a URL)."""
+    def __getitem__(self, key: str) -> Any: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+class StoreStats:
+    """Counts describing a store."""
+    @property
+    def backend(self) -> str:
+        """Backend name (``sqlite``, ``redis``)."""
+    @property
+    def chunks(self) -> int:
+        """Chunks."""
+    @property
+    def documents(self) -> int:
+        """Documents."""
+    @property
+    def embedder(self) -> Optional[str]:
+        """Embedder the index was built with, if any."""
+    @property
+    def index(self) -> str:
+        """Index name the store is bound to."""
+    @property
+    def size_bytes(self) -> Optional[int]:
+        """Bytes on disk / in memory, when known."""
+    @property
+    def vectors(self) -> int:
+        """Chunks with a vector."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
+class Stats:
+    """What the store holds and how it is configured (``verity stats``, ``store.stats``)."""
+    @property
+    def embedder(self) -> Optional[str]:
+        """Embedder configured for queries and ingestion, if any."""
+    @property
+    def generator(self) -> str:
+        """Generator answering questions (its configured spec; loaded on the first question)."""
+    @property
+    def home(self) -> str:
+        """Store directory (embedded store) — also where evaluation stores go."""
+    @property
+    def notes(self) -> list[str]:
+        """Warnings about the configuration (lexical-only, embedder mismatch, …)."""
+    @property
+    def redis(self) -> Optional[str]:
+        """Redis URL (password masked) when the store lives in Redis."""
+    @property
+    def store(self) -> StoreStats:
+        """Store counts."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
+    def to_dict(self) -> dict[str, Any]: ...
 
 class FetchedSource:
     """The result of fetching one URL."""
@@ -1770,11 +2107,43 @@ class ProjectDecisionsResponse:
     def __getitem__(self, key: str) -> Any:
         """The field as plain data (``r["field"]``, as when results were dicts)."""
     def to_dict(self) -> dict[str, Any]: ...
-# ---- generated (end) ----
 
 class Document:
-    """A source document (Verity's document schema)."""
+    """A source document, in Verity's ingestion schema
+    (``uid, source, ts, lang, title, content, tags`` + free metadata).
 
+    Deserializing one is ``Document::from_record`` (``crate::record``): any
+    field besides these is kept in ``metadata``, never dropped.
+    """
+    @property
+    def content(self) -> str:
+        """Full text (Markdown for parsed sources)."""
+    @property
+    def lang(self) -> Optional[str]:
+        """ISO 639-1 language code (``en``, ``fr``, …); detected when absent."""
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """Any other field of the input record (e.g. ``node_pubkey``,
+        ``channel_id``, ``metrics``, …), filterable; a ``metadata`` object is merged in.
+        """
+    @property
+    def source(self) -> str:
+        """Where it comes from (``internal``, a file path, a host, …)."""
+    @property
+    def tags(self) -> list[str]:
+        """Free tags."""
+    @property
+    def title(self) -> Optional[str]:
+        """Title, if any."""
+    @property
+    def ts(self) -> Optional[str]:
+        """Publication / event time (RFC 3339), used for time filters and freshness."""
+    @property
+    def uid(self) -> str:
+        """Stable identifier. Re-ingesting the same uid replaces the document."""
+    @property
+    def url(self) -> Optional[str]:
+        """Canonical URL, when the document has one (cited in answers)."""
     def __init__(
         self,
         uid: str,
@@ -1788,144 +2157,70 @@ class Document:
         url: Optional[str] = None,
         metadata: Optional[Mapping[str, Any]] = None,
     ) -> None: ...
-    @property
-    def uid(self) -> str: ...
-    @property
-    def source(self) -> str: ...
-    @property
-    def ts(self) -> Optional[str]:
-        """RFC 3339 timestamp."""
-    @property
-    def lang(self) -> Optional[str]: ...
-    @property
-    def title(self) -> Optional[str]: ...
-    @property
-    def content(self) -> str: ...
-    @property
-    def tags(self) -> list[str]: ...
-    @property
-    def url(self) -> Optional[str]: ...
-    @property
-    def metadata(self) -> dict[str, Any]: ...
+    def __getitem__(self, key: str) -> Any: ...
     def to_dict(self) -> dict[str, Any]: ...
 
-class Chunk:
-    """A piece of a document; ``text == content[start:end]`` in UTF-8 bytes."""
-
+class Event:
+    """One stored event."""
     @property
-    def id(self) -> str: ...
+    def content(self) -> dict[str, Any]:
+        """Free JSON object; its text field (``text``, ``body``, ``message``, …) is embedded."""
     @property
-    def doc_uid(self) -> str: ...
+    def embedding(self) -> Optional[list[float]]:
+        """The event's vector (``None``: no text and none supplied)."""
     @property
-    def index(self) -> int: ...
+    def expires_at(self) -> Optional[str]:
+        """When the event expires (vanishes from every read, then purged)."""
     @property
-    def text(self) -> str: ...
+    def id(self) -> str:
+        """Identifier."""
     @property
-    def start(self) -> int: ...
+    def metadata(self) -> dict[str, Any]:
+        """Tags, external ids, … (filtered with containment semantics)."""
     @property
-    def end(self) -> int: ...
+    def rank_score(self) -> Optional[float]:
+        """Rank score of lexical (BM25 relevance in ``[0, 1)``) and hybrid (fused) searches, higher = better."""
     @property
-    def heading_path(self) -> list[str]: ...
+    def similarity_score(self) -> Optional[float]:
+        """L2 distance to the query vector when a vector search ran (lower = more similar)."""
     @property
-    def token_count(self) -> int: ...
+    def timestamp(self) -> str:
+        """When it happened (UTC)."""
+    def __getitem__(self, key: str) -> Any:
+        """The field as plain data (``r["field"]``, as when results were dicts)."""
     def to_dict(self) -> dict[str, Any]: ...
 
-class Hit:
-    """One search hit: chunk, document metadata and scores."""
-
+class EventPage:
+    """One page of results (MnemoLite's ``{data, meta: {total_hits, limit, offset}}``)."""
     @property
-    def chunk(self) -> Chunk: ...
+    def data(self) -> list[Event]:
+        """Events of this page, best (or newest) first."""
     @property
-    def chunk_id(self) -> str: ...
+    def limit(self) -> int:
+        """Page size asked."""
     @property
-    def uid(self) -> str: ...
+    def mode(self) -> _EventSearchMode:
+        """Index that answered."""
     @property
-    def text(self) -> str: ...
+    def notes(self) -> list[str]:
+        """Honest notes (a text query on a memory without embedder ran lexical, …)."""
     @property
-    def title(self) -> Optional[str]: ...
+    def offset(self) -> int:
+        """Offset asked."""
     @property
-    def source(self) -> str: ...
+    def threshold_fallback(self) -> bool:
+        """``true`` when a strict threshold found nothing on a pure vector search
+        and the plain top-K was returned instead (MnemoLite's fallback).
+        """
     @property
-    def url(self) -> Optional[str]: ...
-    @property
-    def doc(self) -> dict[str, Any]: ...
-    @property
-    def score(self) -> float: ...
-    @property
-    def relevance(self) -> float: ...
-    @property
-    def lexical(self) -> Optional[float]: ...
-    @property
-    def dense(self) -> Optional[float]: ...
-    @property
-    def freshness(self) -> Optional[float]: ...
-    def to_dict(self) -> dict[str, Any]: ...
-
-class SearchResults:
-    """Hits best first, the mode actually used, and the guardrail verdict."""
-
-    @property
-    def hits(self) -> list[Hit]: ...
-    @property
-    def mode(self) -> str: ...
-    @property
-    def not_enough_evidence(self) -> bool: ...
-    @property
-    def notes(self) -> list[str]: ...
+    def total_hits(self) -> Optional[int]:
+        """Matching events before pagination, when known exactly (approximate
+        graph searches over large sets leave it ``None``).
+        """
     def __len__(self) -> int: ...
-    def __getitem__(self, i: int) -> Hit: ...
-    def __iter__(self) -> Iterator[Hit]: ...
+    def __getitem__(self, i: int) -> Event: ...
     def to_dict(self) -> dict[str, Any]: ...
-
-class Citation:
-    """A cited source: ``[index]`` ↔ chunk ↔ document ↔ URL."""
-
-    @property
-    def index(self) -> int: ...
-    @property
-    def chunk_id(self) -> str: ...
-    @property
-    def doc_uid(self) -> str: ...
-    @property
-    def source(self) -> str: ...
-    @property
-    def title(self) -> Optional[str]: ...
-    @property
-    def url(self) -> Optional[str]: ...
-    @property
-    def quote(self) -> Optional[str]: ...
-    @property
-    def span(self) -> Optional[tuple[int, int]]: ...
-    def to_dict(self) -> dict[str, Any]: ...
-
-class Answer:
-    """A grounded answer with ``[n]`` markers and its citations."""
-
-    @property
-    def text(self) -> str: ...
-    @property
-    def citations(self) -> list[Citation]: ...
-    @property
-    def confidence(self) -> float: ...
-    @property
-    def degraded(self) -> bool: ...
-    @property
-    def not_enough_evidence(self) -> bool: ...
-    @property
-    def invalid_citations(self) -> list[int]: ...
-    @property
-    def model(self) -> str: ...
-    @property
-    def cached(self) -> bool: ...
-    @property
-    def timings(self) -> dict[str, float]: ...
-    @property
-    def notes(self) -> list[str]: ...
-    @property
-    def verification(self) -> Optional[AnswerVerification]:
-        """The answer checked against its sources, sentence by sentence."""
-        ...
-    def to_dict(self) -> dict[str, Any]: ...
+# ---- generated (end) ----
 
 class AnswerStream:
     """The text of an answer as it is generated (``Store.ask_stream``):
@@ -1938,76 +2233,6 @@ class AnswerStream:
     def __anext__(self) -> Awaitable[str]: ...
     @property
     def answer(self) -> Optional[Answer]: ...
-
-class IngestOutcome:
-    """What an ingestion did (``Store.ingest``, ``Store.ingest_paths``)."""
-
-    @property
-    def inserted(self) -> int: ...
-    @property
-    def replaced(self) -> int: ...
-    @property
-    def unchanged(self) -> int: ...
-    @property
-    def chunks(self) -> int: ...
-    @property
-    def read_errors(self) -> list[str]: ...
-    @property
-    def rejected(self) -> list[str]: ...
-    @property
-    def skipped_files(self) -> list[str]: ...
-    @property
-    def lexical_only(self) -> bool: ...
-    @property
-    def embedder(self) -> Optional[str]: ...
-    @property
-    def seconds(self) -> float: ...
-    @property
-    def bytes(self) -> int: ...
-    @property
-    def reprocessed(self) -> int: ...
-    @property
-    def partial(self) -> bool: ...
-    def __getitem__(self, key: str) -> Any: ...
-    def to_dict(self) -> dict[str, Any]: ...
-
-class StoreStats:
-    """Counts of the store's index."""
-
-    @property
-    def backend(self) -> str: ...
-    @property
-    def index(self) -> str: ...
-    @property
-    def documents(self) -> int: ...
-    @property
-    def chunks(self) -> int: ...
-    @property
-    def vectors(self) -> int: ...
-    @property
-    def embedder(self) -> Optional[str]: ...
-    @property
-    def size_bytes(self) -> Optional[int]: ...
-    def __getitem__(self, key: str) -> Any: ...
-    def to_dict(self) -> dict[str, Any]: ...
-
-class Stats:
-    """What the store holds and how it is configured (``Store.stats``)."""
-
-    @property
-    def store(self) -> StoreStats: ...
-    @property
-    def embedder(self) -> Optional[str]: ...
-    @property
-    def generator(self) -> str: ...
-    @property
-    def home(self) -> str: ...
-    @property
-    def redis(self) -> Optional[str]: ...
-    @property
-    def notes(self) -> list[str]: ...
-    def __getitem__(self, key: str) -> Any: ...
-    def to_dict(self) -> dict[str, Any]: ...
 
 _DocIn = Union[Mapping[str, Any], Document]
 
@@ -2113,103 +2338,24 @@ class Projects:
         """A project's decisions, newest first."""
     def aget_decisions(self, project_id: str, **kwargs: Unpack[_GetProjectDecisionsRequest]) -> Awaitable[ProjectDecisionsResponse]: ...
 
-class Event:
-    """One stored event: ``content`` and ``metadata`` are dicts."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def timestamp(self) -> str:
-        """RFC 3339 timestamp (UTC)."""
-    @property
-    def content(self) -> dict[str, Any]: ...
-    @property
-    def metadata(self) -> dict[str, Any]: ...
-    @property
-    def embedding(self) -> Optional[list[float]]: ...
-    @property
-    def similarity_score(self) -> Optional[float]:
-        """L2 distance to the query vector (lower = more similar), vector searches only."""
-    @property
-    def rank_score(self) -> Optional[float]: ...
-    @property
-    def expires_at(self) -> Optional[str]: ...
-    def to_dict(self) -> dict[str, Any]: ...
-
-class EventPage:
-    """A page of events with MnemoLite's ``meta`` (``total_hits``, ``limit``, ``offset``)."""
-
-    @property
-    def data(self) -> list[Event]: ...
-    @property
-    def total_hits(self) -> Optional[int]: ...
-    @property
-    def limit(self) -> int: ...
-    @property
-    def offset(self) -> int: ...
-    @property
-    def mode(self) -> str:
-        """``vector``, ``lexical``, ``hybrid`` or ``metadata-only``."""
-    @property
-    def threshold_fallback(self) -> bool: ...
-    @property
-    def notes(self) -> list[str]: ...
-    def __len__(self) -> int: ...
-    def __getitem__(self, i: int) -> Event: ...
-    def to_dict(self) -> dict[str, Any]: ...
-
 _Vector = Union[str, Sequence[float]]
 
 class Memory:
     """Event memory of a store (``store.memory``); every call has an ``a``-prefixed async variant."""
 
-    def add(
-        self,
-        content: Mapping[str, Any],
-        *,
-        metadata: Optional[Mapping[str, Any]] = None,
-        embedding: Optional[Sequence[float]] = None,
-        timestamp: Optional[_Time] = None,
-        expires_at: Optional[_Time] = None,
-    ) -> Event: ...
-    def aadd(
-        self,
-        content: Mapping[str, Any],
-        *,
-        metadata: Optional[Mapping[str, Any]] = None,
-        embedding: Optional[Sequence[float]] = None,
-        timestamp: Optional[_Time] = None,
-        expires_at: Optional[_Time] = None,
-    ) -> Awaitable[Event]: ...
+    def add(self, content: Mapping[str, Any], **kwargs: Unpack[_NewMemoryEvent]) -> Event:
+        """Write an event; the keywords are the fields of the api's ``NewEvent``."""
+    def aadd(self, content: Mapping[str, Any], **kwargs: Unpack[_NewMemoryEvent]) -> Awaitable[Event]: ...
     def get(self, id: str) -> Event: ...
     def aget(self, id: str) -> Awaitable[Event]: ...
     def delete(self, id: str) -> None: ...
     def adelete(self, id: str) -> Awaitable[None]: ...
     def update_metadata(self, id: str, patch: Mapping[str, Any]) -> Event: ...
     def aupdate_metadata(self, id: str, patch: Mapping[str, Any]) -> Awaitable[Event]: ...
-    def search(
-        self,
-        vector_query: Optional[_Vector] = None,
-        *,
-        filter_metadata: Optional[Mapping[str, Any]] = None,
-        ts_start: Optional[_Time] = None,
-        ts_end: Optional[_Time] = None,
-        distance_threshold: Optional[float] = None,
-        limit: Optional[int] = None,
-        offset: Optional[int] = None,
-        mode: Optional[_EventSearchMode] = None,
-    ) -> EventPage: ...
+    def search(self, vector_query: Optional[_Vector] = None, **kwargs: Unpack[_MemorySearchOptions]) -> EventPage:
+        """Search events; the keywords are the fields of the api's ``EventQuery``."""
     def asearch(
-        self,
-        vector_query: Optional[_Vector] = None,
-        *,
-        filter_metadata: Optional[Mapping[str, Any]] = None,
-        ts_start: Optional[_Time] = None,
-        ts_end: Optional[_Time] = None,
-        distance_threshold: Optional[float] = None,
-        limit: Optional[int] = None,
-        offset: Optional[int] = None,
-        mode: Optional[_EventSearchMode] = None,
+        self, vector_query: Optional[_Vector] = None, **kwargs: Unpack[_MemorySearchOptions]
     ) -> Awaitable[EventPage]: ...
     def remember(self, text: str, **kwargs: Unpack[_RememberRequest]) -> Event: ...
     def aremember(self, text: str, **kwargs: Unpack[_RememberRequest]) -> Awaitable[Event]: ...

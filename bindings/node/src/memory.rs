@@ -71,10 +71,11 @@ fn search_query(v: Option<Value>) -> Result<EventQuery> {
 
 #[napi]
 impl NativeVerity {
-    /// Write an event `{content, metadata?, embedding?, timestamp?}`.
+    /// Write an event `{content, metadata?, embedding?, timestamp?, expiresAt?}`
+    /// (top-level keys camelCase, `content` and `metadata` as written).
     #[napi]
     pub async fn memory_add(&self, event: Value) -> Result<Value> {
-        let ev = NewEvent::from_json(&event).map_err(to_napi)?;
+        let ev = NewEvent::from_json(&snake_keys(event, &[])).map_err(to_napi)?;
         let v = self.inner.get()?;
         let added = run(async move { v.memory_add(ev).await }).await?;
         json(&added.event)

@@ -30,6 +30,7 @@ wrapper! {
         #[getter] fn similarity_score(&self) -> Option<f32> { self.inner.similarity_score }
         #[getter] fn rank_score(&self) -> Option<f32> { self.inner.rank_score }
         #[getter] fn expires_at(&self) -> Option<String> { self.inner.expires_at.map(|t| t.to_rfc3339()) }
+        fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> { crate::types::item(py, &self.inner, key) }
     }
 }
 

@@ -191,6 +191,7 @@ wrapper! {
         #[getter] fn tags(&self) -> Vec<String> { self.inner.tags.clone() }
         #[getter] fn url(&self) -> Option<&str> { self.inner.url.as_deref() }
         #[getter] fn metadata<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { data(py, &self.inner.metadata) }
+        fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> { item(py, &self.inner, key) }
     }
 }
 
@@ -205,6 +206,7 @@ wrapper! {
         #[getter] fn end(&self) -> usize { self.inner.end }
         #[getter] fn heading_path(&self) -> Vec<String> { self.inner.heading_path.clone() }
         #[getter] fn token_count(&self) -> u32 { self.inner.token_count }
+        fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> { item(py, &self.inner, key) }
     }
 }
 
@@ -224,6 +226,7 @@ wrapper! {
         #[getter] fn lexical(&self) -> Option<f32> { self.inner.lexical }
         #[getter] fn dense(&self) -> Option<f32> { self.inner.dense }
         #[getter] fn freshness(&self) -> Option<f32> { self.inner.freshness }
+        fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> { item(py, &verity::api::HitView::from(&self.inner), key) }
     }
 }
 
@@ -262,6 +265,7 @@ wrapper! {
         #[getter] fn url(&self) -> Option<&str> { self.inner.url.as_deref() }
         #[getter] fn quote(&self) -> Option<&str> { self.inner.quote.as_deref() }
         #[getter] fn span(&self) -> Option<(usize, usize)> { self.inner.span }
+        fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> { item(py, &self.inner, key) }
     }
 }
 
@@ -280,6 +284,7 @@ wrapper! {
         #[getter] fn notes(&self) -> Vec<String> { self.inner.notes.clone() }
         /// The answer checked against its sources (`None` with `verify="off"`).
         #[getter] fn verification<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { Attr::attr(&self.inner.verification, py) }
+        fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> { item(py, &self.inner, key) }
     }
 }
 

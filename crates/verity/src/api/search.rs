@@ -356,7 +356,7 @@ impl AskRequest {
 /// document's `uid`, `title`, `source` and `url`, the chunk's `chunk_id` and
 /// `text`. Python's `Hit` has these as attributes, Node's hits as keys (in
 /// camelCase): one serde shape for both.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct HitView<'a> {
     /// The document's uid.
     pub uid: &'a str,
@@ -391,7 +391,7 @@ impl<'a> From<&'a crate::core::ScoredChunk> for HitView<'a> {
 
 /// Search results as the bindings present them: [`SearchResults`] with
 /// [`HitView`] hits.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct SearchResultsView<'a> {
     /// Hits, best first.
     pub hits: Vec<HitView<'a>>,

@@ -3,11 +3,12 @@
 //! checked-in files hold exactly what this generator writes.
 //!
 //! Each file has one generated section between [`BEGIN`] and [`END`]
-//! lines (`python/verity/_verity.pyi`, `node/index.d.ts`); the rest (the
-//! `Store`/`Verity` classes and their method signatures, the types whose
-//! binding adds members of its own such as `Hit`'s shortcuts) stays
-//! hand-written. After changing an api type, or adding one to [`results`] or
-//! [`options`], rewrite the sections with
+//! lines (`python/verity/_verity.pyi`, `node/index.d.ts`): every type that
+//! mirrors a serde type of the library — results, their nested objects,
+//! request options. The rest (the `Store`/`Verity` classes with their
+//! methods, Python's constructors and sequence methods, [`PY_MEMBERS`])
+//! stays hand-written. After changing an api type, or adding one to
+//! [`results`], [`options`] or a binding's own list, rewrite the sections with
 //!
 //! ```text
 //! VERITY_WRITE_BINDING_TYPES=1 cargo nextest run --workspace -E 'package(verity-ai) & test(/^binding_types::/)'
@@ -61,6 +62,14 @@ fn results() -> Vec<(&'static str, Value)> {
     use api::watch as w;
     use verity::core as c;
     vec![
+        ("Chunk", out::<verity::Chunk>()),
+        ("Hit", out::<api::HitView>()),
+        ("SearchResults", out::<api::SearchResultsView>()),
+        ("Citation", out::<verity::Citation>()),
+        ("Answer", out::<verity::Answer>()),
+        ("IngestOutcome", out::<api::IngestOutcome>()),
+        ("StoreStats", out::<c::StoreStats>()),
+        ("Stats", out::<api::StatsResponse>()),
         ("FetchedSource", out::<api::FetchResponse>()),
         ("ParsedDocument", out::<c::ParsedDocument>()),
         ("PageSpan", out::<c::PageSpan>()),
@@ -120,14 +129,95 @@ fn results() -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// Api types Python exposes through a hand-written class (`Document`, with
-/// a constructor) that generated types refer to.
-const PY_HAND_WRITTEN: &[(&str, &str)] = &[("Document", "Document")];
+/// Result classes only Python has: its `Document` (a result, also built
+/// by hand with its constructor) and the event memory's results, whose page
+/// holds the envelope's `meta` fields as attributes.
+fn py_results() -> Vec<(&'static str, Value)> {
+    use api::memory as m;
+    vec![
+        ("Document", out::<verity::Document>()),
+        ("Event", out::<m::Event>()),
+        ("EventPage", out::<m::EventPage>()),
+    ]
+}
+
+/// Api types Python shows as their display string (`model@version`), not
+/// as the serialized object `to_dict()` holds.
+const PY_DISPLAYED: &[&str] = &["EmbedderId"];
+
+/// The members a Python result class has besides its field getters and
+/// `to_dict()`, where they are not the default `__getitem__(key)`: the
+/// constructor of `Document`, the sequence methods of the pages, derived
+/// properties (`bindings/python/src/types.rs`, `memory.rs`).
+const PY_MEMBERS: &[(&str, &str)] = &[
+    (
+        "Document",
+        r#"    def __init__(
+        self,
+        uid: str,
+        content: str,
+        *,
+        source: str = "",
+        ts: Optional[_Time] = None,
+        lang: Optional[str] = None,
+        title: Optional[str] = None,
+        tags: Optional[Sequence[str]] = None,
+        url: Optional[str] = None,
+        metadata: Optional[Mapping[str, Any]] = None,
+    ) -> None: ...
+    def __getitem__(self, key: str) -> Any: ...
+"#,
+    ),
+    (
+        "SearchResults",
+        "    def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> Hit: ...
+    def __iter__(self) -> Iterator[Hit]: ...
+",
+    ),
+    (
+        "IngestOutcome",
+        r#"    @property
+    def partial(self) -> bool:
+        """Whether something was left out (a record, a file or a URL)."""
+    def __getitem__(self, key: str) -> Any: ...
+"#,
+    ),
+    (
+        "EventPage",
+        "    def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> Event: ...
+",
+    ),
+];
 
 /// Result types only TypeScript declares: a document as results hold it
-/// (`source` always there), apart from the hand-written input `Document`.
+/// (`source` always there), the event memory's results under their Node
+/// names, the tools' own responses, the error table's rows.
 fn ts_results() -> Vec<(&'static str, Value)> {
-    vec![("StoredDocument", out::<verity::Document>())]
+    use api::memory as m;
+    vec![
+        ("StoredDocument", out::<verity::Document>()),
+        ("ScoredChunk", out::<verity::core::ScoredChunk>()),
+        ("MemoryEvent", out::<m::Event>()),
+        ("MemoryPage", out::<m::EventSearchResponse>()),
+        ("Remembered", out::<m::Added>()),
+        ("ForgetResponse", out::<m::ForgetResponse>()),
+        ("RetrieveResponse", out::<api::RetrieveResponse>()),
+        ("GetDocumentResponse", out::<api::GetDocumentResponse>()),
+        (
+            "FindByNameResponse",
+            out::<api::research::FindByNameResponse>(),
+        ),
+        ("ErrorMapping", out::<api::ErrorMapping>()),
+    ]
+}
+
+/// Inputs Node reads as written, without converting their keys (`ingest`'s
+/// documents): declared with the schema's keys, which must therefore read
+/// the same in camelCase.
+fn ts_inputs() -> Vec<(&'static str, Value, &'static [&'static str])> {
+    vec![("Document", api::schema_of::<verity::Document>(), &[])]
 }
 
 /// Request options: the binding's name, the request's schema, and the
@@ -270,6 +360,12 @@ fn options() -> Vec<(&'static str, Value, &'static [&'static str])> {
             api::schema_of::<api::FetchRequest>(),
             &["target"],
         ),
+        ("NewMemoryEvent", api::schema_of::<m::NewEvent>(), &[]),
+        (
+            "MemorySearchOptions",
+            api::schema_of::<m::EventQuery>(),
+            &[],
+        ),
     ]
 }
 
@@ -307,6 +403,8 @@ const PY_POSITIONAL: &[(&str, &str)] = &[
     ("RecallRequest", "query"),
     ("ForgetRequest", "id"),
     ("AddReferenceRequest", "url"),
+    ("NewMemoryEvent", "content"),
+    ("MemorySearchOptions", "vector_query"),
 ];
 
 /// Python keyword types wider than the JSON one: a time filter also takes
@@ -317,6 +415,8 @@ const PY_KWARG_TYPES: &[(&str, &str)] = &[
     ("until", "_Time"),
     ("ts_start", "_Time"),
     ("ts_end", "_Time"),
+    ("timestamp", "_Time"),
+    ("expires_at", "_Time"),
     ("run_dir", "_Path"),
     ("knowledge_dir", "_Path"),
 ];
@@ -347,13 +447,24 @@ fn splice(text: &str, comment: &str, section: &str, file: &str) -> String {
 }
 
 fn generated() -> (String, String) {
-    let results = results();
     let options = options();
-    let mut defs = Defs::new(&results, &options, PY_HAND_WRITTEN);
-    let py = python(&mut defs, &results, &options);
-    let results: Vec<_> = results.into_iter().chain(ts_results()).collect();
-    let mut defs = Defs::new(&results, &options, &[]);
-    let ts = typescript(&mut defs, &results, &options);
+    let py_results: Vec<_> = results().into_iter().chain(py_results()).collect();
+    let mut defs = Defs::new(&py_results, &options, PY_DISPLAYED);
+    let py = python(&mut defs, &py_results, &options);
+    let ts_results: Vec<_> = results().into_iter().chain(ts_results()).collect();
+    let inputs = ts_inputs();
+    let mut defs = Defs::new(&ts_results, &options, &[]);
+    for (name, schema, _) in &inputs {
+        for f in defs.fields(schema) {
+            assert!(
+                !f.name.contains('_'),
+                "`{name}.{}`: Node reads this input's keys as written, so a snake_case key cannot be declared",
+                f.name
+            );
+        }
+    }
+    let options: Vec<_> = options.into_iter().chain(inputs).collect();
+    let ts = typescript(&mut defs, &ts_results, &options);
     (py, ts)
 }
 
@@ -394,7 +505,7 @@ fn splice_replaces_only_the_section() {
 fn optional_and_enum_fields_become_optional_and_literal_types() {
     let results = results();
     let options = options();
-    let mut defs = Defs::new(&results, &options, PY_HAND_WRITTEN);
+    let mut defs = Defs::new(&results, &options, PY_DISPLAYED);
     let (_, schema) = results.iter().find(|(n, _)| *n == "CheckResult").unwrap();
     let fields = defs.fields(schema);
     let get = |n: &str| fields.iter().find(|f| f.name == n).unwrap().ty.clone();
@@ -407,4 +518,42 @@ fn optional_and_enum_fields_become_optional_and_literal_types() {
         "1 to `MAX_K` (see the docs)"
     );
     assert_eq!(rst_code("`k` and ```x```"), "``k`` and ```x```");
+}
+
+#[test]
+fn flattened_fields_plain_objects_and_tagged_enums_are_declared() {
+    let (py_out, ts_out) = generated();
+    let options = options();
+    let py_results: Vec<_> = results().into_iter().chain(py_results()).collect();
+    let mut defs = Defs::new(&py_results, &options, PY_DISPLAYED);
+    let (_, hit) = py_results.iter().find(|(n, _)| *n == "Hit").unwrap();
+    let fields = defs.fields(hit);
+    let get = |n: &str| fields.iter().find(|f| f.name == n).map(|f| py(&f.ty));
+    // `HitView` flattens the scored chunk: its fields are the hit's own.
+    assert_eq!(get("chunk_id").as_deref(), Some("str"));
+    assert_eq!(get("relevance").as_deref(), Some("float"));
+    assert_eq!(get("chunk").as_deref(), Some("Chunk"));
+    // A nested object that is no result class: a TypedDict in Python.
+    assert_eq!(get("doc").as_deref(), Some("_DocumentMeta"));
+    assert!(py_out.contains("class _DocumentMeta(TypedDict):\n"));
+    assert!(py_out.contains("    title: NotRequired[Optional[str]]\n"));
+    // Python shows an embedder id as a string; Node as the serialized object.
+    assert!(py_out.contains("    def embedder(self) -> Optional[str]:"));
+    assert!(ts_out.contains("  embedder: EmbedderId | null\n"));
+    // A tagged enum: one object shape per variant, keys camelCase.
+    assert!(ts_out.contains(
+        "  embeddingSource: { kind: 'supplied' } | { field: string; kind: 'auto' } | { kind: 'none' }\n"
+    ));
+    // One declaration per type in each file.
+    for (text, prefix) in [(&py_out, "class "), (&ts_out, "export interface ")] {
+        let mut names: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix(prefix))
+            .map(|l| l.split([' ', '(', ':']).next().unwrap())
+            .collect();
+        let all = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all, "a type is declared twice");
+    }
 }

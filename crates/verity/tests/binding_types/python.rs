@@ -4,8 +4,7 @@
 use serde_json::Value;
 
 use super::schema::{description, Defs, Ty};
-use super::PY_KWARG_TYPES;
-use super::PY_POSITIONAL;
+use super::{PY_KWARG_TYPES, PY_MEMBERS, PY_POSITIONAL};
 
 pub(super) fn py(t: &Ty) -> String {
     match t {
@@ -21,6 +20,7 @@ pub(super) fn py(t: &Ty) -> String {
         ),
         Ty::Map(t) => format!("dict[str, {}]", py(t)),
         Ty::Class(n) => n.clone(),
+        Ty::Plain(n) => format!("_{n}"),
         Ty::Enum(n) => format!("_{n}"),
         Ty::Lit(vs) => format!(
             "Literal[{}]",
@@ -55,7 +55,7 @@ pub(super) fn py_kwarg(t: &Ty) -> String {
         Ty::List(t) => format!("Sequence[{}]", py_kwarg(t)),
         Ty::Map(t) => format!("Mapping[str, {}]", py(t)),
         Ty::Object(_) => "Mapping[str, Any]".into(),
-        Ty::Class(_) => "Mapping[str, Any]".into(),
+        Ty::Class(_) | Ty::Plain(_) => "Mapping[str, Any]".into(),
         Ty::Nullable(t) => py_kwarg(t),
         other => py(other),
     }
@@ -133,12 +133,40 @@ pub(super) fn python(
                 }
             }
         }
-        classes.push_str("    def __getitem__(self, key: str) -> Any:\n");
-        classes.push_str(
-            "        \"\"\"The field as plain data (``r[\"field\"]``, as when results were dicts).\"\"\"\n",
-        );
+        match PY_MEMBERS.iter().find(|(n, _)| n == name) {
+            Some((_, members)) => classes.push_str(members),
+            None => {
+                classes.push_str("    def __getitem__(self, key: str) -> Any:\n");
+                classes.push_str(
+                    "        \"\"\"The field as plain data (``r[\"field\"]``, as when results were dicts).\"\"\"\n",
+                );
+            }
+        }
         classes.push_str("    def to_dict(self) -> dict[str, Any]: ...\n\n");
     }
+    // Objects met that are no result class: the binding hands them out as
+    // dicts (`to_dict()` data), declared as `TypedDict`s.
+    let mut plain = String::new();
+    defs.each_object(|defs, n, schema| {
+        let fields = defs.fields(schema);
+        plain.push_str(&format!("class _{n}(TypedDict):\n"));
+        if let Some(d) = description(schema) {
+            py_doc(&mut plain, "    ", &d);
+        }
+        for f in &fields {
+            let ty = py(&f.ty);
+            let ty = if f.required {
+                ty
+            } else {
+                format!("NotRequired[{ty}]")
+            };
+            plain.push_str(&format!("    {}: {ty}\n", f.name));
+            if let Some(d) = &f.doc {
+                py_doc(&mut plain, "    ", d);
+            }
+        }
+        plain.push('\n');
+    });
     let mut typed = String::new();
     for (name, schema, positional) in options {
         let fields = defs.fields(schema);
@@ -174,5 +202,7 @@ pub(super) fn python(
             py_doc(&mut enums, "", d);
         }
     }
-    format!("{enums}\n{typed}{classes}").trim_end().to_string()
+    format!("{enums}\n{typed}{plain}{classes}")
+        .trim_end()
+        .to_string()
 }

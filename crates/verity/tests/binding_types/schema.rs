@@ -16,8 +16,11 @@ pub(super) enum Ty {
     List(Box<Ty>),
     Tuple(Vec<Ty>),
     Map(Box<Ty>),
-    /// A generated or hand-written class / interface.
+    /// A result class (Python) / interface (TypeScript), by its binding name.
     Class(String),
+    /// An object definition that is no result class: plain data in Python
+    /// (a `TypedDict`), an interface in TypeScript.
+    Plain(String),
     /// A string enumeration, by its alias name.
     Enum(String),
     /// String values of an enumeration with no name of its own.
@@ -39,8 +42,10 @@ pub(super) struct Field {
 /// Every definition met, by its schema name, and what it becomes.
 pub(super) struct Defs {
     pub(super) schemas: BTreeMap<String, Value>,
-    /// Schema name → binding name of the result classes and hand-written classes.
+    /// Schema name → binding name of the result classes.
     pub(super) classes: BTreeMap<String, String>,
+    /// Definitions the binding shows as their display string.
+    pub(super) displayed: BTreeSet<String>,
     /// Enumerations met: alias name → values (and their docs).
     pub(super) enums: BTreeMap<String, (Vec<String>, Option<String>)>,
     /// Object definitions met that are not classes (TypeScript declares them).
@@ -51,7 +56,7 @@ impl Defs {
     pub(super) fn new(
         roots: &[(&str, Value)],
         options: &[(&str, Value, &[&str])],
-        hand_written: &[(&str, &str)],
+        displayed: &[&str],
     ) -> Self {
         let mut schemas = BTreeMap::new();
         let mut classes = BTreeMap::new();
@@ -92,12 +97,10 @@ impl Defs {
                 );
             }
         }
-        for (schema_name, binding) in hand_written {
-            classes.insert(schema_name.to_string(), binding.to_string());
-        }
         Self {
             schemas,
             classes,
+            displayed: displayed.iter().map(|d| d.to_string()).collect(),
             enums: BTreeMap::new(),
             objects: BTreeSet::new(),
         }
@@ -193,6 +196,9 @@ impl Defs {
         if let Some(b) = self.classes.get(name) {
             return Ty::Class(b.clone());
         }
+        if self.displayed.contains(name) {
+            return Ty::Str;
+        }
         let s = self
             .schemas
             .get(name)
@@ -208,9 +214,26 @@ impl Defs {
         }
         if s.get("properties").is_some() {
             self.objects.insert(name.to_string());
-            return Ty::Class(name.to_string());
+            return Ty::Plain(name.to_string());
         }
         self.ty(&s)
+    }
+
+    /// Calls `declare` once per object definition met that is no class,
+    /// including those met while declaring others.
+    pub(super) fn each_object(&mut self, mut declare: impl FnMut(&mut Defs, &str, &Value)) {
+        let mut done = BTreeSet::new();
+        loop {
+            let todo: Vec<String> = self.objects.difference(&done).cloned().collect();
+            if todo.is_empty() {
+                return;
+            }
+            for n in todo {
+                let schema = self.schemas[&n].clone();
+                declare(self, &n, &schema);
+                done.insert(n);
+            }
+        }
     }
 
     pub(super) fn fields(&mut self, s: &Value) -> Vec<Field> {
@@ -235,10 +258,10 @@ impl Defs {
 }
 
 impl Ty {
-    /// The generated or hand-written classes this type names.
+    /// The classes and plain objects this type names.
     pub(super) fn names(&self, out: &mut BTreeSet<String>) {
         match self {
-            Ty::Class(n) => {
+            Ty::Class(n) | Ty::Plain(n) => {
                 out.insert(n.clone());
             }
             Ty::List(t) | Ty::Map(t) | Ty::Nullable(t) => t.names(out),

@@ -48,17 +48,18 @@ pub(super) fn ts(t: &Ty, defs: &Defs, keys_camel: bool) -> String {
                 .join(", ")
         ),
         Ty::Map(t) => format!("Record<string, {}>", ts(t, defs, keys_camel)),
-        Ty::Class(n) if !keys_camel => {
+        Ty::Class(n) | Ty::Plain(n) if !keys_camel => {
             let schema = defs.schemas[n].clone();
             let mut d = Defs {
                 schemas: defs.schemas.clone(),
                 classes: BTreeMap::new(),
+                displayed: BTreeSet::new(),
                 enums: BTreeMap::new(),
                 objects: BTreeSet::new(),
             };
             ts(&Ty::Object(d.fields(&schema)), &d, false)
         }
-        Ty::Class(n) => n.clone(),
+        Ty::Class(n) | Ty::Plain(n) => n.clone(),
         Ty::Enum(n) => n.clone(),
         Ty::Lit(vs) => vs
             .iter()
@@ -162,22 +163,12 @@ pub(super) fn typescript(
     for (name, schema) in results {
         ts_interface(&mut body, defs, name, schema, &[], true);
     }
-    // Objects met that are neither results nor hand-written: declared too.
-    let mut done = BTreeSet::new();
-    loop {
-        let todo: Vec<String> = defs.objects.difference(&done).cloned().collect();
-        if todo.is_empty() {
-            break;
-        }
-        for n in todo {
-            let schema = defs.schemas[&n].clone();
-            ts_interface(&mut body, defs, &n, &schema, &[], true);
-            done.insert(n);
-        }
-    }
+    // Objects met that are no result: declared too.
+    defs.each_object(|defs, n, schema| ts_interface(&mut body, defs, n, schema, &[], true));
     for (name, schema, positional) in options {
         ts_interface(&mut body, defs, name, schema, positional, false);
     }
+    tool_results(&mut body, defs);
     let mut enums = String::new();
     for (name, (values, doc)) in &defs.enums {
         if let Some(d) = doc {
@@ -191,4 +182,29 @@ pub(super) fn typescript(
         enums.push_str(&format!("export type {name} = {lits}\n"));
     }
     format!("{enums}\n{body}").trim_end().to_string()
+}
+
+/// `ToolResults`: what `callTool` resolves to per registry tool, each tool's
+/// response type by the name the results above declare it under.
+fn tool_results(out: &mut String, defs: &Defs) {
+    use verity::tools::{ToolOptions, ToolRegistry};
+    ts_doc(
+        out,
+        "",
+        "What `callTool` resolves to, per registry tool: the same camelCase types\n\
+         as the methods doing the same thing (`watch`, `projects`, `check`,\n\
+         `research`, `fetch`, …), and the tool's own response where it differs.",
+    );
+    out.push_str("export interface ToolResults {\n");
+    for tool in ToolRegistry::builtin(&ToolOptions::default()).tools() {
+        let title = tool.output_schema()["title"].as_str().unwrap_or_default();
+        let binding = defs.classes.get(title).unwrap_or_else(|| {
+            panic!(
+                "tool `{}` answers `{title}`, which no TypeScript result declares: list it in results() or ts_results()",
+                tool.name()
+            )
+        });
+        out.push_str(&format!("  {}: {binding}\n", tool.name()));
+    }
+    out.push_str("}\n\n");
 }
