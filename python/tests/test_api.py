@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,6 +55,13 @@ def test_search_returns_typed_hits(filled: verity.Store) -> None:
     d = res.to_dict()
     assert d["hits"][0]["chunk"]["doc_uid"] == "fees-1"
     assert d["mode"] == "lexical"
+    # `to_dict()` shows what the attributes and `hit["…"]` show (the api's
+    # `HitView`): the REST and MCP hit (a scored chunk) and its shortcuts.
+    assert d["hits"][0]["uid"] == top.uid and d["hits"][0]["text"] == top.text
+    assert top.to_dict() == d["hits"][0] == {k: top[k] for k in d["hits"][0]}
+    tool: Any = filled.call_tool("search", {"query": "routing fee rate", "k": 2, "mode": "lexical"})
+    assert tool["uids"] == [h["uid"] for h in d["hits"]]
+    assert all({k: ours[k] for k in theirs} == theirs for theirs, ours in zip(tool["hits"], d["hits"]))
     assert "Hit(" in repr(top) and "score=" in repr(top)
 
 

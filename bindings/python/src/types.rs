@@ -103,6 +103,11 @@ macro_rules! wrapper {
         }
     };
     ($(#[$m:meta])* $name:ident($ty:ty) repr [$($f:literal),*] { $($body:tt)* }) => {
+        $crate::types::wrapper! { $(#[$m])* $name($ty as &$ty) repr [$($f),*] { $($body)* } }
+    };
+    // `as View`: the object is shown (`to_dict()`, `repr`) as the api's
+    // view of it, `View::from(&inner)`, the shape the REST and MCP JSON have.
+    ($(#[$m:meta])* $name:ident($ty:ty as $view:ty) repr [$($f:literal),*] { $($body:tt)* }) => {
         $(#[$m])*
         #[pyclass(frozen, module = "verity")]
         #[derive(Clone)]
@@ -126,11 +131,11 @@ macro_rules! wrapper {
         impl $name {
             /// The object as plain Python data (dicts, lists, str, numbers, None).
             fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                $crate::conv::to_py(py, &self.inner)
+                $crate::conv::to_py(py, &<$view>::from(&self.inner))
             }
 
             fn __repr__(&self) -> String {
-                $crate::types::repr(stringify!($name), &self.inner, &[$($f),*])
+                $crate::types::repr(stringify!($name), &<$view>::from(&self.inner), &[$($f),*])
             }
 
             fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -212,7 +217,7 @@ wrapper! {
 
 wrapper! {
     /// One search hit: a chunk, its document (without content) and its scores.
-    Hit(verity::ScoredChunk) repr ["score", "relevance"] {
+    Hit(verity::ScoredChunk as verity::api::HitView<'_>) repr ["score", "relevance"] {
         #[getter] fn chunk(&self) -> Chunk { self.inner.chunk.clone().into() }
         #[getter] fn chunk_id(&self) -> &str { &self.inner.chunk.id }
         #[getter] fn uid(&self) -> &str { &self.inner.doc.uid }
@@ -232,7 +237,7 @@ wrapper! {
 
 wrapper! {
     /// Search results: hits best first, the mode used, and the guardrail verdict.
-    SearchResults(verity::SearchResults) repr ["mode", "not_enough_evidence"] {
+    SearchResults(verity::SearchResults as verity::api::SearchResultsView<'_>) repr ["mode", "not_enough_evidence"] {
         #[getter] fn hits(&self) -> Vec<Hit> { self.inner.hits.iter().cloned().map(Hit::from).collect() }
         #[getter] fn mode(&self) -> String { self.inner.mode.to_string() }
         #[getter] fn not_enough_evidence(&self) -> bool { self.inner.not_enough_evidence }
