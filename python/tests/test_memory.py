@@ -24,6 +24,8 @@ def test_add_get_search_update_delete(tmp_path: Path) -> None:
                 timestamp=datetime.datetime(2025, 4, 1, tzinfo=datetime.timezone.utc))
     assert mem.get(a.id).metadata["event_type"] == "decision"
     assert a.timestamp.startswith("2025-03-01T10:00:00")
+    # Written as `to_dict()` and the REST JSON write it.
+    assert a.timestamp == a.to_dict()["timestamp"] == "2025-03-01T10:00:00Z"
 
     page = mem.search([1.0, 0.0, 0.0, 0.0])
     assert isinstance(page, verity.EventPage)

@@ -23,13 +23,14 @@ wrapper! {
     /// One stored event (MnemoLite's `Event`).
     Event(RsEvent) repr ["id", "timestamp", "content"] {
         #[getter] fn id(&self) -> String { self.inner.id.to_string() }
-        #[getter] fn timestamp(&self) -> String { self.inner.timestamp.to_rfc3339() }
+        /// RFC 3339, as `to_dict()` and the JSON of every host write it (`…Z`).
+        #[getter] fn timestamp<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { crate::types::Attr::attr(&self.inner.timestamp, py) }
         #[getter] fn content<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { conv::to_py(py, &self.inner.content) }
         #[getter] fn metadata<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { conv::to_py(py, &self.inner.metadata) }
         #[getter] fn embedding(&self) -> Option<Vec<f32>> { self.inner.embedding.clone() }
         #[getter] fn similarity_score(&self) -> Option<f32> { self.inner.similarity_score }
         #[getter] fn rank_score(&self) -> Option<f32> { self.inner.rank_score }
-        #[getter] fn expires_at(&self) -> Option<String> { self.inner.expires_at.map(|t| t.to_rfc3339()) }
+        #[getter] fn expires_at<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> { crate::types::Attr::attr(&self.inner.expires_at, py) }
         fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> { crate::types::item(py, &self.inner, key) }
     }
 }
