@@ -226,3 +226,33 @@ async fn an_empty_ingest_is_refused_by_the_library() {
     }
     assert_eq!(v.stats().await.unwrap().store.documents, 0);
 }
+
+/// A URL the network guard refuses is refused when ingested too, with the
+/// typed error every other reader of a fetch gets (`fetch_refused`, the
+/// address and rule once), not a generic network failure.
+#[tokio::test]
+async fn a_refused_url_is_refused_when_ingested_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let v = Verity::open_with(&overrides(tmp.path())).await.unwrap();
+    let url = "http://127.0.0.1:9/x".to_string();
+    let e = v
+        .ingest(IngestRequest::paths([url.clone()], true), &|_| {})
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "fetch_refused", "{e}");
+    let text = e.to_string();
+    assert_eq!(text.matches("network guard").count(), 1, "{text}");
+    assert!(text.contains("127.0.0.1"), "{text}");
+    // Not strict: the same words in the outcome, and nothing stored.
+    let out = v
+        .ingest(IngestRequest::paths([url], false), &|_| {})
+        .await
+        .unwrap();
+    assert_eq!(out.inserted, 0, "{out:?}");
+    assert!(
+        out.read_errors
+            .iter()
+            .any(|m| m.matches("network guard").count() == 1),
+        "{out:?}"
+    );
+}
