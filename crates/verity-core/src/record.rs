@@ -26,6 +26,10 @@ pub struct RecordDefaults {
     /// right for files (the path keeps it stable); a record sent inline
     /// must name its uid, or re-sending an edited version would add a copy.
     pub derive_uid: bool,
+    /// Read a number where text is expected (`uid`, `title`, …) as its
+    /// digits: right for files, whose datasets number their ids; a record
+    /// sent inline follows its published schema, where these are strings.
+    pub numbers_as_text: bool,
 }
 
 impl RecordDefaults {
@@ -34,6 +38,7 @@ impl RecordDefaults {
         Self {
             source: Some(path.into()),
             derive_uid: true,
+            numbers_as_text: true,
         }
     }
 }
@@ -49,11 +54,11 @@ fn type_name(v: &Value) -> &'static str {
     }
 }
 
-fn opt_string(v: Value, field: &str) -> Result<Option<String>, String> {
+fn opt_string(v: Value, field: &str, numbers: bool) -> Result<Option<String>, String> {
     match v {
         Value::Null => Ok(None),
         Value::String(s) => Ok(Some(s)),
-        Value::Number(n) => Ok(Some(n.to_string())),
+        Value::Number(n) if numbers => Ok(Some(n.to_string())),
         other => Err(format!(
             "`{field}` must be a string, got {}",
             type_name(&other)
@@ -97,14 +102,14 @@ impl Document {
             }
         };
         let uid = match map.remove("uid") {
-            Some(v) => opt_string(v, "uid")?,
+            Some(v) => opt_string(v, "uid", defaults.numbers_as_text)?,
             None => match map.remove("_id") {
-                Some(v) => opt_string(v, "_id")?,
+                Some(v) => opt_string(v, "_id", defaults.numbers_as_text)?,
                 None => None,
             },
         };
         let source = match map.remove("source") {
-            Some(v) => opt_string(v, "source")?,
+            Some(v) => opt_string(v, "source", defaults.numbers_as_text)?,
             None => None,
         }
         .or_else(|| defaults.source.clone())
@@ -116,7 +121,9 @@ impl Document {
             None => return Err("missing `uid` (the document's stable id)".into()),
         };
         let title = match map.remove("title") {
-            Some(v) => opt_string(v, "title")?.filter(|t| !t.trim().is_empty()),
+            Some(v) => {
+                opt_string(v, "title", defaults.numbers_as_text)?.filter(|t| !t.trim().is_empty())
+            }
             None => None,
         };
         let ts = match map.remove("ts") {
@@ -130,13 +137,13 @@ impl Document {
             }
         };
         let lang = match map.remove("lang") {
-            Some(v) => opt_string(v, "lang")?
+            Some(v) => opt_string(v, "lang", defaults.numbers_as_text)?
                 .map(|l| l.trim().to_ascii_lowercase())
                 .filter(|l| !l.is_empty()),
             None => None,
         };
         let url = match map.remove("url") {
-            Some(v) => opt_string(v, "url")?,
+            Some(v) => opt_string(v, "url", defaults.numbers_as_text)?,
             None => None,
         };
         let tags = match map.remove("tags") {
@@ -232,6 +239,10 @@ mod tests {
             (r#"{"uid":"a","content":"x","tags":{"a":1}}"#, "`tags`"),
             (r#"{"uid":"a","content":5}"#, "`content`"),
             (r#"{"uid":" ","content":"x"}"#, "`uid`"),
+            // Inline records follow the schema: text fields are strings.
+            (r#"{"uid":"a","content":"x","title":-2.5e16}"#, "`title`"),
+            (r#"{"uid":"a","content":"x","url":15887512}"#, "`url`"),
+            (r#"{"uid":7,"content":"x"}"#, "`uid`"),
         ] {
             let e = serde_json::from_str::<Document>(body)
                 .unwrap_err()
@@ -246,5 +257,9 @@ mod tests {
         let d = Document::from_record(map, &RecordDefaults::file("a.jsonl")).unwrap();
         assert_eq!(d.source, "a.jsonl");
         assert_eq!(d.uid, stable_uid("a.jsonl", "Hello."));
+        // A dataset's numbered ids and titles are read as their digits.
+        let map = serde_json::from_str(r#"{"text":"Hello.","_id":4983,"title":12}"#).unwrap();
+        let d = Document::from_record(map, &RecordDefaults::file("a.jsonl")).unwrap();
+        assert_eq!((d.uid.as_str(), d.title.as_deref()), ("4983", Some("12")));
     }
 }
