@@ -90,9 +90,13 @@ impl Watch {
         })?;
         let fetched = fetcher.fetch(&url).await?;
         let u = url.to_string();
-        let detail = fetched.detail.clone().unwrap_or_default();
+        // One reading of fetch outcomes for every caller: refused
+        // connections, DNS, TLS, timeouts, HTTP statuses, the guard and
+        // robots.txt each named as what happened.
+        if let Some(e) = fetched.error() {
+            return Err(e.into());
+        }
         let paywalled = match fetched.status {
-            FetchStatus::Fetched => false,
             FetchStatus::Paywalled if fetched.parsed.is_some() => true,
             FetchStatus::Paywalled => {
                 return Err(FetchError::Http {
@@ -102,22 +106,7 @@ impl Watch {
                 }
                 .into())
             }
-            // One reading of fetch outcomes for every caller: refused
-            // connections, DNS, TLS, timeouts, HTTP statuses, the guard and
-            // robots.txt each named as what happened.
-            _ => {
-                return Err(fetched
-                    .error()
-                    .unwrap_or_else(|| FetchError::Network {
-                        url: u,
-                        message: if detail.is_empty() {
-                            "the page could not be fetched".into()
-                        } else {
-                            detail
-                        },
-                    })
-                    .into())
-            }
+            _ => false,
         };
         let Some(parsed) = fetched.parsed else {
             return Err(FetchError::Network {

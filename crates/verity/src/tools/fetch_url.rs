@@ -43,8 +43,11 @@ pub(super) fn tool(_: &ToolOptions) -> Tool {
                         allow_private: false,
                     })
                     .await?;
-                refuse_unfetched(&f)?;
-                Ok(f)
+                // No usable content is a failed call, with the fetch's typed reason.
+                match f.error() {
+                    Some(e) => Err(e.into()),
+                    None => Ok(f),
+                }
             })
         },
     )
@@ -53,13 +56,4 @@ pub(super) fn tool(_: &ToolOptions) -> Tool {
         open_world: true,
         ..ToolHints::default()
     })
-}
-
-/// A fetch that produced no usable content is a failed call, with the
-/// typed reason the fetch carries.
-fn refuse_unfetched(f: &FetchResponse) -> crate::Result<()> {
-    match f.error() {
-        None => Ok(()),
-        Some(e) => Err(e.into()),
-    }
 }
